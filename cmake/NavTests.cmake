@@ -1,0 +1,18 @@
+# nav_add_test(<name> COMMAND <cmd...> [NRANKS n] [THREADS t] [LABELS l...] [TIMEOUT s])
+# Wraps add_test: runs under mpiexec when NRANKS is given (with --oversubscribe, so CI machines
+# with 2 cores can run 4 ranks) and sets OMP_NUM_THREADS (default 2).
+function(nav_add_test name)
+  cmake_parse_arguments(T "" "NRANKS;THREADS;TIMEOUT" "COMMAND;LABELS" ${ARGN})
+  if(NOT T_THREADS)
+    set(T_THREADS 2)
+  endif()
+  set(cmd ${T_COMMAND})
+  if(T_NRANKS)
+    set(cmd ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NRANKS} --oversubscribe ${MPIEXEC_PREFLAGS} ${T_COMMAND})
+  endif()
+  add_test(NAME ${name} COMMAND ${cmd})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "OMP_NUM_THREADS=${T_THREADS}")
+  if(T_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+endfunction()

@@ -1,0 +1,101 @@
+/* Point functions of the flow equations on the MAC grid (see nav_box.h for the layout).
+ *
+ * Incompressible Navier-Stokes, constant density 1:
+ *   du_c/dt = N_c(u) - d p / d x_c,   N_c(u) = - sum_d d(u_d u_c)/dx_d + nu lap u_c,   div u = 0.
+ * Second-order finite volumes on the staggered grid:
+ *   - advection in divergence form, energy conserving on uniform grids: products of
+ *     interpolated velocities at the faces of the u_c control volume;
+ *   - diffusion: second differences with the spacing of the control volume of u_c;
+ *   - divergence at cell centres and pressure gradient at faces are adjoint, so that
+ *     div(grad p) is exactly the cell-centred Laplacian of nav_point_poisson.h.
+ * Every function takes the point's linear index p and its local indices ijk. */
+#ifndef NAV_POINT_FLOW_H
+#define NAV_POINT_FLOW_H
+
+#include "backend/common/nav_hd.h"
+#include "backend/nav_box.h"
+
+/* Second difference along d of a quantity CENTRED in d (cell-centred in d), at local index i:
+ *   [ (q_{i+1} - q_i) / dc_{i+1} - (q_i - q_{i-1}) / dc_i ] / df_i */
+NAV_HD static inline nav_real nav_d2_centred(const nav_real *q, nav_idx p, nav_idx s, const nav_real *rdf,
+                                             const nav_real *rdc, int i) {
+  return ((q[p + s] - q[p]) * rdc[i + 1] - (q[p] - q[p - s]) * rdc[i]) * rdf[i];
+}
+
+/* Second difference along d of a quantity on the FACES of d (staggered in d), at face i:
+ *   [ (q_{i+1} - q_i) / df_i - (q_i - q_{i-1}) / df_{i-1} ] / dc_i */
+NAV_HD static inline nav_real nav_d2_face(const nav_real *q, nav_idx p, nav_idx s, const nav_real *rdf,
+                                          const nav_real *rdc, int i) {
+  return ((q[p + s] - q[p]) * rdf[i] - (q[p] - q[p - s]) * rdf[i - 1]) * rdc[i];
+}
+
+/* N_c = -sum_d d(u_d u_c)/dx_d + nu lap u_c at the face point (p, ijk) of component c. */
+NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const nav_real *const *u, nav_real nu,
+                                               nav_idx p, const int *ijk) {
+  const nav_real *uc = u[c];
+  const nav_idx sc = b->st[c];
+  const int ic = ijk[c];
+  nav_real adv = 0, lap = 0;
+  for (int d = 0; d < b->dim; d++) {
+    const nav_idx sd = b->st[d];
+    const int id = ijk[d];
+    if (d == c) {
+      /* flux u_c u_c at the cell centres either side of face ic */
+      const nav_real hi = (nav_real)0.5 * (uc[p] + uc[p + sc]);
+      const nav_real lo = (nav_real)0.5 * (uc[p - sc] + uc[p]);
+      adv += (hi * hi - lo * lo) * b->rdc[c][ic];
+      lap += nav_d2_face(uc, p, sc, b->rdf[c], b->rdc[c], ic);
+    } else {
+      /* flux u_d u_c at the edges (face ic in c) x (faces id, id+1 in d) */
+      const nav_real *ud = u[d];
+      const nav_real wc = b->wf[c][ic];
+      const nav_real wlo = b->wf[d][id], whi = b->wf[d][id + 1];
+      const nav_real ud_hi = (1 - wc) * ud[p - sc + sd] + wc * ud[p + sd];
+      const nav_real ud_lo = (1 - wc) * ud[p - sc] + wc * ud[p];
+      const nav_real uc_hi = (1 - whi) * uc[p] + whi * uc[p + sd];
+      const nav_real uc_lo = (1 - wlo) * uc[p - sd] + wlo * uc[p];
+      adv += (ud_hi * uc_hi - ud_lo * uc_lo) * b->rdf[d][id];
+      lap += nav_d2_centred(uc, p, sd, b->rdf[d], b->rdc[d], id);
+    }
+  }
+  return nu * lap - adv;
+}
+
+/* Discrete divergence at cell (p, ijk): sum_d (u_d[i+1] - u_d[i]) / df_i. */
+NAV_HD static inline nav_real nav_divergence(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk) {
+  nav_real div = 0;
+  for (int d = 0; d < b->dim; d++) div += (u[d][p + b->st[d]] - u[d][p]) * b->rdf[d][ijk[d]];
+  return div;
+}
+
+/* Pressure gradient in direction c at the face (p, ijk) of component c: (p_i - p_{i-1}) / dc_i. */
+NAV_HD static inline nav_real nav_gradient(const nav_box *b, int c, const nav_real *q, nav_idx p, const int *ijk) {
+  return (q[p] - q[p - b->st[c]]) * b->rdc[c][ijk[c]];
+}
+
+/* Advective and diffusive inverse time scales at cell (p, ijk), for the time-step limits:
+ *   adv  = sum_d |u_d at the centre| / df_d,   diff = sum_d 1 / df_d^2. */
+NAV_HD static inline nav_real nav_advective_rate(const nav_box *b, const nav_real *const *u, nav_idx p,
+                                                 const int *ijk) {
+  nav_real r = 0;
+  for (int d = 0; d < b->dim; d++) {
+    nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
+    r += (uc < 0 ? -uc : uc) * b->rdf[d][ijk[d]];
+  }
+  return r;
+}
+
+NAV_HD static inline nav_real nav_diffusive_rate(const nav_box *b, const int *ijk) {
+  nav_real r = 0;
+  for (int d = 0; d < b->dim; d++) r += b->rdf[d][ijk[d]] * b->rdf[d][ijk[d]];
+  return r;
+}
+
+/* Volume of the control volume of the point ijk, staggered in direction c (c < 0: cell). */
+NAV_HD static inline nav_real nav_volume(const nav_box *b, int c, const int *ijk) {
+  nav_real v = 1;
+  for (int d = 0; d < b->dim; d++) v *= (d == c) ? (nav_real)0.5 * (b->df[d][ijk[d] - 1] + b->df[d][ijk[d]]) : b->df[d][ijk[d]];
+  return v;
+}
+
+#endif

@@ -1,0 +1,21 @@
+/* CPU backend: constant fill and ghost layers of one block face (see nav_ghost_kind). */
+#include "backend/common/nav_point_boundary.h"
+#include "backend/cpu/cpu_kernels.h"
+
+nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value) {
+#pragma omp parallel for schedule(static) if (nav_cpu_threaded(b))
+  for (nav_idx p = 0; p < b->ntot; p++) x[p] = value;
+  return NAV_OK;
+}
+
+nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
+                           nav_real beta) {
+  int t0, t1; /* the two tangential directions */
+  nav_face_plane(b, dir, &t0, &t1);
+  const int lo1 = b->dim == 3 ? -1 : 0, hi1 = b->dim == 3 ? b->n[t1] : 0;
+  const long points = (long)(b->n[t0] + 2) * (hi1 - lo1 + 1);
+#pragma omp parallel for schedule(static) if (points >= 8192)
+  for (int q = lo1; q <= hi1; q++)
+    for (int r = -1; r <= b->n[t0]; r++) nav_fill_ghost_point(b, x, dir, side, kind, alpha, beta, t0, r, t1, q);
+  return NAV_OK;
+}

@@ -1,0 +1,82 @@
+/* CPU (OpenMP) backend: the kernel implementations and the loop helper they share.
+ * Mirrors backend/cuda file by file: memory, boundary, flow, poisson, vector. */
+#ifndef NAV_CPU_KERNELS_H
+#define NAV_CPU_KERNELS_H
+
+#include "backend/nav_kernels.h"
+
+/* Linear index of local point (i,j,k). */
+static inline nav_idx nav_cpu_index(const nav_box *b, int i, int j, int k) {
+  return b->off + (nav_idx)i * b->st[0] + (nav_idx)j * b->st[1] + (nav_idx)k * b->st[2];
+}
+
+/* Fork threads only for blocks large enough to pay for it (coarse multigrid levels run on
+ * the calling thread). */
+/* Row buffer length of the red-black sweep. */
+#define NAV_CPU_ROW 256
+
+static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 40000; }
+
+#define NAV_PRAGMA(x) _Pragma(#x)
+
+/* Loop over the interior cells (or faces) of BOX with ijk[], the linear index p and a local
+ * box b whose dim is the compile-time constant DIM, so the inlined point functions lose their
+ * dimension branches. CLAUSE adds OpenMP clauses (a reduction) or is empty. */
+#define NAV_CPU_LOOP_DIM(BOX, DIM, CLAUSE, BODY)                                                    \
+  NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(BOX)) CLAUSE)      \
+  for (int k = 0; k < (BOX)->n[2]; k++)                                                             \
+    for (int j = 0; j < (BOX)->n[1]; j++) {                                                         \
+      nav_box b_local_ = *(BOX);                                                                    \
+      b_local_.dim = DIM;                                                                           \
+      const nav_box *const b = &b_local_;                                                           \
+      int ijk[3] = {0, j, k};                                                                       \
+      nav_idx p = nav_cpu_index(b, 0, j, k);                                                        \
+      for (int i = 0; i < b->n[0]; i++, p++) {                                                      \
+        ijk[0] = i;                                                                                 \
+        BODY                                                                                        \
+      }                                                                                             \
+    }
+
+#define NAV_CPU_LOOP(BOX, CLAUSE, BODY)                                                             \
+  do {                                                                                              \
+    if ((BOX)->dim == 2) {                                                                          \
+      NAV_CPU_LOOP_DIM(BOX, 2, CLAUSE, BODY)                                                        \
+    } else {                                                                                        \
+      NAV_CPU_LOOP_DIM(BOX, 3, CLAUSE, BODY)                                                        \
+    }                                                                                               \
+  } while (0)
+
+nav_err nav_alloc_cpu(void **ptr, size_t bytes);
+void nav_free_cpu(void *ptr);
+nav_err nav_to_host_cpu(void *host, const void *src, size_t bytes);
+nav_err nav_from_host_cpu(void *dst, const void *host, size_t bytes);
+nav_err nav_copy_cpu(void *dst, const void *src, size_t bytes);
+
+nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
+                           nav_real beta);
+
+nav_err nav_momentum_rhs_cpu(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
+nav_err nav_advance_cpu(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
+                          nav_real a, nav_real c);
+nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs);
+nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
+nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
+nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum);
+
+nav_err nav_laplacian_cpu(const nav_box *b, const nav_real *x, nav_real *y);
+nav_err nav_residual_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
+nav_err nav_relax_colour_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, int colour, nav_real omega);
+nav_err nav_jacobi_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *x_new, nav_real omega);
+nav_err nav_diag_scale_cpu(const nav_box *b, const nav_real *r, nav_real *z);
+nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
+nav_err nav_prolong_add_cpu(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
+
+nav_err nav_axpby_cpu(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y);
+nav_err nav_dot_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);
+nav_err nav_sum_cpu(const nav_box *b, const nav_real *x, double *sum);
+nav_err nav_shift_cpu(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_max_abs_diff_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
+                             int *bad);
+
+#endif

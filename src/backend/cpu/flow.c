@@ -1,0 +1,116 @@
+/* CPU backend: momentum right-hand side, Runge-Kutta update, divergence, projection correction,
+ * time-step rates and kinetic energy. The formulas are in common/nav_point_flow.h. */
+#include <math.h>
+
+#include "backend/common/nav_point_flow.h"
+#include "backend/cpu/cpu_kernels.h"
+
+nav_err nav_momentum_rhs_cpu(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs) {
+  const nav_real *const *uc = (const nav_real *const *)u;
+  for (int c = 0; c < b->dim; c++) {
+    nav_real *out = rhs[c];
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++) {
+        int ijk[3] = {0, j, k};
+        nav_idx p = nav_cpu_index(b, 0, j, k);
+        for (int i = 0; i < b->n[0]; i++, p++) {
+          ijk[0] = i;
+          out[p] = nav_momentum_rhs(b, c, uc, nu, p, ijk);
+        }
+      }
+  }
+  return NAV_OK;
+}
+
+nav_err nav_advance_cpu(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
+                          nav_real a, nav_real c) {
+  for (int d = 0; d < b->dim; d++) {
+    nav_real *x = u[d];
+    const nav_real *r = rhs[d], *ro = rhs_old[d];
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++) {
+        const nav_idx p0 = nav_cpu_index(b, 0, j, k);
+        if (c != 0)
+          for (nav_idx p = p0; p < p0 + b->n[0]; p++) x[p] += a * r[p] + c * ro[p];
+        else
+          for (nav_idx p = p0; p < p0 + b->n[0]; p++) x[p] += a * r[p];
+      }
+  }
+  return NAV_OK;
+}
+
+nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs) {
+  const nav_real *const *uc = (const nav_real *const *)u;
+  double m = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(max : m)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      int ijk[3] = {0, j, k};
+      nav_idx p = nav_cpu_index(b, 0, j, k);
+      for (int i = 0; i < b->n[0]; i++, p++) {
+        ijk[0] = i;
+        const nav_real d = nav_divergence(b, uc, p, ijk);
+        if (div) div[p] = scale * d;
+        m = fmax(m, fabs((double)d));
+      }
+    }
+  if (max_abs) *max_abs = m;
+  return NAV_OK;
+}
+
+nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *q, nav_real scale) {
+  for (int c = 0; c < b->dim; c++) {
+    nav_real *x = u[c];
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++) {
+        int ijk[3] = {0, j, k};
+        nav_idx p = nav_cpu_index(b, 0, j, k);
+        for (int i = 0; i < b->n[0]; i++, p++) {
+          ijk[0] = i;
+          x[p] -= scale * nav_gradient(b, c, q, p, ijk);
+        }
+      }
+  }
+  return NAV_OK;
+}
+
+nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max) {
+  const nav_real *const *uc = (const nav_real *const *)u;
+  double ma = 0, md = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(max : ma, md)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      int ijk[3] = {0, j, k};
+      nav_idx p = nav_cpu_index(b, 0, j, k);
+      for (int i = 0; i < b->n[0]; i++, p++) {
+        ijk[0] = i;
+        ma = fmax(ma, (double)nav_advective_rate(b, uc, p, ijk));
+        md = fmax(md, (double)nav_diffusive_rate(b, ijk));
+      }
+    }
+  *adv_max = ma;
+  *diff_max = md;
+  return NAV_OK;
+}
+
+nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum) {
+  double s = 0;
+  for (int c = 0; c < b->dim; c++) {
+    const nav_real *x = u[c];
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++) {
+        int ijk[3] = {0, j, k};
+        nav_idx p = nav_cpu_index(b, 0, j, k);
+        for (int i = 0; i < b->n[0]; i++, p++) {
+          ijk[0] = i;
+          s += 0.5 * (double)x[p] * (double)x[p] * (double)nav_volume(b, c, ijk);
+        }
+      }
+  }
+  *sum = s;
+  return NAV_OK;
+}

@@ -1,0 +1,30 @@
+/* CPU backend: memory is host memory (64-byte aligned); copies are memcpy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cpu/cpu_kernels.h"
+#include "core/nav_error.h"
+
+nav_err nav_alloc_cpu(void **ptr, size_t bytes) {
+  size_t rounded = (bytes + 63) / 64 * 64;
+  *ptr = aligned_alloc(64, rounded ? rounded : 64);
+  NAV_CHECK(*ptr, NAV_ERR_MEMORY, "cannot allocate %zu bytes of host memory", bytes);
+  return NAV_OK;
+}
+
+void nav_free_cpu(void *ptr) { free(ptr); }
+
+nav_err nav_to_host_cpu(void *host, const void *src, size_t bytes) {
+  if (host != src) memcpy(host, src, bytes);
+  return NAV_OK;
+}
+
+nav_err nav_from_host_cpu(void *dst, const void *host, size_t bytes) {
+  if (dst != host) memcpy(dst, host, bytes);
+  return NAV_OK;
+}
+
+nav_err nav_copy_cpu(void *dst, const void *src, size_t bytes) {
+  if (dst != src) memcpy(dst, src, bytes);
+  return NAV_OK;
+}

@@ -1,0 +1,31 @@
+/* The CPU backend's kernel table (registered by name in backend/nav_backend.c). */
+#include "backend/cpu/cpu_kernels.h"
+
+const nav_kernel_ops nav_kernel_ops_cpu = {
+    .name = "cpu",
+    .alloc = nav_alloc_cpu,
+    .free = nav_free_cpu,
+    .to_host = nav_to_host_cpu,
+    .from_host = nav_from_host_cpu,
+    .copy = nav_copy_cpu,
+    .set = nav_set_cpu,
+    .fill_ghost = nav_fill_ghost_cpu,
+    .momentum_rhs = nav_momentum_rhs_cpu,
+    .advance = nav_advance_cpu,
+    .divergence = nav_divergence_cpu,
+    .correct = nav_correct_cpu,
+    .time_rates = nav_time_rates_cpu,
+    .kinetic_energy = nav_kinetic_energy_cpu,
+    .laplacian = nav_laplacian_cpu,
+    .residual = nav_residual_cpu,
+    .relax_colour = nav_relax_colour_cpu,
+    .jacobi = nav_jacobi_cpu,
+    .diag_scale = nav_diag_scale_cpu,
+    .restrict_residual = nav_restrict_residual_cpu,
+    .prolong_add = nav_prolong_add_cpu,
+    .axpby = nav_axpby_cpu,
+    .dot = nav_dot_cpu,
+    .sum = nav_sum_cpu,
+    .shift = nav_shift_cpu,
+    .max_abs_diff = nav_max_abs_diff_cpu,
+};

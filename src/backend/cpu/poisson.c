@@ -1,0 +1,75 @@
+/* CPU backend: Poisson operator, smoothers and multigrid transfers (common/nav_point_poisson.h). */
+#include "backend/common/nav_point_poisson.h"
+#include "backend/cpu/cpu_kernels.h"
+
+nav_err nav_laplacian_cpu(const nav_box *box, const nav_real *x, nav_real *y) {
+  NAV_CPU_LOOP(box, , {
+    nav_real dg;
+    y[p] = nav_laplacian(b, x, p, ijk, &dg);
+  });
+  return NAV_OK;
+}
+
+nav_err nav_residual_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr) {
+  double s = 0;
+  NAV_CPU_LOOP(box, reduction(+ : s), {
+    nav_real dg;
+    const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+    r[p] = res;
+    s += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
+  });
+  if (rr) *rr = s;
+  return NAV_OK;
+}
+
+nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rhs, int colour, nav_real omega) {
+  /* Each row's cells of one colour are computed into a buffer, then stored: the updates are
+   * independent, and without stores to x in between the divisions pipeline. */
+#define NAV_RELAX_ROWS(DIM)                                                                                  \
+  NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(box)))                      \
+  for (int k = 0; k < box->n[2]; k++)                                                                        \
+    for (int j = 0; j < box->n[1]; j++) {                                                                    \
+      nav_box b_local = *box;                                                                                \
+      b_local.dim = DIM;                                                                                     \
+      const nav_box *const b = &b_local;                                                                     \
+      nav_real row[NAV_CPU_ROW];                                                                             \
+      int ijk[3] = {0, j, k};                                                                                \
+      const int i0 = nav_colour(b, ijk) == colour ? 0 : 1;                                                   \
+      for (int ib = i0; ib < b->n[0]; ib += 2 * NAV_CPU_ROW) {                                               \
+        const int iend = ib + 2 * NAV_CPU_ROW < b->n[0] ? ib + 2 * NAV_CPU_ROW : b->n[0];                    \
+        const nav_idx p0 = nav_cpu_index(b, 0, j, k);                                                        \
+        for (int i = ib; i < iend; i += 2) {                                                                 \
+          ijk[0] = i;                                                                                        \
+          row[(i - ib) >> 1] = nav_relax(b, x, rhs, p0 + i, ijk, omega);                                     \
+        }                                                                                                    \
+        for (int i = ib; i < iend; i += 2) x[p0 + i] = row[(i - ib) >> 1];                                   \
+      }                                                                                                      \
+    }
+  if (box->dim == 2) {
+    NAV_RELAX_ROWS(2)
+  } else {
+    NAV_RELAX_ROWS(3)
+  }
+#undef NAV_RELAX_ROWS
+  return NAV_OK;
+}
+
+nav_err nav_jacobi_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, nav_real *x_new, nav_real omega) {
+  NAV_CPU_LOOP(box, , { x_new[p] = nav_relax(b, x, rhs, p, ijk, omega); });
+  return NAV_OK;
+}
+
+nav_err nav_diag_scale_cpu(const nav_box *box, const nav_real *r, nav_real *z) {
+  NAV_CPU_LOOP(box, , { z[p] = r[p] / nav_laplacian_diagonal(b, ijk); });
+  return NAV_OK;
+}
+
+nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {
+  NAV_CPU_LOOP(coarse, , { rhs[p] = nav_restrict(fine, r, ijk); });
+  return NAV_OK;
+}
+
+nav_err nav_prolong_add_cpu(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x) {
+  NAV_CPU_LOOP(fine, , { x[p] += nav_prolong(coarse, xc, b, ijk); });
+  return NAV_OK;
+}

@@ -1,0 +1,79 @@
+/* CPU backend: vector algebra and local reductions over the interior points. */
+#include <math.h>
+
+#include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_poisson.h"
+#include "backend/cpu/cpu_kernels.h"
+
+nav_err nav_axpby_cpu(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y) {
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      const nav_idx p0 = nav_cpu_index(b, 0, j, k);
+      for (nav_idx p = p0; p < p0 + b->n[0]; p++) y[p] = a * x[p] + beta * y[p];
+    }
+  return NAV_OK;
+}
+
+nav_err nav_dot_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *sum) {
+  double s = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      int ijk[3] = {0, j, k};
+      nav_idx p = nav_cpu_index(b, 0, j, k);
+      for (int i = 0; i < b->n[0]; i++, p++) {
+        ijk[0] = i;
+        s += (double)x[p] * (double)y[p] * (double)nav_cell_volume(b, ijk);
+      }
+    }
+  *sum = s;
+  return NAV_OK;
+}
+
+nav_err nav_sum_cpu(const nav_box *b, const nav_real *x, double *sum) {
+  double s = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      int ijk[3] = {0, j, k};
+      nav_idx p = nav_cpu_index(b, 0, j, k);
+      for (int i = 0; i < b->n[0]; i++, p++) {
+        ijk[0] = i;
+        s += (double)x[p] * (double)nav_cell_volume(b, ijk);
+      }
+    }
+  *sum = s;
+  return NAV_OK;
+}
+
+nav_err nav_shift_cpu(const nav_box *b, nav_real *x, nav_real value) {
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      const nav_idx p0 = nav_cpu_index(b, 0, j, k);
+      for (nav_idx p = p0; p < p0 + b->n[0]; p++) x[p] += value;
+    }
+  return NAV_OK;
+}
+
+nav_err nav_max_abs_diff_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
+                             int *bad) {
+  double md = 0, mx = 0;
+  int nbad = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(max : md, mx) reduction(+ : nbad)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      const nav_idx p0 = nav_cpu_index(b, 0, j, k);
+      for (nav_idx p = p0; p < p0 + b->n[0]; p++) {
+        const double v = x[p];
+        if (!isfinite(v)) nbad++;
+        mx = fmax(mx, fabs(v));
+        if (y) md = fmax(md, fabs(v - (double)y[p]));
+      }
+    }
+  if (max_diff) *max_diff = md;
+  if (max_x) *max_x = mx;
+  if (bad) *bad = nbad > 0;
+  return NAV_OK;
+}

@@ -1,0 +1,18 @@
+/* CUDA device query (plain C entry points, implemented in device.cu). */
+#ifndef NAV_CUDA_DEVICE_H
+#define NAV_CUDA_DEVICE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Number of visible CUDA devices (0 if none or if the driver is missing). */
+int nav_cuda_device_count(void);
+/* One line per device into text: index, name, memory, compute capability. */
+void nav_cuda_describe(char *text, int size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,27 @@
+/* CUDA device query: how many GPUs are visible and what they are. Never fails: a machine
+ * without a GPU or driver reports 0 devices. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#include "backend/cuda/cuda_device.h"
+
+extern "C" int nav_cuda_device_count(void) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError(); /* clear the sticky "no device" error */
+    return 0;
+  }
+  return n;
+}
+
+extern "C" void nav_cuda_describe(char *text, int size) {
+  int n = nav_cuda_device_count(), used = 0;
+  text[0] = 0;
+  if (n == 0) snprintf(text, (size_t)size, "no CUDA device visible");
+  for (int i = 0; i < n && used < size; i++) {
+    cudaDeviceProp p;
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+    used += snprintf(text + used, (size_t)(size - used), "%sGPU %d: %s, %.1f GiB, sm_%d%d", i ? "\n" : "", i, p.name,
+                     (double)p.totalGlobalMem / (1 << 30), p.major, p.minor);
+  }
+}

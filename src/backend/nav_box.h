@@ -1,0 +1,38 @@
+/* nav_box: the geometry of one local block of cells as the kernels see it.
+ *
+ * Storage: every field of a block (cell-centred or staggered) is one array of
+ * (n0+2) x (n1+2) x (n2+2) points (n2+2 -> 1 in 2D) with one ghost layer, x fastest.
+ * Point (i,j,k), i in [-1, n0], has linear index  off + i*st[0] + j*st[1] + k*st[2].
+ *
+ * MAC staggering: for velocity component c, point (i,j,k) is the face on the LOW side of
+ * cell (i,j,k) in direction c (x_{i-1/2} for u). Owned faces are 0..n-1, like cells; the slot
+ * n holds the high boundary face (or the neighbour's first face).
+ *
+ * Metric arrays (backend memory, one per direction d, valid for the index ranges given):
+ *   df[d][i]  = width of cell i,                            i = -1..n   (ghost cells mirrored
+ *                                                                       or wrapped)
+ *   rdf[d][i] = 1 / df[d][i]
+ *   rdc[d][i] = 1 / (centre_i - centre_{i-1}), across face i, i = 0..n
+ *   wf[d][i]  = (face_i - centre_{i-1}) / (centre_i - centre_{i-1}), i = 0..n: a cell-centred
+ *               q at face i is (1 - wf) q_{i-1} + wf q_i   (1/2 on uniform spacing)
+ * No operator assumes constant spacing. g0 is the global index of local cell 0 (the colour of
+ * red-black sweeps is the parity of the global index). */
+#ifndef NAV_BOX_H
+#define NAV_BOX_H
+
+#include "navier/nav_types.h"
+
+typedef struct nav_box {
+  int dim;               /* 2 or 3 */
+  int n[3];              /* interior cells; n[2] = 1 in 2D */
+  int g0[3];             /* global index of local cell (0,0,0) */
+  nav_idx st[3];         /* strides; st[2] = 0 in 2D */
+  nav_idx off;           /* linear index of cell (0,0,0) */
+  nav_idx ntot;          /* points in one array, ghosts included */
+  const nav_real *df[3];
+  const nav_real *rdf[3];
+  const nav_real *rdc[3];
+  const nav_real *wf[3];
+} nav_box;
+
+#endif

@@ -1,0 +1,95 @@
+/* The kernel interface: everything the algorithm asks of a backend.
+ *
+ * The time stepper, the projection and the Poisson solvers call only these function pointers;
+ * backend/cpu (OpenMP) and backend/cuda fill the table with the same numerics, written once as
+ * NAV_HD point functions in backend/common. All field pointers are backend memory (device
+ * memory for CUDA) laid out as in nav_box.h; nav_box itself is passed by host pointer and its
+ * metric arrays are backend memory. Kernels touch only local memory: ghost cells are filled by
+ * fill_ghost (physical boundaries) or by the halo exchange of grid/ (neighbour ranks).
+ * Reductions return the LOCAL partial result as a host double; callers reduce over ranks.
+ * "Interior" means the owned points 0..n-1 in every direction. Every entry returns nav_err. */
+#ifndef NAV_KERNELS_H
+#define NAV_KERNELS_H
+
+#include <stddef.h>
+
+#include "backend/nav_box.h"
+
+/* How fill_ghost sets the ghost layer of one face (dir, side) of a block:
+ *   NAV_GHOST_MIRROR   x_ghost = alpha * x_adjacent + beta     (cell-centred in dir: Neumann alpha=1,
+ *                                                               Dirichlet value V: alpha=-1, beta=2V)
+ *   NAV_GHOST_PERIODIC x_ghost = x at the opposite end of the block (one block spans the period)
+ *   NAV_GHOST_FACE     staggered in dir: the boundary face (index 0 low, n high) = beta; on the
+ *                      low side the ghost -1 = 2 beta - x_1 (alpha unused)
+ * The whole face plane is set, ghost rows of the other directions included, so filling the
+ * directions in order x, y, z makes edges and corners consistent. */
+typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE } nav_ghost_kind;
+
+typedef struct nav_kernel_ops {
+  const char *name;
+
+  /* memory: backend allocations, copies between host and backend, and within the backend */
+  nav_err (*alloc)(void **ptr, size_t bytes);
+  void (*free)(void *ptr);
+  nav_err (*to_host)(void *host, const void *src, size_t bytes);
+  nav_err (*from_host)(void *dst, const void *host, size_t bytes);
+  nav_err (*copy)(void *dst, const void *src, size_t bytes);
+
+  /* x = value at every point, ghosts included */
+  nav_err (*set)(const nav_box *b, nav_real *x, nav_real value);
+  /* ghost layer of face (dir, side), see nav_ghost_kind */
+  nav_err (*fill_ghost)(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
+                        nav_real beta);
+
+  /* flow (nav_point_flow.h) */
+  /* rhs_c = N_c(u) for every component c, interior faces; u needs filled ghosts */
+  nav_err (*momentum_rhs)(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
+  /* u_c += a rhs_c + c rhs_old_c (a time-integration update), interior, every component;
+   * rhs_old is not read when c == 0 */
+  nav_err (*advance)(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
+                       nav_real a, nav_real c);
+  /* div = scale * div u at the cells; *max_abs = max |div u| (unscaled) if max_abs != NULL */
+  nav_err (*divergence)(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs);
+  /* u_c -= scale * grad_c p, interior faces, every component; p needs filled ghosts */
+  nav_err (*correct)(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
+  /* max over cells of the advective rate sum |u_d|/h_d and of the diffusive rate sum 1/h_d^2 */
+  nav_err (*time_rates)(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
+  /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
+  nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
+
+  /* Poisson (nav_point_poisson.h); x needs filled ghosts */
+  nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
+  /* r = rhs - L x; *rr = sum r^2 dV if rr != NULL */
+  nav_err (*residual)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
+  /* one Gauss-Seidel/SOR half sweep over the cells of one colour (0 red, 1 black), in place */
+  nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, int colour, nav_real omega);
+  /* damped Jacobi: x_new = x + omega (rhs - L x) / diag */
+  nav_err (*jacobi)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *x_new, nav_real omega);
+  /* z = r / diag(L) (Jacobi preconditioner) */
+  nav_err (*diag_scale)(const nav_box *b, const nav_real *r, nav_real *z);
+  /* coarse rhs = volume-weighted average of the fine residual r */
+  nav_err (*restrict_residual)(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
+  /* x += linear interpolation of the coarse xc (coarse ghosts filled) */
+  nav_err (*prolong_add)(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
+
+  /* vector algebra and reductions over the interior (cell-centred fields unless stated) */
+  nav_err (*axpby)(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y); /* y = a x + beta y */
+  nav_err (*dot)(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);           /* sum x y dV */
+  nav_err (*sum)(const nav_box *b, const nav_real *x, double *sum);                               /* sum x dV */
+  nav_err (*shift)(const nav_box *b, nav_real *x, nav_real value);                                /* x += value */
+  /* max |x - y| and max |x| over interior points (y may be NULL: max |x|); any point works for
+   * faces too since the index range is the same; *bad = 1 if a value is NaN or Inf */
+  nav_err (*max_abs_diff)(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
+                          int *bad);
+} nav_kernel_ops;
+
+/* The registered backends. nav_backend_get returns NULL for an unknown or unavailable name. */
+const nav_kernel_ops *nav_backend_get(const char *name);
+/* Names of the backends compiled in, comma separated ("cpu, cuda"). */
+const char *nav_backend_list(void);
+/* 1 if a CUDA device is visible (0 when CUDA is not compiled in). */
+int nav_backend_cuda_available(void);
+
+extern const nav_kernel_ops nav_kernel_ops_cpu;
+
+#endif

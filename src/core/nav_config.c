@@ -1,0 +1,756 @@
+/* Case-file configuration: schema table, INI parsing (inih), validation, echo and Markdown reference.
+ *
+ * One static table, nav_keys[], describes every key: section, name, type, where it lives in
+ * nav_config (offsetof), default (as text, parsed by the same code as user input), range and a
+ * documentation sentence. Loading a case is
+ *
+ *   defaults (table) -> case file (inih, line by line) -> --set overrides -> cross-key checks
+ *
+ * and every stage appends its errors to one nav_config_errors, as "FILE:LINE: key 'section.key':
+ * reason". For each key we remember where its value came from (default, file line, --set index) so
+ * that a cross-key conflict is reported at the key that completed it (the one given later).
+ *
+ * inih: the Debian build has INI_HANDLER_LINENO = 0, so line numbers come from our own reader
+ * (nav_read_line), which counts lines; inih calls the handler right after reading the line of the
+ * key, so the reader's count is the key's line. The reader also strips leading whitespace, which
+ * turns off inih's multi-line values (an indented line would otherwise continue the previous value)
+ * in a way that does not depend on how the library was built. */
+#include "core/nav_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+
+typedef enum nav_key_type {
+  NAV_KT_INT,    /* int */
+  NAV_KT_LONG,   /* long */
+  NAV_KT_REAL,   /* double, finite */
+  NAV_KT_CHOICE, /* char[]: one of values[] */
+  NAV_KT_NAME,   /* char[]: non-empty, [A-Za-z0-9_.-] */
+  NAV_KT_TEXT,   /* char[]: any text, may be empty */
+  NAV_KT_BC,     /* nav_bc_type: index into values[] */
+  NAV_KT_VEC3    /* double[3]: "u,v,w" */
+} nav_key_type;
+
+typedef struct nav_key {
+  const char *section, *name;
+  nav_key_type type;
+  size_t offset, size; /* of the field in nav_config */
+  const char *def;     /* default, as it would be written in a case file */
+  const char *doc;
+  double lo, hi;             /* numbers: bounds (+-HUGE_VAL = none) */
+  int lo_open, hi_open;      /* 1 = strict bound */
+  const char *const *values; /* CHOICE and BC: allowed values, NULL-terminated */
+} nav_key;
+
+#define NAV_FIELD(member) offsetof(nav_config, member), sizeof(((nav_config *)0)->member)
+#define NAV_RANGE(a, ao, b, bo) .lo = (a), .lo_open = (ao), .hi = (b), .hi_open = (bo)
+#define NAV_ANY NAV_RANGE(-HUGE_VAL, 0, HUGE_VAL, 0)
+#define NAV_ATLEAST(a) NAV_RANGE(a, 0, HUGE_VAL, 0)
+#define NAV_ABOVE(a) NAV_RANGE(a, 1, HUGE_VAL, 0)
+
+static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
+static const char *const nav_solver_values[] = {"mg", "pcg", NULL};
+static const char *const nav_cycle_values[] = {"v", "f", NULL};
+/* Same order as nav_bc_type: the index is the enum value. */
+static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NULL};
+
+#define NAV_FACE(face, d, s, where)                                                                \
+  {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
+   "Boundary of the face " where ": wall (no slip), free_slip (no penetration, no shear stress) "  \
+   "or periodic (the opposite face must be periodic too).",                                        \
+   .values = nav_bc_values}
+#define NAV_FACE_VELOCITY(face, d, s, def, tangential)                                             \
+  {"boundary", #face "_velocity", NAV_KT_VEC3, NAV_FIELD(wall_velocity[d][s]), def,                \
+   "Velocity u,v,w of the " #face " wall; only the tangential components (" tangential             \
+   ") may be non-zero, and only on a wall.",                                                       \
+   NAV_ANY}
+
+static const nav_key nav_keys[] = {
+    {"run", "name", NAV_KT_NAME, NAV_FIELD(name), "cavity2d_re100",
+     "Case name: written to summary.json; the default output folder is output/<name>.", .values = NULL},
+    {"run", "backend", NAV_KT_CHOICE, NAV_FIELD(backend), "auto",
+     "Compute backend: cpu (OpenMP), cuda (GPU), or auto (cuda when a GPU is visible and the CUDA backend is built, else cpu).", .values = nav_backend_values},
+
+    {"grid", "dim", NAV_KT_INT, NAV_FIELD(dim), "2",
+     "Number of space dimensions; in 2D there is no z direction (nz = 1, z faces ignored).", NAV_RANGE(2, 0, 3, 0)},
+    {"grid", "nx", NAV_KT_INT, NAV_FIELD(nx), "128", "Number of cells in x.", NAV_RANGE(1, 0, 1 << 20, 0)},
+    {"grid", "ny", NAV_KT_INT, NAV_FIELD(ny), "128", "Number of cells in y.", NAV_RANGE(1, 0, 1 << 20, 0)},
+    {"grid", "nz", NAV_KT_INT, NAV_FIELD(nz), "1", "Number of cells in z (must be 1 when dim = 2).",
+     NAV_RANGE(1, 0, 1 << 20, 0)},
+    {"grid", "lx", NAV_KT_REAL, NAV_FIELD(lx), "1", "Domain length in x.", NAV_ABOVE(0)},
+    {"grid", "ly", NAV_KT_REAL, NAV_FIELD(ly), "1", "Domain length in y.", NAV_ABOVE(0)},
+    {"grid", "lz", NAV_KT_REAL, NAV_FIELD(lz), "1", "Domain length in z.", NAV_ABOVE(0)},
+    {"grid", "x0", NAV_KT_REAL, NAV_FIELD(x0), "0", "Domain origin (lower corner) in x.", NAV_ANY},
+    {"grid", "y0", NAV_KT_REAL, NAV_FIELD(y0), "0", "Domain origin (lower corner) in y.", NAV_ANY},
+    {"grid", "z0", NAV_KT_REAL, NAV_FIELD(z0), "0", "Domain origin (lower corner) in z.", NAV_ANY},
+
+    {"time", "dt", NAV_KT_REAL, NAV_FIELD(dt), "0",
+     "Fixed time step; 0 = adaptive, the largest step that cfl and fourier allow.", NAV_ATLEAST(0)},
+    {"time", "cfl", NAV_KT_REAL, NAV_FIELD(cfl), "0.5",
+     "Advective limit of the adaptive step: dt <= cfl / max(sum_d |u_d| / h_d) (the wall speeds count too).",
+     NAV_RANGE(0, 1, 1, 0)},
+    {"time", "fourier", NAV_KT_REAL, NAV_FIELD(fourier), "0.2",
+     "Viscous limit of the adaptive step: dt <= fourier / (nu max(sum_d 1 / h_d^2)); the Adams-Bashforth "
+     "scheme is stable up to 0.25.",
+     NAV_RANGE(0, 1, 0.25, 0)},
+    {"time", "end_time", NAV_KT_REAL, NAV_FIELD(end_time), "0", "Stop at this simulated time; 0 = no limit.",
+     NAV_ATLEAST(0)},
+    {"time", "max_steps", NAV_KT_LONG, NAV_FIELD(max_steps), "0", "Stop after this many time steps; 0 = no limit.",
+     NAV_ATLEAST(0)},
+    {"time", "steady_tol", NAV_KT_REAL, NAV_FIELD(steady_tol), "1e-5",
+     "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol; 0 = off.", NAV_ATLEAST(0)},
+
+    {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
+    {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
+     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y) or abc "
+     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic).",
+     .values = nav_initial_values},
+    {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
+     "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
+
+    NAV_FACE(x_low, 0, 0, "x = x0"),
+    NAV_FACE(x_high, 0, 1, "x = x0 + lx"),
+    NAV_FACE(y_low, 1, 0, "y = y0"),
+    NAV_FACE(y_high, 1, 1, "y = y0 + ly (the cavity lid)"),
+    NAV_FACE(z_low, 2, 0, "z = z0 (3D only)"),
+    NAV_FACE(z_high, 2, 1, "z = z0 + lz (3D only)"),
+    NAV_FACE_VELOCITY(x_low, 0, 0, "0,0,0", "v, w"),
+    NAV_FACE_VELOCITY(x_high, 0, 1, "0,0,0", "v, w"),
+    NAV_FACE_VELOCITY(y_low, 1, 0, "0,0,0", "u, w"),
+    NAV_FACE_VELOCITY(y_high, 1, 1, "1,0,0", "u, w"),
+    NAV_FACE_VELOCITY(z_low, 2, 0, "0,0,0", "u, v"),
+    NAV_FACE_VELOCITY(z_high, 2, 1, "0,0,0", "u, v"),
+
+    {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "mg",
+     "Pressure Poisson solver: mg (geometric multigrid) or pcg (Jacobi-preconditioned conjugate gradients).",
+     .values = nav_solver_values},
+    {"pressure", "tolerance", NAV_KT_REAL, NAV_FIELD(tolerance), "1e-8",
+     "Relative residual ||b - Ax|| / ||b|| at which a pressure solve stops.", NAV_RANGE(0, 1, 1, 1)},
+    {"pressure", "max_iterations", NAV_KT_INT, NAV_FIELD(max_iterations), "200",
+     "Most multigrid cycles (mg) or iterations (pcg) per pressure solve.", NAV_ATLEAST(1)},
+    {"pressure", "cycle", NAV_KT_CHOICE, NAV_FIELD(cycle), "v", "Multigrid cycle: v (V-cycle) or f (F-cycle).",
+     .values = nav_cycle_values},
+    {"pressure", "pre_smooth", NAV_KT_INT, NAV_FIELD(pre_smooth), "2",
+     "Red-black Gauss-Seidel sweeps before the coarse-grid correction (mg).", NAV_RANGE(0, 0, 20, 0)},
+    {"pressure", "post_smooth", NAV_KT_INT, NAV_FIELD(post_smooth), "2",
+     "Red-black Gauss-Seidel sweeps after the coarse-grid correction (mg).", NAV_RANGE(0, 0, 20, 0)},
+
+    {"output", "dir", NAV_KT_TEXT, NAV_FIELD(dir), "", "Output folder; empty = output/<name>.", .values = NULL},
+    {"output", "fields_every", NAV_KT_LONG, NAV_FIELD(fields_every), "0",
+     "Write the fields every this many steps; 0 = off.", NAV_ATLEAST(0)},
+    {"output", "fields_dt", NAV_KT_REAL, NAV_FIELD(fields_dt), "0",
+     "Write the fields every this much simulated time; 0 = off.", NAV_ATLEAST(0)},
+    {"output", "monitor_every", NAV_KT_LONG, NAV_FIELD(monitor_every), "10",
+     "Append a row to monitor.csv every this many steps.", NAV_ATLEAST(1)},
+    {"output", "progress_interval", NAV_KT_REAL, NAV_FIELD(progress_interval), "2",
+     "Wall-clock seconds between progress lines on the terminal.", NAV_ABOVE(0)},
+};
+
+#define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
+
+static const struct {
+  const char *name, *doc;
+} nav_sections[] = {
+    {"run", "What the case is called and where it runs."},
+    {"grid", "The domain, a box [x0, x0 + lx] x [y0, y0 + ly] x [z0, z0 + lz], and its uniform grid of cells."},
+    {"time", "Time step and stop criteria. The run stops at the first criterion met; at least one of end_time, "
+             "max_steps and steady_tol must be non-zero."},
+    {"physics", "Fluid and initial condition."},
+    {"boundary", "Velocity boundary condition of each face (the pressure has a zero normal gradient at walls)."},
+    {"pressure", "Solver of the pressure Poisson equation of the projection step."},
+    {"output", "What is written, and how often."},
+};
+
+#define NAV_NSECTIONS ((int)(sizeof nav_sections / sizeof nav_sections[0]))
+
+/* The consistency rules that nav_check_consistency enforces, for the reference page. */
+static const char *const nav_rules[] = {
+    "Periodic faces come in pairs: `x_low` is periodic if and only if `x_high` is (same for y, and z in 3D).",
+    "With `dim = 2`, `nz` must be 1 and the z faces and their velocities are ignored.",
+    "At least one stop criterion among `end_time`, `max_steps` and `steady_tol` is non-zero.",
+    "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.",
+    "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
+    "On a periodic or free_slip face the velocity is `0,0,0` (it is not imposed there).",
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Values: text -> field                                                                          */
+
+/* Store "why" and return 1 (the failure value of the parse functions). */
+static int NAV_PRINTF(3, 4) nav_fail(char *why, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, n, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+/* Decimal integer with nothing else around it but spaces; NULL on success, else what is wrong. */
+static const char *nav_to_long(const char *s, long *v) {
+  char *end;
+  errno = 0;
+  *v = strtol(s, &end, 10);
+  while (isspace((unsigned char)*end)) end++;
+  if (end == s || *end) return "expected an integer";
+  if (errno == ERANGE) return "integer out of range";
+  return NULL;
+}
+
+/* Finite real number (strtod syntax) with nothing else around it but spaces; NULL on success. */
+static const char *nav_to_real(const char *s, double *v) {
+  char *end;
+  errno = 0;
+  *v = strtod(s, &end);
+  while (isspace((unsigned char)*end)) end++;
+  if (end == s || *end) return "expected a real number";
+  if (errno == ERANGE) return "number out of range"; /* overflow, or underflow to a denormal or zero */
+  if (!isfinite(*v)) return "expected a finite real number";
+  return NULL;
+}
+
+/* Shortest "%.Ng" text that reads back as exactly v. */
+static void nav_format_real(double v, char *buf, size_t n) {
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v) return;
+  }
+}
+
+static int nav_check_range(const nav_key *k, double v, const char *text, char *why, size_t n) {
+  char b[32];
+  if (v < k->lo || (k->lo_open && v == k->lo)) {
+    nav_format_real(k->lo, b, sizeof b);
+    return nav_fail(why, n, "must be %s %s, got %s", k->lo_open ? ">" : ">=", b, text);
+  }
+  if (v > k->hi || (k->hi_open && v == k->hi)) {
+    nav_format_real(k->hi, b, sizeof b);
+    return nav_fail(why, n, "must be %s %s, got %s", k->hi_open ? "<" : "<=", b, text);
+  }
+  return 0;
+}
+
+/* Copy text into a char field of `size` bytes, zero-filling the rest (the caller checked the length). */
+static void nav_store_string(void *field, size_t size, const char *text) {
+  memset(field, 0, size);
+  memcpy(field, text, strlen(text));
+}
+
+/* Parse `text` as the value of key k into cfg. Returns 0, or 1 with the reason in why (cfg unchanged). */
+static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, char *why, size_t n) {
+  void *field = (char *)cfg + k->offset;
+  const char *bad;
+  switch (k->type) {
+  case NAV_KT_INT:
+  case NAV_KT_LONG: {
+    long v;
+    if ((bad = nav_to_long(text, &v))) return nav_fail(why, n, "%s, got '%.80s'", bad, text);
+    if (k->type == NAV_KT_INT && (v < INT_MIN || v > INT_MAX))
+      return nav_fail(why, n, "integer out of range, got '%.80s'", text);
+    if (nav_check_range(k, (double)v, text, why, n)) return 1;
+    if (k->type == NAV_KT_INT)
+      *(int *)field = (int)v;
+    else
+      *(long *)field = v;
+    return 0;
+  }
+  case NAV_KT_REAL: {
+    double v;
+    if ((bad = nav_to_real(text, &v))) return nav_fail(why, n, "%s, got '%.80s'", bad, text);
+    if (nav_check_range(k, v, text, why, n)) return 1;
+    *(double *)field = v;
+    return 0;
+  }
+  case NAV_KT_CHOICE:
+  case NAV_KT_BC: {
+    char list[128] = "";
+    for (int i = 0; k->values[i]; i++) {
+      if (!strcmp(text, k->values[i])) {
+        if (k->type == NAV_KT_BC)
+          *(nav_bc_type *)field = (nav_bc_type)i;
+        else
+          nav_store_string(field, k->size, text);
+        return 0;
+      }
+      if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
+      strncat(list, k->values[i], sizeof list - strlen(list) - 1);
+    }
+    return nav_fail(why, n, "must be one of %s, got '%.80s'", list, text);
+  }
+  case NAV_KT_NAME: {
+    size_t len = strlen(text);
+    int ok = len > 0 && len < k->size;
+    for (const char *c = text; ok && *c; c++) ok = isalnum((unsigned char)*c) || *c == '_' || *c == '.' || *c == '-';
+    if (!ok)
+      return nav_fail(why, n, "must be 1 to %zu characters among A-Z a-z 0-9 _ . -, got '%.80s'", k->size - 1, text);
+    nav_store_string(field, k->size, text);
+    return 0;
+  }
+  case NAV_KT_TEXT:
+    if (strlen(text) >= k->size)
+      return nav_fail(why, n, "must be at most %zu characters, got %zu", k->size - 1, strlen(text));
+    nav_store_string(field, k->size, text);
+    return 0;
+  case NAV_KT_VEC3: {
+    double v[3];
+    int nv = 0;
+    const char *s = text;
+    for (;;) {
+      const char *comma = strchr(s, ',');
+      size_t len = comma ? (size_t)(comma - s) : strlen(s);
+      char piece[64];
+      if (nv == 3 || len >= sizeof piece) break;
+      memcpy(piece, s, len);
+      piece[len] = '\0';
+      if (nav_to_real(piece, &v[nv])) break;
+      nv++;
+      if (!comma) {
+        if (nv != 3) break;
+        memcpy(field, v, sizeof v);
+        return 0;
+      }
+      s = comma + 1;
+    }
+    return nav_fail(why, n, "expected three comma-separated real numbers u,v,w, got '%.80s'", text);
+  }
+  }
+  return nav_fail(why, n, "internal error: key type %d", (int)k->type);
+}
+
+/* Text of key k's value in cfg, as it would be written in a case file. */
+static void nav_format_value(const nav_key *k, const nav_config *cfg, char *buf, size_t n) {
+  const void *field = (const char *)cfg + k->offset;
+  switch (k->type) {
+  case NAV_KT_INT: snprintf(buf, n, "%d", *(const int *)field); return;
+  case NAV_KT_LONG: snprintf(buf, n, "%ld", *(const long *)field); return;
+  case NAV_KT_REAL: nav_format_real(*(const double *)field, buf, n); return;
+  case NAV_KT_BC: snprintf(buf, n, "%s", k->values[*(const nav_bc_type *)field]); return;
+  case NAV_KT_VEC3: {
+    const double *v = field;
+    char c[3][32];
+    for (int i = 0; i < 3; i++) nav_format_real(v[i], c[i], sizeof c[i]);
+    snprintf(buf, n, "%s,%s,%s", c[0], c[1], c[2]);
+    return;
+  }
+  case NAV_KT_CHOICE:
+  case NAV_KT_NAME:
+  case NAV_KT_TEXT: snprintf(buf, n, "%s", (const char *)field); return;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Loading: where each value came from, errors                                                    */
+
+/* Order matters: a later source overrides an earlier one, and conflicts are reported at the later key. */
+typedef enum nav_source { NAV_SRC_DEFAULT = 0, NAV_SRC_FILE = 1, NAV_SRC_SET = 2 } nav_source;
+
+typedef struct nav_origin {
+  nav_source src;
+  int line; /* file line, or --set index (1-based); 0 for a default */
+  int bad;  /* the last value given was rejected (and reported) */
+} nav_origin;
+
+typedef struct nav_load {
+  nav_config *cfg;
+  nav_config_errors *errs;
+  const char *path;         /* case file, for messages */
+  const char *default_name; /* "file" of defaults in messages: path, or "(default)" */
+  nav_source src;           /* source being read, and its current line */
+  int line;
+  FILE *fp;
+  int read_errno;       /* errno of a failed read */
+  int section_line;     /* line of the last [section] header read */
+  int reported_section; /* header line of the last unknown section reported */
+  nav_origin at[NAV_NKEYS];
+} nav_load;
+
+/* Append one line to errs; count every error, keep the text of those that fit whole. */
+static void NAV_PRINTF(2, 3) nav_add_error(nav_config_errors *errs, const char *fmt, ...) {
+  char line[640];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  errs->count++;
+  size_t used = strlen(errs->text), len = strlen(line);
+  if (used + len + 2 <= sizeof errs->text) {
+    memcpy(errs->text + used, line, len);
+    memcpy(errs->text + used + len, "\n", 2);
+  }
+}
+
+static const char *nav_source_name(const nav_load *ld, nav_source src) {
+  return src == NAV_SRC_FILE ? ld->path : src == NAV_SRC_SET ? "--set" : ld->default_name;
+}
+
+/* "FILE:LINE: key 'section.key': reason" at the given source and line. */
+static void nav_key_verror(nav_load *ld, int k, nav_source src, int line, const char *fmt, va_list ap) {
+  char reason[400];
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  nav_add_error(ld->errs, "%s:%d: key '%s.%s': %s", nav_source_name(ld, src), line, nav_keys[k].section,
+                nav_keys[k].name, reason);
+}
+
+static void NAV_PRINTF(5, 6) nav_key_error(nav_load *ld, int k, nav_source src, int line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  nav_key_verror(ld, k, src, line, fmt, ap);
+  va_end(ap);
+}
+
+static int nav_find_key(const char *section, const char *name) {
+  for (int k = 0; k < NAV_NKEYS; k++)
+    if (!strcmp(nav_keys[k].section, section) && !strcmp(nav_keys[k].name, name)) return k;
+  return -1;
+}
+
+static int nav_section_known(const char *section) {
+  for (int i = 0; i < NAV_NSECTIONS; i++)
+    if (!strcmp(nav_sections[i].name, section)) return 1;
+  return 0;
+}
+
+/* Apply one "section.key = value" from the current source (ld->src, ld->line). */
+static void nav_apply(nav_load *ld, const char *section, const char *name, const char *value) {
+  const char *where = nav_source_name(ld, ld->src);
+  if (section[0] && !nav_section_known(section)) {
+    /* Once per section header; a --set names its section every time. */
+    int line = ld->src == NAV_SRC_FILE ? ld->section_line : ld->line;
+    if (ld->src == NAV_SRC_FILE && ld->reported_section == line) return;
+    ld->reported_section = line;
+    char known[128] = "";
+    for (int i = 0; i < NAV_NSECTIONS; i++) {
+      if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
+      strncat(known, nav_sections[i].name, sizeof known - strlen(known) - 1);
+    }
+    nav_add_error(ld->errs, "%s:%d: section '[%.80s]': unknown section (known: %s)", where, line, section, known);
+    return;
+  }
+  int k = nav_find_key(section, name);
+  if (k < 0) {
+    char hint[128] = "";
+    for (int j = 0; j < NAV_NKEYS; j++)
+      if (!strcmp(nav_keys[j].name, name))
+        snprintf(hint, sizeof hint, " (did you mean '%s.%s'?)", nav_keys[j].section, name);
+    nav_add_error(ld->errs, "%s:%d: key '%s%s%.80s': unknown key%s%s", where, ld->line, section, section[0] ? "." : "",
+                  name, section[0] ? "" : " outside any [section]", hint);
+    return;
+  }
+  nav_origin *o = &ld->at[k];
+  if (o->src == ld->src) {
+    nav_key_error(ld, k, ld->src, ld->line, "given twice (first %s %d)",
+                  ld->src == NAV_SRC_FILE ? "on line" : "as --set", o->line);
+    return;
+  }
+  char why[400];
+  o->bad = nav_parse_value(&nav_keys[k], value, ld->cfg, why, sizeof why);
+  o->src = ld->src;
+  o->line = ld->line;
+  if (o->bad) nav_key_error(ld, k, ld->src, ld->line, "%s", why);
+}
+
+/* inih reader (fgets contract): one physical line per call, counted in ld->line. A line too long
+ * for inih's buffer is reported here and handed on as an empty line; leading whitespace is removed
+ * (no multi-line values); the line of a [section] header is remembered for unknown-section errors. */
+static char *nav_read_line(char *buf, int size, void *stream) {
+  nav_load *ld = stream;
+  if (!fgets(buf, size, ld->fp)) {
+    if (ferror(ld->fp)) ld->read_errno = errno;
+    return NULL;
+  }
+  ld->line++;
+  size_t len = strlen(buf);
+  if (len > 0 && buf[len - 1] != '\n') {
+    int c = fgetc(ld->fp);
+    if (c != EOF && c != '\n') {
+      while (c != EOF && c != '\n') c = fgetc(ld->fp);
+      nav_add_error(ld->errs, "%s:%d: syntax error: line longer than %d characters", ld->path, ld->line, size - 1);
+      buf[0] = '\0';
+      return buf;
+    }
+  }
+  size_t skip = 0;
+  while (isspace((unsigned char)buf[skip])) skip++;
+  memmove(buf, buf + skip, len - skip + 1);
+  if (buf[0] == '[') ld->section_line = ld->line;
+  return buf;
+}
+
+static int nav_ini_handler(void *user, const char *section, const char *name, const char *value) {
+  nav_apply(user, section, name, value);
+  return 1; /* errors are ours to report: a non-zero return keeps inih's status for syntax errors only */
+}
+
+static void nav_load_file(nav_load *ld) {
+  ld->fp = fopen(ld->path, "r");
+  if (!ld->fp) {
+    nav_add_error(ld->errs, "%s: cannot open: %s", ld->path, strerror(errno));
+    return;
+  }
+  ld->src = NAV_SRC_FILE;
+  ld->line = 0;
+  int rc = ini_parse_stream(nav_read_line, ld, nav_ini_handler, ld);
+  if (ferror(ld->fp))
+    nav_add_error(ld->errs, "%s: cannot read: %s", ld->path, strerror(ld->read_errno));
+  else if (rc > 0) /* inih reports the first malformed line only */
+    nav_add_error(ld->errs, "%s:%d: syntax error", ld->path, rc);
+  else if (rc < 0)
+    nav_add_error(ld->errs, "%s: cannot parse (inih error %d)", ld->path, rc);
+  fclose(ld->fp);
+  ld->fp = NULL;
+}
+
+static char *nav_trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  size_t n = strlen(s);
+  while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+  return s;
+}
+
+/* One override "section.key=value" (spaces around the parts are ignored), reported as --set:index. */
+static void nav_load_set(nav_load *ld, int index, const char *arg) {
+  char buf[NAV_CONFIG_STR + 64];
+  ld->src = NAV_SRC_SET;
+  ld->line = index;
+  if (strlen(arg) >= sizeof buf) {
+    nav_add_error(ld->errs, "--set:%d: override longer than %zu characters", index, sizeof buf - 1);
+    return;
+  }
+  strcpy(buf, arg);
+  char *eq = strchr(buf, '=');
+  char *dot = eq ? memchr(buf, '.', (size_t)(eq - buf)) : NULL;
+  if (!dot) {
+    nav_add_error(ld->errs, "--set:%d: malformed override '%.80s': expected section.key=value", index, arg);
+    return;
+  }
+  *dot = *eq = '\0';
+  char *section = nav_trim(buf), *name = nav_trim(dot + 1);
+  if (!section[0] || !name[0]) {
+    nav_add_error(ld->errs, "--set:%d: malformed override '%.80s': expected section.key=value", index, arg);
+    return;
+  }
+  nav_apply(ld, section, name, nav_trim(eq + 1));
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Cross-key checks (nav_rules[] documents them)                                                  */
+
+/* Index of a key that must exist in the table. */
+static int nav_key_id(const char *section, const char *name) {
+  int k = nav_find_key(section, name);
+  if (k < 0) NAV_ABORT("nav_config: no key %s.%s in the schema table", section, name);
+  return k;
+}
+
+/* Whichever of keys a and b was given later (default < file line < --set), or -1 if a or b is -1 or
+ * its value was rejected: its error is reported already and a conflict with it would be noise. */
+static int nav_later(const nav_load *ld, int a, int b) {
+  if (a < 0 || b < 0 || ld->at[a].bad || ld->at[b].bad) return -1;
+  const nav_origin *x = &ld->at[a], *y = &ld->at[b];
+  return (y->src > x->src || (y->src == x->src && y->line > x->line)) ? b : a;
+}
+
+/* Report a conflict at key k where its value came from; nothing if k < 0 (see nav_later). */
+static void NAV_PRINTF(3, 4) nav_conflict(nav_load *ld, int k, const char *fmt, ...) {
+  if (k < 0) return;
+  va_list ap;
+  va_start(ap, fmt);
+  nav_key_verror(ld, k, ld->at[k].src, ld->at[k].line, fmt, ap);
+  va_end(ap);
+}
+
+/* First face of directions 0..ndir-1 that is not periodic, in *d and *s; 0 if all are periodic. */
+static int nav_first_nonperiodic(const nav_config *c, int ndir, int *d, int *s) {
+  for (*d = 0; *d < ndir; (*d)++)
+    for (*s = 0; *s < 2; (*s)++)
+      if (c->bc[*d][*s] != NAV_BC_PERIODIC) return 1;
+  return 0;
+}
+
+static void nav_check_consistency(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  int ndir = c->dim == 3 ? 3 : 2;
+  int dim = nav_key_id("grid", "dim"), initial = nav_key_id("physics", "initial");
+  if (c->dim == 2 && c->nz != 1)
+    nav_conflict(ld, nav_later(ld, dim, nav_key_id("grid", "nz")), "nz = %d but a 2D case (dim = 2) needs nz = 1",
+                 c->nz);
+  for (int d = 0; d < ndir; d++) {
+    if ((c->bc[d][0] == NAV_BC_PERIODIC) == (c->bc[d][1] == NAV_BC_PERIODIC)) continue;
+    const char *lo = nav_face_name(d, 0), *hi = nav_face_name(d, 1);
+    nav_conflict(ld, nav_later(ld, nav_key_id("boundary", lo), nav_key_id("boundary", hi)),
+                 "periodic faces must be paired: %s is %s but %s is %s", lo, nav_bc_values[c->bc[d][0]], hi,
+                 nav_bc_values[c->bc[d][1]]);
+  }
+  if (c->end_time == 0 && c->max_steps == 0 && c->steady_tol == 0)
+    nav_conflict(ld,
+                 nav_later(ld, nav_later(ld, nav_key_id("time", "end_time"), nav_key_id("time", "max_steps")),
+                           nav_key_id("time", "steady_tol")),
+                 "no stop criterion: end_time, max_steps and steady_tol are all 0");
+  int d, s;
+  if (!strcmp(c->initial, "abc")) {
+    if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);
+    if (nav_first_nonperiodic(c, ndir, &d, &s))
+      nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
+                   "initial = abc needs all faces periodic, but %s is %s", nav_face_name(d, s),
+                   nav_bc_values[c->bc[d][s]]);
+  }
+  if (!strcmp(c->initial, "taylor_green") && nav_first_nonperiodic(c, 2, &d, &s))
+    nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
+                 "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),
+                 nav_bc_values[c->bc[d][s]]);
+  static const char component[3] = {'u', 'v', 'w'};
+  for (d = 0; d < ndir; d++)
+    for (s = 0; s < 2; s++) {
+      const double *v = c->wall_velocity[d][s];
+      char vname[32];
+      snprintf(vname, sizeof vname, "%s_velocity", nav_face_name(d, s));
+      int pair = nav_later(ld, nav_key_id("boundary", nav_face_name(d, s)), nav_key_id("boundary", vname));
+      if (c->bc[d][s] == NAV_BC_WALL && v[d] != 0)
+        nav_conflict(ld, pair,
+                     "%s is a wall: the normal component %c of %s must be 0 (only tangential wall velocity), got %g",
+                     nav_face_name(d, s), component[d], vname, v[d]);
+      else if (c->bc[d][s] != NAV_BC_WALL && (v[0] != 0 || v[1] != 0 || v[2] != 0))
+        nav_conflict(ld, pair, "%s is %s: %s must be 0,0,0, got %g,%g,%g", nav_face_name(d, s),
+                     nav_bc_values[c->bc[d][s]], vname, v[0], v[1], v[2]);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Public functions                                                                               */
+
+void nav_config_defaults(nav_config *cfg) {
+  memset(cfg, 0, sizeof *cfg);
+  snprintf(cfg->source, sizeof cfg->source, "(default)");
+  for (int k = 0; k < NAV_NKEYS; k++) {
+    char why[400];
+    if (nav_parse_value(&nav_keys[k], nav_keys[k].def, cfg, why, sizeof why))
+      NAV_ABORT("nav_config: bad default of %s.%s in the schema table: %s", nav_keys[k].section, nav_keys[k].name, why);
+  }
+}
+
+nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const *sets, nav_config_errors *errs) {
+  nav_load load, *ld = &load;
+  memset(ld, 0, sizeof *ld);
+  ld->cfg = cfg;
+  ld->errs = errs;
+  ld->path = path;
+  ld->default_name = path ? path : "(default)";
+  errs->count = 0;
+  errs->text[0] = '\0';
+  nav_config_defaults(cfg);
+  if (path) {
+    snprintf(cfg->source, sizeof cfg->source, "%s", path);
+    nav_load_file(ld);
+  }
+  for (int i = 0; i < nset; i++) nav_load_set(ld, i + 1, sets[i]);
+  nav_check_consistency(ld);
+  return errs->count ? NAV_ERR_INPUT : NAV_OK;
+}
+
+void nav_config_print(const nav_config *cfg, FILE *out) {
+  const char *section = NULL;
+  for (int k = 0; k < NAV_NKEYS; k++) {
+    const nav_key *key = &nav_keys[k];
+    if (!section || strcmp(section, key->section)) {
+      fprintf(out, "%s[%s]\n", section ? "\n" : "", key->section);
+      section = key->section;
+    }
+    char value[NAV_CONFIG_STR + 8];
+    nav_format_value(key, cfg, value, sizeof value);
+    fprintf(out, "%s = %s\n", key->name, value);
+  }
+}
+
+/* Markdown table cell: escape the characters that would end the cell or start HTML. */
+static void nav_md_cell(FILE *out, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '|': fputs("\\|", out); break;
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    default: fputc(*s, out);
+    }
+  }
+}
+
+static void nav_md_range(FILE *out, const nav_key *k) {
+  char lo[32], hi[32];
+  switch (k->type) {
+  case NAV_KT_INT:
+  case NAV_KT_LONG:
+  case NAV_KT_REAL:
+    nav_format_real(k->lo, lo, sizeof lo);
+    nav_format_real(k->hi, hi, sizeof hi);
+    if (k->lo == -HUGE_VAL && k->hi == HUGE_VAL)
+      fputs("any", out);
+    else if (k->hi == HUGE_VAL)
+      fprintf(out, "%s %s %s", k->name, k->lo_open ? "&gt;" : "&gt;=", lo);
+    else
+      fprintf(out, "%s %s %s %s %s", lo, k->lo_open ? "&lt;" : "&lt;=", k->name, k->hi_open ? "&lt;" : "&lt;=", hi);
+    return;
+  case NAV_KT_CHOICE:
+  case NAV_KT_BC:
+    for (int i = 0; k->values[i]; i++) fprintf(out, "%s`%s`", i ? ", " : "", k->values[i]);
+    return;
+  case NAV_KT_NAME: fprintf(out, "1 to %zu of `A-Z a-z 0-9 _ . -`", k->size - 1); return;
+  case NAV_KT_TEXT: fprintf(out, "up to %zu characters", k->size - 1); return;
+  case NAV_KT_VEC3: fputs("three reals `u,v,w`", out); return;
+  }
+}
+
+void nav_config_markdown(FILE *out) {
+  static const char *const type_name[] = {"integer", "integer", "real", "choice", "name", "text", "choice", "vector"};
+  fputs("# Case file reference\n\n"
+        "<!-- Generated by `navier doc case-file` from the schema table in src/core/nav_config.c. -->\n\n"
+        "A case is one INI file: `[section]` headers, then `key = value` lines. Lines that start with `;` or `#` "
+        "are comments, and ` ;` starts a comment after a value. Every key is optional: a key left out takes its "
+        "default, and the defaults together are the embedded default case, the 2D lid-driven cavity at Re = 100 on "
+        "a 128 x 128 grid, run to steady state.\n\n"
+        "Any key can be overridden on the command line with `--set section.key=value` (repeatable, applied after "
+        "the file, in order), e.g. `navier run cavity.ini --set grid.nx=64 --set grid.ny=64`.\n\n"
+        "Unknown sections and keys, keys given twice, values of the wrong type or out of range and inconsistent "
+        "keys are errors. All of them are reported before anything is computed, one per line as\n\n"
+        "    FILE:LINE: key 'section.key': reason\n\n"
+        "(`--set:N` for the N-th override, line 0 for a default), and navier exits with status 2.\n\n"
+        "## Scaling\n\n"
+        "The equations are solved as given, in whatever units the case uses; the flow depends on the Reynolds "
+        "number Re = U L / nu, with U a velocity scale and L a length scale. For the cavity U is the lid velocity "
+        "(the first component of `y_high_velocity`) and L the side (`lx`): the defaults give Re = 1 * 1 / 0.01 = 100, "
+        "and `--set physics.nu=0.001` gives Re = 1000.\n\n"
+        "## Consistency rules\n\n",
+        out);
+  for (size_t i = 0; i < sizeof nav_rules / sizeof nav_rules[0]; i++) fprintf(out, "- %s\n", nav_rules[i]);
+  for (int s = 0; s < NAV_NSECTIONS; s++) {
+    fprintf(out, "\n## [%s]\n\n%s\n\n| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n",
+            nav_sections[s].name, nav_sections[s].doc);
+    for (int k = 0; k < NAV_NKEYS; k++) {
+      const nav_key *key = &nav_keys[k];
+      if (strcmp(key->section, nav_sections[s].name)) continue;
+      fprintf(out, "| `%s` | %s | ", key->name, type_name[key->type]);
+      if (key->def[0])
+        fprintf(out, "`%s`", key->def);
+      else
+        fputs("(empty)", out);
+      fputs(" | ", out);
+      nav_md_range(out, key);
+      fputs(" | ", out);
+      nav_md_cell(out, key->doc);
+      fputs(" |\n", out);
+    }
+  }
+}
+
+const char *nav_face_name(int dir, int side) {
+  static const char *const names[3][2] = {{"x_low", "x_high"}, {"y_low", "y_high"}, {"z_low", "z_high"}};
+  if (dir < 0 || dir > 2 || side < 0 || side > 1) return "?";
+  return names[dir][side];
+}

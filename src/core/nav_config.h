@@ -1,0 +1,93 @@
+/* Case-file configuration: one INI file (parsed with inih) plus command-line overrides.
+ *
+ * Every key is described once in a schema table (nav_config.c): section, key, type, default,
+ * range, documentation. The same table drives parsing, validation, the echo of the effective
+ * configuration and docs/case-file.md (`navier doc case-file`). Key names equal the struct field
+ * names below. Parsing validates everything before anything is allocated; every error is
+ * collected as "FILE:LINE: key 'section.key': reason" and the caller exits with status 2.
+ * Once loaded the configuration is read-only (const nav_config *). */
+#ifndef NAV_CONFIG_H
+#define NAV_CONFIG_H
+
+#include <stdio.h>
+
+#include "navier/nav_types.h"
+
+/* Boundary type of one domain face for the velocity (pressure follows: Neumann at walls). */
+typedef enum nav_bc_type { NAV_BC_WALL = 0, NAV_BC_FREE_SLIP = 1, NAV_BC_PERIODIC = 2 } nav_bc_type;
+
+#define NAV_CONFIG_STR 256
+
+typedef struct nav_config {
+  char source[NAV_CONFIG_STR]; /* case file path, or "(default)" for the embedded case */
+
+  /* [run] */
+  char name[64];     /* case name: summary.json, default output folder */
+  char backend[16];  /* auto | cpu | cuda */
+
+  /* [grid] */
+  int dim;                 /* 2 or 3 */
+  int nx, ny, nz;          /* cells per direction (nz ignored and 1 in 2D) */
+  double lx, ly, lz;       /* domain lengths */
+  double x0, y0, z0;       /* domain origin */
+
+  /* [time] */
+  double dt;          /* fixed time step; 0 = adaptive from cfl and fourier */
+  double cfl;         /* dt <= cfl / max(sum_d |u_d| / h_d) */
+  double fourier;     /* dt <= fourier / (nu * max(sum_d 1 / h_d^2)) */
+  double end_time;    /* stop at this simulated time; 0 = no limit */
+  long max_steps;     /* stop after this many steps; 0 = no limit */
+  double steady_tol;  /* stop when max|u^{n+1}-u^n| / (dt max|u|) < steady_tol; 0 = off */
+
+  /* [physics] */
+  double nu;               /* kinematic viscosity */
+  char initial[32];        /* rest | taylor_green | abc */
+  double amplitude;        /* velocity amplitude of the analytic initial fields */
+
+  /* [boundary]: faces x_low x_high y_low y_high z_low z_high; index [dir][side] */
+  nav_bc_type bc[3][2];
+  double wall_velocity[3][2][3]; /* keys <face>_velocity = "u,v,w": wall velocity (tangential) */
+
+  /* [pressure] */
+  char solver[16];     /* mg | pcg (Jacobi-preconditioned CG) */
+  double tolerance;    /* relative residual ||b - Ax|| / ||b|| */
+  int max_iterations;  /* cycles (mg) or iterations (pcg) */
+  char cycle[8];       /* v | f */
+  int pre_smooth;      /* red-black Gauss-Seidel sweeps before coarse correction */
+  int post_smooth;     /* ... and after */
+
+  /* [output] */
+  char dir[NAV_CONFIG_STR]; /* output folder; "" = output/<name> */
+  long fields_every;        /* write fields every N steps; 0 = off */
+  double fields_dt;         /* write fields every this much simulated time; 0 = off */
+  long monitor_every;       /* monitor.csv row every N steps (>= 1) */
+  double progress_interval; /* seconds of wall time between progress lines */
+} nav_config;
+
+/* Collected input errors: each line "FILE:LINE: key 'section.key': reason". */
+typedef struct nav_config_errors {
+  int count;
+  char text[8192];
+} nav_config_errors;
+
+/* Fill cfg with the defaults (the embedded default case: 2D cavity, Re = 100, 128x128). Not collective. */
+void nav_config_defaults(nav_config *cfg);
+
+/* Load a case: defaults, then the file `path` (NULL = embedded default case), then the overrides
+ * `sets[0..nset-1]` of the form "section.key=value" (reported as "--set:N"), then the cross-key
+ * checks. errs is cleared first; every error is counted in errs->count and its line appended to
+ * errs->text while it fits (whole lines only). Returns NAV_ERR_INPUT if there was any error, NAV_OK
+ * otherwise; cfg is then complete but must not be used on error. Not collective (call on every
+ * rank: the file is small). */
+nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const *sets, nav_config_errors *errs);
+
+/* Write the effective configuration, defaults included, as an INI file. */
+void nav_config_print(const nav_config *cfg, FILE *out);
+
+/* Write the Markdown reference of every section and key (docs/case-file.md). */
+void nav_config_markdown(FILE *out);
+
+/* Face name "x_low" etc. for dir 0..2, side 0..1. */
+const char *nav_face_name(int dir, int side);
+
+#endif

@@ -1,0 +1,46 @@
+/* Ghost layers at the domain boundary (see nav_boundary.h). */
+#include "grid/nav_boundary.h"
+
+#include <string.h>
+
+#include "core/nav_error.h"
+
+void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc) {
+  memcpy(bc->type, cfg->bc, sizeof bc->type);
+  memcpy(bc->wall_velocity, cfg->wall_velocity, sizeof bc->wall_velocity);
+}
+
+void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scalar_bc pbc[3][2]) {
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++)
+      pbc[d][s] = d < dim && vbc->type[d][s] == NAV_BC_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
+}
+
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_velocity_bc *bc,
+                                 nav_real *const *u) {
+  for (int d = 0; d < b->dim; d++)
+    for (int s = 0; s < 2; s++)
+      for (int c = 0; c < b->dim; c++) {
+        const nav_bc_type t = bc->type[d][s];
+        if (t == NAV_BC_PERIODIC)
+          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_PERIODIC, 0, 0));
+        else if (c == d)
+          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_FACE, 0, 0));
+        else if (t == NAV_BC_WALL)
+          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_MIRROR, -1, (nav_real)(2 * bc->wall_velocity[d][s][c])));
+        else
+          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_MIRROR, 1, 0));
+      }
+  return NAV_OK;
+}
+
+nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_scalar_bc bc[3][2], nav_real *x) {
+  for (int d = 0; d < b->dim; d++)
+    for (int s = 0; s < 2; s++) {
+      if (bc[d][s] == NAV_SCALAR_PERIODIC)
+        NAV_CALL(ops->fill_ghost(b, x, d, s, NAV_GHOST_PERIODIC, 0, 0));
+      else
+        NAV_CALL(ops->fill_ghost(b, x, d, s, NAV_GHOST_MIRROR, bc[d][s] == NAV_SCALAR_NEUMANN ? 1 : -1, 0));
+    }
+  return NAV_OK;
+}

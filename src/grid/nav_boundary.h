@@ -1,0 +1,34 @@
+/* Ghost layers of the velocity and of cell-centred scalars at the domain boundary.
+ *
+ * Velocity, per face (dir, side) and component c:
+ *   normal (c == dir): the boundary face carries the wall's normal velocity, 0 (no penetration);
+ *   tangential, no-slip wall with velocity U_c: ghost = 2 U_c - interior (U_c at the face);
+ *   tangential, free slip: ghost = interior (zero shear);
+ *   periodic: wrap.
+ * Pressure and its corrections: homogeneous Neumann at walls and free-slip faces, periodic wrap,
+ * homogeneous Dirichlet where asked (nav_scalar_bc). Directions are filled in the order x, y, z
+ * so edges and corners are consistent. Not collective (one block per run until the
+ * decomposition lands; then neighbour faces are filled by the halo exchange here). */
+#ifndef NAV_BOUNDARY_H
+#define NAV_BOUNDARY_H
+
+#include "backend/nav_kernels.h"
+#include "core/nav_config.h"
+
+typedef enum nav_scalar_bc { NAV_SCALAR_NEUMANN, NAV_SCALAR_DIRICHLET, NAV_SCALAR_PERIODIC } nav_scalar_bc;
+
+/* Velocity boundary description of the six faces. */
+typedef struct nav_velocity_bc {
+  nav_bc_type type[3][2];
+  double wall_velocity[3][2][3];
+} nav_velocity_bc;
+
+void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc);
+/* The pressure boundary type that goes with the velocity boundaries. */
+void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scalar_bc pbc[3][2]);
+
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_velocity_bc *bc,
+                                 nav_real *const *u);
+nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_scalar_bc bc[3][2], nav_real *x);
+
+#endif

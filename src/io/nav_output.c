@@ -1,0 +1,172 @@
+/* Run output: folder, monitor.csv, VTK snapshots, summary.json (see nav_output.h). */
+#include "io/nav_output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/nav_error.h"
+
+nav_err nav_output_prepare(const char *dir) {
+  char path[1024];
+  NAV_CHECK(strlen(dir) > 0 && strlen(dir) < sizeof path, NAV_ERR_INPUT, "output folder '%s': bad name", dir);
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *s = path + 1; *s; s++) { /* mkdir -p */
+    if (*s != '/') continue;
+    *s = 0;
+    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+      NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create '%s': %s", dir, path, strerror(errno));
+    *s = '/';
+  }
+  if (mkdir(path, 0777) != 0 && errno != EEXIST)
+    NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create: %s", dir, strerror(errno));
+  NAV_CHECK(access(path, W_OK | X_OK) == 0, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir,
+            strerror(errno));
+  return NAV_OK;
+}
+
+nav_err nav_monitor_open(const char *dir, FILE **out) {
+  char path[1100];
+  snprintf(path, sizeof path, "%s/monitor.csv", dir);
+  *out = fopen(path, "w");
+  NAV_CHECK(*out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
+  return NAV_OK;
+}
+
+void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
+  fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e\n", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
+          f->p_relres);
+}
+
+/* Legacy VTK binary data are big-endian 32-bit floats. */
+static void nav_put_be32(FILE *out, double v) {
+  float x = (float)v;
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  unsigned char b[4] = {(unsigned char)(u >> 24), (unsigned char)(u >> 16), (unsigned char)(u >> 8), (unsigned char)u};
+  fwrite(b, 1, 4, out);
+}
+
+nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h) {
+  char path[1100];
+  snprintf(path, sizeof path, "%s/fields_%08ld.vtk", dir, f->step);
+  FILE *out = fopen(path, "wb");
+  NAV_CHECK(out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  const nav_box *b = &h->box;
+  const int n3 = f->dim == 3 ? f->n[2] : 1;
+  fprintf(out, "# vtk DataFile Version 3.0\nnavier %s t=%.9g step %ld\nBINARY\nDATASET RECTILINEAR_GRID\n",
+          f->cfg->name, f->t, f->step);
+  fprintf(out, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", f->t, f->step);
+  fprintf(out, "DIMENSIONS %d %d %d\n", f->n[0] + 1, f->n[1] + 1, n3 + 1);
+  const char *axis[3] = {"X", "Y", "Z"};
+  for (int d = 0; d < 3; d++) {
+    const int m = d < f->dim ? f->n[d] : 1;
+    fprintf(out, "%s_COORDINATES %d float\n", axis[d], m + 1);
+    for (int i = 0; i <= m; i++) nav_put_be32(out, d < f->dim ? f->xf[d][i] : (double)i);
+    fprintf(out, "\n");
+  }
+  const long ncell = (long)f->n[0] * f->n[1] * n3;
+  fprintf(out, "CELL_DATA %ld\nSCALARS pressure float 1\nLOOKUP_TABLE default\n", ncell);
+#define NAV_AT(q, i, j, k) (q)[b->off + (i) * b->st[0] + (j) * b->st[1] + (k) * b->st[2]]
+  for (int k = 0; k < n3; k++)
+    for (int j = 0; j < f->n[1]; j++)
+      for (int i = 0; i < f->n[0]; i++) nav_put_be32(out, NAV_AT(h->p, i, j, k));
+  fprintf(out, "\nVECTORS velocity float\n");
+  for (int k = 0; k < n3; k++)
+    for (int j = 0; j < f->n[1]; j++)
+      for (int i = 0; i < f->n[0]; i++) {
+        const int ijk[3] = {i, j, k};
+        for (int c = 0; c < 3; c++) {
+          double v = 0;
+          if (c < f->dim) { /* average of the two faces of the cell */
+            int up[3] = {i, j, k};
+            up[c] = ijk[c] + 1;
+            v = 0.5 * (NAV_AT(h->u[c], i, j, k) + NAV_AT(h->u[c], up[0], up[1], up[2]));
+          }
+          nav_put_be32(out, v);
+        }
+      }
+  /* vorticity at cell centres: central differences of the centre velocities, one-sided
+   * differences through the ghost values at the boundary */
+  fprintf(out, "\n%s\n", f->dim == 3 ? "VECTORS vorticity float" : "SCALARS vorticity float 1\nLOOKUP_TABLE default");
+  for (int k = 0; k < n3; k++)
+    for (int j = 0; j < f->n[1]; j++)
+      for (int i = 0; i < f->n[0]; i++) {
+        double g[3][3] = {{0}}; /* g[c][d] = d u_c / d x_d */
+        for (int c = 0; c < f->dim; c++)
+          for (int d = 0; d < f->dim; d++) {
+            if (c == d) continue;
+            int lo[3] = {i, j, k}, hi[3] = {i, j, k};
+            lo[d]--;
+            hi[d]++;
+            double vlo = 0, vhi = 0;
+            for (int s = 0; s < 2; s++) {
+              int a[3] = {lo[0], lo[1], lo[2]}, bb[3] = {hi[0], hi[1], hi[2]};
+              a[c] += s;
+              bb[c] += s;
+              vlo += 0.5 * NAV_AT(h->u[c], a[0], a[1], a[2]);
+              vhi += 0.5 * NAV_AT(h->u[c], bb[0], bb[1], bb[2]);
+            }
+            const double dist = 0.5 * f->w[d][lo[d]] + f->w[d][(d == 0 ? i : d == 1 ? j : k)] + 0.5 * f->w[d][hi[d]];
+            g[c][d] = (vhi - vlo) / dist;
+          }
+        if (f->dim == 3) {
+          nav_put_be32(out, g[2][1] - g[1][2]);
+          nav_put_be32(out, g[0][2] - g[2][0]);
+        }
+        nav_put_be32(out, g[1][0] - g[0][1]);
+      }
+#undef NAV_AT
+  fprintf(out, "\n");
+  const int bad = ferror(out);
+  NAV_CHECK(fclose(out) == 0 && !bad, NAV_ERR_IO, "%s: write failed (disk full?)", path);
+  return NAV_OK;
+}
+
+static void nav_json_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', out);
+    if ((unsigned char)*s < 0x20)
+      fprintf(out, "\\u%04x", (unsigned char)*s);
+    else
+      fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v) {
+  char path[1100], tmp[1110];
+  snprintf(path, sizeof path, "%s/summary.json", dir);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  NAV_CHECK(out, NAV_ERR_IO, "%s: cannot write: %s", tmp, strerror(errno));
+  const nav_config *c = f->cfg;
+  fprintf(out, "{\n  \"case\": ");
+  nav_json_string(out, c->name);
+  fprintf(out, ",\n  \"source\": ");
+  nav_json_string(out, c->source);
+  fprintf(out, ",\n  \"status\": \"%s\",\n  \"message\": ", s->status);
+  nav_json_string(out, s->message);
+  const long cells = (long)f->n[0] * f->n[1] * (f->dim == 3 ? f->n[2] : 1);
+  fprintf(out,
+          ",\n  \"steps\": %ld,\n  \"time\": %.10g,\n  \"wall_s\": %.3f,\n  \"backend\": \"%s\",\n  \"ranks\": %d,\n"
+          "  \"dim\": %d,\n  \"grid\": [%d, %d, %d],\n  \"cells\": %ld,\n  \"precision\": \"%s\",\n"
+          "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e",
+          f->step, f->t, s->wall_s, s->backend, s->ranks, f->dim, f->n[0], f->n[1], f->dim == 3 ? f->n[2] : 1, cells,
+          NAV_PRECISION_NAME, f->max_div, s->final_ke);
+  if (v && (v->cavity || v->analytic)) {
+    fprintf(out, ",\n");
+    nav_validation_json(v, out);
+  }
+  fprintf(out, "\n}\n");
+  const int bad = ferror(out);
+  NAV_CHECK(fclose(out) == 0 && !bad, NAV_ERR_IO, "%s: write failed (disk full?)", tmp);
+  NAV_CHECK(rename(tmp, path) == 0, NAV_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+  return NAV_OK;
+}

@@ -1,0 +1,32 @@
+/* Run output: the output folder, monitor.csv, field snapshots (legacy VTK rectilinear grids,
+ * which ParaView opens and groups into a time series), and summary.json. Rank 0 writes. */
+#ifndef NAV_OUTPUT_H
+#define NAV_OUTPUT_H
+
+#include <stdio.h>
+
+#include "io/nav_validation.h"
+
+/* Create dir (and parents) and check it is writable: NAV_ERR_INPUT with the reason if not. */
+nav_err nav_output_prepare(const char *dir);
+
+/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual. */
+nav_err nav_monitor_open(const char *dir, FILE **out);
+void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
+
+/* DIR/fields_<step>.vtk: cell-centred pressure, velocity and vorticity (z component in 2D,
+ * vector in 3D) at time f->t. */
+nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h);
+
+typedef struct nav_summary {
+  const char *status;  /* completed | stopped | failed */
+  const char *message; /* why it failed/stopped, or "" */
+  double wall_s;
+  const char *backend;
+  int ranks;
+  double final_ke;
+} nav_summary;
+
+nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v);
+
+#endif

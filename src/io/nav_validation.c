@@ -1,0 +1,161 @@
+/* Validation against Ghia et al. (1982) and analytic solutions (see nav_validation.h). */
+#include "io/nav_validation.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+
+extern const char nav_data_ghia1982_csv[];
+extern const char nav_data_ghia1982_flags_csv[];
+
+nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
+  memset(h, 0, sizeof *h);
+  h->box = f->box;
+  const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+  for (int c = -1; c < f->dim; c++) {
+    nav_real **dst = c < 0 ? &h->p : &h->u[c];
+    *dst = malloc(bytes);
+    NAV_CHECK(*dst, NAV_ERR_MEMORY, "cannot allocate host fields");
+    NAV_CALL(f->ops->to_host(*dst, c < 0 ? f->p : f->u[c], bytes));
+  }
+  return NAV_OK;
+}
+
+void nav_host_fields_free(nav_host_fields *h) {
+  free(h->p);
+  for (int c = 0; c < 3; c++) free(h->u[c]);
+  memset(h, 0, sizeof *h);
+}
+
+/* Position of index i (ghosts -1 and n included) along d: face if staggered, else centre. */
+static double nav_coord(const nav_flow *f, int d, int i, int staggered) {
+  const int n = f->n[d];
+  double face = i < 0 ? f->xf[d][0] - f->w[d][-1] : i <= n ? f->xf[d][i] : f->xf[d][n] + f->w[d][n];
+  return staggered ? face : face + 0.5 * f->w[d][i];
+}
+
+double nav_host_interpolate(const nav_flow *f, const nav_host_fields *h, int c, const double x[3]) {
+  int i0[3] = {0, 0, 0};
+  double t[3] = {0, 0, 0};
+  for (int d = 0; d < f->dim; d++) {
+    const int st = d == c;
+    int lo = -1;
+    const int hi = f->n[d]; /* points -1..n have positions (ghosts included) */
+    while (lo + 1 < hi && nav_coord(f, d, lo + 1, st) <= x[d]) lo++;
+    const double a = nav_coord(f, d, lo, st), b = nav_coord(f, d, lo + 1, st);
+    i0[d] = lo;
+    t[d] = fmin(fmax((x[d] - a) / (b - a), 0), 1);
+  }
+  const nav_real *q = c < 0 ? h->p : h->u[c];
+  const nav_box *bx = &h->box;
+  double v = 0;
+  const int kmax = f->dim == 3 ? 2 : 1;
+  for (int dk = 0; dk < kmax; dk++)
+    for (int dj = 0; dj < 2; dj++)
+      for (int di = 0; di < 2; di++) {
+        const double wt = (di ? t[0] : 1 - t[0]) * (dj ? t[1] : 1 - t[1]) * (f->dim == 3 ? (dk ? t[2] : 1 - t[2]) : 1);
+        const nav_idx p =
+            bx->off + (i0[0] + di) * bx->st[0] + (i0[1] + dj) * bx->st[1] + (f->dim == 3 ? (i0[2] + dk) * bx->st[2] : 0);
+        v += wt * q[p];
+      }
+  return v;
+}
+
+/* Is (re, profile, coord) flagged SUSPECT_EXCLUDE? */
+static int nav_ghia_excluded(int re, const char *profile, double coord) {
+  const char *s = strchr(nav_data_ghia1982_flags_csv, '\n');
+  while (s && *++s) {
+    int r;
+    char prof[64];
+    double x;
+    if (sscanf(s, "%d,%63[^,],%lf", &r, prof, &x) == 3 && r == re && !strcmp(prof, profile) &&
+        fabs(x - coord) < 1e-9 && strstr(s, "SUSPECT_EXCLUDE") && strstr(s, "SUSPECT_EXCLUDE") < strchr(s, '\n'))
+      return 1;
+    s = strchr(s, '\n');
+  }
+  return 0;
+}
+
+static int nav_is_cavity(const nav_config *c, double *U) {
+  if (c->dim != 2 || fabs(c->lx - c->ly) > 1e-12 * c->lx) return 0;
+  for (int d = 0; d < 2; d++)
+    for (int s = 0; s < 2; s++) {
+      if (c->bc[d][s] != NAV_BC_WALL) return 0;
+      for (int k = 0; k < 3; k++)
+        if (!(d == 1 && s == 1 && k == 0) && c->wall_velocity[d][s][k] != 0) return 0;
+    }
+  *U = c->wall_velocity[1][1][0];
+  return *U > 0 && !strcmp(c->initial, "rest");
+}
+
+nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
+  const nav_config *cfg = f->cfg;
+  memset(v, 0, sizeof *v);
+  double U;
+  if (nav_is_cavity(cfg, &U)) {
+    const double re = U * cfg->ly / cfg->nu;
+    const int ire = (int)lround(re);
+    if (fabs(re - ire) < 1e-6 * re && (ire == 100 || ire == 400 || ire == 1000)) {
+      v->cavity = 1;
+      v->re = ire;
+      const char *s = strchr(nav_data_ghia1982_csv, '\n');
+      while (s && *++s) {
+        int r;
+        char prof[64];
+        double coord, val;
+        if (sscanf(s, "%d,%63[^,],%lf,%lf", &r, prof, &coord, &val) == 4 && r == ire) {
+          const int is_u = !strcmp(prof, "u_vertical_centerline");
+          if (nav_ghia_excluded(r, prof, coord)) {
+            v->excluded++;
+          } else {
+            const double x[3] = {cfg->x0 + (is_u ? 0.5 : coord) * cfg->lx, cfg->y0 + (is_u ? coord : 0.5) * cfg->ly, 0};
+            const double dev = fabs(nav_host_interpolate(f, h, is_u ? 0 : 1, x) / U - val);
+            if (is_u) {
+              v->max_dev_u = fmax(v->max_dev_u, dev);
+              v->points_u++;
+            } else {
+              v->max_dev_v = fmax(v->max_dev_v, dev);
+              v->points_v++;
+            }
+          }
+        }
+        s = strchr(s, '\n');
+      }
+    }
+  }
+  /* analytic solutions: error at every interior face */
+  double sum = 0;
+  long count = 0;
+  const nav_box *b = &h->box;
+  for (int c = 0; c < f->dim; c++)
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int i = 0; i < b->n[0]; i++) {
+          const int ijk[3] = {i, j, k};
+          double x[3] = {0, 0, 0}, ex;
+          int has;
+          for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], d == c);
+          nav_flow_exact_velocity(cfg, c, x, f->t, &ex, &has);
+          if (!has) return NAV_OK;
+          const double e = fabs(h->u[c][b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
+          v->analytic = 1;
+          v->err_max = fmax(v->err_max, e);
+          sum += e * e;
+          count++;
+        }
+  if (count) v->err_rms = sqrt(sum / (double)count);
+  return NAV_OK;
+}
+
+void nav_validation_json(const nav_validation *v, FILE *out) {
+  if (v->cavity)
+    fprintf(out,
+            "  \"validation\": {\"reference\": \"ghia1982\", \"re\": %g, \"ghia_max_dev_u\": %.6g, "
+            "\"ghia_max_dev_v\": %.6g, \"points_u\": %d, \"points_v\": %d, \"excluded\": %d}",
+            v->re, v->max_dev_u, v->max_dev_v, v->points_u, v->points_v, v->excluded);
+  else if (v->analytic)
+    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %.6e, \"velocity_error_rms\": %.6e}",
+            v->err_max, v->err_rms);
+}

@@ -1,0 +1,220 @@
+/* The flow solver (see nav_flow.h for the scheme). */
+#include "solvers/nav_flow.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+#include "grid/nav_geometry.h"
+
+void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
+  const double A = cfg->amplitude, two_pi = 6.283185307179586476925;
+  const double k[3] = {two_pi / cfg->lx, two_pi / cfg->ly, two_pi / cfg->lz};
+  const double X[3] = {x[0] - cfg->x0, x[1] - cfg->y0, x[2] - cfg->z0};
+  *has = 1;
+  *value = 0;
+  if (!strcmp(cfg->initial, "taylor_green")) {
+    /* stream function psi = (A/ky) sin(kx x) sin(ky y): an exact decaying solution */
+    const double F = exp(-cfg->nu * (k[0] * k[0] + k[1] * k[1]) * t);
+    if (c == 0) *value = A * sin(k[0] * X[0]) * cos(k[1] * X[1]) * F;
+    if (c == 1) *value = -A * k[0] / k[1] * cos(k[0] * X[0]) * sin(k[1] * X[1]) * F;
+  } else if (!strcmp(cfg->initial, "abc")) {
+    /* Arnold-Beltrami-Childress flow, curl u = k u: u(t) = u(0) exp(-nu k^2 t) exactly */
+    const double F = exp(-cfg->nu * k[0] * k[0] * t);
+    if (c == 0) *value = A * (sin(k[0] * X[2]) + cos(k[0] * X[1])) * F;
+    if (c == 1) *value = A * (sin(k[0] * X[0]) + cos(k[0] * X[2])) * F;
+    if (c == 2) *value = A * (sin(k[0] * X[1]) + cos(k[0] * X[0])) * F;
+  } else {
+    *has = 0;
+  }
+}
+
+/* Position of the point ijk of component c (c < 0: cell centre). */
+static void nav_flow_position(const nav_flow *f, int c, const int ijk[3], double x[3]) {
+  for (int d = 0; d < 3; d++) {
+    if (d >= f->dim) {
+      x[d] = 0;
+      continue;
+    }
+    const int i = ijk[d];
+    const double face = i <= f->n[d] ? f->xf[d][i] : f->xf[d][f->n[d]] + f->w[d][f->n[d]];
+    x[d] = d == c ? face : face + 0.5 * f->w[d][i];
+  }
+}
+
+static nav_err nav_flow_initial(nav_flow *f) {
+  const nav_box *b = &f->box;
+  nav_real *host = malloc((size_t)b->ntot * sizeof *host);
+  NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate the initial field");
+  for (int c = 0; c < f->dim; c++) {
+    memset(host, 0, (size_t)b->ntot * sizeof *host);
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int i = 0; i < b->n[0]; i++) {
+          const int ijk[3] = {i, j, k};
+          double x[3], v;
+          int has;
+          nav_flow_position(f, c, ijk, x);
+          nav_flow_exact_velocity(f->cfg, c, x, 0, &v, &has);
+          host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = (nav_real)v;
+        }
+    nav_err e = f->ops->from_host(f->u[c], host, (size_t)b->ntot * sizeof *host);
+    if (e != NAV_OK) {
+      free(host);
+      NAV_CALL(e);
+    }
+  }
+  free(host);
+  return nav_fill_velocity_ghosts(f->ops, b, &f->vbc, f->u);
+}
+
+nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_flow *f) {
+  memset(f, 0, sizeof *f);
+  f->cfg = cfg;
+  f->ops = ops;
+  f->dim = cfg->dim;
+  const int nn[3] = {cfg->nx, cfg->ny, cfg->dim == 3 ? cfg->nz : 1};
+  const double len[3] = {cfg->lx, cfg->ly, cfg->lz}, org[3] = {cfg->x0, cfg->y0, cfg->z0};
+  if (!strcmp(cfg->initial, "abc"))
+    NAV_CHECK(cfg->lx == cfg->ly && cfg->ly == cfg->lz, NAV_ERR_INPUT,
+              "%s: key 'physics.initial': abc needs a cubic box (lx = ly = lz)", cfg->source);
+  nav_velocity_bc_from_config(cfg, &f->vbc);
+  nav_pressure_bc_from_velocity(&f->vbc, f->dim, f->pbc);
+  for (int d = 0; d < 3; d++) {
+    f->n[d] = nn[d];
+    if (d >= f->dim) continue;
+    f->w[d] = nav_widths_alloc(nn[d]);
+    f->xf[d] = calloc((size_t)nn[d] + 1, sizeof(double));
+    NAV_CHECK(f->w[d] && f->xf[d], NAV_ERR_MEMORY, "cannot allocate the grid");
+    for (int i = 0; i < nn[d]; i++) f->w[d][i] = len[d] / nn[d]; /* uniform spacing */
+    nav_widths_ghosts(f->w[d], nn[d], cfg->bc[d][0] == NAV_BC_PERIODIC);
+    f->xf[d][0] = org[d];
+    for (int i = 0; i < nn[d]; i++) f->xf[d][i + 1] = f->xf[d][i] + f->w[d][i];
+  }
+  const int g0[3] = {0, 0, 0};
+  NAV_CALL(nav_box_create(ops, f->dim, f->n, g0, f->w, &f->box));
+  f->volume = nav_box_volume(f->dim, f->n, g0, f->w);
+  const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+  for (int c = 0; c < f->dim; c++) {
+    nav_real **v[4] = {&f->u[c], &f->rhs[c], &f->rhs_old[c], &f->u_prev[c]};
+    for (int i = 0; i < 4; i++) {
+      NAV_CALL(ops->alloc((void **)v[i], bytes));
+      NAV_CALL(ops->set(&f->box, *v[i], 0));
+    }
+  }
+  NAV_CALL(ops->alloc((void **)&f->p, bytes));
+  NAV_CALL(ops->set(&f->box, f->p, 0));
+  NAV_CALL(ops->alloc((void **)&f->div, bytes));
+  NAV_CALL(ops->set(&f->box, f->div, 0));
+  for (int d = 0; d < f->dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (cfg->bc[d][s] == NAV_BC_WALL)
+        for (int c = 0; c < f->dim; c++) f->max_wall_speed = fmax(f->max_wall_speed, fabs(cfg->wall_velocity[d][s][c]));
+  nav_poisson_options po;
+  memset(&po, 0, sizeof po);
+  snprintf(po.solver, sizeof po.solver, "%s", cfg->solver);
+  snprintf(po.cycle, sizeof po.cycle, "%s", cfg->cycle);
+  po.tolerance = cfg->tolerance;
+  po.max_iterations = cfg->max_iterations;
+  po.pre_smooth = cfg->pre_smooth;
+  po.post_smooth = cfg->post_smooth;
+  NAV_CALL(nav_poisson_create(ops, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
+  f->change = -1;
+  return nav_flow_initial(f);
+}
+
+void nav_flow_destroy(nav_flow *f) {
+  if (!f->ops) return;
+  nav_poisson_destroy(f->poisson);
+  for (int c = 0; c < f->dim; c++) {
+    nav_real *v[4] = {f->u[c], f->rhs[c], f->rhs_old[c], f->u_prev[c]};
+    for (int i = 0; i < 4; i++)
+      if (v[i]) f->ops->free(v[i]);
+  }
+  if (f->p) f->ops->free(f->p);
+  if (f->div) f->ops->free(f->div);
+  nav_box_destroy(f->ops, &f->box);
+  for (int d = 0; d < f->dim; d++) {
+    nav_widths_free(f->w[d]);
+    free(f->xf[d]);
+  }
+  memset(f, 0, sizeof *f);
+}
+
+nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
+  double adv, diff;
+  NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
+  /* the walls' own speed bounds the velocity next to them (the lid of a cavity at rest) */
+  double rmax = 0;
+  for (int d = 0; d < f->dim; d++)
+    for (int i = 0; i < f->n[d]; i++) rmax = fmax(rmax, 1.0 / f->w[d][i]);
+  adv = fmax(adv, f->max_wall_speed * rmax);
+  if (f->cfg->dt > 0) {
+    *dt = f->cfg->dt;
+  } else {
+    double limit = f->cfg->fourier / (f->cfg->nu * diff);
+    if (adv > 0) limit = fmin(limit, f->cfg->cfl / adv);
+    *dt = limit;
+  }
+  *cfl = adv * *dt;
+  return NAV_OK;
+}
+
+nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
+  const nav_kernel_ops *ops = f->ops;
+  const nav_box *b = &f->box;
+  const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
+  if (measure_change)
+    for (int c = 0; c < f->dim; c++) NAV_CALL(ops->copy(f->u_prev[c], f->u[c], bytes));
+  /* u* = u + a N(u^n) + c N(u^{n-1}): variable-step AB2, forward Euler at the first step */
+  const double omega = f->dt_old > 0 ? dt / f->dt_old : 0;
+  NAV_CALL(ops->momentum_rhs(b, f->u, (nav_real)f->cfg->nu, f->rhs));
+  NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, (nav_real)(dt * (1 + 0.5 * omega)),
+                          (nav_real)(-dt * 0.5 * omega)));
+  for (int c = 0; c < f->dim; c++) { /* N(u^n) becomes the previous step's */
+    nav_real *tmp = f->rhs[c];
+    f->rhs[c] = f->rhs_old[c];
+    f->rhs_old[c] = tmp;
+  }
+  NAV_CALL(nav_fill_velocity_ghosts(ops, b, &f->vbc, f->u));
+  /* L p = div u* / dt; u = u* - dt grad p */
+  NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
+  nav_poisson_stats st;
+  NAV_CALL(nav_poisson_solve(f->poisson, f->p, f->div, &st));
+  f->p_iterations = st.iterations;
+  f->p_relres = st.relres;
+  NAV_CHECK(st.converged, NAV_ERR_CONVERGENCE,
+            "pressure solve did not converge at step %ld, time %.6g: relative residual %.3e after %d iterations "
+            "(tolerance %.1e); raise [pressure] max_iterations or check the case",
+            f->step + 1, f->t, st.relres, st.iterations, f->cfg->tolerance);
+  NAV_CALL(ops->correct(b, f->u, f->p, (nav_real)dt));
+  NAV_CALL(nav_fill_velocity_ghosts(ops, b, &f->vbc, f->u));
+  f->dt_old = dt;
+  f->t += dt;
+  f->step++;
+  NAV_CALL(ops->divergence(b, f->u, 1, NULL, &f->max_div));
+  f->change = -1;
+  if (measure_change) {
+    double dmax = 0, umax = 0;
+    for (int c = 0; c < f->dim; c++) {
+      double d, m;
+      int bad;
+      NAV_CALL(ops->max_abs_diff(b, f->u[c], f->u_prev[c], &d, &m, &bad));
+      NAV_CHECK(!bad, NAV_ERR_BLOWUP, "velocity component %d is NaN or Inf after step %ld (time %.6g)", c, f->step,
+                f->t);
+      dmax = fmax(dmax, d);
+      umax = fmax(umax, m);
+    }
+    f->change = umax > 0 ? dmax / (dt * umax) : 0;
+  }
+  return NAV_OK;
+}
+
+nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke) {
+  double s;
+  NAV_CALL(f->ops->kinetic_energy(&f->box, f->u, &s));
+  *ke = s / f->volume;
+  return NAV_OK;
+}

@@ -1,0 +1,60 @@
+/* The incompressible flow solver: state, initial conditions and one time step.
+ *
+ * Time integration: second-order Adams-Bashforth (variable step) for advection and diffusion,
+ * with one projection per step. With omega = dt_n / dt_{n-1}:
+ *   u*      = u^n + dt_n [ (1 + omega/2) N(u^n) - (omega/2) N(u^{n-1}) ]   (forward Euler at step 1)
+ *   L p     = div u* / dt_n                      (pressure, warm-started from the previous step)
+ *   u^{n+1} = u* - dt_n grad p
+ * Because every term is explicit and u^n is discretely divergence-free, this is exactly AB2 for
+ * the projected equations du/dt = P N(u): second order in time with no splitting error, and
+ * div u^{n+1} = dt_n (b - L p) vanishes to the solver tolerance. Stability: AB2 needs
+ * nu dt sum_d 4/h_d^2 <= 1 (fourier <= 0.25); on the imaginary axis (central advection) it is
+ * weakly unstable, so cfl is kept below 1 and viscosity damps the growth.
+ * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (nu max sum_d 1/h_d^2)) or fixed. */
+#ifndef NAV_FLOW_H
+#define NAV_FLOW_H
+
+#include "backend/nav_kernels.h"
+#include "core/nav_config.h"
+#include "grid/nav_boundary.h"
+#include "solvers/poisson/nav_poisson.h"
+
+typedef struct nav_flow {
+  const nav_config *cfg;
+  const nav_kernel_ops *ops;
+  int dim;
+  int n[3];
+  double *w[3];       /* host cell widths, index -1..n */
+  double *xf[3];      /* host face coordinates 0..n */
+  double volume;
+  nav_box box;
+  nav_velocity_bc vbc;
+  nav_scalar_bc pbc[3][2];
+  nav_real *u[3], *rhs[3], *rhs_old[3], *u_prev[3];
+  nav_real *p, *div;
+  nav_poisson *poisson;
+  double t;
+  long step;
+  double dt_old;      /* the previous step (0 before the first) */
+  double max_wall_speed;
+  /* diagnostics of the last step */
+  int p_iterations;     /* pressure iterations (multigrid cycles or CG iterations) */
+  double p_relres;      /* final relative pressure residual */
+  double max_div;       /* max |div u| after the step */
+  double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1) */
+} nav_flow;
+
+/* Build the grid, allocate the fields with ops and set the initial condition. Not collective. */
+nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_flow *f);
+void nav_flow_destroy(nav_flow *f);
+/* The stable time step for the current velocity (or the fixed dt). */
+nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl);
+/* Advance by dt; measure_change: also fill f->change. Fails with NAV_ERR_CONVERGENCE when the
+ * pressure does not converge (message with step, time and residual). */
+nav_err nav_flow_step(nav_flow *f, double dt, int measure_change);
+/* Mean kinetic energy (1/V) sum 1/2 |u|^2 dV. */
+nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
+/* Analytic velocity of the initial condition at time t (taylor_green, abc): *has = 0 if none. */
+void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
+
+#endif

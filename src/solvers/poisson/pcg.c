@@ -1,0 +1,55 @@
+/* Preconditioned conjugate gradients for L x = b in the volume-weighted inner product.
+ *
+ * L is negative semi-definite; CG runs on it unchanged with a negative definite
+ * preconditioner (Jacobi: diag(L)^{-1}; a multigrid cycle approximates L^{-1}): the iterates are
+ * those of CG on (-L) x = -b with the SPD preconditioner -M. Hestenes-Stiefel form:
+ *   r = b - L x, z = M r, p = z;  loop: q = L p, alpha = (r,z)/(p,q), x += alpha p, r -= alpha q,
+ *   z = M r, beta = (r,z)_new/(r,z)_old, p = z + beta p. */
+#include <math.h>
+
+#include "core/nav_error.h"
+#include "solvers/poisson/poisson_impl.h"
+
+nav_err nav_precond_jacobi(nav_poisson *ps, const nav_box *b, const nav_real *r, nav_real *z) {
+  return ps->ops->diag_scale(b, r, z);
+}
+
+nav_err nav_pcg_iterate(nav_poisson *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *z, nav_real *p,
+                        nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations, double *relres) {
+  const nav_kernel_ops *ops = ps->ops;
+  const nav_box *bx = &lev->box;
+  nav_real *r = lev->r;
+  double bb, rr, rz, pq;
+  NAV_CALL(ops->dot(bx, b, b, &bb));
+  const double bnorm = nav_level_norm(lev, bb);
+  NAV_CALL(nav_level_fill(ps, bx, x));
+  NAV_CALL(ops->residual(bx, x, b, r, &rr));
+  double rnorm = nav_level_norm(lev, rr);
+  int it = 0;
+  if (bnorm > 0 && rnorm > tol * bnorm) {
+    NAV_CALL(precond(ps, bx, r, z));
+    NAV_CALL(ops->copy(p, z, (size_t)bx->ntot * sizeof(nav_real)));
+    NAV_CALL(ops->dot(bx, r, z, &rz));
+    while (it < maxit) {
+      NAV_CALL(nav_level_fill(ps, bx, p));
+      NAV_CALL(ops->laplacian(bx, p, q));
+      NAV_CALL(ops->dot(bx, p, q, &pq));
+      if (pq == 0) break; /* p in the null space: nothing left to reduce */
+      const double alpha = rz / pq;
+      NAV_CALL(ops->axpby(bx, (nav_real)alpha, p, 1, x));
+      NAV_CALL(ops->axpby(bx, (nav_real)-alpha, q, 1, r));
+      NAV_CALL(ops->dot(bx, r, r, &rr));
+      rnorm = nav_level_norm(lev, rr);
+      it++;
+      NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "CG diverged (residual %g after %d iterations)", rnorm, it);
+      if (rnorm <= tol * bnorm) break;
+      NAV_CALL(precond(ps, bx, r, z));
+      const double rz_old = rz;
+      NAV_CALL(ops->dot(bx, r, z, &rz));
+      NAV_CALL(ops->axpby(bx, 1, z, (nav_real)(rz / rz_old), p));
+    }
+  }
+  *iterations = it;
+  *relres = bnorm > 0 ? rnorm / bnorm : 0;
+  return NAV_OK;
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Checks that run the navier command and assert on what it writes.
+
+usage: navtest.py NAVIER SCRATCH CHECK [args]
+  order CASE N1 N2 MIN_ORDER     run CASE on N1 and N2 cells per direction (dt and the step count
+                                 scaled with h) and assert the observed order of the max velocity
+                                 error, log(e1/e2)/log(N2/N1) >= MIN_ORDER
+  ghia CASE TOL [--set k=v ...]  run CASE and assert ghia_max_dev_u and ghia_max_dev_v <= TOL
+  div CASE BOUND [--set k=v ...] run CASE with monitor_every = 1 and assert max|div u| after every
+                                 step <= BOUND * U / h_min (U = max velocity scale of the case = 1)
+Every check prints the figures it asserts on."""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def run(navier, case, outdir, sets):
+    cmd = [navier, "run", case, "--output", outdir]
+    for s in sets:
+        cmd += ["--set", s]
+    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if res.returncode != 0:
+        print(res.stdout)
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {res.returncode}")
+    with open(os.path.join(outdir, "summary.json")) as f:
+        return json.load(f)
+
+
+def case_value(case, section, key):
+    sec = None
+    with open(case) as f:
+        for line in f:
+            line = line.split("#")[0].strip()
+            if line.startswith("["):
+                sec = line.strip("[]")
+            elif "=" in line and sec == section and line.split("=")[0].strip() == key:
+                return line.split("=", 1)[1].strip()
+    return None
+
+
+def check_order(navier, scratch, case, n1, n2, min_order):
+    dim = int(case_value(case, "grid", "dim"))
+    dt = float(case_value(case, "time", "dt"))
+    n0 = int(case_value(case, "grid", "nx"))
+    errs = []
+    for n in (n1, n2):
+        sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.dt={dt * n0 / n!r}"]
+        if dim == 3:
+            sets.append(f"grid.nz={n}")
+        s = run(navier, case, os.path.join(scratch, f"n{n}"), sets)
+        e = s["validation"]["velocity_error_max"]
+        print(f"{os.path.basename(case)}: n = {n}, dt = {dt * n0 / n:.5g}, steps = {s['steps']}, "
+              f"max velocity error = {e:.4e}, max|div u| = {s['max_div']:.2e}")
+        errs.append(e)
+    order = math.log(errs[0] / errs[1]) / math.log(n2 / n1)
+    print(f"observed order {order:.3f} (required >= {min_order})")
+    return order >= min_order
+
+
+def check_ghia(navier, scratch, case, tol, sets):
+    s = run(navier, case, os.path.join(scratch, "ghia"), sets)
+    v = s["validation"]
+    print(f"{s['case']}: Re = {v['re']}, {s['steps']} steps, t = {s['time']:.4g}, wall {s['wall_s']:.1f} s: "
+          f"max|u - u_Ghia| = {v['ghia_max_dev_u']:.5f} ({v['points_u']} points), "
+          f"max|v - v_Ghia| = {v['ghia_max_dev_v']:.5f} ({v['points_v']} points), excluded {v['excluded']} "
+          f"(tolerance {tol})")
+    return s["status"] == "completed" and v["ghia_max_dev_u"] <= tol and v["ghia_max_dev_v"] <= tol
+
+
+def check_div(navier, scratch, case, bound, sets):
+    out = os.path.join(scratch, "div")
+    s = run(navier, case, out, sets + ["output.monitor_every=1"])
+    h = min(float(s_l) / n for s_l, n in zip(
+        [case_value(case, "grid", k) or "1" for k in ("lx", "ly", "lz")], s["grid"]) if n > 1)
+    with open(os.path.join(out, "monitor.csv")) as f:
+        rows = list(csv.DictReader(f))[1:]
+    worst = max(float(r["max_div"]) for r in rows)
+    limit = bound / h
+    print(f"{s['case']}: {len(rows)} steps, largest max|div u| after a step = {worst:.3e}, "
+          f"bound {bound:g} * U/h = {limit:.3e}, largest pressure residual {max(float(r['p_residual']) for r in rows):.2e}")
+    return len(rows) == s["steps"] and worst <= limit
+
+
+def main():
+    navier, scratch, check = sys.argv[1], sys.argv[2], sys.argv[3]
+    args = sys.argv[4:]
+    os.makedirs(scratch, exist_ok=True)
+    sets = [a for a in args if "=" in a and "." in a.split("=")[0]]
+    args = [a for a in args if a not in sets and a != "--set"]
+    if check == "order":
+        ok = check_order(navier, scratch, args[0], int(args[1]), int(args[2]), float(args[3]))
+    elif check == "ghia":
+        ok = check_ghia(navier, scratch, args[0], float(args[1]), sets)
+    elif check == "div":
+        ok = check_div(navier, scratch, args[0], float(args[1]), sets)
+    else:
+        sys.exit(f"unknown check {check}")
+    print("PASS" if ok else "FAIL")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
