@@ -14,13 +14,11 @@
 #include "backend/nav_kernels.h"
 #include "core/nav_config.h"
 #include "core/nav_error.h"
+#include "nav_version.h"
 #include "solvers/nav_run.h"
 
 #ifndef NAV_VERSION
 #define NAV_VERSION "0.0.0"
-#endif
-#ifndef NAV_GIT_COMMIT
-#define NAV_GIT_COMMIT "unknown"
 #endif
 
 enum { NAV_EXIT_OK = 0, NAV_EXIT_FAILED = 1, NAV_EXIT_INPUT = 2 };

@@ -11,7 +11,9 @@ function(nav_add_test name)
     set(cmd ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_NRANKS} --oversubscribe ${MPIEXEC_PREFLAGS} ${T_COMMAND})
   endif()
   add_test(NAME ${name} COMMAND ${cmd})
-  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "OMP_NUM_THREADS=${T_THREADS}")
+  # OpenMPI refuses to start as root (CI containers) unless told it may
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT
+                       "OMP_NUM_THREADS=${T_THREADS};OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   if(T_TIMEOUT)
     set_tests_properties(${name} PROPERTIES TIMEOUT ${T_TIMEOUT})
   endif()

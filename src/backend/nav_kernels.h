@@ -61,12 +61,16 @@ typedef struct nav_kernel_ops {
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
   /* r = rhs - L x; *rr = sum r^2 dV if rr != NULL */
   nav_err (*residual)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
+  /* inv_diag = 1 / diag(L) at every interior cell (set once per level) */
+  nav_err (*inverse_diagonal)(const nav_box *b, nav_real *inv_diag);
   /* one Gauss-Seidel/SOR half sweep over the cells of one colour (0 red, 1 black), in place */
-  nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, int colour, nav_real omega);
+  nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                          nav_real omega);
   /* damped Jacobi: x_new = x + omega (rhs - L x) / diag */
-  nav_err (*jacobi)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *x_new, nav_real omega);
+  nav_err (*jacobi)(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
+                    nav_real *x_new, nav_real omega);
   /* z = r / diag(L) (Jacobi preconditioner) */
-  nav_err (*diag_scale)(const nav_box *b, const nav_real *r, nav_real *z);
+  nav_err (*diag_scale)(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
   /* coarse rhs = volume-weighted average of the fine residual r */
   nav_err (*restrict_residual)(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
   /* x += linear interpolation of the coarse xc (coarse ghosts filled) */

@@ -185,6 +185,10 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
   NAV_CALL(nav_poisson_solve(f->poisson, f->p, f->div, &st));
   f->p_iterations = st.iterations;
   f->p_relres = st.relres;
+  NAV_CHECK(isfinite(st.relres), NAV_ERR_BLOWUP,
+            "the flow blew up at step %ld, time %.6g (dt %.3e): the velocity is NaN or Inf; reduce [time] dt, cfl "
+            "or fourier",
+            f->step + 1, f->t, dt);
   NAV_CHECK(st.converged, NAV_ERR_CONVERGENCE,
             "pressure solve did not converge at step %ld, time %.6g: relative residual %.3e after %d iterations "
             "(tolerance %.1e); raise [pressure] max_iterations or check the case",

@@ -16,7 +16,7 @@ typedef struct nav_eta {
   double t_prev, change_prev;
 } nav_eta;
 
-static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt, double wall_per_step,
+static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt, double change, double wall_per_step,
                               nav_eta *e) {
   double steps = -1;
   if (c->max_steps > 0) steps = (double)(c->max_steps - f->step);
@@ -24,21 +24,21 @@ static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt,
     double s = (c->end_time - f->t) / dt;
     steps = steps < 0 ? s : fmin(steps, s);
   }
-  if (c->steady_tol > 0 && f->change > 0) {
-    if (e->change_prev > f->change && f->t > e->t_prev) {
-      const double rate = log(e->change_prev / f->change) / (f->t - e->t_prev);
-      const double s = fmax(log(f->change / c->steady_tol), 0) / rate / dt;
+  if (c->steady_tol > 0 && change > 0) {
+    if (e->change_prev > change && f->t > e->t_prev) {
+      const double rate = log(e->change_prev / change) / (f->t - e->t_prev);
+      const double s = fmax(log(change / c->steady_tol), 0) / rate / dt;
       steps = steps < 0 ? s : fmin(steps, s);
     }
     e->t_prev = f->t;
-    e->change_prev = f->change;
+    e->change_prev = change;
   }
   return steps < 0 ? -1 : steps * wall_per_step;
 }
 
-static void nav_progress(const nav_flow *f, double dt, double cfl, double eta) {
+static void nav_progress(const nav_flow *f, double dt, double cfl, double change_last, double eta) {
   char change[32] = "-", when[32] = "?";
-  if (f->change >= 0) snprintf(change, sizeof change, "%.2e", f->change);
+  if (change_last >= 0) snprintf(change, sizeof change, "%.2e", change_last);
   if (eta >= 0) snprintf(when, sizeof when, "%.0fs", eta);
   printf("step %7ld  t %.5g  dt %.3e  CFL %.2f  max|div u| %.1e  p-it %3d  change %s  ETA %s\n", f->step, f->t, dt,
          cfl, f->max_div, f->p_iterations, change, when);
@@ -57,6 +57,7 @@ static nav_err nav_write_fields(const char *dir, nav_flow *f) {
 static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, FILE *mon, double t_start) {
   double last_print = t_start, next_fields_t = c->fields_dt > 0 ? c->fields_dt : -1;
   nav_eta eta = {0, 0};
+  double change_last = -1; /* the last measured steady-state change */
   double ke;
   NAV_CALL(nav_flow_kinetic_energy(f, &ke));
   nav_monitor_row(mon, f, 0, ke);
@@ -72,6 +73,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     NAV_CHECK(isfinite(f->max_div), NAV_ERR_BLOWUP, "the velocity is NaN or Inf after step %ld (time %.6g)", f->step,
               f->t);
     if (monitor) {
+      change_last = f->change;
       NAV_CALL(nav_flow_kinetic_energy(f, &ke));
       nav_monitor_row(mon, f, dt, ke);
     }
@@ -81,7 +83,8 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     const int done = done_time || done_steps || done_steady;
     const double now = nav_wtime();
     if (now - last_print >= c->progress_interval || done) {
-      nav_progress(f, dt, cfl, nav_eta_seconds(c, f, dt, (now - t_start) / (double)f->step, &eta));
+      const double wall_per_step = (now - t_start) / (double)f->step;
+      nav_progress(f, dt, cfl, change_last, done ? 0 : nav_eta_seconds(c, f, dt, change_last, wall_per_step, &eta));
       last_print = now;
     }
     int fields = c->fields_every > 0 && f->step % c->fields_every == 0;

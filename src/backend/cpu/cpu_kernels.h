@@ -15,7 +15,7 @@ static inline nav_idx nav_cpu_index(const nav_box *b, int i, int j, int k) {
 /* Row buffer length of the red-black sweep. */
 #define NAV_CPU_ROW 256
 
-static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 40000; }
+static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 8192; }
 
 #define NAV_PRAGMA(x) _Pragma(#x)
 
@@ -33,7 +33,7 @@ static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 40000; 
       nav_idx p = nav_cpu_index(b, 0, j, k);                                                        \
       for (int i = 0; i < b->n[0]; i++, p++) {                                                      \
         ijk[0] = i;                                                                                 \
-        BODY                                                                                        \
+        BODY(void) ijk;                                                                             \
       }                                                                                             \
     }
 
@@ -66,9 +66,12 @@ nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum
 
 nav_err nav_laplacian_cpu(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
-nav_err nav_relax_colour_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, int colour, nav_real omega);
-nav_err nav_jacobi_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *x_new, nav_real omega);
-nav_err nav_diag_scale_cpu(const nav_box *b, const nav_real *r, nav_real *z);
+nav_err nav_inverse_diagonal_cpu(const nav_box *b, nav_real *inv_diag);
+nav_err nav_relax_colour_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                             nav_real omega);
+nav_err nav_jacobi_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
+                       nav_real *x_new, nav_real omega);
+nav_err nav_diag_scale_cpu(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
 nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
 nav_err nav_prolong_add_cpu(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
 

@@ -18,6 +18,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .kinetic_energy = nav_kinetic_energy_cpu,
     .laplacian = nav_laplacian_cpu,
     .residual = nav_residual_cpu,
+    .inverse_diagonal = nav_inverse_diagonal_cpu,
     .relax_colour = nav_relax_colour_cpu,
     .jacobi = nav_jacobi_cpu,
     .diag_scale = nav_diag_scale_cpu,

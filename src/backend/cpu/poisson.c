@@ -22,9 +22,15 @@ nav_err nav_residual_cpu(const nav_box *box, const nav_real *x, const nav_real *
   return NAV_OK;
 }
 
-nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rhs, int colour, nav_real omega) {
+nav_err nav_inverse_diagonal_cpu(const nav_box *box, nav_real *inv_diag) {
+  NAV_CPU_LOOP(box, , { inv_diag[p] = 1 / nav_laplacian_diagonal(b, ijk); });
+  return NAV_OK;
+}
+
+nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                             nav_real omega) {
   /* Each row's cells of one colour are computed into a buffer, then stored: the updates are
-   * independent, and without stores to x in between the divisions pipeline. */
+   * independent, and without stores to x in between they pipeline. */
 #define NAV_RELAX_ROWS(DIM)                                                                                  \
   NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(box)))                      \
   for (int k = 0; k < box->n[2]; k++)                                                                        \
@@ -40,7 +46,7 @@ nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rh
         const nav_idx p0 = nav_cpu_index(b, 0, j, k);                                                        \
         for (int i = ib; i < iend; i += 2) {                                                                 \
           ijk[0] = i;                                                                                        \
-          row[(i - ib) >> 1] = nav_relax(b, x, rhs, p0 + i, ijk, omega);                                     \
+          row[(i - ib) >> 1] = nav_relax(b, x, rhs, inv_diag, p0 + i, ijk, omega);                                     \
         }                                                                                                    \
         for (int i = ib; i < iend; i += 2) x[p0 + i] = row[(i - ib) >> 1];                                   \
       }                                                                                                      \
@@ -54,13 +60,14 @@ nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rh
   return NAV_OK;
 }
 
-nav_err nav_jacobi_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, nav_real *x_new, nav_real omega) {
-  NAV_CPU_LOOP(box, , { x_new[p] = nav_relax(b, x, rhs, p, ijk, omega); });
+nav_err nav_jacobi_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
+                       nav_real *x_new, nav_real omega) {
+  NAV_CPU_LOOP(box, , { x_new[p] = nav_relax(b, x, rhs, inv_diag, p, ijk, omega); });
   return NAV_OK;
 }
 
-nav_err nav_diag_scale_cpu(const nav_box *box, const nav_real *r, nav_real *z) {
-  NAV_CPU_LOOP(box, , { z[p] = r[p] / nav_laplacian_diagonal(b, ijk); });
+nav_err nav_diag_scale_cpu(const nav_box *box, const nav_real *inv_diag, const nav_real *r, nav_real *z) {
+  NAV_CPU_LOOP(box, , { z[p] = r[p] * inv_diag[p]; });
   return NAV_OK;
 }
 

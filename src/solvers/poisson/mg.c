@@ -37,12 +37,7 @@ nav_err nav_mg_setup(nav_poisson *ps) {
     }
     NAV_CALL(nav_box_create(ops, dim, n, g0, c->w, &c->box));
     c->volume = f->volume;
-    const size_t bytes = (size_t)c->box.ntot * sizeof(nav_real);
-    nav_real **v[3] = {&c->x, &c->b, &c->r};
-    for (int i = 0; i < 3; i++) {
-      NAV_CALL(ops->alloc((void **)v[i], bytes));
-      NAV_CALL(ops->set(&c->box, *v[i], 0));
-    }
+    NAV_CALL(nav_level_alloc(ps, c, 0));
     ps->nlev++;
   }
   const nav_level *cl = &ps->lev[ps->nlev - 1];
@@ -58,7 +53,7 @@ nav_err nav_mg_setup(nav_poisson *ps) {
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. */
 static nav_err nav_mg_sweep(nav_poisson *ps, nav_level *lev, int order) {
   for (int h = 0; h < 2; h++) {
-    NAV_CALL(ps->ops->relax_colour(&lev->box, lev->x, lev->b, h ^ order, 1));
+    NAV_CALL(ps->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, 1));
     NAV_CALL(nav_level_fill(ps, &lev->box, lev->x));
   }
   return NAV_OK;

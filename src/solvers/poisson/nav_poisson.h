@@ -7,7 +7,8 @@
  * decides; the flow solver stops with a message). All-Neumann/periodic problems are singular:
  * b is projected to zero mean and x is returned with zero mean. x is the initial guess
  * (warm start) and the result; b may be modified (projection). Both have the block layout of
- * nav_box.h; backend memory. */
+ * nav_box.h; backend memory. A right-hand side with NaN or Inf is not solved: converged = 0
+ * and relres = NaN/Inf. */
 #ifndef NAV_POISSON_H
 #define NAV_POISSON_H
 

@@ -10,8 +10,8 @@
 #include "core/nav_error.h"
 #include "solvers/poisson/poisson_impl.h"
 
-nav_err nav_precond_jacobi(nav_poisson *ps, const nav_box *b, const nav_real *r, nav_real *z) {
-  return ps->ops->diag_scale(b, r, z);
+nav_err nav_precond_jacobi(nav_poisson *ps, nav_level *lev, const nav_real *r, nav_real *z) {
+  return ps->ops->diag_scale(&lev->box, lev->inv_diag, r, z);
 }
 
 nav_err nav_pcg_iterate(nav_poisson *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *z, nav_real *p,
@@ -27,7 +27,7 @@ nav_err nav_pcg_iterate(nav_poisson *ps, nav_level *lev, nav_real *x, const nav_
   double rnorm = nav_level_norm(lev, rr);
   int it = 0;
   if (bnorm > 0 && rnorm > tol * bnorm) {
-    NAV_CALL(precond(ps, bx, r, z));
+    NAV_CALL(precond(ps, lev, r, z));
     NAV_CALL(ops->copy(p, z, (size_t)bx->ntot * sizeof(nav_real)));
     NAV_CALL(ops->dot(bx, r, z, &rz));
     while (it < maxit) {
@@ -43,7 +43,7 @@ nav_err nav_pcg_iterate(nav_poisson *ps, nav_level *lev, nav_real *x, const nav_
       it++;
       NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "CG diverged (residual %g after %d iterations)", rnorm, it);
       if (rnorm <= tol * bnorm) break;
-      NAV_CALL(precond(ps, bx, r, z));
+      NAV_CALL(precond(ps, lev, r, z));
       const double rz_old = rz;
       NAV_CALL(ops->dot(bx, r, z, &rz));
       NAV_CALL(ops->axpby(bx, 1, z, (nav_real)(rz / rz_old), p));

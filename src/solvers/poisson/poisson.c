@@ -21,6 +21,17 @@ nav_err nav_level_remove_mean(nav_poisson *ps, const nav_level *lev, nav_real *x
   return NAV_OK;
 }
 
+nav_err nav_level_alloc(nav_poisson *ps, nav_level *lev, int finest) {
+  const nav_kernel_ops *ops = ps->ops;
+  const size_t bytes = (size_t)lev->box.ntot * sizeof(nav_real);
+  nav_real **v[4] = {&lev->r, &lev->inv_diag, &lev->x, &lev->b};
+  for (int i = 0; i < (finest ? 2 : 4); i++) {
+    NAV_CALL(ops->alloc((void **)v[i], bytes));
+    NAV_CALL(ops->set(&lev->box, *v[i], 0));
+  }
+  return ops->inverse_diagonal(&lev->box, lev->inv_diag);
+}
+
 static int nav_poisson_solver_known(const char *s) { return !strcmp(s, "mg") || !strcmp(s, "pcg"); }
 
 nav_err nav_poisson_create(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
@@ -52,8 +63,7 @@ nav_err nav_poisson_create(const nav_kernel_ops *ops, int dim, const int n[3], d
   }
   NAV_CALL(nav_box_create(ops, dim, n, g0, l0->w, &l0->box));
   l0->volume = nav_box_volume(dim, n, g0, l0->w);
-  NAV_CALL(ops->alloc((void **)&l0->r, (size_t)l0->box.ntot * sizeof(nav_real)));
-  NAV_CALL(ops->set(&l0->box, l0->r, 0));
+  NAV_CALL(nav_level_alloc(ps, l0, 1));
   ps->nlev = 1;
   if (!strcmp(opt->solver, "mg")) {
     NAV_CALL(nav_mg_setup(ps));
@@ -77,6 +87,7 @@ void nav_poisson_destroy(nav_poisson *ps) {
       ops->free(lev->b);
     }
     ops->free(lev->r);
+    ops->free(lev->inv_diag);
     for (int d = 0; d < lev->box.dim; d++) nav_widths_free(lev->w[d]);
     nav_box_destroy(ops, &lev->box);
   }
@@ -107,6 +118,11 @@ nav_err nav_poisson_solve(nav_poisson *ps, nav_real *x, nav_real *b, nav_poisson
   NAV_CALL(ops->dot(&l0->box, b, b, &bb));
   const double bnorm = nav_level_norm(l0, bb);
   memset(st, 0, sizeof *st);
+  if (!isfinite(bnorm)) { /* NaN/Inf input: nothing to solve; the caller reports the blow-up */
+    st->relres = bnorm;
+    st->solve_s = nav_wtime() - t0;
+    return NAV_OK;
+  }
   if (bnorm == 0) { /* the exact solution is 0 (up to the null space) */
     NAV_CALL(ops->set(&l0->box, x, 0));
     st->converged = 1;

@@ -9,6 +9,7 @@
 typedef struct nav_level {
   nav_box box;
   nav_real *x, *b, *r; /* solution/correction, right-hand side, residual */
+  nav_real *inv_diag;  /* 1 / diag(L) */
   double volume;
   double *w[3];        /* host widths (global = local: one block) */
 } nav_level;
@@ -25,13 +26,15 @@ struct nav_poisson {
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
-typedef nav_err (*nav_precond_fn)(nav_poisson *ps, const nav_box *b, const nav_real *r, nav_real *z);
+typedef nav_err (*nav_precond_fn)(nav_poisson *ps, nav_level *lev, const nav_real *r, nav_real *z);
 
 /* Preconditioned CG on level lev with work vectors z, p, q (r = lev->r, x, b given); stops at
  * ||r|| <= tol ||b|| or maxit. b must already be compatible (zero mean if singular). */
 nav_err nav_pcg_iterate(nav_poisson *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *z, nav_real *p,
                         nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations, double *relres);
-nav_err nav_precond_jacobi(nav_poisson *ps, const nav_box *b, const nav_real *r, nav_real *z);
+nav_err nav_precond_jacobi(nav_poisson *ps, nav_level *lev, const nav_real *r, nav_real *z);
+/* Allocate the level's residual and inverse diagonal (and x, b below the finest level). */
+nav_err nav_level_alloc(nav_poisson *ps, nav_level *lev, int finest);
 
 /* Multigrid: build the levels below level 0; one cycle on level 0 for x, b. */
 nav_err nav_mg_setup(nav_poisson *ps);

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Exit status and summary.json of runs that must not complete:
+#   - more than one MPI rank: exit 2 with a message on stderr, nothing computed;
+#   - a pressure solve that cannot converge: exit 1, status "failed", a message with step and residual;
+#   - a blow-up (a huge fixed dt): exit 1, status "failed", a message with the step and time.
+# usage: test_run_status.sh NAVIER SCRATCH
+set -u
+navier=$1
+scratch=$2
+rm -rf "$scratch"
+mkdir -p "$scratch"
+fails=0
+check() { # check DESCRIPTION CONDITION...
+  local what=$1
+  shift
+  if "$@"; then echo "ok $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+
+out=$scratch/ranks
+mpiexec -n 2 --oversubscribe "$navier" run --set time.max_steps=2 --output "$out" >"$scratch/ranks.out" 2>"$scratch/ranks.err"
+rc=$?
+check "2 ranks: exit 2 (got $rc)" test "$rc" -eq 2
+check "2 ranks: message names the rank count" grep -q "started on 2 MPI ranks" "$scratch/ranks.err"
+check "2 ranks: nothing computed" test ! -e "$out/summary.json" -a ! -e "$out/monitor.csv"
+
+out=$scratch/noconv
+"$navier" run --set grid.nx=32 --set grid.ny=32 --set time.max_steps=5 --set pressure.max_iterations=1 \
+  --set pressure.tolerance=1e-12 --output "$out" >"$scratch/noconv.out" 2>"$scratch/noconv.err"
+rc=$?
+check "no convergence: exit 1 (got $rc)" test "$rc" -eq 1
+check "no convergence: message with step and residual" \
+  grep -q "pressure solve did not converge at step 1, time 0: relative residual" "$scratch/noconv.err"
+check "no convergence: summary status failed" grep -q '"status": "failed"' "$out/summary.json"
+
+out=$scratch/blowup
+"$navier" run --set grid.nx=32 --set grid.ny=32 --set time.dt=5 --set time.max_steps=50 --set pressure.max_iterations=50 \
+  --output "$out" >"$scratch/blowup.out" 2>"$scratch/blowup.err"
+rc=$?
+check "blow-up: exit 1 (got $rc)" test "$rc" -eq 1
+check "blow-up: message names step and time" grep -Eq "blew up at step [0-9]+, time [0-9.e+-]+ .*NaN or Inf" "$scratch/blowup.err"
+check "blow-up: summary status failed" grep -q '"status": "failed"' "$out/summary.json"
+
+echo "test_run_status: $fails failed"
+exit $((fails > 0))
