@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backend/nav_kernels.h"
+#include "bench/nav_bench.h"
 #include "core/nav_config.h"
 #include "core/nav_error.h"
 #include "nav_version.h"
@@ -26,6 +27,8 @@ enum { NAV_EXIT_OK = 0, NAV_EXIT_FAILED = 1, NAV_EXIT_INPUT = 2 };
 static void nav_usage(FILE *out) {
   fprintf(out,
           "usage: navier run [CASE.ini] [--set section.key=value ...] [--output DIR]\n"
+          "       navier bench poisson --dim 2|3 --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic] "
+          "[--json]\n"
           "       navier doc case-file\n"
           "       navier --help | --version\n\n"
           "Incompressible Navier-Stokes on staggered Cartesian grids (projection method, multigrid pressure).\n\n"
@@ -34,6 +37,7 @@ static void nav_usage(FILE *out) {
           "             and field snapshots (VTK) when [output] asks for them.\n"
           "  --set      override one key of the case file (repeatable), e.g. --set grid.nx=64\n"
           "  --output   output folder (default: [output] dir, or output/<case name>)\n"
+          "  bench poisson   time one Poisson solve (random zero-mean right-hand side) through the library API\n"
           "  doc case-file   print the reference of every case-file key (Markdown)\n\n"
           "Exit status: 0 completed, 1 failed during the run, 2 bad input (nothing computed).\n"
           "Cases: cases/*.ini; keys: docs/case-file.md.\n");
@@ -102,14 +106,20 @@ static int nav_cmd_run(int argc, char **argv, int rank, int size) {
               size);
     return NAV_EXIT_INPUT;
   }
+  /* backend: auto = cuda when a GPU is visible (and the CUDA backend is built), else cpu */
   const nav_kernel_ops *ops = NULL;
-  if (!strcmp(cfg.backend, "auto") || !strcmp(cfg.backend, "cpu")) {
-    ops = nav_backend_get("cpu");
+  if (!strcmp(cfg.backend, "auto")) {
+    if (nav_backend_cuda_available()) ops = nav_backend_get("cuda");
+    if (!ops) ops = nav_backend_get("cpu");
   } else {
     ops = nav_backend_get(cfg.backend);
     if (!ops) {
-      fprintf(stderr, "%s: key 'run.backend': backend '%s' is not available in this build (have: %s)\n", cfg.source,
-              cfg.backend, nav_backend_list());
+      if (!strcmp(cfg.backend, "cuda") && strstr(nav_backend_list(), "cuda"))
+        fprintf(stderr, "%s: key 'run.backend': backend 'cuda' needs a CUDA device, and none is visible (check the "
+                        "driver and CUDA_VISIBLE_DEVICES, or use backend cpu or auto)\n", cfg.source);
+      else
+        fprintf(stderr, "%s: key 'run.backend': backend '%s' is not available in this build (have: %s)\n", cfg.source,
+                cfg.backend, nav_backend_list());
       return NAV_EXIT_INPUT;
     }
   }
@@ -140,6 +150,8 @@ int main(int argc, char **argv) {
     if (rank == 0) nav_version();
   } else if (!strcmp(argv[1], "run")) {
     status = nav_cmd_run(argc - 2, argv + 2, rank, size);
+  } else if (!strcmp(argv[1], "bench") && argc >= 3 && !strcmp(argv[2], "poisson")) {
+    status = rank == 0 ? nav_bench_poisson(argc - 3, argv + 3) : 0;
   } else if (!strcmp(argv[1], "doc") && argc == 3 && !strcmp(argv[2], "case-file")) {
     if (rank == 0) nav_config_markdown(stdout);
   } else {

@@ -21,6 +21,8 @@ typedef double nav_real;
 
 typedef int64_t nav_idx;
 
+#define NAV_PI 3.14159265358979323846
+
 /* Error codes returned by every function that can fail (0 = success). */
 typedef enum nav_err {
   NAV_OK = 0,

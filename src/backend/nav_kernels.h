@@ -15,6 +15,10 @@
 
 #include "backend/nav_box.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* How fill_ghost sets the ghost layer of one face (dir, side) of a block:
  *   NAV_GHOST_MIRROR   x_ghost = alpha * x_adjacent + beta     (cell-centred in dir: Neumann alpha=1,
  *                                                               Dirichlet value V: alpha=-1, beta=2V)
@@ -95,5 +99,11 @@ const char *nav_backend_list(void);
 int nav_backend_cuda_available(void);
 
 extern const nav_kernel_ops nav_kernel_ops_cpu;
+/* Defined only when the CUDA backend is built (NAV_HAVE_CUDA); reach it through nav_backend_get("cuda"). */
+extern const nav_kernel_ops nav_kernel_ops_cuda;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -59,7 +59,7 @@ typedef struct nav_key {
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
-static const char *const nav_solver_values[] = {"mg", "pcg", NULL};
+static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
 static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NULL};
@@ -132,18 +132,25 @@ static const nav_key nav_keys[] = {
     NAV_FACE_VELOCITY(z_high, 2, 1, "0,0,0", "u, v"),
 
     {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "mg",
-     "Pressure Poisson solver: mg (geometric multigrid) or pcg (Jacobi-preconditioned conjugate gradients).",
+     "Pressure Poisson solver: mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
+     "multigrid V-cycle), and the baselines pcg (Jacobi-preconditioned conjugate gradients), sor (red-black "
+     "successive over-relaxation) and jacobi (damped Jacobi).",
      .values = nav_solver_values},
     {"pressure", "tolerance", NAV_KT_REAL, NAV_FIELD(tolerance), "1e-8",
      "Relative residual ||b - Ax|| / ||b|| at which a pressure solve stops.", NAV_RANGE(0, 1, 1, 1)},
     {"pressure", "max_iterations", NAV_KT_INT, NAV_FIELD(max_iterations), "200",
-     "Most multigrid cycles (mg) or iterations (pcg) per pressure solve.", NAV_ATLEAST(1)},
+     "Most multigrid cycles (mg) or iterations (the other solvers) per pressure solve.", NAV_ATLEAST(1)},
     {"pressure", "cycle", NAV_KT_CHOICE, NAV_FIELD(cycle), "v", "Multigrid cycle: v (V-cycle) or f (F-cycle).",
      .values = nav_cycle_values},
     {"pressure", "pre_smooth", NAV_KT_INT, NAV_FIELD(pre_smooth), "2",
      "Red-black Gauss-Seidel sweeps before the coarse-grid correction (mg).", NAV_RANGE(0, 0, 20, 0)},
     {"pressure", "post_smooth", NAV_KT_INT, NAV_FIELD(post_smooth), "2",
-     "Red-black Gauss-Seidel sweeps after the coarse-grid correction (mg).", NAV_RANGE(0, 0, 20, 0)},
+     "Red-black Gauss-Seidel sweeps after the coarse-grid correction (mg; mgpcg needs post_smooth = pre_smooth).",
+     NAV_RANGE(0, 0, 20, 0)},
+    {"pressure", "omega", NAV_KT_REAL, NAV_FIELD(omega), "0",
+     "Relaxation factor of sor and jacobi; 0 = estimated optimum (sor: 2 / (1 + sqrt(1 - rho_J^2)) from the grid) "
+     "or 0.8 (jacobi).",
+     NAV_RANGE(0, 0, 2, 1)},
 
     {"output", "dir", NAV_KT_TEXT, NAV_FIELD(dir), "", "Output folder; empty = output/<name>.", .values = NULL},
     {"output", "fields_every", NAV_KT_LONG, NAV_FIELD(fields_every), "0",

@@ -49,12 +49,13 @@ typedef struct nav_config {
   double wall_velocity[3][2][3]; /* keys <face>_velocity = "u,v,w": wall velocity (tangential) */
 
   /* [pressure] */
-  char solver[16];     /* mg | pcg (Jacobi-preconditioned CG) */
+  char solver[16];     /* mg | mgpcg | pcg | sor | jacobi */
   double tolerance;    /* relative residual ||b - Ax|| / ||b|| */
   int max_iterations;  /* cycles (mg) or iterations (pcg) */
   char cycle[8];       /* v | f */
   int pre_smooth;      /* red-black Gauss-Seidel sweeps before coarse correction */
   int post_smooth;     /* ... and after */
+  double omega;        /* relaxation factor of sor and jacobi; 0 = estimate */
 
   /* [output] */
   char dir[NAV_CONFIG_STR]; /* output folder; "" = output/<name> */

@@ -15,6 +15,10 @@
 
 #include "navier/nav_types.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__)
 #define NAV_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -35,6 +39,10 @@ void nav_error_clear(void);
 const char *nav_err_name(nav_err code);
 /* Print a message and abort every rank (MPI_Abort, or abort() before MPI_Init). Never returns. */
 void nav_abort(const char *file, int line, const char *fmt, ...) NAV_PRINTF(3, 4);
+
+#ifdef __cplusplus
+}
+#endif
 
 #define NAV_CALL(...)                                                                              \
   do {                                                                                             \

@@ -23,8 +23,9 @@ void nav_widths_ghosts(double *w, int N, int periodic) {
 }
 
 void nav_widths_coarsen(const double *w, int N, int periodic, double *wc) {
-  for (int I = 0; I < N / 2; I++) wc[I] = w[2 * I] + w[2 * I + 1];
-  nav_widths_ghosts(wc, N / 2, periodic);
+  const int Nc = nav_coarse_count(N);
+  for (int I = 0; I < Nc; I++) wc[I] = w[2 * I] + (2 * I + 1 < N ? w[2 * I + 1] : 0);
+  nav_widths_ghosts(wc, Nc, periodic);
 }
 
 nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],

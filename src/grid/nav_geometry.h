@@ -14,7 +14,9 @@ double *nav_widths_alloc(int N);
 void nav_widths_free(double *w);
 /* Set the ghost widths w[-1], w[N] from the interior (periodic: wrap, else mirror). */
 void nav_widths_ghosts(double *w, int N, int periodic);
-/* wc[I] = w[2I] + w[2I+1], I = 0..N/2-1, plus ghosts; N must be even. */
+/* Coarse cell count of N fine cells: (N + 1) / 2. */
+static inline int nav_coarse_count(int N) { return (N + 1) / 2; }
+/* wc[I] = w[2I] + w[2I+1] (the last coarse cell of an odd N holds one fine cell), plus ghosts. */
 void nav_widths_coarsen(const double *w, int N, int periodic, double *wc);
 
 /* Create the box of a local block of n cells starting at global cell g0, in dim dimensions,

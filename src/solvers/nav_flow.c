@@ -10,7 +10,7 @@
 #include "grid/nav_geometry.h"
 
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
-  const double A = cfg->amplitude, two_pi = 6.283185307179586476925;
+  const double A = cfg->amplitude, two_pi = 2 * NAV_PI;
   const double k[3] = {two_pi / cfg->lx, two_pi / cfg->ly, two_pi / cfg->lz};
   const double X[3] = {x[0] - cfg->x0, x[1] - cfg->y0, x[2] - cfg->z0};
   *has = 1;
@@ -112,7 +112,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
     for (int s = 0; s < 2; s++)
       if (cfg->bc[d][s] == NAV_BC_WALL)
         for (int c = 0; c < f->dim; c++) f->max_wall_speed = fmax(f->max_wall_speed, fabs(cfg->wall_velocity[d][s][c]));
-  nav_poisson_options po;
+  nav_psolver_options po;
   memset(&po, 0, sizeof po);
   snprintf(po.solver, sizeof po.solver, "%s", cfg->solver);
   snprintf(po.cycle, sizeof po.cycle, "%s", cfg->cycle);
@@ -120,14 +120,15 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.max_iterations = cfg->max_iterations;
   po.pre_smooth = cfg->pre_smooth;
   po.post_smooth = cfg->post_smooth;
-  NAV_CALL(nav_poisson_create(ops, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
+  po.omega = cfg->omega;
+  NAV_CALL(nav_psolver_create(ops, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
   return nav_flow_initial(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
-  nav_poisson_destroy(f->poisson);
+  nav_psolver_destroy(f->poisson);
   for (int c = 0; c < f->dim; c++) {
     nav_real *v[4] = {f->u[c], f->rhs[c], f->rhs_old[c], f->u_prev[c]};
     for (int i = 0; i < 4; i++)
@@ -181,8 +182,8 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p */
   NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
-  nav_poisson_stats st;
-  NAV_CALL(nav_poisson_solve(f->poisson, f->p, f->div, &st));
+  nav_psolver_stats st;
+  NAV_CALL(nav_psolver_solve(f->poisson, f->p, f->div, &st));
   f->p_iterations = st.iterations;
   f->p_relres = st.relres;
   NAV_CHECK(isfinite(st.relres), NAV_ERR_BLOWUP,

@@ -17,7 +17,7 @@
 #include "backend/nav_kernels.h"
 #include "core/nav_config.h"
 #include "grid/nav_boundary.h"
-#include "solvers/poisson/nav_poisson.h"
+#include "solvers/poisson/nav_psolver.h"
 
 typedef struct nav_flow {
   const nav_config *cfg;
@@ -32,7 +32,7 @@ typedef struct nav_flow {
   nav_scalar_bc pbc[3][2];
   nav_real *u[3], *rhs[3], *rhs_old[3], *u_prev[3];
   nav_real *p, *div;
-  nav_poisson *poisson;
+  nav_psolver *poisson;
   double t;
   long step;
   double dt_old;      /* the previous step (0 before the first) */

@@ -113,7 +113,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   nav_flow f;
   NAV_CALL(nav_flow_create(c, ops, &f));
   char desc[256];
-  nav_poisson_describe(f.poisson, desc, sizeof desc);
+  nav_psolver_describe(f.poisson, desc, sizeof desc);
   printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s\n",
          c->name, c->dim, c->nx, c->ny, c->dim == 3 ? "x" : "", c->dim == 3 ? c->nz : 0, ops->name, opt->ranks, desc,
          c->tolerance, dir);

@@ -218,7 +218,7 @@ static void test_file_errors(void) {
   ONE_ERROR("enum: choice", "[run]\nbackend = gpu\n",
             "%s:2: key 'run.backend': must be one of auto, cpu, cuda, got 'gpu'");
   ONE_ERROR("enum: case-sensitive", "[pressure]\nsolver = MG\n",
-            "%s:2: key 'pressure.solver': must be one of mg, pcg, got 'MG'");
+            "%s:2: key 'pressure.solver': must be one of mg, mgpcg, pcg, sor, jacobi, got 'MG'");
   ONE_ERROR("vector: two components", "[boundary]\ny_high_velocity = 1,0\n",
             "%s:2: key 'boundary.y_high_velocity': expected three comma-separated real numbers u,v,w, got '1,0'");
   ONE_ERROR("vector: four components", "[boundary]\ny_high_velocity = 1,0,0,0\n",

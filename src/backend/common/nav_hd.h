@@ -10,4 +10,13 @@
 #define NAV_HD
 #endif
 
+/* Loop over the directions d < b->dim of a box. nvcc gets a loop of constant trip count 3 with a
+ * guard, which it unrolls fully: the box's arrays are then indexed with constants and the box
+ * stays in registers (a loop bounded by b->dim keeps a copy of the box in local memory). */
+#ifdef __CUDACC__
+#define NAV_FOR_DIM(d, b) _Pragma("unroll") for (int d = 0; d < 3; d++) if (d < (b)->dim)
+#else
+#define NAV_FOR_DIM(d, b) for (int d = 0; d < (b)->dim; d++)
+#endif
+
 #endif

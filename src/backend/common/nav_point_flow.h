@@ -36,7 +36,7 @@ NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const na
   const nav_idx sc = b->st[c];
   const int ic = ijk[c];
   nav_real adv = 0, lap = 0;
-  for (int d = 0; d < b->dim; d++) {
+  NAV_FOR_DIM(d, b) {
     const nav_idx sd = b->st[d];
     const int id = ijk[d];
     if (d == c) {
@@ -64,7 +64,7 @@ NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const na
 /* Discrete divergence at cell (p, ijk): sum_d (u_d[i+1] - u_d[i]) / df_i. */
 NAV_HD static inline nav_real nav_divergence(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk) {
   nav_real div = 0;
-  for (int d = 0; d < b->dim; d++) div += (u[d][p + b->st[d]] - u[d][p]) * b->rdf[d][ijk[d]];
+  NAV_FOR_DIM(d, b) div += (u[d][p + b->st[d]] - u[d][p]) * b->rdf[d][ijk[d]];
   return div;
 }
 
@@ -78,7 +78,7 @@ NAV_HD static inline nav_real nav_gradient(const nav_box *b, int c, const nav_re
 NAV_HD static inline nav_real nav_advective_rate(const nav_box *b, const nav_real *const *u, nav_idx p,
                                                  const int *ijk) {
   nav_real r = 0;
-  for (int d = 0; d < b->dim; d++) {
+  NAV_FOR_DIM(d, b) {
     nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
     r += (uc < 0 ? -uc : uc) * b->rdf[d][ijk[d]];
   }
@@ -87,14 +87,14 @@ NAV_HD static inline nav_real nav_advective_rate(const nav_box *b, const nav_rea
 
 NAV_HD static inline nav_real nav_diffusive_rate(const nav_box *b, const int *ijk) {
   nav_real r = 0;
-  for (int d = 0; d < b->dim; d++) r += b->rdf[d][ijk[d]] * b->rdf[d][ijk[d]];
+  NAV_FOR_DIM(d, b) r += b->rdf[d][ijk[d]] * b->rdf[d][ijk[d]];
   return r;
 }
 
 /* Volume of the control volume of the point ijk, staggered in direction c (c < 0: cell). */
 NAV_HD static inline nav_real nav_volume(const nav_box *b, int c, const int *ijk) {
   nav_real v = 1;
-  for (int d = 0; d < b->dim; d++) v *= (d == c) ? (nav_real)0.5 * (b->df[d][ijk[d] - 1] + b->df[d][ijk[d]]) : b->df[d][ijk[d]];
+  NAV_FOR_DIM(d, b) v *= (d == c) ? (nav_real)0.5 * (b->df[d][ijk[d] - 1] + b->df[d][ijk[d]]) : b->df[d][ijk[d]];
   return v;
 }
 

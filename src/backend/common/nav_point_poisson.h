@@ -41,7 +41,7 @@ NAV_HD static inline nav_real nav_laplacian(const nav_box *b, const nav_real *x,
 /* The coefficient of x_p in (L x)_p (negative). */
 NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, const int *ijk) {
   nav_real dg = 0;
-  for (int d = 0; d < b->dim; d++) dg -= (b->rdc[d][ijk[d] + 1] + b->rdc[d][ijk[d]]) * b->rdf[d][ijk[d]];
+  NAV_FOR_DIM(d, b) dg -= (b->rdc[d][ijk[d] + 1] + b->rdc[d][ijk[d]]) * b->rdf[d][ijk[d]];
   return dg;
 }
 
@@ -66,8 +66,9 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
   return (b->g0[0] + ijk[0] + b->g0[1] + ijk[1] + (b->dim == 3 ? b->g0[2] + ijk[2] : 0)) & 1;
 }
 
-/* Restriction to coarse cell (pc, IJK) of fine field r (fine block f):
- *   b_c = sum_children r dV / sum_children dV. */
+/* Restriction to coarse cell IJK of the fine field r (fine block f): the volume-weighted
+ * average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd fine count
+ * has one child in that direction. */
 NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, const int *IJK) {
   nav_real sum = 0, vol = 0;
   const int kmax = f->dim == 3 ? 2 : 1;
@@ -75,6 +76,7 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
     for (int dj = 0; dj < 2; dj++)
       for (int di = 0; di < 2; di++) {
         const int ijk[3] = {2 * IJK[0] + di, 2 * IJK[1] + dj, f->dim == 3 ? 2 * IJK[2] + dk : 0};
+        if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;
         const nav_real dv = nav_cell_volume(f, ijk);
         sum += r[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * dv;
         vol += dv;
@@ -82,23 +84,54 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
   return sum / vol;
 }
 
-/* Linear interpolation of the coarse field xc (coarse block c) at the centre of fine cell ijk
- * (fine block f). Per direction the fine centre lies between its parent I and the neighbour
- * I -/+ 1 (even/odd fine index); the neighbour's weight is the distance from the parent's centre
- * (half the sibling's width) over the coarse centre distance. */
+/* Per-direction weight of coarse cell I in the linear prolongation to fine cell i (c, f the
+ * coarse and fine blocks, direction d): 1 - a for the parent, a for the neighbour, 0 otherwise. */
+NAV_HD static inline nav_real nav_prolong_weight(const nav_box *c, const nav_box *f, int d, int i, int I) {
+  const int parent = i >> 1, nb = (i & 1) ? parent + 1 : parent - 1;
+  const nav_real a = (nav_real)0.5 * (c->df[d][parent] - f->df[d][i]) * c->rdc[d][(i & 1) ? parent + 1 : parent];
+  return I == parent ? 1 - a : I == nb ? a : 0;
+}
+
+/* Linear restriction to coarse cell IJK: the volume-weighted adjoint of the linear prolongation,
+ * b_c = sum_i W_i r_i dV_i / sum_i W_i dV_i over the fine cells i whose interpolation uses the
+ * coarse cell (4 per direction: 2I-1 .. 2I+2, interior cells only), W_i the product of the
+ * per-direction prolongation weights (1/4, 3/4, 3/4, 1/4 on uniform spacing). */
+NAV_HD static inline nav_real nav_restrict_linear(const nav_box *c, const nav_box *f, const nav_real *r, const int *IJK) {
+  nav_real sum = 0, wsum = 0;
+  const int kmax = f->dim == 3 ? 4 : 1;
+  for (int dk = 0; dk < kmax; dk++) {
+    const int k = f->dim == 3 ? 2 * IJK[2] - 1 + dk : 0;
+    if (k < 0 || k >= f->n[2]) continue;
+    const nav_real wk = f->dim == 3 ? nav_prolong_weight(c, f, 2, k, IJK[2]) * f->df[2][k] : 1;
+    for (int dj = 0; dj < 4; dj++) {
+      const int j = 2 * IJK[1] - 1 + dj;
+      if (j < 0 || j >= f->n[1]) continue;
+      const nav_real wjk = wk * nav_prolong_weight(c, f, 1, j, IJK[1]) * f->df[1][j];
+      for (int di = 0; di < 4; di++) {
+        const int i = 2 * IJK[0] - 1 + di;
+        if (i < 0 || i >= f->n[0]) continue;
+        const nav_real w = wjk * nav_prolong_weight(c, f, 0, i, IJK[0]) * f->df[0][i];
+        sum += w * r[f->off + i * f->st[0] + j * f->st[1] + k * f->st[2]];
+        wsum += w;
+      }
+    }
+  }
+  return sum / wsum;
+}
+
+/* Linear interpolation of the coarse field xc (coarse block c, ghosts filled) at the centre of
+ * fine cell ijk (fine block f). Per direction the fine centre lies between its parent I and the
+ * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
+ * parent's and the fine centre, (W_I - w_i) / 2, over the coarse centre distance (1/4 on uniform
+ * spacing; 0 for a lone child, whose centre is the parent's). */
 NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_real *xc, const nav_box *f, const int *ijk) {
   int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
   nav_real w[3] = {0, 0, 0};
-  for (int d = 0; d < f->dim; d++) {
+  NAV_FOR_DIM(d, f) {
     const int i = ijk[d], parent = i >> 1;
     I[d] = parent;
-    if (i & 1) { /* odd: right half, neighbour parent+1 across coarse face parent+1 */
-      step[d] = 1;
-      w[d] = (nav_real)0.5 * f->df[d][i - 1] * c->rdc[d][parent + 1];
-    } else {
-      step[d] = -1;
-      w[d] = (nav_real)0.5 * f->df[d][i + 1] * c->rdc[d][parent];
-    }
+    step[d] = (i & 1) ? 1 : -1;
+    w[d] = (nav_real)0.5 * (c->df[d][parent] - f->df[d][i]) * c->rdc[d][(i & 1) ? parent + 1 : parent];
   }
   const nav_idx pc = c->off + I[0] * c->st[0] + I[1] * c->st[1] + I[2] * c->st[2];
   const nav_idx sx = step[0] * c->st[0], sy = step[1] * c->st[1];

@@ -8,6 +8,8 @@ extern "C" {
 
 /* Number of visible CUDA devices (0 if none or if the driver is missing). */
 int nav_cuda_device_count(void);
+/* Make device `index` current for this process (cudaSetDevice); 0 on success, -1 on failure. */
+int nav_cuda_select_device(int index);
 /* One line per device into text: index, name, memory, compute capability. */
 void nav_cuda_describe(char *text, int size);
 

@@ -25,3 +25,11 @@ extern "C" void nav_cuda_describe(char *text, int size) {
                      (double)p.totalGlobalMem / (1 << 30), p.major, p.minor);
   }
 }
+
+extern "C" int nav_cuda_select_device(int index) {
+  if (cudaSetDevice(index) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return 0;
+}

@@ -10,15 +10,15 @@
 #include "core/nav_error.h"
 #include "solvers/poisson/poisson_impl.h"
 
-nav_err nav_precond_jacobi(nav_poisson *ps, nav_level *lev, const nav_real *r, nav_real *z) {
+nav_err nav_precond_jacobi(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z) {
   return ps->ops->diag_scale(&lev->box, lev->inv_diag, r, z);
 }
 
-nav_err nav_pcg_iterate(nav_poisson *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *z, nav_real *p,
-                        nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations, double *relres) {
+nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *r, nav_real *z,
+                        nav_real *p, nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations,
+                        double *relres) {
   const nav_kernel_ops *ops = ps->ops;
   const nav_box *bx = &lev->box;
-  nav_real *r = lev->r;
   double bb, rr, rz, pq;
   NAV_CALL(ops->dot(bx, b, b, &bb));
   const double bnorm = nav_level_norm(lev, bb);

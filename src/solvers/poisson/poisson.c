@@ -1,4 +1,4 @@
-/* Poisson solver front end: set-up, solve dispatch (mg | pcg), stopping rule, null space. */
+/* Poisson solver front end: set-up, solve dispatch, stopping rule, null space. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,20 +8,20 @@
 #include "core/nav_timer.h"
 #include "solvers/poisson/poisson_impl.h"
 
-nav_err nav_level_fill(nav_poisson *ps, const nav_box *b, nav_real *x) {
+nav_err nav_level_fill(nav_psolver *ps, const nav_box *b, nav_real *x) {
   return nav_fill_scalar_ghosts(ps->ops, b, (const nav_scalar_bc(*)[2])ps->bc, x);
 }
 
 double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(sum_sq, 0) / lev->volume); }
 
-nav_err nav_level_remove_mean(nav_poisson *ps, const nav_level *lev, nav_real *x) {
+nav_err nav_level_remove_mean(nav_psolver *ps, const nav_level *lev, nav_real *x) {
   double s;
   NAV_CALL(ps->ops->sum(&lev->box, x, &s));
   NAV_CALL(ps->ops->shift(&lev->box, x, (nav_real)(-s / lev->volume)));
   return NAV_OK;
 }
 
-nav_err nav_level_alloc(nav_poisson *ps, nav_level *lev, int finest) {
+nav_err nav_level_alloc(nav_psolver *ps, nav_level *lev, int finest) {
   const nav_kernel_ops *ops = ps->ops;
   const size_t bytes = (size_t)lev->box.ntot * sizeof(nav_real);
   nav_real **v[4] = {&lev->r, &lev->inv_diag, &lev->x, &lev->b};
@@ -32,22 +32,46 @@ nav_err nav_level_alloc(nav_poisson *ps, nav_level *lev, int finest) {
   return ops->inverse_diagonal(&lev->box, lev->inv_diag);
 }
 
-static int nav_poisson_solver_known(const char *s) { return !strcmp(s, "mg") || !strcmp(s, "pcg"); }
+/* Allocate n work vectors of the finest level into ps->work. */
+static nav_err nav_psolver_work(nav_psolver *ps, int n) {
+  const nav_level *l0 = &ps->lev[0];
+  for (int i = 0; i < n; i++) {
+    NAV_CALL(ps->ops->alloc((void **)&ps->work[i], (size_t)l0->box.ntot * sizeof(nav_real)));
+    NAV_CALL(ps->ops->set(&l0->box, ps->work[i], 0));
+  }
+  return NAV_OK;
+}
 
-nav_err nav_poisson_create(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
-                           const nav_scalar_bc bc[3][2], const nav_poisson_options *opt, nav_poisson **out) {
-  NAV_CHECK(nav_poisson_solver_known(opt->solver), NAV_ERR_INPUT, "pressure solver '%s': unknown (mg, pcg)",
-            opt->solver);
+static const char *const nav_psolver_names[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
+
+nav_err nav_psolver_create(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+                           const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **out) {
+  const double t0 = nav_wtime();
+  int kind = -1;
+  for (int i = 0; nav_psolver_names[i]; i++)
+    if (!strcmp(opt->solver, nav_psolver_names[i])) kind = i;
+  NAV_CHECK(kind >= 0, NAV_ERR_INPUT, "pressure solver '%s': unknown (mg, mgpcg, pcg, sor, jacobi)", opt->solver);
   NAV_CHECK(opt->tolerance > 0 && opt->tolerance < 1, NAV_ERR_INPUT, "pressure tolerance %g: must be in (0, 1)",
             opt->tolerance);
   NAV_CHECK(opt->max_iterations > 0, NAV_ERR_INPUT, "pressure max_iterations %d: must be > 0", opt->max_iterations);
   NAV_CHECK(!strcmp(opt->cycle, "v") || !strcmp(opt->cycle, "f"), NAV_ERR_INPUT, "multigrid cycle '%s': unknown (v, f)",
             opt->cycle);
-  nav_poisson *ps = calloc(1, sizeof *ps);
+  NAV_CHECK(opt->pre_smooth >= 0 && opt->post_smooth >= 0 && opt->pre_smooth + opt->post_smooth > 0, NAV_ERR_INPUT,
+            "multigrid smoothing counts %d, %d: must be >= 0 and not both 0", opt->pre_smooth, opt->post_smooth);
+  NAV_CHECK(kind != NAV_PSOLVER_MGPCG || opt->pre_smooth == opt->post_smooth, NAV_ERR_INPUT,
+            "mgpcg needs a symmetric cycle: pre_smooth (%d) must equal post_smooth (%d)", opt->pre_smooth,
+            opt->post_smooth);
+  NAV_CHECK(opt->omega >= 0 && opt->omega < 2, NAV_ERR_INPUT, "relaxation factor omega %g: must be in [0, 2)",
+            opt->omega);
+  for (int d = 0; d < dim; d++)
+    NAV_CHECK((bc[d][0] == NAV_SCALAR_PERIODIC) == (bc[d][1] == NAV_SCALAR_PERIODIC), NAV_ERR_INPUT,
+              "direction %d: periodic on one side only", d);
+  nav_psolver *ps = calloc(1, sizeof *ps);
   NAV_CHECK(ps, NAV_ERR_MEMORY, "cannot allocate the Poisson solver");
   *out = ps;
   ps->ops = ops;
   ps->opt = *opt;
+  ps->kind = kind;
   memcpy(ps->bc, bc, sizeof ps->bc);
   ps->singular = 1;
   for (int d = 0; d < dim; d++)
@@ -65,19 +89,24 @@ nav_err nav_poisson_create(const nav_kernel_ops *ops, int dim, const int n[3], d
   l0->volume = nav_box_volume(dim, n, g0, l0->w);
   NAV_CALL(nav_level_alloc(ps, l0, 1));
   ps->nlev = 1;
-  if (!strcmp(opt->solver, "mg")) {
+  switch (kind) {
+  case NAV_PSOLVER_MG: NAV_CALL(nav_mg_setup(ps)); break;
+  case NAV_PSOLVER_MGPCG:
     NAV_CALL(nav_mg_setup(ps));
-  } else {
-    nav_real **v[3] = {&ps->kz, &ps->kp, &ps->kq};
-    for (int i = 0; i < 3; i++) {
-      NAV_CALL(ops->alloc((void **)v[i], (size_t)l0->box.ntot * sizeof(nav_real)));
-      NAV_CALL(ops->set(&l0->box, *v[i], 0));
-    }
+    NAV_CALL(nav_psolver_work(ps, 4));
+    break;
+  case NAV_PSOLVER_PCG: NAV_CALL(nav_psolver_work(ps, 3)); break;
+  case NAV_PSOLVER_SOR: ps->omega = opt->omega > 0 ? opt->omega : nav_sor_omega_estimate(ps); break;
+  case NAV_PSOLVER_JACOBI:
+    ps->omega = opt->omega > 0 ? opt->omega : 0.8;
+    NAV_CALL(nav_psolver_work(ps, 1));
+    break;
   }
+  ps->setup_s = nav_wtime() - t0;
   return NAV_OK;
 }
 
-void nav_poisson_destroy(nav_poisson *ps) {
+void nav_psolver_destroy(nav_psolver *ps) {
   if (!ps) return;
   const nav_kernel_ops *ops = ps->ops;
   for (int l = 0; l < ps->nlev; l++) {
@@ -91,23 +120,69 @@ void nav_poisson_destroy(nav_poisson *ps) {
     for (int d = 0; d < lev->box.dim; d++) nav_widths_free(lev->w[d]);
     nav_box_destroy(ops, &lev->box);
   }
-  nav_real *v[6] = {ps->kz, ps->kp, ps->kq, ps->cz, ps->cp, ps->cq};
-  for (int i = 0; i < 6; i++)
+  for (int i = 0; i < NAV_PSOLVER_WORK; i++)
+    if (ps->work[i]) ops->free(ps->work[i]);
+  nav_real *v[3] = {ps->cz, ps->cp, ps->cq};
+  for (int i = 0; i < 3; i++)
     if (v[i]) ops->free(v[i]);
   free(ps);
 }
 
-void nav_poisson_describe(const nav_poisson *ps, char *text, int size) {
+double nav_psolver_setup_seconds(const nav_psolver *ps) { return ps->setup_s; }
+
+void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   const nav_box *c = &ps->lev[ps->nlev - 1].box;
-  if (!strcmp(ps->opt.solver, "mg"))
-    snprintf(text, (size_t)size, "multigrid %s(%d,%d)-cycle, %d levels, coarsest %dx%dx%d solved by CG%s",
-             !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth, ps->opt.post_smooth, ps->nlev, c->n[0],
-             c->n[1], c->n[2], ps->singular ? ", singular (zero-mean)" : "");
-  else
-    snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", ps->singular ? ", singular (zero-mean)" : "");
+  const char *sing = ps->singular ? ", singular (zero-mean)" : "";
+  switch (ps->kind) {
+  case NAV_PSOLVER_MG:
+  case NAV_PSOLVER_MGPCG:
+    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels, coarsest %dx%dx%d solved by CG%s",
+             ps->kind == NAV_PSOLVER_MGPCG ? "CG preconditioned by a multigrid " : "multigrid ",
+             ps->kind == NAV_PSOLVER_MG && !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth,
+             ps->opt.post_smooth, ps->nlev, c->n[0], c->n[1], c->n[2], sing);
+    break;
+  case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
+  case NAV_PSOLVER_SOR: snprintf(text, (size_t)size, "red-black SOR, omega %.4f%s", ps->omega, sing); break;
+  default: snprintf(text, (size_t)size, "damped Jacobi, omega %.3f%s", ps->omega, sing); break;
+  }
 }
 
-nav_err nav_poisson_solve(nav_poisson *ps, nav_real *x, nav_real *b, nav_poisson_stats *st) {
+/* Stationary iterations (mg cycles, sor sweeps, jacobi steps) until ||r|| <= tol ||b||. */
+static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real *b, double bnorm,
+                                   nav_psolver_stats *st) {
+  const nav_kernel_ops *ops = ps->ops;
+  nav_level *l0 = &ps->lev[0];
+  const int fcycle = !strcmp(ps->opt.cycle, "f");
+  double rr;
+  NAV_CALL(nav_level_fill(ps, &l0->box, x));
+  NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
+  double rnorm = nav_level_norm(l0, rr);
+  while (rnorm > ps->opt.tolerance * bnorm && st->iterations < ps->opt.max_iterations) {
+    switch (ps->kind) {
+    case NAV_PSOLVER_MG: NAV_CALL(nav_mg_cycle(ps, 0, fcycle)); break;
+    case NAV_PSOLVER_SOR:
+      for (int h = 0; h < 2; h++) {
+        NAV_CALL(ops->relax_colour(&l0->box, x, b, l0->inv_diag, h, (nav_real)ps->omega));
+        NAV_CALL(nav_level_fill(ps, &l0->box, x));
+      }
+      break;
+    default: /* jacobi: x_new in work[0], copied back */
+      NAV_CALL(ops->jacobi(&l0->box, x, b, l0->inv_diag, ps->work[0], (nav_real)ps->omega));
+      NAV_CALL(ops->copy(x, ps->work[0], (size_t)l0->box.ntot * sizeof(nav_real)));
+      NAV_CALL(nav_level_fill(ps, &l0->box, x));
+      break;
+    }
+    NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
+    rnorm = nav_level_norm(l0, rr);
+    st->iterations++;
+    NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "%s diverged (residual %g after %d iterations)", ps->opt.solver,
+              rnorm, st->iterations);
+  }
+  st->relres = rnorm / bnorm;
+  return NAV_OK;
+}
+
+nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *st) {
   const double t0 = nav_wtime();
   nav_level *l0 = &ps->lev[0];
   const nav_kernel_ops *ops = ps->ops;
@@ -129,25 +204,14 @@ nav_err nav_poisson_solve(nav_poisson *ps, nav_real *x, nav_real *b, nav_poisson
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }
-  if (!strcmp(ps->opt.solver, "pcg")) {
-    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, ps->kz, ps->kp, ps->kq, nav_precond_jacobi, ps->opt.tolerance,
-                             ps->opt.max_iterations, &st->iterations, &st->relres));
-  } else {
-    const int fcycle = !strcmp(ps->opt.cycle, "f");
-    double rr;
-    NAV_CALL(nav_level_fill(ps, &l0->box, x));
-    NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
-    double rnorm = nav_level_norm(l0, rr);
-    while (rnorm > ps->opt.tolerance * bnorm && st->iterations < ps->opt.max_iterations) {
-      NAV_CALL(nav_mg_cycle(ps, 0, fcycle));
-      NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
-      rnorm = nav_level_norm(l0, rr);
-      st->iterations++;
-      NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "multigrid diverged (residual %g after %d cycles)", rnorm,
-                st->iterations);
-    }
-    st->relres = rnorm / bnorm;
-  }
+  if (ps->kind == NAV_PSOLVER_PCG)
+    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, l0->r, ps->work[0], ps->work[1], ps->work[2], nav_precond_jacobi,
+                             ps->opt.tolerance, ps->opt.max_iterations, &st->iterations, &st->relres));
+  else if (ps->kind == NAV_PSOLVER_MGPCG)
+    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, ps->work[3], ps->work[0], ps->work[1], ps->work[2], nav_precond_mg,
+                             ps->opt.tolerance, ps->opt.max_iterations, &st->iterations, &st->relres));
+  else
+    NAV_CALL(nav_psolver_iterate(ps, x, b, bnorm, st));
   st->converged = st->relres <= ps->opt.tolerance;
   if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, l0, x));
   NAV_CALL(nav_level_fill(ps, &l0->box, x));

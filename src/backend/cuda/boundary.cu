@@ -1,0 +1,46 @@
+/* CUDA backend: constant fill and ghost layers of one block face (see nav_ghost_kind). The
+ * formulas are in common/nav_point_boundary.h. */
+#include "backend/common/nav_point_boundary.h"
+#include "backend/cuda/cuda_kernels.h"
+
+__global__ void __launch_bounds__(256) nav_set_kernel(nav_idx ntot, nav_real *x, nav_real value) {
+  const nav_idx stride = (nav_idx)gridDim.x * blockDim.x;
+  for (nav_idx p = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x; p < ntot; p += stride) x[p] = value;
+}
+
+nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value) {
+  const nav_idx blocks = (b->ntot + 255) / 256;
+  nav_set_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256>>>(b->ntot, x, value);
+  NAV_CUDA_LAUNCHED("nav_set_kernel");
+  return NAV_OK;
+}
+
+/* One thread per point (r, q) of the face plane of direction DIR, ghost rows included:
+ * r = -1..n[t0] along x of the block (threadIdx.x), q along y. */
+template <int DIR>
+__global__ void __launch_bounds__(256) nav_fill_ghost_kernel(nav_box box, nav_real *x, int side, nav_ghost_kind kind,
+                                                             nav_real alpha, nav_real beta) {
+  int t0, t1;
+  nav_face_plane(&box, DIR, &t0, &t1);
+  const int lo1 = box.dim == 3 ? -1 : 0, hi1 = box.dim == 3 ? box.n[t1] : 0;
+  const int r = -1 + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  const int q = lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  if (r > box.n[t0] || q > hi1) return;
+  nav_fill_ghost_point(&box, x, DIR, side, kind, alpha, beta, t0, r, t1, q);
+}
+
+nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
+                            nav_real beta) {
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
+  const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
+  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y));
+  switch (dir) {
+  case 0: nav_fill_ghost_kernel<0><<<grid, block>>>(*b, x, side, kind, alpha, beta); break;
+  case 1: nav_fill_ghost_kernel<1><<<grid, block>>>(*b, x, side, kind, alpha, beta); break;
+  default: nav_fill_ghost_kernel<2><<<grid, block>>>(*b, x, side, kind, alpha, beta); break;
+  }
+  NAV_CUDA_LAUNCHED("nav_fill_ghost_kernel");
+  return NAV_OK;
+}

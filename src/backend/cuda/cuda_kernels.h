@@ -1,0 +1,201 @@
+/* CUDA backend: the kernel implementations and the helpers they share (error checks, launch
+ * geometry, the interior-point index, block reductions).
+ * Mirrors backend/cpu file by file: memory, boundary, flow, poisson, vector, ops.
+ *
+ * Conventions:
+ *   - nav_box arrives by host pointer and is passed BY VALUE to every kernel (its metric arrays
+ *     are device pointers); fields are device arrays in the layout of nav_box.h.
+ *   - Interior loops: a grid of NAV_CUDA_BX x NAV_CUDA_BY x 1 thread blocks over (i, j, k), i
+ *     fastest (coalesced), one thread per point. Kernels are templates on the dimension: the
+ *     kernel's local copy of the box gets dim = DIM, so the inlined point functions lose their
+ *     dimension branches and index the box's arrays with constants only (no local memory).
+ *   - Reductions: each block reduces in shared memory (warp shuffles, then one warp) and writes
+ *     its partial result to a device scratch buffer owned by vector.cu; nav_cuda_reduce then sums
+ *     (or takes the max of) the partials in one block in a fixed order (deterministic) and copies
+ *     the scalars to the host with one cudaMemcpy. That copy is the only host synchronisation.
+ *   - Every CUDA API call goes through NAV_CALL_CUDA; every launch is followed by
+ *     NAV_CUDA_LAUNCHED (cudaGetLastError, plus cudaDeviceSynchronize when the build sets
+ *     NAV_SYNC_ALL_KERNELS, for exact error locations). */
+#ifndef NAV_CUDA_KERNELS_H
+#define NAV_CUDA_KERNELS_H
+
+#include <cuda_runtime.h>
+
+#include "backend/nav_kernels.h"
+#include "core/nav_error.h"
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+#define NAV_CALL_CUDA(...)                                                                           \
+  do {                                                                                               \
+    const cudaError_t nav_cerr_ = (__VA_ARGS__);                                                     \
+    if (nav_cerr_ != cudaSuccess)                                                                    \
+      return nav_error_set(NAV_ERR_BACKEND, __FILE__, __LINE__, __func__, "%s failed: %s (%s)",      \
+                           #__VA_ARGS__, cudaGetErrorName(nav_cerr_), cudaGetErrorString(nav_cerr_)); \
+  } while (0)
+
+#ifdef NAV_SYNC_ALL_KERNELS
+#define NAV_CUDA_SYNC_EACH 1
+#else
+#define NAV_CUDA_SYNC_EACH 0
+#endif
+
+/* After a launch of kernel KNAME (a string): the launch error, and with NAV_SYNC_ALL_KERNELS
+ * the kernel's own execution error. */
+#define NAV_CUDA_LAUNCHED(KNAME)                                                                     \
+  do {                                                                                               \
+    cudaError_t nav_cerr_ = cudaGetLastError();                                                      \
+    if (nav_cerr_ == cudaSuccess && NAV_CUDA_SYNC_EACH) nav_cerr_ = cudaDeviceSynchronize();         \
+    if (nav_cerr_ != cudaSuccess)                                                                    \
+      return nav_error_set(NAV_ERR_BACKEND, __FILE__, __LINE__, __func__, "CUDA kernel %s failed: %s (%s)", \
+                           KNAME, cudaGetErrorName(nav_cerr_), cudaGetErrorString(nav_cerr_));       \
+  } while (0)
+
+/* ---- launch geometry ------------------------------------------------------------------- */
+
+#define NAV_CUDA_BX 32
+#define NAV_CUDA_BY 8
+#define NAV_CUDA_THREADS (NAV_CUDA_BX * NAV_CUDA_BY)
+
+/* Grid over the interior points of b (nx0 points in x: n[0], or fewer for colour sweeps). */
+static inline dim3 nav_cuda_grid_n(const nav_box *b, int nx0) {
+  return dim3((unsigned)((nx0 + NAV_CUDA_BX - 1) / NAV_CUDA_BX), (unsigned)((b->n[1] + NAV_CUDA_BY - 1) / NAV_CUDA_BY),
+              (unsigned)b->n[2]);
+}
+static inline dim3 nav_cuda_grid(const nav_box *b) { return nav_cuda_grid_n(b, b->n[0]); }
+static inline dim3 nav_cuda_block(void) { return dim3(NAV_CUDA_BX, NAV_CUDA_BY, 1); }
+static inline size_t nav_cuda_blocks(dim3 g) { return (size_t)g.x * g.y * g.z; }
+
+/* Launch KERNEL<2> or KERNEL<3> (by box->dim) on the interior grid of BOX, then check it. */
+#define NAV_CUDA_LAUNCH_DIM(BOX, GRID, KERNEL, ...)                                                  \
+  do {                                                                                               \
+    if ((BOX)->dim == 2)                                                                             \
+      KERNEL<2><<<(GRID), nav_cuda_block()>>>(__VA_ARGS__);                                          \
+    else                                                                                             \
+      KERNEL<3><<<(GRID), nav_cuda_block()>>>(__VA_ARGS__);                                          \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+
+/* Up to three field pointers (one per component) passed by value to a kernel. */
+typedef struct nav_cuda_fields {
+  nav_real *c[3];
+} nav_cuda_fields;
+
+static inline nav_cuda_fields nav_cuda_pack(const nav_box *b, nav_real *const *u) {
+  nav_cuda_fields f = {{NULL, NULL, NULL}};
+  for (int d = 0; d < b->dim; d++) f.c[d] = u[d];
+  return f;
+}
+
+/* ---- device helpers -------------------------------------------------------------------- */
+#ifdef __CUDACC__
+
+/* The kernel's copy of the box with a compile-time dimension. */
+template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav_box &b) {
+  nav_box l = b;
+  l.dim = DIM;
+  return l;
+}
+
+/* The interior point of this thread: ijk and linear index p; false outside the interior.
+ * i = blockIdx.x * BX + threadIdx.x (fastest), j likewise, k = blockIdx.z. */
+__device__ __forceinline__ bool nav_cuda_point(const nav_box *b, int ijk[3], nav_idx *p) {
+  ijk[0] = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  ijk[1] = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  ijk[2] = (int)blockIdx.z;
+  *p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2];
+  return ijk[0] < b->n[0] && ijk[1] < b->n[1];
+}
+
+/* Prologue of a kernel template<int DIM> without a block reduction: the box BOX with
+ * compile-time dimension as b, this thread's ijk and p; threads outside the interior return. */
+#define NAV_CUDA_INTERIOR(BOX)                                                                       \
+  const nav_box bl_ = nav_cuda_box_dim<DIM>(BOX);                                                    \
+  const nav_box *const b = &bl_;                                                                     \
+  int ijk[3];                                                                                        \
+  nav_idx p;                                                                                         \
+  if (!nav_cuda_point(b, ijk, &p)) return
+
+__device__ __forceinline__ double nav_cuda_combine(double a, double b, bool is_max) {
+  return is_max ? fmax(a, b) : a + b;
+}
+
+/* Reduce v[0..NV-1] over the thread block (sum, or max when IS_MAX) and store the block's result
+ * in partial[n * nblocks + block]; every thread of the block must call it. The block's threads
+ * are a multiple of 32, at most 1024. */
+template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_reduce(double (&v)[NV], double *partial) {
+  __shared__ double shared[NV][32];
+  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned lane = tid & 31u, warp = tid >> 5;
+#pragma unroll
+  for (int n = 0; n < NV; n++)
+    for (int o = 16; o > 0; o >>= 1) v[n] = nav_cuda_combine(v[n], __shfl_down_sync(0xffffffffu, v[n], o), IS_MAX);
+  if (lane == 0) {
+#pragma unroll
+    for (int n = 0; n < NV; n++) shared[n][warp] = v[n];
+  }
+  __syncthreads();
+  if (warp == 0) {
+    const unsigned nwarps = nthreads >> 5;
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      double w = lane < nwarps ? shared[n][lane] : 0.0;
+      for (int o = 16; o > 0; o >>= 1) w = nav_cuda_combine(w, __shfl_down_sync(0xffffffffu, w, o), IS_MAX);
+      if (lane == 0) {
+        const size_t nblocks = (size_t)gridDim.x * gridDim.y * gridDim.z;
+        const size_t block = blockIdx.x + (size_t)gridDim.x * (blockIdx.y + (size_t)gridDim.y * blockIdx.z);
+        partial[n * nblocks + block] = w;
+      }
+    }
+  }
+}
+
+#endif /* __CUDACC__ */
+
+/* ---- reductions (vector.cu owns the scratch buffer) ------------------------------------ */
+
+/* Device buffer for nv partial results per block of a grid of nblocks blocks (grown as needed). */
+nav_err nav_cuda_partials(int nv, size_t nblocks, double **partial);
+/* Combine the partials of the last kernel into nv host doubles (sum, or max if is_max). */
+nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host);
+
+/* ---- the kernel table's entries -------------------------------------------------------- */
+
+nav_err nav_alloc_cuda(void **ptr, size_t bytes);
+void nav_free_cuda(void *ptr);
+nav_err nav_to_host_cuda(void *host, const void *src, size_t bytes);
+nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes);
+nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes);
+
+nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
+                            nav_real beta);
+
+nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
+nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
+                         nav_real a, nav_real c);
+nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs);
+nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
+nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
+nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *sum);
+
+nav_err nav_laplacian_cuda(const nav_box *b, const nav_real *x, nav_real *y);
+nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
+nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag);
+nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                              nav_real omega);
+nav_err nav_jacobi_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
+                        nav_real *x_new, nav_real omega);
+nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
+nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
+nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
+
+nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y);
+nav_err nav_dot_cuda(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);
+nav_err nav_sum_cuda(const nav_box *b, const nav_real *x, double *sum);
+nav_err nav_shift_cuda(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_max_abs_diff_cuda(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
+                              int *bad);
+
+#endif

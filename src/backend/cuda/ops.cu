@@ -1,0 +1,33 @@
+/* The CUDA backend's kernel table (registered by name in backend/nav_backend.c). Entries in
+ * the order of struct nav_kernel_ops (C++ designated initializers must follow it). */
+#include "backend/cuda/cuda_kernels.h"
+
+extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
+    .name = "cuda",
+    .alloc = nav_alloc_cuda,
+    .free = nav_free_cuda,
+    .to_host = nav_to_host_cuda,
+    .from_host = nav_from_host_cuda,
+    .copy = nav_copy_cuda,
+    .set = nav_set_cuda,
+    .fill_ghost = nav_fill_ghost_cuda,
+    .momentum_rhs = nav_momentum_rhs_cuda,
+    .advance = nav_advance_cuda,
+    .divergence = nav_divergence_cuda,
+    .correct = nav_correct_cuda,
+    .time_rates = nav_time_rates_cuda,
+    .kinetic_energy = nav_kinetic_energy_cuda,
+    .laplacian = nav_laplacian_cuda,
+    .residual = nav_residual_cuda,
+    .inverse_diagonal = nav_inverse_diagonal_cuda,
+    .relax_colour = nav_relax_colour_cuda,
+    .jacobi = nav_jacobi_cuda,
+    .diag_scale = nav_diag_scale_cuda,
+    .restrict_residual = nav_restrict_residual_cuda,
+    .prolong_add = nav_prolong_add_cuda,
+    .axpby = nav_axpby_cuda,
+    .dot = nav_dot_cuda,
+    .sum = nav_sum_cuda,
+    .shift = nav_shift_cuda,
+    .max_abs_diff = nav_max_abs_diff_cuda,
+};

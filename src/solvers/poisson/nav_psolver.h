@@ -1,0 +1,53 @@
+/* Pressure Poisson solver: L x = b for the cell-centred Laplacian of nav_point_poisson.h on one
+ * block, with Neumann, Dirichlet (homogeneous) or periodic faces.
+ *
+ * Solvers:
+ *   mg      geometric multigrid cycles (red-black Gauss-Seidel smoothing, V or F cycle)
+ *   mgpcg   conjugate gradients preconditioned by one symmetric multigrid V-cycle
+ *   pcg     Jacobi-preconditioned conjugate gradients
+ *   sor     red-black successive over-relaxation (omega given, or estimated from the grid)
+ *   jacobi  damped Jacobi iteration (omega given, or 0.8)
+ * Stopping rule: the volume-weighted
+ * residual norm ||b - L x|| <= tol ||b||, or max_iterations (then converged = 0: the caller
+ * decides; the flow solver stops with a message). All-Neumann/periodic problems are singular:
+ * b is projected to zero mean and x is returned with zero mean. x is the initial guess
+ * (warm start) and the result; b may be modified (projection). Both have the block layout of
+ * nav_box.h; backend memory. A right-hand side with NaN or Inf is not solved: converged = 0
+ * and relres = NaN/Inf. */
+#ifndef NAV_PSOLVER_H
+#define NAV_PSOLVER_H
+
+#include "backend/nav_kernels.h"
+#include "grid/nav_boundary.h"
+#include "grid/nav_geometry.h"
+
+typedef struct nav_psolver_options {
+  char solver[16];    /* mg | mgpcg | pcg | sor | jacobi */
+  double tolerance;   /* relative residual */
+  int max_iterations; /* cycles or iterations */
+  char cycle[8];      /* v | f (mg) */
+  int pre_smooth, post_smooth;
+  double omega;       /* relaxation factor of sor and jacobi; 0 = estimate (sor) or 0.8 (jacobi) */
+} nav_psolver_options;
+
+typedef struct nav_psolver_stats {
+  int iterations;
+  double relres;    /* final ||b - L x|| / ||b|| */
+  int converged;
+  double solve_s;   /* wall seconds of the last solve */
+} nav_psolver_stats;
+
+typedef struct nav_psolver nav_psolver;
+
+/* Set up the solver for a block of n cells with global widths w (index -1..n valid): levels,
+ * work arrays. ops is the backend. Not collective. */
+nav_err nav_psolver_create(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+                           const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **ps);
+nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *stats);
+void nav_psolver_destroy(nav_psolver *ps);
+/* One line on the solver: multigrid levels and the coarsest level, relaxation factor. */
+void nav_psolver_describe(const nav_psolver *ps, char *text, int size);
+/* Setup seconds of nav_psolver_create. */
+double nav_psolver_setup_seconds(const nav_psolver *ps);
+
+#endif

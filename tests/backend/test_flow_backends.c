@@ -1,0 +1,97 @@
+/* A whole run on the CUDA backend against the CPU backend: the same case (argument 1, or the
+ * default case; further arguments are --set style overrides "section.key=value"), both backends
+ * stepped with their own time steps, then u, v, w and p compared in the relative max norm
+ *     max |x_cuda - x_cpu| / max |x_cpu|   over every point (ghosts included), per field,
+ * which must stay <= the tolerance (environment NAV_TEST_TOL, default 1e-10). Prints the
+ * pressure iterations of both runs (they must agree step by step) and the time per step of each.
+ * Exit status 77 (ctest: skipped) when no CUDA device is visible or CUDA is not built. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/nav_kernels.h"
+#include "core/nav_config.h"
+#include "core/nav_error.h"
+#include "core/nav_timer.h"
+#include "io/nav_validation.h"
+#include "solvers/nav_flow.h"
+
+#define OK(call)                                                                                                     \
+  do {                                                                                                               \
+    if ((call) != NAV_OK) {                                                                                          \
+      nav_error_print(stderr, 1);                                                                                    \
+      fprintf(stderr, "test_flow_backends: %s failed (line %d)\n", #call, __LINE__);                               \
+      return 1;                                                                                                      \
+    }                                                                                                                \
+  } while (0)
+
+int main(int argc, char **argv) {
+  if (!nav_backend_cuda_available()) {
+    printf("test_flow_backends: no CUDA device visible (or CUDA not built): skipped\n");
+    return 77;
+  }
+  const nav_kernel_ops *ops[2] = {nav_backend_get("cpu"), nav_backend_get("cuda")};
+  if (!ops[0] || !ops[1]) {
+    fprintf(stderr, "test_flow_backends: a backend is missing\n");
+    return 1;
+  }
+  const char *path = argc > 1 && strcmp(argv[1], "-") ? argv[1] : NULL;
+  nav_config cfg;
+  nav_config_errors errs;
+  memset(&errs, 0, sizeof errs);
+  if (nav_config_load(&cfg, path, argc > 2 ? argc - 2 : 0, argv + 2, &errs) != NAV_OK) {
+    fprintf(stderr, "%s", errs.text);
+    return 2;
+  }
+  const double tol = getenv("NAV_TEST_TOL") ? atof(getenv("NAV_TEST_TOL")) : 1e-10;
+  const long steps = cfg.max_steps > 0 ? cfg.max_steps : 100;
+  nav_flow f[2];
+  double secs[2] = {0, 0};
+  int iter_mismatch = 0;
+  for (int k = 0; k < 2; k++) OK(nav_flow_create(&cfg, ops[k], &f[k]));
+  for (long s = 0; s < steps; s++) {
+    for (int k = 0; k < 2; k++) {
+      double dt, cfl;
+      const double t0 = nav_wtime();
+      OK(nav_flow_dt(&f[k], &dt, &cfl));
+      OK(nav_flow_step(&f[k], dt, 0));
+      secs[k] += nav_wtime() - t0;
+    }
+    if (f[0].p_iterations != f[1].p_iterations) {
+      if (!iter_mismatch)
+        printf("step %ld: pressure iterations differ: cpu %d, cuda %d\n", s + 1, f[0].p_iterations, f[1].p_iterations);
+      iter_mismatch++;
+    }
+  }
+  printf("%s, %dD %dx%dx%d, %ld steps: time %.9g (cpu) %.9g (cuda); %.4f s/step (cpu), %.4f s/step (cuda)\n", cfg.name,
+         cfg.dim, cfg.nx, cfg.ny, cfg.dim == 3 ? cfg.nz : 1, steps, f[0].t, f[1].t, secs[0] / steps, secs[1] / steps);
+  nav_host_fields h[2];
+  for (int k = 0; k < 2; k++) OK(nav_host_fields_fetch(&f[k], &h[k]));
+  int fail = 0;
+  const size_t n = (size_t)f[0].box.ntot;
+  static const char *names[4] = {"u", "v", "w", "p"};
+  for (int c = 0; c <= f[0].dim; c++) {
+    const int q = c < f[0].dim ? c : 3;
+    const nav_real *a = q < 3 ? h[0].u[q] : h[0].p, *b = q < 3 ? h[1].u[q] : h[1].p;
+    double dmax = 0, xmax = 0;
+    for (size_t p = 0; p < n; p++) {
+      dmax = fmax(dmax, fabs((double)a[p] - (double)b[p]));
+      xmax = fmax(xmax, fabs((double)a[p]));
+      if (isnan(a[p]) || isnan(b[p])) dmax = NAN;
+    }
+    const double rel = xmax > 0 ? dmax / xmax : dmax;
+    const int ok = rel <= tol;
+    fail |= !ok;
+    printf("%s: max |cuda - cpu| / max |cpu| = %.3e (max |cpu| %.4g)  %s\n", names[q], rel, xmax, ok ? "ok" : "FAIL");
+  }
+  const double dtrel = fabs(f[0].t - f[1].t) / f[0].t;
+  printf("simulated time: relative difference %.3e; pressure iterations differed at %d of %ld steps\n", dtrel,
+         iter_mismatch, steps);
+  for (int k = 0; k < 2; k++) {
+    nav_host_fields_free(&h[k]);
+    nav_flow_destroy(&f[k]);
+  }
+  printf("test_flow_backends: %s (tolerance %.0e)\n", fail ? "FAILED" : "passed", tol);
+  return fail ? 1 : 0;
+}

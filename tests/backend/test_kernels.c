@@ -1,0 +1,363 @@
+/* Every entry of the kernel table on the CUDA backend against the CPU backend.
+ *
+ * For each box (2D and 3D, uniform and random non-uniform spacing, an odd global offset so the
+ * red-black colours start on black) the same random fields are uploaded to both backends, each
+ * kernel runs on both, and the WHOLE arrays (ghosts included: a stray write shows too) are
+ * compared in the relative max norm
+ *     max_p |x_cuda[p] - x_cpu[p]| / max_p |x_cpu[p]|   <= 1e-12  (FP64),
+ * reductions as |r_cuda - r_cpu| / |r_cpu| <= 1e-12. The differences come from fused multiply-adds
+ * on the GPU and the summation order of reductions; a wrong index gives O(1).
+ * Exit status 77 (ctest: skipped) when no CUDA device is visible or CUDA is not built. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/nav_kernels.h"
+#include "core/nav_error.h"
+#include "grid/nav_geometry.h"
+
+#define TOL 1e-12
+
+static const nav_kernel_ops *cpu, *gpu;
+static int failures, checks;
+static unsigned long long rng_state = 88172645463325252ull;
+
+static double rnd(void) { /* uniform in [-1, 1) (xorshift64) */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (double)(rng_state >> 11) / 9007199254740992.0 * 2 - 1;
+}
+
+#define OK(call)                                                                                                     \
+  do {                                                                                                               \
+    if ((call) != NAV_OK) {                                                                                          \
+      nav_error_print(stderr, 1);                                                                                    \
+      fprintf(stderr, "test_kernels: %s failed (line %d)\n", #call, __LINE__);                                     \
+      exit(1);                                                                                                       \
+    }                                                                                                                \
+  } while (0)
+
+/* One block geometry on both backends. */
+typedef struct pair_box {
+  const char *label;
+  int dim, n[3], g0[3];
+  double *w[3];
+  nav_box c, g; /* cpu, cuda */
+} pair_box;
+
+/* One field: host reference copy of the initial values, the cpu array and the cuda array. */
+typedef struct field {
+  size_t n;
+  nav_real *c, *g;
+} field;
+
+static void box_make(pair_box *pb, const char *label, int dim, int n0, int n1, int n2, int g0x, int uniform) {
+  memset(pb, 0, sizeof *pb);
+  pb->label = label;
+  pb->dim = dim;
+  const int n[3] = {n0, n1, dim == 3 ? n2 : 1};
+  for (int d = 0; d < 3; d++) {
+    pb->n[d] = n[d];
+    pb->g0[d] = d == 0 ? g0x : 0;
+    if (d >= dim) continue;
+    const int N = n[d] + pb->g0[d]; /* the global grid: the block is its last n cells */
+    pb->w[d] = nav_widths_alloc(N);
+    for (int i = 0; i < N; i++) pb->w[d][i] = uniform ? 1.0 / N : (0.5 + 0.5 * (rnd() + 1)) / N; /* ratios up to 3 */
+    nav_widths_ghosts(pb->w[d], N, 0);
+  }
+  OK(nav_box_create(cpu, dim, pb->n, pb->g0, pb->w, &pb->c));
+  OK(nav_box_create(gpu, dim, pb->n, pb->g0, pb->w, &pb->g));
+}
+
+/* Coarse pair of an even fine pair (n/2 cells per direction, widths summed). */
+static void box_coarsen(const pair_box *f, pair_box *pb, const char *label) {
+  memset(pb, 0, sizeof *pb);
+  pb->label = label;
+  pb->dim = f->dim;
+  for (int d = 0; d < 3; d++) {
+    pb->n[d] = d < f->dim ? f->n[d] / 2 : 1;
+    pb->g0[d] = 0;
+    if (d >= f->dim) continue;
+    pb->w[d] = nav_widths_alloc(f->n[d] / 2);
+    nav_widths_coarsen(f->w[d], f->n[d], 0, pb->w[d]);
+  }
+  OK(nav_box_create(cpu, pb->dim, pb->n, pb->g0, pb->w, &pb->c));
+  OK(nav_box_create(gpu, pb->dim, pb->n, pb->g0, pb->w, &pb->g));
+}
+
+static void box_free(pair_box *pb) {
+  nav_box_destroy(cpu, &pb->c);
+  nav_box_destroy(gpu, &pb->g);
+  for (int d = 0; d < 3; d++) nav_widths_free(pb->w[d]);
+}
+
+/* A field of random values (offset added) on both backends. */
+static field field_new(const pair_box *pb, double offset) {
+  field f;
+  f.n = (size_t)pb->c.ntot;
+  nav_real *h = malloc(f.n * sizeof *h);
+  for (size_t p = 0; p < f.n; p++) h[p] = (nav_real)(offset + rnd());
+  OK(cpu->alloc((void **)&f.c, f.n * sizeof *h));
+  OK(gpu->alloc((void **)&f.g, f.n * sizeof *h));
+  OK(cpu->from_host(f.c, h, f.n * sizeof *h));
+  OK(gpu->from_host(f.g, h, f.n * sizeof *h));
+  free(h);
+  return f;
+}
+
+static void field_free(field *f) {
+  cpu->free(f->c);
+  gpu->free(f->g);
+}
+
+static void report(const char *kernel, const char *label, double rel) {
+  const int ok = rel <= TOL; /* NaN fails */
+  checks++;
+  if (!ok) failures++;
+  printf("%-22s %-26s rel diff %.3e  %s\n", kernel, label, rel, ok ? "ok" : "FAIL");
+}
+
+/* Compare the whole arrays of f (relative max norm). */
+static void check_field(const char *kernel, const pair_box *pb, const field *f) {
+  nav_real *g = malloc(f->n * sizeof *g);
+  OK(gpu->to_host(g, f->g, f->n * sizeof *g));
+  double dmax = 0, xmax = 0;
+  int nan = 0;
+  for (size_t p = 0; p < f->n; p++) {
+    const double a = f->c[p], b = g[p];
+    if (isnan(a) != isnan(b)) nan = 1;
+    if (isnan(a)) continue;
+    dmax = fmax(dmax, fabs(a - b));
+    xmax = fmax(xmax, fabs(a));
+  }
+  free(g);
+  report(kernel, pb->label, nan ? NAN : xmax > 0 ? dmax / xmax : dmax);
+}
+
+static void check_scalar(const char *kernel, const pair_box *pb, double c, double g) {
+  const double rel = c == g ? 0 : fabs(c - g) / fmax(fabs(c), 1e-300);
+  report(kernel, pb->label, rel);
+}
+
+/* The kernels of one box. */
+static void test_box(pair_box *pb) {
+  const nav_box *bc = &pb->c, *bg = &pb->g;
+  const int dim = pb->dim;
+  char name[64];
+
+  /* memory: from_host above, copy and to_host here */
+  {
+    field a = field_new(pb, 0), b = field_new(pb, 0);
+    OK(cpu->copy(b.c, a.c, a.n * sizeof(nav_real)));
+    OK(gpu->copy(b.g, a.g, a.n * sizeof(nav_real)));
+    check_field("copy", pb, &b);
+    field_free(&a);
+    field_free(&b);
+  }
+  /* set */
+  {
+    field a = field_new(pb, 0);
+    OK(cpu->set(bc, a.c, (nav_real)2.5));
+    OK(gpu->set(bg, a.g, (nav_real)2.5));
+    check_field("set", pb, &a);
+    field_free(&a);
+  }
+  /* fill_ghost: every face and kind */
+  {
+    static const char *kinds[] = {"mirror", "periodic", "face"};
+    for (int dir = 0; dir < dim; dir++)
+      for (int side = 0; side < 2; side++)
+        for (int kind = 0; kind < 3; kind++) {
+          field a = field_new(pb, 0);
+          const nav_real alpha = kind == NAV_GHOST_MIRROR ? -1 : 0, beta = (nav_real)0.3;
+          OK(cpu->fill_ghost(bc, a.c, dir, side, (nav_ghost_kind)kind, alpha, beta));
+          OK(gpu->fill_ghost(bg, a.g, dir, side, (nav_ghost_kind)kind, alpha, beta));
+          snprintf(name, sizeof name, "fill_ghost d%d s%d %s", dir, side, kinds[kind]);
+          check_field(name, pb, &a);
+          field_free(&a);
+        }
+  }
+  /* flow kernels on a random velocity */
+  {
+    field u[3], r[3], ro[3], q = field_new(pb, 0), dv = field_new(pb, 0);
+    nav_real *uc[3] = {0}, *ug[3] = {0}, *rc[3] = {0}, *rg[3] = {0}, *roc[3] = {0}, *rog[3] = {0};
+    for (int c = 0; c < dim; c++) {
+      u[c] = field_new(pb, 0.2);
+      r[c] = field_new(pb, 0);
+      ro[c] = field_new(pb, 0);
+      uc[c] = u[c].c, ug[c] = u[c].g, rc[c] = r[c].c, rg[c] = r[c].g, roc[c] = ro[c].c, rog[c] = ro[c].g;
+    }
+    OK(cpu->momentum_rhs(bc, uc, (nav_real)0.01, rc));
+    OK(gpu->momentum_rhs(bg, ug, (nav_real)0.01, rg));
+    for (int c = 0; c < dim; c++) {
+      snprintf(name, sizeof name, "momentum_rhs c%d", c);
+      check_field(name, pb, &r[c]);
+    }
+    for (int pass = 0; pass < 2; pass++) { /* forward Euler (c = 0, rhs_old unread), then AB2 */
+      const nav_real a = (nav_real)0.013, cc = pass ? (nav_real)-0.004 : 0;
+      OK(cpu->advance(bc, uc, rc, roc, a, cc));
+      OK(gpu->advance(bg, ug, rg, rog, a, cc));
+      for (int c = 0; c < dim; c++) {
+        snprintf(name, sizeof name, "advance%s c%d", pass ? " ab2" : " euler", c);
+        check_field(name, pb, &u[c]);
+      }
+    }
+    double mc, mg;
+    OK(cpu->divergence(bc, uc, (nav_real)7, dv.c, &mc));
+    OK(gpu->divergence(bg, ug, (nav_real)7, dv.g, &mg));
+    check_field("divergence", pb, &dv);
+    check_scalar("divergence max", pb, mc, mg);
+    OK(cpu->divergence(bc, uc, 1, NULL, &mc));
+    OK(gpu->divergence(bg, ug, 1, NULL, &mg));
+    check_scalar("divergence max only", pb, mc, mg);
+    OK(cpu->correct(bc, uc, q.c, (nav_real)0.05));
+    OK(gpu->correct(bg, ug, q.g, (nav_real)0.05));
+    for (int c = 0; c < dim; c++) {
+      snprintf(name, sizeof name, "correct c%d", c);
+      check_field(name, pb, &u[c]);
+    }
+    double ac, dc, ag, dg;
+    OK(cpu->time_rates(bc, uc, &ac, &dc));
+    OK(gpu->time_rates(bg, ug, &ag, &dg));
+    check_scalar("time_rates adv", pb, ac, ag);
+    check_scalar("time_rates diff", pb, dc, dg);
+    OK(cpu->kinetic_energy(bc, uc, &mc));
+    OK(gpu->kinetic_energy(bg, ug, &mg));
+    check_scalar("kinetic_energy", pb, mc, mg);
+    for (int c = 0; c < dim; c++) {
+      field_free(&u[c]);
+      field_free(&r[c]);
+      field_free(&ro[c]);
+    }
+    field_free(&q);
+    field_free(&dv);
+  }
+  /* Poisson kernels */
+  {
+    field x = field_new(pb, 0), y = field_new(pb, 0), rhs = field_new(pb, 0), inv = field_new(pb, 0);
+    OK(cpu->laplacian(bc, x.c, y.c));
+    OK(gpu->laplacian(bg, x.g, y.g));
+    check_field("laplacian", pb, &y);
+    double rc, rg;
+    OK(cpu->residual(bc, x.c, rhs.c, y.c, &rc));
+    OK(gpu->residual(bg, x.g, rhs.g, y.g, &rg));
+    check_field("residual", pb, &y);
+    check_scalar("residual norm", pb, rc, rg);
+    OK(cpu->shift(bc, y.c, 1)); /* make y differ from the last residual */
+    OK(gpu->shift(bg, y.g, 1));
+    OK(cpu->residual(bc, x.c, rhs.c, y.c, NULL));
+    OK(gpu->residual(bg, x.g, rhs.g, y.g, NULL));
+    check_field("residual (no norm)", pb, &y);
+    OK(cpu->inverse_diagonal(bc, inv.c));
+    OK(gpu->inverse_diagonal(bg, inv.g));
+    check_field("inverse_diagonal", pb, &inv);
+    for (int colour = 0; colour < 2; colour++) {
+      OK(cpu->relax_colour(bc, x.c, rhs.c, inv.c, colour, (nav_real)1.3));
+      OK(gpu->relax_colour(bg, x.g, rhs.g, inv.g, colour, (nav_real)1.3));
+      snprintf(name, sizeof name, "relax_colour %s", colour ? "black" : "red");
+      check_field(name, pb, &x);
+    }
+    OK(cpu->jacobi(bc, x.c, rhs.c, inv.c, y.c, (nav_real)0.8));
+    OK(gpu->jacobi(bg, x.g, rhs.g, inv.g, y.g, (nav_real)0.8));
+    check_field("jacobi", pb, &y);
+    OK(cpu->diag_scale(bc, inv.c, rhs.c, y.c));
+    OK(gpu->diag_scale(bg, inv.g, rhs.g, y.g));
+    check_field("diag_scale", pb, &y);
+    field_free(&x);
+    field_free(&y);
+    field_free(&rhs);
+    field_free(&inv);
+  }
+  /* vector algebra and reductions */
+  {
+    field x = field_new(pb, 0), y = field_new(pb, 0), z = field_new(pb, 0.5);
+    OK(cpu->axpby(bc, (nav_real)0.7, x.c, (nav_real)-1.1, y.c));
+    OK(gpu->axpby(bg, (nav_real)0.7, x.g, (nav_real)-1.1, y.g));
+    check_field("axpby", pb, &y);
+    double sc, sg, tc, tg;
+    OK(cpu->dot(bc, x.c, z.c, &sc));
+    OK(gpu->dot(bg, x.g, z.g, &sg));
+    check_scalar("dot", pb, sc, sg);
+    OK(cpu->sum(bc, z.c, &sc));
+    OK(gpu->sum(bg, z.g, &sg));
+    check_scalar("sum", pb, sc, sg);
+    OK(cpu->shift(bc, x.c, (nav_real)0.25));
+    OK(gpu->shift(bg, x.g, (nav_real)0.25));
+    check_field("shift", pb, &x);
+    int badc, badg;
+    OK(cpu->max_abs_diff(bc, x.c, y.c, &sc, &tc, &badc));
+    OK(gpu->max_abs_diff(bg, x.g, y.g, &sg, &tg, &badg));
+    check_scalar("max_abs_diff diff", pb, sc, sg);
+    check_scalar("max_abs_diff max", pb, tc, tg);
+    check_scalar("max_abs_diff bad=0", pb, badc, badg);
+    OK(cpu->max_abs_diff(bc, x.c, NULL, NULL, &tc, NULL));
+    OK(gpu->max_abs_diff(bg, x.g, NULL, NULL, &tg, NULL));
+    check_scalar("max_abs_diff (y NULL)", pb, tc, tg);
+    /* a NaN at an interior point: both flag it */
+    const nav_real nan = (nav_real)NAN;
+    const nav_idx p = bc->off + (nav_idx)(bc->n[0] / 2) * bc->st[0] + (nav_idx)(bc->n[1] / 3) * bc->st[1];
+    OK(cpu->from_host(x.c + p, &nan, sizeof nan));
+    OK(gpu->from_host(x.g + p, &nan, sizeof nan));
+    OK(cpu->max_abs_diff(bc, x.c, y.c, &sc, &tc, &badc));
+    OK(gpu->max_abs_diff(bg, x.g, y.g, &sg, &tg, &badg));
+    check_scalar("max_abs_diff bad=1", pb, badc + 10.0 * (badc != 1), badg);
+    check_scalar("max_abs_diff NaN max", pb, tc, tg);
+    field_free(&x);
+    field_free(&y);
+    field_free(&z);
+  }
+}
+
+/* Transfers between a fine pair and its coarse pair. */
+static void test_transfer(pair_box *f, pair_box *c) {
+  field r = field_new(f, 0), rhs = field_new(c, 0), xc = field_new(c, 0), x = field_new(f, 0);
+  OK(cpu->restrict_residual(&f->c, r.c, &c->c, rhs.c));
+  OK(gpu->restrict_residual(&f->g, r.g, &c->g, rhs.g));
+  check_field("restrict_residual", c, &rhs);
+  OK(cpu->prolong_add(&c->c, xc.c, &f->c, x.c));
+  OK(gpu->prolong_add(&c->g, xc.g, &f->g, x.g));
+  check_field("prolong_add", f, &x);
+  field_free(&r);
+  field_free(&rhs);
+  field_free(&xc);
+  field_free(&x);
+}
+
+int main(void) {
+  if (!nav_backend_cuda_available()) {
+    printf("test_kernels: no CUDA device visible (or CUDA not built): skipped\n");
+    return 77;
+  }
+  cpu = nav_backend_get("cpu");
+  gpu = nav_backend_get("cuda");
+  if (!cpu || !gpu) {
+    fprintf(stderr, "test_kernels: backend missing (cpu %p, cuda %p)\n", (const void *)cpu, (const void *)gpu);
+    return 1;
+  }
+  pair_box boxes[5];
+  box_make(&boxes[0], "2D 37x29 stretched g0=1", 2, 37, 29, 1, 1, 0);
+  box_make(&boxes[1], "2D 64x48 uniform", 2, 64, 48, 1, 0, 1);
+  box_make(&boxes[2], "3D 19x23x17 stretched g0=1", 3, 19, 23, 17, 1, 0);
+  box_make(&boxes[3], "3D 32x16x24 uniform", 3, 32, 16, 24, 0, 1);
+  box_make(&boxes[4], "3D 66x40x36 stretched", 3, 66, 40, 36, 0, 0);
+  for (int i = 0; i < 5; i++) test_box(&boxes[i]);
+  /* multigrid transfers: even fine boxes and their coarse boxes */
+  pair_box fine[3], coarse[3];
+  box_make(&fine[0], "2D 40x34 stretched (fine)", 2, 40, 34, 1, 0, 0);
+  box_make(&fine[1], "3D 18x22x16 stretched (fine)", 3, 18, 22, 16, 0, 0);
+  box_make(&fine[2], "3D 32x32x32 uniform (fine)", 3, 32, 32, 32, 0, 1);
+  const char *cl[3] = {"2D 20x17 (coarse)", "3D 9x11x8 (coarse)", "3D 16x16x16 (coarse)"};
+  for (int i = 0; i < 3; i++) {
+    box_coarsen(&fine[i], &coarse[i], cl[i]);
+    test_transfer(&fine[i], &coarse[i]);
+  }
+  for (int i = 0; i < 5; i++) box_free(&boxes[i]);
+  for (int i = 0; i < 3; i++) {
+    box_free(&fine[i]);
+    box_free(&coarse[i]);
+  }
+  printf("test_kernels: %d of %d checks failed (tolerance %.0e, relative max norm)\n", failures, checks, TOL);
+  return failures ? 1 : 0;
+}
