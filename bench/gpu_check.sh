@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# GPU check of the CUDA backend, in one call on a GPU machine:
+#   1. the gpu tests: every kernel against the CPU backend (test_kernels) and a 3D cavity 64^3,
+#      100 steps, on both backends (test_flow_backends);
+#   2. compute-sanitizer memcheck on a short 3D run and on test_kernels;
+#   3. timings, cpu (OpenMP, all cores) against cuda: the default 2D cavity (128^2) for 2000
+#      steps and the 3D cavity at 128^3 and 256^3 for 50 steps. Each case runs twice, with
+#      S0 and S0 + N steps, and the time per step is the difference over N, so set-up (grid,
+#      multigrid levels, initial field, CUDA module loading) is left out.
+# Prints a short table last; logs go under $OUT (at most 8 files).
+#
+# usage: bench/gpu_check.sh [BIN_DIR]     BIN_DIR holds navier, test_kernels, test_flow_backends
+#        (built elsewhere with -DCMAKE_BUILD_TYPE=Release, CUDA architecture sm_90); run from the
+#        repository root (the cases are read from cases/).
+set -u
+BIN=${1:-.carry}
+OUT=${OUT:-/tmp/gpu_check}
+SCRATCH=${SCRATCH:-/tmp/gpu_check_runs}
+mkdir -p "$OUT" "$SCRATCH"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+NT=$(nproc)
+SUM=$OUT/summary.txt
+: >"$SUM"
+note() { echo "$*" | tee -a "$SUM"; }
+
+note "== device"
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader | tee -a "$SUM"
+note "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+note "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
+"$BIN/navier" --version | head -3 | tee -a "$SUM"
+
+note "== 1. gpu tests"
+OMP_NUM_THREADS=$NT timeout 300 "$BIN/test_kernels" >"$OUT/test_kernels.log" 2>&1
+rc_k=$?
+grep -E "FAIL|checks failed" "$OUT/test_kernels.log" | tail -20 | tee -a "$SUM"
+note "largest relative difference: $(grep -o 'rel diff [^ ]*' "$OUT/test_kernels.log" | awk '{print $3}' | sort -g | tail -1)"
+note "test_kernels: exit $rc_k"
+OMP_NUM_THREADS=$NT timeout 600 "$BIN/test_flow_backends" cases/cavity3d_re1000.ini grid.nx=64 grid.ny=64 grid.nz=64 \
+  time.max_steps=100 >"$OUT/test_flow.log" 2>&1
+rc_f=$?
+tee -a "$SUM" <"$OUT/test_flow.log"
+note "test_flow_backends: exit $rc_f"
+
+note "== 2. compute-sanitizer memcheck"
+SAN="compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20"
+timeout 300 $SAN "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=16 --set grid.ny=16 --set grid.nz=16 \
+  --set time.max_steps=5 --set run.backend=cuda --output "$SCRATCH/sanitizer" >"$OUT/sanitizer.log" 2>&1
+rc_s=$?
+OMP_NUM_THREADS=$NT timeout 300 $SAN "$BIN/test_kernels" >>"$OUT/sanitizer.log" 2>&1
+rc_s2=$?
+grep -E "ERROR SUMMARY|completed:|checks failed" "$OUT/sanitizer.log" | tee -a "$SUM"
+note "sanitizer: navier run exit $rc_s, test_kernels exit $rc_s2"
+
+note "== 3. timings (OMP_NUM_THREADS=$NT for cpu)"
+# run_case LABEL BACKEND STEPS CASE-ARGS... -> prints "wall_s steps p_iterations_note"
+run_one() {
+  local dir=$1 backend=$2 steps=$3
+  shift 3
+  OMP_NUM_THREADS=$NT timeout 400 "$BIN/navier" run "$@" --set run.backend="$backend" --set time.max_steps="$steps" \
+    --set output.fields_dt=0 --set output.fields_every=0 --output "$dir" >>"$OUT/bench.log" 2>&1
+  python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(s['wall_s'], s['steps'], s['status'])" \
+    "$dir/summary.json" 2>/dev/null || echo "nan 0 failed"
+}
+ROWS=$SCRATCH/rows.txt
+: >"$ROWS"
+bench() { # LABEL S0 N CASE-ARGS...
+  local label=$1 s0=$2 n=$3
+  shift 3
+  local line="$label"
+  for backend in cpu cuda; do
+    read -r w0 k0 st0 < <(run_one "$SCRATCH/$label-$backend-a" "$backend" "$s0" "$@")
+    read -r w1 k1 st1 < <(run_one "$SCRATCH/$label-$backend-b" "$backend" $((s0 + n)) "$@")
+    echo "$label $backend: $k0 steps $w0 s, $k1 steps $w1 s ($st0, $st1)" >>"$OUT/bench.log"
+    line="$line $w0 $k0 $w1 $k1"
+  done
+  echo "$line" >>"$ROWS"
+}
+if [ "${QUICK:-0}" = 1 ]; then # a check of this script on a small machine
+  bench "2D-cavity-128^2" 10 20
+  bench "3D-cavity-16^3" 2 3 cases/cavity3d_re1000.ini --set grid.nx=16 --set grid.ny=16 --set grid.nz=16
+else
+  bench "2D-cavity-128^2" 100 2000 # the default case
+  bench "3D-cavity-128^3" 5 50 cases/cavity3d_re1000.ini --set grid.nx=128 --set grid.ny=128 --set grid.nz=128
+  bench "3D-cavity-256^3" 5 50 cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256
+fi
+
+note ""
+note "== summary: tests kernels=$rc_k flow=$rc_f sanitizer=$rc_s/$rc_s2 (0 = pass)"
+python3 - "$ROWS" <<'EOF' | tee -a "$SUM"
+import sys
+print(f"{'case':18s} {'steps':>5s} {'cpu ms/step':>12s} {'cuda ms/step':>13s} {'speed-up':>9s} {'cuda Mcell-steps/s':>19s}")
+for line in open(sys.argv[1]):
+    f = line.split()
+    label = f[0]
+    cw0, ck0, cw1, ck1, gw0, gk0, gw1, gk1 = map(float, f[1:9])
+    n = ck1 - ck0
+    cpu = (cw1 - cw0) / n * 1e3 if n > 0 else float('nan')
+    n2 = gk1 - gk0
+    gpu = (gw1 - gw0) / n2 * 1e3 if n2 > 0 else float('nan')
+    dims = label.split('-')[-1].replace('^', '**')
+    cells = eval(dims)
+    print(f"{label:18s} {int(n2):5d} {cpu:12.2f} {gpu:13.3f} {cpu / gpu:9.1f} {cells / gpu / 1e3:19.0f}")
+EOF
