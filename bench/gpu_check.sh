@@ -4,10 +4,11 @@
 #      100 steps, on both backends (test_flow_backends);
 #   2. compute-sanitizer memcheck on a short 3D run and on test_kernels;
 #   3. timings, cpu (OpenMP, all cores) against cuda: the default 2D cavity (128^2) for 2000
-#      steps and the 3D cavity at 128^3 and 256^3 for 50 steps on cuda (20 and 10 on the cpu,
-#      to fit the call). Each case runs twice, with S0 and S0 + N steps, and the time per step
+#      steps and the 3D cavity at 128^3 and 256^3 for 50 steps. Each case runs twice, with S0 and S0 + N steps, and the time per step
 #      is the difference over N, so set-up (grid, multigrid levels, initial field, CUDA module
-#      loading) is left out.
+#      loading) is left out;
+#   4. Nsight Compute on the main kernels of the 256^3 cuda run: time, DRAM bytes and bandwidth
+#      of the finest-level launch of each (--clock-control none: the clocks as found).
 # Prints a short table last; logs go under $OUT (at most 8 files).
 #
 # usage: bench/gpu_check.sh [BIN_DIR]     BIN_DIR holds navier, test_kernels, test_flow_backends
@@ -84,8 +85,50 @@ if [ "${QUICK:-0}" = 1 ]; then # a check of this script on a small machine
   bench "3D-cavity-16^3" 2 3 3 cases/cavity3d_re1000.ini --set grid.nx=16 --set grid.ny=16 --set grid.nz=16
 else
   bench "2D-cavity-128^2" 100 2000 2000 # the default case
-  bench "3D-cavity-128^3" 2 20 50 cases/cavity3d_re1000.ini --set grid.nx=128 --set grid.ny=128 --set grid.nz=128
-  bench "3D-cavity-256^3" 2 10 50 cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256
+  bench "3D-cavity-128^3" 2 50 50 cases/cavity3d_re1000.ini --set grid.nx=128 --set grid.ny=128 --set grid.nz=128
+  bench "3D-cavity-256^3" 2 50 50 cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256
+fi
+
+note "== 4. ncu: finest-level launch of each main kernel (256^3 cuda run, 3 steps)"
+if [ "${QUICK:-0}" != 1 ] && command -v ncu >/dev/null; then
+  timeout 300 ncu --clock-control none --csv --launch-skip 0 --launch-count 250 \
+    -k 'regex:nav_(momentum_rhs|advance|divergence|correct|relax_colour|residual|restrict_residual|prolong_add)_kernel' \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 \
+    --set time.max_steps=3 --set run.backend=cuda --set output.fields_dt=0 --output "$SCRATCH/ncu" >"$OUT/ncu.log" 2>&1
+  note "ncu exit $?"
+  python3 - "$OUT/ncu.log" <<'EOF2' | tee -a "$SUM"
+import csv, sys, re
+rows = [r for r in csv.reader(open(sys.argv[1], errors="replace")) if len(r) > 10]
+start = [i for i, r in enumerate(rows) if r[0] == "ID"]
+if not start:
+    sys.exit(0)
+rows = rows[start[0]:]
+head = rows[0]
+col = {k: i for i, k in enumerate(head)}
+launch = {}
+for r in rows[1:]:
+    try:
+        key = r[col["ID"]]
+        name = re.sub(r"[<(].*", "", r[col["Kernel Name"]])
+        tpl = re.search(r"<[^>]*>", r[col["Kernel Name"]])
+        d = launch.setdefault(key, {"name": name + (tpl.group(0) if tpl else ""), "grid": r[col["Grid Size"]]})
+        unit, val = r[col["Metric Unit"]], float(r[col["Metric Value"]].replace(",", ""))
+        scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3}.get(unit, 1)
+        d[r[col["Metric Name"]]] = val * scale
+    except (KeyError, ValueError):
+        continue
+best = {}
+for d in launch.values():
+    b = d.get("dram__bytes_read.sum", 0) + d.get("dram__bytes_write.sum", 0)
+    d["bytes"] = b
+    if d["name"] not in best or b > best[d["name"]]["bytes"]:
+        best[d["name"]] = d
+print(f"{'kernel':40s} {'grid':>14s} {'us':>9s} {'MB':>9s} {'GB/s':>7s}")
+for n, d in sorted(best.items()):
+    t = d.get("gpu__time_duration.sum", float("nan"))
+    print(f"{n:40s} {d['grid']:>14s} {t * 1e6:9.1f} {d['bytes'] / 1e6:9.1f} {d['bytes'] / t / 1e9:7.0f}")
+EOF2
 fi
 
 note ""

@@ -4,8 +4,10 @@
  *     max |x_cuda - x_cpu| / max |x_cpu|   over every point (ghosts included), per field,
  * which must stay <= the tolerance (environment NAV_TEST_TOL, default 1e-10). Prints the
  * pressure iterations of both runs (they must agree step by step) and the time per step of each.
- * Exit status 77 (ctest: skipped) when no CUDA device is visible or CUDA is not built. */
+ * Exit status 77 (ctest: skipped) when no CUDA device is visible or CUDA is not built.
+ * One MPI rank (the solver's set-up asks MPI for its decomposition). */
 #include <math.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,7 @@
     }                                                                                                                \
   } while (0)
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   if (!nav_backend_cuda_available()) {
     printf("test_flow_backends: no CUDA device visible (or CUDA not built): skipped\n");
     return 77;
@@ -94,4 +96,11 @@ int main(int argc, char **argv) {
   }
   printf("test_flow_backends: %s (tolerance %.0e)\n", fail ? "FAILED" : "passed", tol);
   return fail ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  const int status = run(argc, argv);
+  MPI_Finalize();
+  return status;
 }
