@@ -114,7 +114,7 @@ for r in rows[1:]:
         tpl = re.search(r"<[^>]*>", r[col["Kernel Name"]])
         d = launch.setdefault(key, {"name": name + (tpl.group(0) if tpl else ""), "grid": r[col["Grid Size"]]})
         unit, val = r[col["Metric Unit"]], float(r[col["Metric Value"]].replace(",", ""))
-        scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3}.get(unit, 1)
+        scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6, "msecond": 1e-3, "ms": 1e-3, "B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}.get(unit, 1)
         d[r[col["Metric Name"]]] = val * scale
     except (KeyError, ValueError):
         continue
