@@ -71,16 +71,16 @@ static void box_make(pair_box *pb, const char *label, int dim, int n0, int n1, i
   OK(nav_box_create(gpu, dim, pb->n, pb->g0, pb->w, &pb->g));
 }
 
-/* Coarse pair of an even fine pair (n/2 cells per direction, widths summed). */
+/* Coarse pair of a fine pair ((n+1)/2 cells per direction, widths of pairs summed). */
 static void box_coarsen(const pair_box *f, pair_box *pb, const char *label) {
   memset(pb, 0, sizeof *pb);
   pb->label = label;
   pb->dim = f->dim;
   for (int d = 0; d < 3; d++) {
-    pb->n[d] = d < f->dim ? f->n[d] / 2 : 1;
+    pb->n[d] = d < f->dim ? nav_coarse_count(f->n[d]) : 1;
     pb->g0[d] = 0;
     if (d >= f->dim) continue;
-    pb->w[d] = nav_widths_alloc(f->n[d] / 2);
+    pb->w[d] = nav_widths_alloc(pb->n[d]);
     nav_widths_coarsen(f->w[d], f->n[d], 0, pb->w[d]);
   }
   OK(nav_box_create(cpu, pb->dim, pb->n, pb->g0, pb->w, &pb->c));
@@ -343,18 +343,22 @@ int main(void) {
   box_make(&boxes[3], "3D 32x16x24 uniform", 3, 32, 16, 24, 0, 1);
   box_make(&boxes[4], "3D 66x40x36 stretched", 3, 66, 40, 36, 0, 0);
   for (int i = 0; i < 5; i++) test_box(&boxes[i]);
-  /* multigrid transfers: even fine boxes and their coarse boxes */
-  pair_box fine[3], coarse[3];
+  /* multigrid transfers: fine boxes (even and odd counts) and their coarse boxes */
+  enum { NT = 5 };
+  pair_box fine[NT], coarse[NT];
   box_make(&fine[0], "2D 40x34 stretched (fine)", 2, 40, 34, 1, 0, 0);
   box_make(&fine[1], "3D 18x22x16 stretched (fine)", 3, 18, 22, 16, 0, 0);
   box_make(&fine[2], "3D 32x32x32 uniform (fine)", 3, 32, 32, 32, 0, 1);
-  const char *cl[3] = {"2D 20x17 (coarse)", "3D 9x11x8 (coarse)", "3D 16x16x16 (coarse)"};
-  for (int i = 0; i < 3; i++) {
+  box_make(&fine[3], "2D 37x29 stretched (fine)", 2, 37, 29, 1, 0, 0);
+  box_make(&fine[4], "3D 19x22x13 stretched (fine)", 3, 19, 22, 13, 0, 0);
+  const char *cl[NT] = {"2D 20x17 (coarse)", "3D 9x11x8 (coarse)", "3D 16x16x16 (coarse)", "2D 19x15 (coarse)",
+                        "3D 10x11x7 (coarse)"};
+  for (int i = 0; i < NT; i++) {
     box_coarsen(&fine[i], &coarse[i], cl[i]);
     test_transfer(&fine[i], &coarse[i]);
   }
   for (int i = 0; i < 5; i++) box_free(&boxes[i]);
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < NT; i++) {
     box_free(&fine[i]);
     box_free(&coarse[i]);
   }
