@@ -84,41 +84,6 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
   return sum / vol;
 }
 
-/* Per-direction weight of coarse cell I in the linear prolongation to fine cell i (c, f the
- * coarse and fine blocks, direction d): 1 - a for the parent, a for the neighbour, 0 otherwise. */
-NAV_HD static inline nav_real nav_prolong_weight(const nav_box *c, const nav_box *f, int d, int i, int I) {
-  const int parent = i >> 1, nb = (i & 1) ? parent + 1 : parent - 1;
-  const nav_real a = (nav_real)0.5 * (c->df[d][parent] - f->df[d][i]) * c->rdc[d][(i & 1) ? parent + 1 : parent];
-  return I == parent ? 1 - a : I == nb ? a : 0;
-}
-
-/* Linear restriction to coarse cell IJK: the volume-weighted adjoint of the linear prolongation,
- * b_c = sum_i W_i r_i dV_i / sum_i W_i dV_i over the fine cells i whose interpolation uses the
- * coarse cell (4 per direction: 2I-1 .. 2I+2, interior cells only), W_i the product of the
- * per-direction prolongation weights (1/4, 3/4, 3/4, 1/4 on uniform spacing). */
-NAV_HD static inline nav_real nav_restrict_linear(const nav_box *c, const nav_box *f, const nav_real *r, const int *IJK) {
-  nav_real sum = 0, wsum = 0;
-  const int kmax = f->dim == 3 ? 4 : 1;
-  for (int dk = 0; dk < kmax; dk++) {
-    const int k = f->dim == 3 ? 2 * IJK[2] - 1 + dk : 0;
-    if (k < 0 || k >= f->n[2]) continue;
-    const nav_real wk = f->dim == 3 ? nav_prolong_weight(c, f, 2, k, IJK[2]) * f->df[2][k] : 1;
-    for (int dj = 0; dj < 4; dj++) {
-      const int j = 2 * IJK[1] - 1 + dj;
-      if (j < 0 || j >= f->n[1]) continue;
-      const nav_real wjk = wk * nav_prolong_weight(c, f, 1, j, IJK[1]) * f->df[1][j];
-      for (int di = 0; di < 4; di++) {
-        const int i = 2 * IJK[0] - 1 + di;
-        if (i < 0 || i >= f->n[0]) continue;
-        const nav_real w = wjk * nav_prolong_weight(c, f, 0, i, IJK[0]) * f->df[0][i];
-        sum += w * r[f->off + i * f->st[0] + j * f->st[1] + k * f->st[2]];
-        wsum += w;
-      }
-    }
-  }
-  return sum / wsum;
-}
-
 /* Linear interpolation of the coarse field xc (coarse block c, ghosts filled) at the centre of
  * fine cell ijk (fine block f). Per direction the fine centre lies between its parent I and the
  * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
