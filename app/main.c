@@ -99,13 +99,6 @@ static int nav_cmd_run(int argc, char **argv, int rank, int size) {
     if (rank == 0) fprintf(stderr, "navier: %d error(s) in the input; nothing was computed\n", errs.count);
     return NAV_EXIT_INPUT;
   }
-  if (size > 1) {
-    if (rank == 0)
-      fprintf(stderr, "navier: error: started on %d MPI ranks, but this version runs on one rank only (the domain "
-                      "decomposition is not built yet); run without mpirun or with -n 1\n",
-              size);
-    return NAV_EXIT_INPUT;
-  }
   /* backend: auto = cuda when a GPU is visible (and the CUDA backend is built), else cpu */
   const nav_kernel_ops *ops = NULL;
   if (!strcmp(cfg.backend, "auto")) {
@@ -126,13 +119,17 @@ static int nav_cmd_run(int argc, char **argv, int rank, int size) {
   char dir[NAV_CONFIG_STR + 80];
   snprintf(dir, sizeof dir, "%s", output ? output : cfg.dir[0] ? cfg.dir : "");
   if (!dir[0]) snprintf(dir, sizeof dir, "output/%s", cfg.name);
-  printf("# effective configuration (%s)\n", cfg.source);
-  nav_config_print(&cfg, stdout);
-  fflush(stdout);
+  if (rank == 0) {
+    printf("# effective configuration (%s)\n", cfg.source);
+    nav_config_print(&cfg, stdout);
+    fflush(stdout);
+  }
   nav_run_options opt = {dir, size};
   e = nav_run(&cfg, ops, &opt);
   if (e != NAV_OK) {
-    nav_error_print(stderr, getenv("NAV_TRACEBACK") != NULL);
+    /* every rank has the verdict; rank 0 reports it, other ranks only errors of their own kind */
+    if (rank == 0 || e == NAV_ERR_MEMORY || e == NAV_ERR_BACKEND || e == NAV_ERR_MPI || e == NAV_ERR_INTERNAL)
+      nav_error_print(stderr, getenv("NAV_TRACEBACK") != NULL);
     return e == NAV_ERR_INPUT ? NAV_EXIT_INPUT : NAV_EXIT_FAILED;
   }
   return NAV_EXIT_OK;
@@ -151,7 +148,7 @@ int main(int argc, char **argv) {
   } else if (!strcmp(argv[1], "run")) {
     status = nav_cmd_run(argc - 2, argv + 2, rank, size);
   } else if (!strcmp(argv[1], "bench") && argc >= 3 && !strcmp(argv[2], "poisson")) {
-    status = rank == 0 ? nav_bench_poisson(argc - 3, argv + 3) : 0;
+    status = nav_bench_poisson(argc - 3, argv + 3);
   } else if (!strcmp(argv[1], "doc") && argc == 3 && !strcmp(argv[2], "case-file")) {
     if (rank == 0) nav_config_markdown(stdout);
   } else {

@@ -1,14 +1,16 @@
 /* navier bench poisson: time one Poisson solve through the library API (include/navier/poisson.h).
  *
  *   navier bench poisson --dim D --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic]
- *                        [--cycle v|f] [--smooth PRE,POST] [--json]
+ *                        [--cycle v|f] [--smooth PRE,POST] [--decomposition PX,PY,PZ] [--dump FILE] [--json]
  *
  * Unit box, uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
  * mean), zero initial guess. Prints setup and solve seconds, iterations, final relative residual,
  * the mean convergence factor per iteration (relres^(1/iterations)) and unknowns solved per second
  * (N^D / solve seconds); --json prints one JSON object with the keys setup_s, solve_s, iterations,
- * relres, factor, unknowns_per_s. Exit status 0, or 1 when the solve did not converge, 2 for bad
- * arguments. */
+ * relres, factor, unknowns_per_s. Under mpirun the grid is split over the ranks (automatic, or
+ * --decomposition) and rank 0 prints; --dump writes the solution x (N^D doubles, x fastest) to
+ * FILE from rank 0, for comparisons between rank counts. Exit status 0, or 1 when the solve did
+ * not converge, 2 for bad arguments. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +22,17 @@
 static int nav_bench_usage(void) {
   fprintf(stderr, "usage: navier bench poisson --dim 2|3 --n N [--solver mg|mgpcg|pcg|sor|jacobi] [--tol T]\n"
                   "                            [--bc neumann|dirichlet|periodic] [--cycle v|f] [--smooth PRE,POST] "
-                  "[--json]\n");
+                  "[--json]\n"
+                  "                            [--decomposition PX,PY,PZ] [--dump FILE]\n");
   return 2;
 }
 
 int nav_bench_poisson(int argc, char **argv) {
   nav_poisson_options opt;
   nav_poisson_options_default(&opt);
-  int dim = 2, n = 0, json = 0;
+  int dim = 2, n = 0, json = 0, rank = 0;
+  const char *dump = NULL;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   nav_poisson_bc bct = NAV_POISSON_NEUMANN;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -42,6 +47,11 @@ int nav_bench_poisson(int argc, char **argv) {
     else if (!strcmp(a, "--n")) n = (int)strtol(v, &end, 10);
     else if (!strcmp(a, "--solver")) opt.solver = v;
     else if (!strcmp(a, "--cycle")) opt.cycle = v;
+    else if (!strcmp(a, "--dump")) dump = v;
+    else if (!strcmp(a, "--decomposition")) {
+      if (sscanf(v, "%d,%d,%d", &opt.decomposition[0], &opt.decomposition[1], &opt.decomposition[2]) != 3)
+        return nav_bench_usage();
+    }
     else if (!strcmp(a, "--tol")) opt.tolerance = strtod(v, &end);
     else if (!strcmp(a, "--smooth")) {
       if (sscanf(v, "%d,%d", &opt.pre_smooth, &opt.post_smooth) != 2) return nav_bench_usage();
@@ -78,16 +88,26 @@ int nav_bench_poisson(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   int status = 0;
   if (nav_poisson_create(MPI_COMM_WORLD, &opt, &ps) != NAV_OK || nav_poisson_set_grid(ps, dim, nn, hh, bc) != NAV_OK) {
-    fprintf(stderr, "navier bench poisson: %s\n", nav_poisson_error());
+    if (rank == 0) fprintf(stderr, "navier bench poisson: %s\n", nav_poisson_error());
     status = 2;
   } else {
     if (nav_poisson_solve(ps, x, b, &r) != NAV_OK) {
-      fprintf(stderr, "navier bench poisson: %s\n", nav_poisson_error());
+      if (rank == 0) fprintf(stderr, "navier bench poisson: %s\n", nav_poisson_error());
       status = 1;
+    }
+    if (dump && rank == 0) {
+      FILE *f = fopen(dump, "wb");
+      if (!f || fwrite(x, sizeof *x, count, f) != count) {
+        fprintf(stderr, "navier bench poisson: cannot write %s\n", dump);
+        status = 1;
+      }
+      if (f) fclose(f);
     }
     const double factor = r.iterations > 0 ? pow(r.relres, 1.0 / r.iterations) : 0;
     const double ups = r.solve_s > 0 ? (double)count / r.solve_s : 0;
-    if (json)
+    if (rank != 0)
+      ;
+    else if (json)
       printf("{\"dim\": %d, \"n\": %d, \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
              "\"solve_s\": %.6f, \"iterations\": %d, \"relres\": %.3e, \"factor\": %.4f, \"unknowns_per_s\": %.4e, "
              "\"converged\": %s}\n",

@@ -15,8 +15,11 @@
  * Arrays x and b are host arrays of n[0]*n[1]*n[2] values, x fastest, no ghost cells. x is the
  * initial guess and the result. With no Dirichlet face the problem is singular: b is used with
  * its (volume-weighted) mean removed and x is returned with zero mean. Every call returns 0
- * (NAV_OK) or an error code; nav_poisson_error() gives the message. The communicator must have
- * one rank for now (the distributed solver comes with the domain decomposition). */
+ * (NAV_OK) or an error code; nav_poisson_error() gives the message. On a communicator of several
+ * ranks the grid is split over them (options.decomposition, or automatic) and each rank solves
+ * its block; x and b are still the WHOLE arrays, the same on every rank (this first distributed
+ * version replicates them: each rank reads its block of b and x, and x is assembled on every rank
+ * after the solve). */
 #ifndef NAVIER_POISSON_H
 #define NAVIER_POISSON_H
 
@@ -39,6 +42,7 @@ typedef struct nav_poisson_options {
   int post_smooth;      /* default 2 */
   double omega;         /* sor/jacobi relaxation factor; 0 = estimated (sor) / 0.8 (jacobi) */
   const char *backend;  /* "cpu" (default) */
+  int decomposition[3]; /* ranks per direction over the communicator; 0,0,0 = automatic (default) */
 } nav_poisson_options;
 
 typedef struct nav_poisson_result {

@@ -44,6 +44,12 @@ typedef struct nav_kernel_ops {
   /* ghost layer of face (dir, side), see nav_ghost_kind */
   nav_err (*fill_ghost)(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                         nav_real beta);
+  /* halo exchange (grid/nav_halo.c): copy the plane `layer` (-1..n) of direction dir, ghost rows of
+   * the other directions included, to (pack) or from (unpack) the contiguous backend buffer buf
+   * of (n[t0]+2) x (n[t1]+2 in 3D, else 1) values, t0 < t1 the tangential directions, t0 fastest.
+   * side is the face the plane belongs to (0 low, 1 high): informational, the layer decides. */
+  nav_err (*pack_face)(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
+  nav_err (*unpack_face)(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
 
   /* flow (nav_point_flow.h) */
   /* rhs_c = N_c(u) for every component c, interior faces; u needs filled ghosts */

@@ -22,12 +22,15 @@
 #include <ini.h>
 #include <limits.h>
 #include <math.h>
+#include <mpi.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/nav_error.h"
+
+#define NAV_CONFIG_MIN_BLOCK 2 /* = NAV_DECOMP_MIN_CELLS of grid/nav_decomp.h */
 
 typedef enum nav_key_type {
   NAV_KT_INT,    /* int */
@@ -37,7 +40,8 @@ typedef enum nav_key_type {
   NAV_KT_NAME,   /* char[]: non-empty, [A-Za-z0-9_.-] */
   NAV_KT_TEXT,   /* char[]: any text, may be empty */
   NAV_KT_BC,     /* nav_bc_type: index into values[] */
-  NAV_KT_VEC3    /* double[3]: "u,v,w" */
+  NAV_KT_VEC3,   /* double[3]: "u,v,w" */
+  NAV_KT_DECOMP  /* int[3]: "px,py,pz" (each >= 1) or "auto" (stored 0,0,0) */
 } nav_key_type;
 
 typedef struct nav_key {
@@ -61,6 +65,7 @@ static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
+static const char *const nav_bool_values[] = {"false", "true", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
 static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NULL};
 
@@ -80,6 +85,10 @@ static const nav_key nav_keys[] = {
      "Case name: written to summary.json; the default output folder is output/<name>.", .values = NULL},
     {"run", "backend", NAV_KT_CHOICE, NAV_FIELD(backend), "auto",
      "Compute backend: cpu (OpenMP), cuda (GPU), or auto (cuda when a GPU is visible and the CUDA backend is built, else cpu).", .values = nav_backend_values},
+    {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
+     "MPI ranks per direction px,py,pz (their product must be the number of ranks; pz = 1 in 2D; every block "
+     "needs at least 2 cells per direction), or auto (MPI_Dims_create over the grid's directions). Uneven splits "
+     "are allowed: the first ranks of a direction get the extra cells.", .values = NULL},
 
     {"grid", "dim", NAV_KT_INT, NAV_FIELD(dim), "2",
      "Number of space dimensions; in 2D there is no z direction (nz = 1, z faces ignored).", NAV_RANGE(2, 0, 3, 0)},
@@ -161,6 +170,10 @@ static const nav_key nav_keys[] = {
      "Append a row to monitor.csv every this many steps.", NAV_ATLEAST(1)},
     {"output", "progress_interval", NAV_KT_REAL, NAV_FIELD(progress_interval), "2",
      "Wall-clock seconds between progress lines on the terminal.", NAV_ABOVE(0)},
+    {"output", "dump_final", NAV_KT_CHOICE, NAV_FIELD(dump_final), "false",
+     "true: write DIR/final_fields.bin at the end, the interior values of u, v, (w) and p as little-endian "
+     "doubles in global x-fastest order (for exact comparisons, e.g. between rank counts).",
+     .values = nav_bool_values},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -329,6 +342,18 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
     }
     return nav_fail(why, n, "expected three comma-separated real numbers u,v,w, got '%.80s'", text);
   }
+  case NAV_KT_DECOMP: {
+    int *v = field, p[3];
+    char extra;
+    if (!strcmp(text, "auto")) {
+      v[0] = v[1] = v[2] = 0;
+      return 0;
+    }
+    if (sscanf(text, "%d,%d,%d%c", &p[0], &p[1], &p[2], &extra) != 3 || p[0] < 1 || p[1] < 1 || p[2] < 1)
+      return nav_fail(why, n, "expected auto or three integers >= 1 px,py,pz, got '%.80s'", text);
+    memcpy(v, p, sizeof p);
+    return 0;
+  }
   }
   return nav_fail(why, n, "internal error: key type %d", (int)k->type);
 }
@@ -346,6 +371,14 @@ static void nav_format_value(const nav_key *k, const nav_config *cfg, char *buf,
     char c[3][32];
     for (int i = 0; i < 3; i++) nav_format_real(v[i], c[i], sizeof c[i]);
     snprintf(buf, n, "%s,%s,%s", c[0], c[1], c[2]);
+    return;
+  }
+  case NAV_KT_DECOMP: {
+    const int *v = field;
+    if (v[0] == 0)
+      snprintf(buf, n, "auto");
+    else
+      snprintf(buf, n, "%d,%d,%d", v[0], v[1], v[2]);
     return;
   }
   case NAV_KT_CHOICE:
@@ -583,6 +616,45 @@ static int nav_first_nonperiodic(const nav_config *c, int ndir, int *d, int *s) 
   return 0;
 }
 
+/* The split over the ranks of MPI_COMM_WORLD (1 before MPI_Init): the same verdict on every rank,
+ * so a bad split exits 2 everywhere without communication (nav_decomp.c splits the same way). */
+static void nav_check_decomposition(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  const int dec = nav_key_id("run", "decomposition"), dim = nav_key_id("grid", "dim");
+  const int N[3] = {c->nx, c->ny, c->dim == 3 ? c->nz : 1};
+  const int nkey[3] = {nav_key_id("grid", "nx"), nav_key_id("grid", "ny"), nav_key_id("grid", "nz")};
+  int size = 1, init = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int p[3] = {0, 0, c->dim == 3 ? 0 : 1};
+  const int given = c->decomposition[0] > 0;
+  if (given) {
+    memcpy(p, c->decomposition, sizeof p);
+    if (c->dim == 2 && p[2] > 1) {
+      nav_conflict(ld, nav_later(ld, dim, dec), "pz = %d but a 2D case (dim = 2) cannot be split in z: use px,py,1",
+                   p[2]);
+      return;
+    }
+    if (p[0] * p[1] * p[2] != size) {
+      nav_conflict(ld, ld->at[dec].bad ? -1 : dec, "%d x %d x %d = %d blocks, but the run has %d MPI rank(s)", p[0],
+                   p[1], p[2], p[0] * p[1] * p[2], size);
+      return;
+    }
+  } else if (!init) {
+    p[0] = p[1] = p[2] = 1;
+  } else if (MPI_Dims_create(size, c->dim, p) != MPI_SUCCESS) {
+    nav_conflict(ld, dec, "MPI_Dims_create cannot split %d ranks in %d directions", size, c->dim);
+    return;
+  }
+  for (int d = 0; d < c->dim; d++)
+    if (p[d] > 1 && N[d] / p[d] < NAV_CONFIG_MIN_BLOCK)
+      nav_conflict(ld, given ? (ld->at[dec].bad ? -1 : dec) : nav_later(ld, dec, nkey[d]),
+                   "%d rank(s) along %c leave blocks of %d cell(s) of the %d; every block needs at least %d cells per "
+                   "direction (the staggered face slots and the first multigrid coarsening): %s",
+                   p[d], "xyz"[d], N[d] / p[d], N[d], NAV_CONFIG_MIN_BLOCK,
+                   given ? "use fewer ranks in this direction" : "set run.decomposition or run on fewer ranks");
+}
+
 static void nav_check_consistency(nav_load *ld) {
   const nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -602,6 +674,7 @@ static void nav_check_consistency(nav_load *ld) {
                  nav_later(ld, nav_later(ld, nav_key_id("time", "end_time"), nav_key_id("time", "max_steps")),
                            nav_key_id("time", "steady_tol")),
                  "no stop criterion: end_time, max_steps and steady_tol are all 0");
+  nav_check_decomposition(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);
@@ -711,6 +784,7 @@ static void nav_md_range(FILE *out, const nav_key *k) {
   case NAV_KT_NAME: fprintf(out, "1 to %zu of `A-Z a-z 0-9 _ . -`", k->size - 1); return;
   case NAV_KT_TEXT: fprintf(out, "up to %zu characters", k->size - 1); return;
   case NAV_KT_VEC3: fputs("three reals `u,v,w`", out); return;
+  case NAV_KT_DECOMP: fputs("`auto` or three integers `px,py,pz` >= 1", out); return;
   }
 }
 

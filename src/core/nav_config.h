@@ -24,6 +24,7 @@ typedef struct nav_config {
   /* [run] */
   char name[64];     /* case name: summary.json, default output folder */
   char backend[16];  /* auto | cpu | cuda */
+  int decomposition[3]; /* ranks per direction px,py,pz; 0,0,0 = auto (MPI_Dims_create) */
 
   /* [grid] */
   int dim;                 /* 2 or 3 */
@@ -63,6 +64,7 @@ typedef struct nav_config {
   double fields_dt;         /* write fields every this much simulated time; 0 = off */
   long monitor_every;       /* monitor.csv row every N steps (>= 1) */
   double progress_interval; /* seconds of wall time between progress lines */
+  char dump_final[8];       /* true: DIR/final_fields.bin (doubles, interior, global order) */
 } nav_config;
 
 /* Collected input errors: each line "FILE:LINE: key 'section.key': reason". */

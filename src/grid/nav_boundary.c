@@ -16,12 +16,14 @@ void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scal
       pbc[d][s] = d < dim && vbc->type[d][s] == NAV_BC_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
 }
 
-nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_velocity_bc *bc,
-                                 nav_real *const *u) {
-  for (int d = 0; d < b->dim; d++)
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                                 const nav_velocity_bc *bc, nav_real *const *u) {
+  for (int d = 0; d < b->dim; d++) {
+    NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
     for (int s = 0; s < 2; s++)
       for (int c = 0; c < b->dim; c++) {
         const nav_bc_type t = bc->type[d][s];
+        if (nav_halo_face(halo, d, s)) continue;
         if (t == NAV_BC_PERIODIC)
           NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_PERIODIC, 0, 0));
         else if (c == d)
@@ -31,16 +33,21 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, co
         else
           NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_MIRROR, 1, 0));
       }
+  }
   return NAV_OK;
 }
 
-nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_scalar_bc bc[3][2], nav_real *x) {
-  for (int d = 0; d < b->dim; d++)
+nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
+                               nav_real *x) {
+  for (int d = 0; d < b->dim; d++) {
+    NAV_CALL(nav_halo_exchange(halo, b, d, &x, 1));
     for (int s = 0; s < 2; s++) {
+      if (nav_halo_face(halo, d, s)) continue;
       if (bc[d][s] == NAV_SCALAR_PERIODIC)
         NAV_CALL(ops->fill_ghost(b, x, d, s, NAV_GHOST_PERIODIC, 0, 0));
       else
         NAV_CALL(ops->fill_ghost(b, x, d, s, NAV_GHOST_MIRROR, bc[d][s] == NAV_SCALAR_NEUMANN ? 1 : -1, 0));
     }
+  }
   return NAV_OK;
 }

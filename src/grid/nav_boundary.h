@@ -7,13 +7,15 @@
  *   periodic: wrap.
  * Pressure and its corrections: homogeneous Neumann at walls and free-slip faces, periodic wrap,
  * homogeneous Dirichlet where asked (nav_scalar_bc). Directions are filled in the order x, y, z
- * so edges and corners are consistent. Not collective (one block per run until the
- * decomposition lands; then neighbour faces are filled by the halo exchange here). */
+ * so edges and corners are consistent. Faces shared with a neighbour rank are filled by the halo
+ * exchange (halo, see nav_halo.h), direction by direction before that direction's boundary faces;
+ * halo == NULL: one block (not collective). Otherwise collective over the block's neighbours. */
 #ifndef NAV_BOUNDARY_H
 #define NAV_BOUNDARY_H
 
 #include "backend/nav_kernels.h"
 #include "core/nav_config.h"
+#include "grid/nav_halo.h"
 
 typedef enum nav_scalar_bc { NAV_SCALAR_NEUMANN, NAV_SCALAR_DIRICHLET, NAV_SCALAR_PERIODIC } nav_scalar_bc;
 
@@ -27,8 +29,9 @@ void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc);
 /* The pressure boundary type that goes with the velocity boundaries. */
 void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scalar_bc pbc[3][2]);
 
-nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_velocity_bc *bc,
-                                 nav_real *const *u);
-nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, const nav_scalar_bc bc[3][2], nav_real *x);
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                                 const nav_velocity_bc *bc, nav_real *const *u);
+nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
+                               nav_real *x);
 
 #endif

@@ -28,8 +28,7 @@ void nav_widths_coarsen(const double *w, int N, int periodic, double *wc) {
   nav_widths_ghosts(wc, Nc, periodic);
 }
 
-nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],
-                       nav_box *b) {
+void nav_box_layout(int dim, const int n[3], const int g0[3], nav_box *b) {
   memset(b, 0, sizeof *b);
   b->dim = dim;
   for (int d = 0; d < 3; d++) {
@@ -42,6 +41,11 @@ nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const
   b->st[2] = dim == 3 ? ex * ey : 0;
   b->off = b->st[0] + b->st[1] + b->st[2];
   b->ntot = ex * ey * ez;
+}
+
+nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],
+                       nav_box *b) {
+  nav_box_layout(dim, n, g0, b);
   for (int d = 0; d < dim; d++) {
     const int m = b->n[d];
     const double *wg = w[d] + g0[d]; /* wg[i] = width of local cell i, i = -1..m */

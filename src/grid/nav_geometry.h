@@ -25,6 +25,8 @@ void nav_widths_coarsen(const double *w, int N, int periodic, double *wc);
 nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],
                        nav_box *b);
 void nav_box_destroy(const nav_kernel_ops *ops, nav_box *b);
+/* Layout only (n, g0, strides, sizes; no metric arrays): for host copies of fields. */
+void nav_box_layout(int dim, const int n[3], const int g0[3], nav_box *b);
 
 /* Volume of the block's interior (host computation from the global widths). */
 double nav_box_volume(int dim, const int n[3], const int g0[3], double *const w[3]);

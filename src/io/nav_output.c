@@ -39,6 +39,7 @@ nav_err nav_monitor_open(const char *dir, FILE **out) {
 }
 
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
+  if (!out) return;
   fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e\n", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
           f->p_relres);
 }
@@ -52,6 +53,20 @@ static void nav_put_be32(FILE *out, double v) {
   fwrite(b, 1, 4, out);
 }
 
+static void nav_put_be64(FILE *out, double v) {
+  uint64_t u;
+  memcpy(&u, &v, 8);
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(u >> (56 - 8 * i));
+  fwrite(b, 1, 8, out);
+}
+
+static void nav_put_be32i(FILE *out, int32_t v) {
+  uint32_t u = (uint32_t)v;
+  unsigned char b[4] = {(unsigned char)(u >> 24), (unsigned char)(u >> 16), (unsigned char)(u >> 8), (unsigned char)u};
+  fwrite(b, 1, 4, out);
+}
+
 nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h) {
   char path[1100];
   snprintf(path, sizeof path, "%s/fields_%08ld.vtk", dir, f->step);
@@ -61,7 +76,11 @@ nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h)
   const int n3 = f->dim == 3 ? f->n[2] : 1;
   fprintf(out, "# vtk DataFile Version 3.0\nnavier %s t=%.9g step %ld\nBINARY\nDATASET RECTILINEAR_GRID\n",
           f->cfg->name, f->t, f->step);
-  fprintf(out, "FIELD FieldData 2\nTIME 1 1 double\n%.17g\nCYCLE 1 1 int\n%ld\n", f->t, f->step);
+  fprintf(out, "FIELD FieldData 2\nTIME 1 1 double\n");
+  nav_put_be64(out, f->t);
+  fprintf(out, "\nCYCLE 1 1 int\n");
+  nav_put_be32i(out, (int32_t)f->step);
+  fprintf(out, "\n");
   fprintf(out, "DIMENSIONS %d %d %d\n", f->n[0] + 1, f->n[1] + 1, n3 + 1);
   const char *axis[3] = {"X", "Y", "Z"};
   for (int d = 0; d < 3; d++) {
@@ -157,9 +176,9 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   fprintf(out,
           ",\n  \"steps\": %ld,\n  \"time\": %.10g,\n  \"wall_s\": %.3f,\n  \"backend\": \"%s\",\n  \"ranks\": %d,\n"
           "  \"dim\": %d,\n  \"grid\": [%d, %d, %d],\n  \"cells\": %ld,\n  \"precision\": \"%s\",\n"
-          "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e",
+          "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e,\n  \"decomposition\": [%d, %d, %d]",
           f->step, f->t, s->wall_s, s->backend, s->ranks, f->dim, f->n[0], f->n[1], f->dim == 3 ? f->n[2] : 1, cells,
-          NAV_PRECISION_NAME, f->max_div, s->final_ke);
+          NAV_PRECISION_NAME, f->max_div, s->final_ke, f->dc.p[0], f->dc.p[1], f->dc.p[2]);
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");
     nav_validation_json(v, out);
@@ -168,5 +187,25 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   const int bad = ferror(out);
   NAV_CHECK(fclose(out) == 0 && !bad, NAV_ERR_IO, "%s: write failed (disk full?)", tmp);
   NAV_CHECK(rename(tmp, path) == 0, NAV_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+  return NAV_OK;
+}
+
+nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h) {
+  char path[1100];
+  snprintf(path, sizeof path, "%s/final_fields.bin", dir);
+  FILE *out = fopen(path, "wb");
+  NAV_CHECK(out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  const nav_box *b = &h->box;
+  for (int c = 0; c <= f->dim; c++) {
+    const nav_real *q = c < f->dim ? h->u[c] : h->p;
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int i = 0; i < b->n[0]; i++) {
+          const double v = q[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]];
+          fwrite(&v, sizeof v, 1, out);
+        }
+  }
+  const int bad = ferror(out);
+  NAV_CHECK(fclose(out) == 0 && !bad, NAV_ERR_IO, "%s: write failed (disk full?)", path);
   return NAV_OK;
 }

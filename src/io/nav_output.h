@@ -10,7 +10,7 @@
 /* Create dir (and parents) and check it is writable: NAV_ERR_INPUT with the reason if not. */
 nav_err nav_output_prepare(const char *dir);
 
-/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual. */
+/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row). */
 nav_err nav_monitor_open(const char *dir, FILE **out);
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
 
@@ -26,6 +26,10 @@ typedef struct nav_summary {
   int ranks;
   double final_ke;
 } nav_summary;
+
+/* DIR/final_fields.bin: u, v, (w), p interior values of the global grid as native doubles, each
+ * field in global x-fastest order (u first), for exact comparisons. Rank 0 (h global). */
+nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h);
 
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v);
 

@@ -6,21 +6,50 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "grid/nav_geometry.h"
 
 extern const char nav_data_ghia1982_csv[];
 extern const char nav_data_ghia1982_flags_csv[];
 
 nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   memset(h, 0, sizeof *h);
-  h->box = f->box;
-  const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
-  for (int c = -1; c < f->dim; c++) {
+  const nav_box *lb = &f->box;
+  const int root = f->dc.rank == 0;
+  const int zero[3] = {0, 0, 0};
+  nav_box_layout(f->dim, f->n, zero, &h->box);
+  const nav_box *gb = &h->box;
+  const size_t nb = (size_t)lb->n[0] * lb->n[1] * lb->n[2], ng = (size_t)f->n[0] * f->n[1] * (f->dim == 3 ? f->n[2] : 1);
+  nav_real *local = malloc((size_t)lb->ntot * sizeof *local);
+  double *block = malloc(nb * sizeof *block), *global = root ? malloc(ng * sizeof *global) : NULL;
+  nav_err e = local && block && (global || !root) ? NAV_OK : NAV_ERR_MEMORY;
+  for (int c = -1; c < f->dim && e == NAV_OK; c++) {
     nav_real **dst = c < 0 ? &h->p : &h->u[c];
-    *dst = malloc(bytes);
-    NAV_CHECK(*dst, NAV_ERR_MEMORY, "cannot allocate host fields");
-    NAV_CALL(f->ops->to_host(*dst, c < 0 ? f->p : f->u[c], bytes));
+    e = f->ops->to_host(local, c < 0 ? f->p : f->u[c], (size_t)lb->ntot * sizeof(nav_real));
+    nav_idx q = 0;
+    for (int k = 0; k < lb->n[2]; k++)
+      for (int j = 0; j < lb->n[1]; j++)
+        for (int i = 0; i < lb->n[0]; i++) block[q++] = local[lb->off + i * lb->st[0] + j * lb->st[1] + k * lb->st[2]];
+    if (e == NAV_OK) e = nav_decomp_gather(&f->dc, block, global, 0);
+    if (e != NAV_OK || !root) continue;
+    *dst = calloc((size_t)gb->ntot, sizeof(nav_real));
+    if (!*dst) {
+      e = NAV_ERR_MEMORY;
+      break;
+    }
+    q = 0;
+    for (int k = 0; k < gb->n[2]; k++)
+      for (int j = 0; j < gb->n[1]; j++)
+        for (int i = 0; i < gb->n[0]; i++) (*dst)[gb->off + i * gb->st[0] + j * gb->st[1] + k * gb->st[2]] = (nav_real)global[q++];
   }
-  return NAV_OK;
+  free(local);
+  free(block);
+  free(global);
+  NAV_CHECK(e != NAV_ERR_MEMORY, NAV_ERR_MEMORY, "cannot allocate host fields");
+  NAV_CALL(e);
+  if (!root) return NAV_OK;
+  /* the ghosts of the global grid, as one block would have them */
+  NAV_CALL(nav_fill_velocity_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->vbc, h->u));
+  return nav_fill_scalar_ghosts(&nav_kernel_ops_cpu, gb, NULL, (const nav_scalar_bc(*)[2])f->pbc, h->p);
 }
 
 void nav_host_fields_free(nav_host_fields *h) {

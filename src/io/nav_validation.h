@@ -15,10 +15,12 @@
 #include "solvers/nav_flow.h"
 
 typedef struct nav_host_fields {
-  nav_box box;          /* layout only: metric pointers are not valid on the host */
-  nav_real *u[3], *p;   /* host copies, ghosts included */
+  nav_box box;          /* layout of the GLOBAL grid (no metric arrays) */
+  nav_real *u[3], *p;   /* host copies of the global fields on rank 0, ghosts included (filled as
+                           one block would have them); NULL on the other ranks */
 } nav_host_fields;
 
+/* Gather the fields of every rank into global host copies on rank 0. Collective. */
 nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h);
 void nav_host_fields_free(nav_host_fields *h);
 

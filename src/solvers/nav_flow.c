@@ -8,6 +8,7 @@
 
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
+#include "grid/nav_reduce.h"
 
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
   const double A = cfg->amplitude, two_pi = 2 * NAV_PI;
@@ -53,7 +54,7 @@ static nav_err nav_flow_initial(nav_flow *f) {
     for (int k = 0; k < b->n[2]; k++)
       for (int j = 0; j < b->n[1]; j++)
         for (int i = 0; i < b->n[0]; i++) {
-          const int ijk[3] = {i, j, k};
+          const int ijk[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
           double x[3], v;
           int has;
           nav_flow_position(f, c, ijk, x);
@@ -67,11 +68,14 @@ static nav_err nav_flow_initial(nav_flow *f) {
     }
   }
   free(host);
-  return nav_fill_velocity_ghosts(f->ops, b, &f->vbc, f->u);
+  return nav_fill_velocity_ghosts(f->ops, b, f->halo, &f->vbc, f->u);
 }
 
 nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_flow *f) {
   memset(f, 0, sizeof *f);
+  f->dc.comm = MPI_COMM_NULL;
+  NAV_CALL(nav_decomp_create(cfg, &f->dc));
+  f->comm = f->dc.size > 1 ? f->dc.comm : MPI_COMM_NULL;
   f->cfg = cfg;
   f->ops = ops;
   f->dim = cfg->dim;
@@ -94,7 +98,8 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
     for (int i = 0; i < nn[d]; i++) f->xf[d][i + 1] = f->xf[d][i] + f->w[d][i];
   }
   const int g0[3] = {0, 0, 0};
-  NAV_CALL(nav_box_create(ops, f->dim, f->n, g0, f->w, &f->box));
+  NAV_CALL(nav_box_create(ops, f->dim, f->dc.n, f->dc.g0, f->w, &f->box));
+  NAV_CALL(nav_halo_create(ops, &f->dc, &f->box, &f->halo));
   f->volume = nav_box_volume(f->dim, f->n, g0, f->w);
   const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
   for (int c = 0; c < f->dim; c++) {
@@ -121,7 +126,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.pre_smooth = cfg->pre_smooth;
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
-  NAV_CALL(nav_psolver_create(ops, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
+  NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
   return nav_flow_initial(f);
 }
@@ -136,17 +141,23 @@ void nav_flow_destroy(nav_flow *f) {
   }
   if (f->p) f->ops->free(f->p);
   if (f->div) f->ops->free(f->div);
+  nav_halo_destroy(f->halo);
   nav_box_destroy(f->ops, &f->box);
   for (int d = 0; d < f->dim; d++) {
     nav_widths_free(f->w[d]);
     free(f->xf[d]);
   }
+  nav_decomp_destroy(&f->dc);
   memset(f, 0, sizeof *f);
 }
 
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   double adv, diff;
   NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
+  double rates[2] = {adv, diff};
+  nav_reduce_max(f->comm, rates, 2);
+  adv = rates[0];
+  diff = rates[1];
   /* the walls' own speed bounds the velocity next to them (the lid of a cavity at rest) */
   double rmax = 0;
   for (int d = 0; d < f->dim; d++)
@@ -179,7 +190,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
     f->rhs[c] = f->rhs_old[c];
     f->rhs_old[c] = tmp;
   }
-  NAV_CALL(nav_fill_velocity_ghosts(ops, b, &f->vbc, f->u));
+  NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p */
   NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
   nav_psolver_stats st;
@@ -195,11 +206,12 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
             "(tolerance %.1e); raise [pressure] max_iterations or check the case",
             f->step + 1, f->t, st.relres, st.iterations, f->cfg->tolerance);
   NAV_CALL(ops->correct(b, f->u, f->p, (nav_real)dt));
-  NAV_CALL(nav_fill_velocity_ghosts(ops, b, &f->vbc, f->u));
+  NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   f->dt_old = dt;
   f->t += dt;
   f->step++;
   NAV_CALL(ops->divergence(b, f->u, 1, NULL, &f->max_div));
+  nav_reduce_max(f->comm, &f->max_div, 1);
   f->change = -1;
   if (measure_change) {
     double dmax = 0, umax = 0;
@@ -207,10 +219,12 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
       double d, m;
       int bad;
       NAV_CALL(ops->max_abs_diff(b, f->u[c], f->u_prev[c], &d, &m, &bad));
-      NAV_CHECK(!bad, NAV_ERR_BLOWUP, "velocity component %d is NaN or Inf after step %ld (time %.6g)", c, f->step,
+      double v[3] = {d, m, bad};
+      nav_reduce_max(f->comm, v, 3);
+      NAV_CHECK(!v[2], NAV_ERR_BLOWUP, "velocity component %d is NaN or Inf after step %ld (time %.6g)", c, f->step,
                 f->t);
-      dmax = fmax(dmax, d);
-      umax = fmax(umax, m);
+      dmax = fmax(dmax, v[0]);
+      umax = fmax(umax, v[1]);
     }
     f->change = umax > 0 ? dmax / (dt * umax) : 0;
   }
@@ -220,6 +234,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
 nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke) {
   double s;
   NAV_CALL(f->ops->kinetic_energy(&f->box, f->u, &s));
+  nav_reduce_sum(f->comm, &s, 1);
   *ke = s / f->volume;
   return NAV_OK;
 }

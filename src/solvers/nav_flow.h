@@ -17,17 +17,22 @@
 #include "backend/nav_kernels.h"
 #include "core/nav_config.h"
 #include "grid/nav_boundary.h"
+#include "grid/nav_decomp.h"
+#include "grid/nav_halo.h"
 #include "solvers/poisson/nav_psolver.h"
 
 typedef struct nav_flow {
   const nav_config *cfg;
   const nav_kernel_ops *ops;
   int dim;
-  int n[3];
-  double *w[3];       /* host cell widths, index -1..n */
-  double *xf[3];      /* host face coordinates 0..n */
-  double volume;
-  nav_box box;
+  int n[3];           /* GLOBAL cells */
+  double *w[3];       /* host cell widths of the global grid, index -1..n */
+  double *xf[3];      /* host face coordinates of the global grid, 0..n */
+  double volume;      /* global */
+  nav_decomp dc;      /* this rank's block of the global grid (dc.n cells at dc.g0) */
+  nav_halo *halo;     /* exchange with the neighbour ranks (NULL on one rank) */
+  MPI_Comm comm;      /* reductions (MPI_COMM_NULL on one rank) */
+  nav_box box;        /* this rank's block */
   nav_velocity_bc vbc;
   nav_scalar_bc pbc[3][2];
   nav_real *u[3], *rhs[3], *rhs_old[3], *u_prev[3];
@@ -44,7 +49,10 @@ typedef struct nav_flow {
   double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1) */
 } nav_flow;
 
-/* Build the grid, allocate the fields with ops and set the initial condition. Not collective. */
+/* Build the decomposition of the grid over MPI_COMM_WORLD ([run] decomposition), this rank's
+ * block, allocate the fields with ops and set the initial condition. Collective; every function
+ * below is collective too, and every global quantity (dt, max|div u|, energy, change, pressure
+ * diagnostics) is the same on every rank. */
 nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_flow *f);
 void nav_flow_destroy(nav_flow *f);
 /* The stable time step for the current velocity (or the fixed dt). */

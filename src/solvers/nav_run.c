@@ -7,6 +7,7 @@
 
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
+#include "grid/nav_reduce.h"
 #include "io/nav_output.h"
 #include "solvers/nav_flow.h"
 
@@ -45,12 +46,21 @@ static void nav_progress(const nav_flow *f, double dt, double cfl, double change
   fflush(stdout);
 }
 
+/* Every rank returns the same verdict: the largest error code of any rank. A rank that succeeded
+ * while another failed (rank 0 writing a file) records a message that points there. Collective. */
+static nav_err nav_agree(const nav_flow *f, nav_err e) {
+  const int code = nav_reduce_err(f->comm, (int)e);
+  if (code != NAV_OK && e == NAV_OK)
+    return nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "failed on another rank (rank 0 reports it)");
+  return (nav_err)code;
+}
+
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
   nav_host_fields h;
   nav_err e = nav_host_fields_fetch(f, &h);
-  if (e == NAV_OK) e = nav_fields_write(dir, f, &h);
+  if (e == NAV_OK && f->dc.rank == 0) e = nav_fields_write(dir, f, &h);
   nav_host_fields_free(&h);
-  return e;
+  return nav_agree(f, e);
 }
 
 /* The time loop; on return f holds the last state. */
@@ -69,7 +79,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
               f->step, f->t);
     if (c->end_time > 0 && f->t + dt > c->end_time) dt = c->end_time - f->t;
     const int monitor = (f->step + 1) % c->monitor_every == 0;
-    NAV_CALL(nav_flow_step(f, dt, monitor));
+    NAV_CALL(nav_agree(f, nav_flow_step(f, dt, monitor)));
     NAV_CHECK(isfinite(f->max_div), NAV_ERR_BLOWUP, "the velocity is NaN or Inf after step %ld (time %.6g)", f->step,
               f->t);
     if (monitor) {
@@ -84,7 +94,8 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     const double now = nav_wtime();
     if (now - last_print >= c->progress_interval || done) {
       const double wall_per_step = (now - t_start) / (double)f->step;
-      nav_progress(f, dt, cfl, change_last, done ? 0 : nav_eta_seconds(c, f, dt, change_last, wall_per_step, &eta));
+      const double eta_s = done ? 0 : nav_eta_seconds(c, f, dt, change_last, wall_per_step, &eta);
+      if (f->dc.rank == 0) nav_progress(f, dt, cfl, change_last, eta_s);
       last_print = now;
     }
     int fields = c->fields_every > 0 && f->step % c->fields_every == 0;
@@ -98,7 +109,8 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
         NAV_CALL(nav_flow_kinetic_energy(f, &ke));
         nav_monitor_row(mon, f, dt, ke);
       }
-      printf("stopped: %s\n", done_steady  ? "steady state reached"
+      if (f->dc.rank == 0)
+        printf("stopped: %s\n", done_steady  ? "steady state reached"
                               : done_time  ? "end time reached"
                                            : "step count reached");
       return NAV_OK;
@@ -109,16 +121,30 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
 nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_options *opt) {
   const double t_start = nav_wtime();
   const char *dir = opt->output_dir;
-  NAV_CALL(nav_output_prepare(dir));
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  nav_err ep = rank == 0 ? nav_output_prepare(dir) : NAV_OK;
+  const int code = nav_reduce_err(opt->ranks > 1 ? MPI_COMM_WORLD : MPI_COMM_NULL, (int)ep);
+  if (code != NAV_OK && ep == NAV_OK)
+    ep = nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "the output folder failed on rank 0");
+  NAV_CALL(ep);
   nav_flow f;
-  NAV_CALL(nav_flow_create(c, ops, &f));
+  nav_err ec = nav_flow_create(c, ops, &f);
+  if (ec != NAV_OK) {
+    nav_flow_destroy(&f);
+    NAV_CALL(ec);
+  }
   char desc[256];
   nav_psolver_describe(f.poisson, desc, sizeof desc);
-  printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s\n",
+  if (rank == 0)
+    printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s\n",
          c->name, c->dim, c->nx, c->ny, c->dim == 3 ? "x" : "", c->dim == 3 ? c->nz : 0, ops->name, opt->ranks, desc,
          c->tolerance, dir);
+  if (rank == 0 && f.dc.size > 1)
+    printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells\n", f.dc.p[0], f.dc.p[1], f.dc.p[2],
+           f.dc.n[0], f.dc.n[1], f.dc.n[2]);
   FILE *mon = NULL;
-  nav_err err = nav_monitor_open(dir, &mon);
+  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &mon) : NAV_OK);
   if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start);
   if (mon) fclose(mon);
   char message[1024] = "";
@@ -128,20 +154,25 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   nav_host_fields h;
   memset(&h, 0, sizeof h);
   nav_summary s = {err == NAV_OK ? "completed" : "failed", message, 0, ops->name, opt->ranks, 0};
-  if (nav_host_fields_fetch(&f, &h) == NAV_OK) {
+  if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
-    if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0)) err = nav_fields_write(dir, &f, &h);
+    nav_err ew = NAV_OK;
+    if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0)) ew = nav_fields_write(dir, &f, &h);
+    if (ew == NAV_OK && err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
+    if (err == NAV_OK) err = ew;
   }
   nav_host_fields_free(&h);
+  err = nav_agree(&f, err);
   nav_flow_kinetic_energy(&f, &s.final_ke);
   s.wall_s = nav_wtime() - t_start;
-  if (v.cavity)
+  if (rank == 0 && v.cavity)
     printf("validation: Ghia et al. (1982), Re = %g: max |u - u_ref| = %.4f on x = 0.5 (%d points), max |v - v_ref| = "
            "%.4f on y = 0.5 (%d points)\n",
            v.re, v.max_dev_u, v.points_u, v.max_dev_v, v.points_v);
-  if (v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
-  nav_err es = nav_summary_write(dir, &f, &s, &v);
-  printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);
+  if (rank == 0 && v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
+  nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);
+  if (rank == 0)
+    printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);
   nav_flow_destroy(&f);
   NAV_CALL(err);
   NAV_CALL(es);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Exit status and summary.json of runs that must not complete:
-#   - more than one MPI rank: exit 2 with a message on stderr, nothing computed;
+#   - a decomposition that does not match the rank count: exit 2 with the key on stderr, nothing computed;
 #   - a pressure solve that cannot converge: exit 1, status "failed", a message with step and residual;
 #   - a blow-up (a huge fixed dt): exit 1, status "failed", a message with the step and time.
 # usage: test_run_status.sh NAVIER SCRATCH
@@ -17,11 +17,13 @@ check() { # check DESCRIPTION CONDITION...
 }
 
 out=$scratch/ranks
-mpiexec -n 2 --oversubscribe "$navier" run --set time.max_steps=2 --output "$out" >"$scratch/ranks.out" 2>"$scratch/ranks.err"
+timeout 60 mpiexec -n 2 --oversubscribe "$navier" run --set time.max_steps=2 --set run.decomposition=3,1,1 \
+  --output "$out" >"$scratch/ranks.out" 2>"$scratch/ranks.err"
 rc=$?
-check "2 ranks: exit 2 (got $rc)" test "$rc" -eq 2
-check "2 ranks: message names the rank count" grep -q "started on 2 MPI ranks" "$scratch/ranks.err"
-check "2 ranks: nothing computed" test ! -e "$out/summary.json" -a ! -e "$out/monitor.csv"
+check "2 ranks, 3 blocks: exit 2 (got $rc)" test "$rc" -eq 2
+check "2 ranks, 3 blocks: message names the key and the rank count" \
+  grep -q "key 'run.decomposition': 3 x 1 x 1 = 3 blocks, but the run has 2 MPI rank(s)" "$scratch/ranks.err"
+check "2 ranks, 3 blocks: nothing computed" test ! -e "$out/summary.json" -a ! -e "$out/monitor.csv"
 
 out=$scratch/noconv
 "$navier" run --set grid.nx=32 --set grid.ny=32 --set time.max_steps=5 --set pressure.max_iterations=1 \

@@ -33,4 +33,24 @@ NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_real *x, in
   }
 }
 
+/* Index of point (r, q) of the plane `layer` of direction dir in a field, and its position m in
+ * a packed face buffer (t0 fastest; lo1 = -1 in 3D, 0 in 2D). */
+NAV_HD static inline nav_idx nav_face_point(const nav_box *b, int dir, int layer, int t0, int r, int t1, int q) {
+  return b->off + (nav_idx)layer * b->st[dir] + (nav_idx)r * b->st[t0] + (nav_idx)q * b->st[t1];
+}
+
+NAV_HD static inline nav_idx nav_face_slot(const nav_box *b, int t0, int r, int q, int lo1) {
+  return (nav_idx)(r + 1) + (nav_idx)(q - lo1) * (b->n[t0] + 2);
+}
+
+/* Copy one plane point to (pack = 1) or from (pack = 0) the face buffer. */
+NAV_HD static inline void nav_face_copy_point(const nav_box *b, nav_real *x, int dir, int layer, nav_real *buf,
+                                              int pack, int t0, int r, int t1, int q, int lo1) {
+  const nav_idx p = nav_face_point(b, dir, layer, t0, r, t1, q), m = nav_face_slot(b, t0, r, q, lo1);
+  if (pack)
+    buf[m] = x[p];
+  else
+    x[p] = buf[m];
+}
+
 #endif

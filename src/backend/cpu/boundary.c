@@ -1,4 +1,5 @@
-/* CPU backend: constant fill and ghost layers of one block face (see nav_ghost_kind). */
+/* CPU backend: constant fill, ghost layers of one block face (see nav_ghost_kind), and the
+ * pack/unpack of a face plane for the halo exchange. */
 #include "backend/common/nav_point_boundary.h"
 #include "backend/cpu/cpu_kernels.h"
 
@@ -17,5 +18,27 @@ nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav
 #pragma omp parallel for schedule(static) if (points >= 8192)
   for (int q = lo1; q <= hi1; q++)
     for (int r = -1; r <= b->n[t0]; r++) nav_fill_ghost_point(b, x, dir, side, kind, alpha, beta, t0, r, t1, q);
+  return NAV_OK;
+}
+
+static void nav_face_copy_cpu(const nav_box *b, nav_real *x, int dir, int layer, nav_real *buf, int pack) {
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const int lo1 = b->dim == 3 ? -1 : 0, hi1 = b->dim == 3 ? b->n[t1] : 0;
+  const long points = (long)(b->n[t0] + 2) * (hi1 - lo1 + 1);
+#pragma omp parallel for schedule(static) if (points >= 8192)
+  for (int q = lo1; q <= hi1; q++)
+    for (int r = -1; r <= b->n[t0]; r++) nav_face_copy_point(b, x, dir, layer, buf, pack, t0, r, t1, q, lo1);
+}
+
+nav_err nav_pack_face_cpu(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf) {
+  (void)side;
+  nav_face_copy_cpu(b, (nav_real *)x, dir, layer, buf, 1);
+  return NAV_OK;
+}
+
+nav_err nav_unpack_face_cpu(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf) {
+  (void)side;
+  nav_face_copy_cpu(b, x, dir, layer, (nav_real *)buf, 0);
   return NAV_OK;
 }

@@ -55,6 +55,8 @@ nav_err nav_copy_cpu(void *dst, const void *src, size_t bytes);
 nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                            nav_real beta);
+nav_err nav_pack_face_cpu(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
+nav_err nav_unpack_face_cpu(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
 
 nav_err nav_momentum_rhs_cpu(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cpu(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,

@@ -44,3 +44,35 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
   NAV_CUDA_LAUNCHED("nav_fill_ghost_kernel");
   return NAV_OK;
 }
+
+/* Halo exchange: one thread per point (r, q) of the plane `layer` of direction dir, copied to or
+ * from the packed face buffer (nav_face_copy_point). */
+__global__ void __launch_bounds__(256) nav_face_copy_kernel(nav_box box, nav_real *x, int dir, int layer,
+                                                            nav_real *buf, int pack) {
+  int t0, t1;
+  nav_face_plane(&box, dir, &t0, &t1);
+  const int lo1 = box.dim == 3 ? -1 : 0, nr = box.n[t0] + 2, nq = box.dim == 3 ? box.n[t1] + 2 : 1;
+  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m >= (nav_idx)nr * nq) return;
+  const int r = -1 + (int)(m % nr), q = lo1 + (int)(m / nr);
+  nav_face_copy_point(&box, x, dir, layer, buf, pack, t0, r, t1, q, lo1);
+}
+
+static nav_err nav_face_copy_cuda(const nav_box *b, nav_real *x, int dir, int layer, nav_real *buf, int pack) {
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const nav_idx pts = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
+  nav_face_copy_kernel<<<(unsigned)((pts + 255) / 256), 256>>>(*b, x, dir, layer, buf, pack);
+  NAV_CUDA_LAUNCHED("nav_face_copy_kernel");
+  return NAV_OK;
+}
+
+nav_err nav_pack_face_cuda(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf) {
+  (void)side;
+  return nav_face_copy_cuda(b, (nav_real *)x, dir, layer, buf, 1);
+}
+
+nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf) {
+  (void)side;
+  return nav_face_copy_cuda(b, x, dir, layer, (nav_real *)buf, 0);
+}

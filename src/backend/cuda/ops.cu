@@ -2,6 +2,10 @@
  * the order of struct nav_kernel_ops (C++ designated initializers must follow it). */
 #include "backend/cuda/cuda_kernels.h"
 
+/* Face pack/unpack of the halo exchange (boundary.cu). */
+nav_err nav_pack_face_cuda(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
+nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
+
 extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .name = "cuda",
     .alloc = nav_alloc_cuda,
@@ -11,6 +15,8 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .copy = nav_copy_cuda,
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
+    .pack_face = nav_pack_face_cuda,
+    .unpack_face = nav_unpack_face_cuda,
     .momentum_rhs = nav_momentum_rhs_cuda,
     .advance = nav_advance_cuda,
     .divergence = nav_divergence_cuda,

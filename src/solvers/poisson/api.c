@@ -6,6 +6,7 @@
 
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
+#include "grid/nav_decomp.h"
 #include "solvers/poisson/nav_psolver.h"
 
 struct nav_poisson {
@@ -16,6 +17,10 @@ struct nav_poisson {
   nav_real *x, *b;     /* backend arrays with ghost cells */
   nav_real *hx, *hb;   /* host staging arrays with ghost cells */
   double *w[3];
+  MPI_Comm comm;
+  int decomposition[3];
+  nav_decomp dc;       /* the grid over comm (a serial stand-in on one rank) */
+  double *block;       /* dense block of this rank */
   char description[256];
 };
 
@@ -37,9 +42,7 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   nav_poisson_options_default(&def);
   if (!opt) opt = &def;
   int size = 1;
-  if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) size = -1;
-  NAV_CHECK(size == 1, NAV_ERR_INPUT, "nav_poisson_create: the communicator has %d ranks; one rank only for now",
-            size);
+  NAV_CHECK(MPI_Comm_size(comm, &size) == MPI_SUCCESS, NAV_ERR_INPUT, "nav_poisson_create: bad communicator");
   NAV_CHECK(opt->solver && opt->cycle, NAV_ERR_INPUT, "nav_poisson_create: solver and cycle must be set");
   NAV_CHECK(strlen(opt->solver) < sizeof def.solver && strlen(opt->cycle) < 8, NAV_ERR_INPUT,
             "nav_poisson_create: solver '%s' or cycle '%s' unknown", opt->solver, opt->cycle);
@@ -55,6 +58,9 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   ps->opt.pre_smooth = opt->pre_smooth;
   ps->opt.post_smooth = opt->post_smooth;
   ps->opt.omega = opt->omega;
+  ps->comm = comm;
+  memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
+  ps->dc.comm = MPI_COMM_NULL;
   *out = ps;
   return NAV_OK;
 }
@@ -67,6 +73,9 @@ static void nav_poisson_release(nav_poisson *ps) {
   if (ps->box.rdf[0]) nav_box_destroy(ps->ops, &ps->box);
   free(ps->hx);
   free(ps->hb);
+  free(ps->block);
+  ps->block = NULL;
+  if (ps->dc.start[0]) nav_decomp_destroy(&ps->dc);
   ps->x = ps->b = ps->hx = ps->hb = NULL;
   for (int d = 0; d < 3; d++) {
     nav_widths_free(ps->w[d]);
@@ -100,26 +109,37 @@ nav_err nav_poisson_set_grid(nav_poisson *ps, int dim, const int n[3], const dou
     }
     nav_widths_ghosts(ps->w[d], n[d], sbc[d][0] == NAV_SCALAR_PERIODIC);
   }
-  const int g0[3] = {0, 0, 0};
-  NAV_CALL(nav_box_create(ps->ops, dim, nn, g0, ps->w, &ps->box));
+  int size, periodic[3];
+  MPI_Comm_size(ps->comm, &size);
+  for (int d = 0; d < 3; d++) periodic[d] = d < dim && sbc[d][0] == NAV_SCALAR_PERIODIC;
+  if (size > 1)
+    NAV_CALL(nav_decomp_create_grid(ps->comm, dim, nn, periodic, ps->decomposition, "nav_poisson_set_grid", &ps->dc));
+  else
+    NAV_CALL(nav_decomp_serial(dim, nn, periodic, &ps->dc));
+  NAV_CALL(nav_box_create(ps->ops, dim, ps->dc.n, ps->dc.g0, ps->w, &ps->box));
+  ps->block = malloc((size_t)ps->dc.n[0] * ps->dc.n[1] * ps->dc.n[2] * sizeof(double));
+  NAV_CHECK(ps->block, NAV_ERR_MEMORY, "nav_poisson_set_grid: out of memory");
   const size_t bytes = (size_t)ps->box.ntot * sizeof(nav_real);
   NAV_CALL(ps->ops->alloc((void **)&ps->x, bytes));
   NAV_CALL(ps->ops->alloc((void **)&ps->b, bytes));
   ps->hx = calloc((size_t)ps->box.ntot, sizeof(nav_real));
   ps->hb = calloc((size_t)ps->box.ntot, sizeof(nav_real));
   NAV_CHECK(ps->hx && ps->hb, NAV_ERR_MEMORY, "nav_poisson_set_grid: out of memory");
-  NAV_CALL(nav_psolver_create(ps->ops, dim, nn, ps->w, (const nav_scalar_bc(*)[2])sbc, &ps->opt, &ps->solver));
+  NAV_CALL(nav_psolver_create(ps->ops, &ps->dc, dim, nn, ps->w, (const nav_scalar_bc(*)[2])sbc, &ps->opt, &ps->solver));
   nav_psolver_describe(ps->solver, ps->description, sizeof ps->description);
   return NAV_OK;
 }
 
-/* Copy between a dense host array (x fastest) and the interior of a ghosted host array. */
-static void nav_poisson_pack(const nav_box *b, double *dense, nav_real *ghosted, int to_ghosted) {
-  nav_idx q = 0;
+/* Copy between the dense GLOBAL host array (x fastest, N cells) and the interior of this rank's
+ * ghosted host block (n cells at g0). */
+static void nav_poisson_pack(const nav_poisson *ps, double *dense, nav_real *ghosted, int to_ghosted) {
+  const nav_box *b = &ps->box;
+  const int *N = ps->dc.N;
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++)
-      for (int i = 0; i < b->n[0]; i++, q++) {
+      for (int i = 0; i < b->n[0]; i++) {
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        const nav_idx q = (nav_idx)(b->g0[0] + i) + (nav_idx)N[0] * ((b->g0[1] + j) + (nav_idx)N[1] * (b->g0[2] + k));
         if (to_ghosted)
           ghosted[p] = (nav_real)dense[q];
         else
@@ -130,14 +150,22 @@ static void nav_poisson_pack(const nav_box *b, double *dense, nav_real *ghosted,
 nav_err nav_poisson_solve(nav_poisson *ps, double *x, const double *b, nav_poisson_result *res) {
   NAV_CHECK(ps->solver, NAV_ERR_INPUT, "nav_poisson_solve: call nav_poisson_set_grid first");
   const size_t bytes = (size_t)ps->box.ntot * sizeof(nav_real);
-  nav_poisson_pack(&ps->box, x, ps->hx, 1);
-  nav_poisson_pack(&ps->box, (double *)b, ps->hb, 1);
+  nav_poisson_pack(ps, x, ps->hx, 1);
+  nav_poisson_pack(ps, (double *)b, ps->hb, 1);
   NAV_CALL(ps->ops->from_host(ps->x, ps->hx, bytes));
   NAV_CALL(ps->ops->from_host(ps->b, ps->hb, bytes));
   nav_psolver_stats st;
   NAV_CALL(nav_psolver_solve(ps->solver, ps->x, ps->b, &st));
   NAV_CALL(ps->ops->to_host(ps->hx, ps->x, bytes));
-  nav_poisson_pack(&ps->box, x, ps->hx, 0);
+  nav_poisson_pack(ps, x, ps->hx, 0);
+  if (ps->dc.size > 1) { /* assemble x on every rank */
+    const nav_box *bx = &ps->box;
+    nav_idx q = 0;
+    for (int k = 0; k < bx->n[2]; k++)
+      for (int j = 0; j < bx->n[1]; j++)
+        for (int i = 0; i < bx->n[0]; i++) ps->block[q++] = ps->hx[bx->off + i * bx->st[0] + j * bx->st[1] + k * bx->st[2]];
+    NAV_CALL(nav_decomp_gather(&ps->dc, ps->block, x, -1));
+  }
   memset(res, 0, sizeof *res);
   res->iterations = st.iterations;
   res->relres = st.relres;

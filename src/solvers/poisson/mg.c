@@ -11,6 +11,17 @@
  * R: volume-weighted average of the children; P: linear interpolation (nav_point_poisson.h).
  * Smoother: red-black Gauss-Seidel over-relaxed by NAV_MG_OMEGA, red then black; as the
  * preconditioner of CG the post-smoothing runs black then red so the cycle is symmetric.
+ * Across ranks: the hierarchy is the one-rank hierarchy, whatever the split. Each rank coarsens
+ * its own block (n -> (n+1)/2) while the global grid would be coarsened (the rule above, on the
+ * global counts) and every block count is even (the last block of a direction may be odd) and
+ * >= 4 (coarse blocks keep >= 2 cells): then the ranks' coarse blocks are exactly the one-rank
+ * coarse grid. Every rank knows every block (the partition), so the coarse partition and the coarse
+ * global widths (the concatenation of the blocks' coarse widths) need no communication. When a
+ * level's blocks cannot be coarsened so, its residual is gathered onto rank 0 (MPI_Gatherv) into a
+ * serial copy of the level (the transfer level), restricted and cycled there on one block with
+ * the one-rank code, prolonged into the transfer level, and the correction is scattered back
+ * (MPI_Scatterv) and added; the other ranks wait. nav_decomp splits grids in units of 2^k cells so
+ * that the gather comes late (on a small level).
  * Measured choices (docs/performance.md): the linear (adjoint) restriction instead of the average
  * doubled the V(2,2) factor (0.22 vs 0.13 at 256^2); post-smoothing red-black instead of
  * black-red took it from 0.13 to 0.094 (2D) and 0.15 to 0.12 (3D); omega = 1.2 to 0.069 (2D, 256^2)
@@ -25,35 +36,106 @@
 #define NAV_MG_OMEGA 1.2            /* over-relaxation of the red-black smoother */
 #define NAV_MG_ODD_MIN_CELLS 4096   /* coarsen a level with an odd count only above this size */
 
-static int nav_mg_can_coarsen(const nav_box *b) {
+/* Would one rank coarsen the global grid of this level? */
+static int nav_mg_can_coarsen(const nav_level *l) {
   int big = 0, odd = 0;
-  for (int d = 0; d < b->dim; d++) {
-    big |= b->n[d] > 2;
-    odd |= b->n[d] % 2;
+  for (int d = 0; d < l->dc.dim; d++) {
+    big |= l->N[d] > 2;
+    odd |= l->N[d] % 2;
   }
-  return big && (!odd || (nav_idx)b->n[0] * b->n[1] * b->n[2] > NAV_MG_ODD_MIN_CELLS);
+  return big && (!odd || (nav_idx)l->N[0] * l->N[1] * l->N[2] > NAV_MG_ODD_MIN_CELLS);
+}
+
+/* Can the ranks coarsen their own blocks of level l and get the one-rank coarse grid? Every
+ * block count must be even (except the last block of a direction: one rank pairs the cells of
+ * an odd count the same way) and at least 4, so coarse blocks keep >= 2 cells. */
+static int nav_mg_blocks_coarsen(const nav_level *l) {
+  if (l->dc.size == 1) return 1;
+  for (int d = 0; d < l->dc.dim; d++)
+    for (int j = 0; j < l->dc.p[d]; j++) {
+      const int c = nav_decomp_count(&l->dc, d, j);
+      if (c < 4 || (c % 2 && j < l->dc.p[d] - 1)) return 0;
+    }
+  return 1;
+}
+
+/* Coarse partition (every block n -> (n+1)/2) and coarse global widths of the fine level f. */
+static nav_err nav_mg_coarsen(const nav_psolver *ps, const nav_level *f, nav_decomp *cd, double *wc[3]) {
+  NAV_CALL(nav_decomp_copy(&f->dc, cd));
+  for (int d = 0; d < 3; d++) {
+    cd->start[d][0] = 0;
+    for (int j = 0; j < cd->p[d]; j++)
+      cd->start[d][j + 1] = cd->start[d][j] + (d < cd->dim ? nav_coarse_count(nav_decomp_count(&f->dc, d, j)) : 1);
+    cd->N[d] = cd->start[d][cd->p[d]];
+    cd->n[d] = nav_decomp_count(cd, d, cd->coord[d]);
+    cd->g0[d] = cd->start[d][cd->coord[d]];
+  }
+  if (!f->active) return NAV_OK; /* a gathered level on a rank other than 0: counts only */
+  for (int d = 0; d < cd->dim; d++) {
+    wc[d] = nav_widths_alloc(cd->N[d]);
+    NAV_CHECK(wc[d], NAV_ERR_MEMORY, "cannot allocate widths");
+    for (int j = 0; j < cd->p[d]; j++) {
+      const int m = nav_decomp_count(&f->dc, d, j), sf = f->dc.start[d][j], sc = cd->start[d][j];
+      for (int I = 0; I < nav_coarse_count(m); I++)
+        wc[d][sc + I] = f->w[d][sf + 2 * I] + (2 * I + 1 < m ? f->w[d][sf + 2 * I + 1] : 0);
+    }
+    nav_widths_ghosts(wc[d], cd->N[d], ps->bc[d][0] == NAV_SCALAR_PERIODIC);
+  }
+  return NAV_OK;
+}
+
+/* Level c = the coarsening of f: a block per rank (f distributed), or on rank 0 only (counts
+ * elsewhere) when f is serial. */
+static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f) {
+  nav_level *c = &ps->lev[ps->nlev];
+  nav_decomp cd;
+  double *wc[3] = {NULL, NULL, NULL};
+  nav_err e = nav_mg_coarsen(ps, f, &cd, wc);
+  if (e == NAV_OK && f->active) {
+    e = nav_level_init(ps, c, &cd, wc, 0);
+  } else if (e == NAV_OK) {
+    e = nav_decomp_copy(&cd, &c->dc);
+    for (int d = 0; d < 3; d++) c->N[d] = cd.N[d];
+  }
+  for (int d = 0; d < 3; d++) nav_widths_free(wc[d]);
+  nav_decomp_release(&cd);
+  ps->nlev++;
+  return e;
 }
 
 nav_err nav_mg_setup(nav_psolver *ps) {
   const nav_kernel_ops *ops = ps->ops;
-  const int g0[3] = {0, 0, 0};
-  while (ps->nlev < NAV_MG_MAX_LEVELS && nav_mg_can_coarsen(&ps->lev[ps->nlev - 1].box)) {
+  ps->gather = NAV_MG_MAX_LEVELS + 1;
+  while (ps->nlev < NAV_MG_MAX_LEVELS && nav_mg_can_coarsen(&ps->lev[ps->nlev - 1])) {
     const nav_level *f = &ps->lev[ps->nlev - 1];
-    nav_level *c = &ps->lev[ps->nlev];
-    const int dim = f->box.dim;
-    int n[3] = {1, 1, 1};
-    for (int d = 0; d < dim; d++) {
-      n[d] = nav_coarse_count(f->box.n[d]);
-      c->w[d] = nav_widths_alloc(n[d]);
-      NAV_CHECK(c->w[d], NAV_ERR_MEMORY, "cannot allocate widths");
-      nav_widths_coarsen(f->w[d], f->box.n[d], ps->bc[d][0] == NAV_SCALAR_PERIODIC, c->w[d]);
+    if (nav_mg_blocks_coarsen(f)) {
+      NAV_CALL(nav_mg_add_level(ps, f));
+      continue;
     }
-    NAV_CALL(nav_box_create(ops, dim, n, g0, c->w, &c->box));
-    c->volume = f->volume;
-    NAV_CALL(nav_level_alloc(ps, c, 0));
-    ps->nlev++;
+    /* gather: rank 0 holds a serial copy of f (the transfer level) and coarsens it alone */
+    ps->gather = ps->nlev;
+    nav_level *t = &ps->transfer;
+    nav_decomp one;
+    NAV_CALL(nav_decomp_serial(f->dc.dim, f->N, f->dc.periodic, &one));
+    nav_err e = f->dc.rank == 0 ? nav_level_init(ps, t, &one, f->w, 0) : nav_decomp_copy(&one, &t->dc);
+    for (int d = 0; d < 3; d++) t->N[d] = f->N[d];
+    nav_decomp_release(&one);
+    NAV_CALL(e);
+    const size_t nb = (size_t)f->box.n[0] * f->box.n[1] * f->box.n[2], ng = (size_t)f->N[0] * f->N[1] * f->N[2];
+    const nav_idx stage = t->box.ntot > f->box.ntot ? t->box.ntot : f->box.ntot;
+    ps->gblock = malloc(nb * sizeof(double));
+    ps->gglobal = malloc(ng * sizeof(double));
+    ps->gstage = malloc((size_t)stage * sizeof(nav_real));
+    NAV_CHECK(ps->gblock && ps->gglobal && ps->gstage, NAV_ERR_MEMORY, "cannot allocate the gather buffers");
+    const nav_level *g = t;
+    do {
+      NAV_CALL(nav_mg_add_level(ps, g));
+      g = &ps->lev[ps->nlev - 1];
+    } while (ps->nlev < NAV_MG_MAX_LEVELS && nav_mg_can_coarsen(g));
+    break;
   }
   const nav_level *cl = &ps->lev[ps->nlev - 1];
+  if (!cl->active) return NAV_OK;
   const size_t bytes = (size_t)cl->box.ntot * sizeof(nav_real);
   nav_real **v[3] = {&ps->cz, &ps->cp, &ps->cq};
   for (int i = 0; i < 3; i++) {
@@ -63,11 +145,53 @@ nav_err nav_mg_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
+/* Host copies between a ghosted block array and a dense block (interior, x fastest). */
+static void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense) {
+  nav_idx q = 0;
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++)
+      for (int i = 0; i < b->n[0]; i++, q++) {
+        const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        if (to_dense)
+          dense[q] = ghosted[p];
+        else
+          ghosted[p] = (nav_real)dense[q];
+      }
+}
+
+/* Distributed level f's residual f->r -> the transfer level's r on rank 0. Collective. */
+static nav_err nav_mg_gather(nav_psolver *ps, nav_level *f) {
+  nav_level *t = &ps->transfer;
+  const nav_kernel_ops *ops = ps->ops;
+  NAV_CALL(ops->to_host(ps->gstage, f->r, (size_t)f->box.ntot * sizeof(nav_real)));
+  nav_mg_dense(&f->box, ps->gstage, ps->gblock, 1);
+  NAV_CALL(nav_decomp_gather(&f->dc, ps->gblock, ps->gglobal, 0));
+  if (!t->active) return NAV_OK;
+  memset(ps->gstage, 0, (size_t)t->box.ntot * sizeof(nav_real));
+  nav_mg_dense(&t->box, ps->gstage, ps->gglobal, 0);
+  return ops->from_host(t->r, ps->gstage, (size_t)t->box.ntot * sizeof(nav_real));
+}
+
+/* The transfer level's x (the correction, rank 0) -> added to the distributed f->x. Collective. */
+static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
+  nav_level *t = &ps->transfer;
+  const nav_kernel_ops *ops = ps->ops;
+  if (t->active) {
+    NAV_CALL(ops->to_host(ps->gstage, t->x, (size_t)t->box.ntot * sizeof(nav_real)));
+    nav_mg_dense(&t->box, ps->gstage, ps->gglobal, 1);
+  }
+  NAV_CALL(nav_decomp_scatter(&f->dc, ps->gglobal, ps->gblock, 0));
+  memset(ps->gstage, 0, (size_t)f->box.ntot * sizeof(nav_real));
+  nav_mg_dense(&f->box, ps->gstage, ps->gblock, 0);
+  NAV_CALL(ops->from_host(f->r, ps->gstage, (size_t)f->box.ntot * sizeof(nav_real))); /* r is free now */
+  return ops->axpby(&f->box, 1, f->r, 1, f->x);
+}
+
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. */
 static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
   for (int h = 0; h < 2; h++) {
     NAV_CALL(ps->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
-    NAV_CALL(nav_level_fill(ps, &lev->box, lev->x));
+    NAV_CALL(nav_level_fill(ps, lev, lev->x));
   }
   return NAV_OK;
 }
@@ -76,10 +200,10 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
   int it;
   double rel;
   if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, lev, lev->b));
-  const int n = lev->box.n[0] * lev->box.n[1] * lev->box.n[2];
+  const int n = lev->N[0] * lev->N[1] * lev->N[2];
   NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi, NAV_MG_COARSE_TOL,
                            2 * n + 50, &it, &rel));
-  return nav_level_fill(ps, &lev->box, lev->x);
+  return nav_level_fill(ps, lev, lev->x);
 }
 
 nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z) {
@@ -98,15 +222,22 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   const nav_kernel_ops *ops = ps->ops;
   if (l == ps->nlev - 1) return nav_mg_coarse_solve(ps, lev);
   nav_level *c = &ps->lev[l + 1];
+  const int gather = l + 1 == ps->gather;
+  nav_level *f = gather ? &ps->transfer : lev; /* the fine grid that c coarsens (serial on rank 0) */
   for (int s = 0; s < ps->opt.pre_smooth; s++) NAV_CALL(nav_mg_sweep(ps, lev, 0));
   NAV_CALL(ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
-  NAV_CALL(ops->restrict_residual(&lev->box, lev->r, &c->box, c->b));
-  NAV_CALL(ops->set(&c->box, c->x, 0));
-  NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
-  if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0));
-  NAV_CALL(nav_level_fill(ps, &c->box, c->x));
-  NAV_CALL(ops->prolong_add(&c->box, c->x, &lev->box, lev->x));
-  NAV_CALL(nav_level_fill(ps, &lev->box, lev->x));
+  if (gather) NAV_CALL(nav_mg_gather(ps, lev));
+  if (c->active) {
+    NAV_CALL(ops->restrict_residual(&f->box, f->r, &c->box, c->b));
+    NAV_CALL(ops->set(&c->box, c->x, 0));
+    NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
+    if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0));
+    NAV_CALL(nav_level_fill(ps, c, c->x));
+    if (gather) NAV_CALL(ops->set(&f->box, f->x, 0));
+    NAV_CALL(ops->prolong_add(&c->box, c->x, &f->box, f->x));
+  }
+  if (gather) NAV_CALL(nav_mg_scatter_add(ps, lev));
+  NAV_CALL(nav_level_fill(ps, lev, lev->x));
   for (int s = 0; s < ps->opt.post_smooth; s++) NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
   return NAV_OK;
 }

@@ -19,6 +19,7 @@
 
 #include "backend/nav_kernels.h"
 #include "grid/nav_boundary.h"
+#include "grid/nav_decomp.h"
 #include "grid/nav_geometry.h"
 
 typedef struct nav_psolver_options {
@@ -39,9 +40,10 @@ typedef struct nav_psolver_stats {
 
 typedef struct nav_psolver nav_psolver;
 
-/* Set up the solver for a block of n cells with global widths w (index -1..n valid): levels,
- * work arrays. ops is the backend. Not collective. */
-nav_err nav_psolver_create(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+/* Set up the solver for the global grid of n cells with global widths w (index -1..n valid):
+ * levels, work arrays. dc: the decomposition of the grid over ranks (this rank solves its block;
+ * x and b are its block), or NULL for one block. ops is the backend. Collective over dc's ranks. */
+nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int dim, const int n[3], double *const w[3],
                            const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **ps);
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *stats);
 void nav_psolver_destroy(nav_psolver *ps);

@@ -20,32 +20,33 @@ nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_
   const nav_kernel_ops *ops = ps->ops;
   const nav_box *bx = &lev->box;
   double bb, rr, rz, pq;
-  NAV_CALL(ops->dot(bx, b, b, &bb));
+  NAV_CALL(nav_level_dot(ps, lev, b, b, &bb));
   const double bnorm = nav_level_norm(lev, bb);
-  NAV_CALL(nav_level_fill(ps, bx, x));
+  NAV_CALL(nav_level_fill(ps, lev, x));
   NAV_CALL(ops->residual(bx, x, b, r, &rr));
+  nav_reduce_sum(lev->comm, &rr, 1);
   double rnorm = nav_level_norm(lev, rr);
   int it = 0;
   if (bnorm > 0 && rnorm > tol * bnorm) {
     NAV_CALL(precond(ps, lev, r, z));
     NAV_CALL(ops->copy(p, z, (size_t)bx->ntot * sizeof(nav_real)));
-    NAV_CALL(ops->dot(bx, r, z, &rz));
+    NAV_CALL(nav_level_dot(ps, lev, r, z, &rz));
     while (it < maxit) {
-      NAV_CALL(nav_level_fill(ps, bx, p));
+      NAV_CALL(nav_level_fill(ps, lev, p));
       NAV_CALL(ops->laplacian(bx, p, q));
-      NAV_CALL(ops->dot(bx, p, q, &pq));
+      NAV_CALL(nav_level_dot(ps, lev, p, q, &pq));
       if (pq == 0) break; /* p in the null space: nothing left to reduce */
       const double alpha = rz / pq;
       NAV_CALL(ops->axpby(bx, (nav_real)alpha, p, 1, x));
       NAV_CALL(ops->axpby(bx, (nav_real)-alpha, q, 1, r));
-      NAV_CALL(ops->dot(bx, r, r, &rr));
+      NAV_CALL(nav_level_dot(ps, lev, r, r, &rr));
       rnorm = nav_level_norm(lev, rr);
       it++;
       NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "CG diverged (residual %g after %d iterations)", rnorm, it);
       if (rnorm <= tol * bnorm) break;
       NAV_CALL(precond(ps, lev, r, z));
       const double rz_old = rz;
-      NAV_CALL(ops->dot(bx, r, z, &rz));
+      NAV_CALL(nav_level_dot(ps, lev, r, z, &rz));
       NAV_CALL(ops->axpby(bx, 1, z, (nav_real)(rz / rz_old), p));
     }
   }

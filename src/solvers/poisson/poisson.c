@@ -8,8 +8,14 @@
 #include "core/nav_timer.h"
 #include "solvers/poisson/poisson_impl.h"
 
-nav_err nav_level_fill(nav_psolver *ps, const nav_box *b, nav_real *x) {
-  return nav_fill_scalar_ghosts(ps->ops, b, (const nav_scalar_bc(*)[2])ps->bc, x);
+nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x) {
+  return nav_fill_scalar_ghosts(ps->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])ps->bc, x);
+}
+
+nav_err nav_level_dot(nav_psolver *ps, const nav_level *lev, const nav_real *x, const nav_real *y, double *sum) {
+  NAV_CALL(ps->ops->dot(&lev->box, x, y, sum));
+  nav_reduce_sum(lev->comm, sum, 1);
+  return NAV_OK;
 }
 
 double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(sum_sq, 0) / lev->volume); }
@@ -17,12 +23,26 @@ double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(su
 nav_err nav_level_remove_mean(nav_psolver *ps, const nav_level *lev, nav_real *x) {
   double s;
   NAV_CALL(ps->ops->sum(&lev->box, x, &s));
+  nav_reduce_sum(lev->comm, &s, 1);
   NAV_CALL(ps->ops->shift(&lev->box, x, (nav_real)(-s / lev->volume)));
   return NAV_OK;
 }
 
-nav_err nav_level_alloc(nav_psolver *ps, nav_level *lev, int finest) {
+nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_decomp *dc, double *const w[3], int finest) {
   const nav_kernel_ops *ops = ps->ops;
+  const int dim = dc->dim, zero[3] = {0, 0, 0};
+  NAV_CALL(nav_decomp_copy(dc, &lev->dc));
+  lev->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
+  lev->active = 1;
+  for (int d = 0; d < 3; d++) lev->N[d] = dc->N[d];
+  for (int d = 0; d < dim; d++) {
+    lev->w[d] = nav_widths_alloc(dc->N[d]);
+    NAV_CHECK(lev->w[d], NAV_ERR_MEMORY, "cannot allocate widths");
+    memcpy(lev->w[d] - 1, w[d] - 1, ((size_t)dc->N[d] + 2) * sizeof(double));
+  }
+  lev->volume = nav_box_volume(dim, dc->N, zero, lev->w);
+  NAV_CALL(nav_box_create(ops, dim, dc->n, dc->g0, lev->w, &lev->box));
+  NAV_CALL(nav_halo_create(ops, dc, &lev->box, &lev->halo));
   const size_t bytes = (size_t)lev->box.ntot * sizeof(nav_real);
   nav_real **v[4] = {&lev->r, &lev->inv_diag, &lev->x, &lev->b};
   for (int i = 0; i < (finest ? 2 : 4); i++) {
@@ -30,6 +50,18 @@ nav_err nav_level_alloc(nav_psolver *ps, nav_level *lev, int finest) {
     NAV_CALL(ops->set(&lev->box, *v[i], 0));
   }
   return ops->inverse_diagonal(&lev->box, lev->inv_diag);
+}
+
+void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
+  const nav_kernel_ops *ops = ps->ops;
+  nav_real *v[4] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b};
+  for (int i = 0; i < 4; i++)
+    if (v[i]) ops->free(v[i]);
+  for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
+  nav_halo_destroy(lev->halo);
+  if (lev->box.ntot) nav_box_destroy(ops, &lev->box);
+  nav_decomp_release(&lev->dc);
+  memset(lev, 0, sizeof *lev);
 }
 
 /* Allocate n work vectors of the finest level into ps->work. */
@@ -44,7 +76,7 @@ static nav_err nav_psolver_work(nav_psolver *ps, int n) {
 
 static const char *const nav_psolver_names[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 
-nav_err nav_psolver_create(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int dim, const int n[3], double *const w[3],
                            const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **out) {
   const double t0 = nav_wtime();
   int kind = -1;
@@ -79,16 +111,21 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, int dim, const int n[3], d
       if (bc[d][s] == NAV_SCALAR_DIRICHLET) ps->singular = 0;
 
   nav_level *l0 = &ps->lev[0];
-  const int g0[3] = {0, 0, 0};
-  for (int d = 0; d < dim; d++) {
-    l0->w[d] = nav_widths_alloc(n[d]);
-    NAV_CHECK(l0->w[d], NAV_ERR_MEMORY, "cannot allocate widths");
-    memcpy(l0->w[d] - 1, w[d] - 1, ((size_t)n[d] + 2) * sizeof(double));
-  }
-  NAV_CALL(nav_box_create(ops, dim, n, g0, l0->w, &l0->box));
-  l0->volume = nav_box_volume(dim, n, g0, l0->w);
-  NAV_CALL(nav_level_alloc(ps, l0, 1));
   ps->nlev = 1;
+  ps->gather = NAV_MG_MAX_LEVELS + 1;
+  if (dc) {
+    for (int d = 0; d < dim; d++)
+      NAV_CHECK(dc->N[d] == n[d], NAV_ERR_INTERNAL, "nav_psolver_create: grid %d != decomposition %d", n[d], dc->N[d]);
+    NAV_CALL(nav_level_init(ps, l0, dc, w, 1));
+  } else {
+    nav_decomp one;
+    int periodic[3];
+    for (int d = 0; d < 3; d++) periodic[d] = d < dim && bc[d][0] == NAV_SCALAR_PERIODIC;
+    nav_err e = nav_decomp_serial(dim, n, periodic, &one);
+    if (e == NAV_OK) e = nav_level_init(ps, l0, &one, w, 1);
+    nav_decomp_release(&one);
+    NAV_CALL(e);
+  }
   switch (kind) {
   case NAV_PSOLVER_MG: NAV_CALL(nav_mg_setup(ps)); break;
   case NAV_PSOLVER_MGPCG:
@@ -109,17 +146,11 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, int dim, const int n[3], d
 void nav_psolver_destroy(nav_psolver *ps) {
   if (!ps) return;
   const nav_kernel_ops *ops = ps->ops;
-  for (int l = 0; l < ps->nlev; l++) {
-    nav_level *lev = &ps->lev[l];
-    if (l > 0) {
-      ops->free(lev->x);
-      ops->free(lev->b);
-    }
-    ops->free(lev->r);
-    ops->free(lev->inv_diag);
-    for (int d = 0; d < lev->box.dim; d++) nav_widths_free(lev->w[d]);
-    nav_box_destroy(ops, &lev->box);
-  }
+  for (int l = 0; l < ps->nlev; l++) nav_level_free(ps, &ps->lev[l], l == 0);
+  if (ps->transfer.dc.start[0]) nav_level_free(ps, &ps->transfer, 0);
+  free(ps->gblock);
+  free(ps->gglobal);
+  free(ps->gstage);
   for (int i = 0; i < NAV_PSOLVER_WORK; i++)
     if (ps->work[i]) ops->free(ps->work[i]);
   nav_real *v[3] = {ps->cz, ps->cp, ps->cq};
@@ -131,15 +162,18 @@ void nav_psolver_destroy(nav_psolver *ps) {
 double nav_psolver_setup_seconds(const nav_psolver *ps) { return ps->setup_s; }
 
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
-  const nav_box *c = &ps->lev[ps->nlev - 1].box;
+  const int *c = ps->lev[ps->nlev - 1].N;
+  char gathered[96] = "";
+  if (ps->gather < ps->nlev)
+    snprintf(gathered, sizeof gathered, ", levels %d-%d gathered on rank 0", ps->gather + 1, ps->nlev);
   const char *sing = ps->singular ? ", singular (zero-mean)" : "";
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG:
-    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels, coarsest %dx%dx%d solved by CG%s",
+    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s, coarsest %dx%dx%d solved by CG%s",
              ps->kind == NAV_PSOLVER_MGPCG ? "CG preconditioned by a multigrid " : "multigrid ",
              ps->kind == NAV_PSOLVER_MG && !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth,
-             ps->opt.post_smooth, ps->nlev, c->n[0], c->n[1], c->n[2], sing);
+             ps->opt.post_smooth, ps->nlev, gathered, c[0], c[1], c[2], sing);
     break;
   case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
   case NAV_PSOLVER_SOR: snprintf(text, (size_t)size, "red-black SOR, omega %.4f%s", ps->omega, sing); break;
@@ -154,8 +188,9 @@ static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real 
   nav_level *l0 = &ps->lev[0];
   const int fcycle = !strcmp(ps->opt.cycle, "f");
   double rr;
-  NAV_CALL(nav_level_fill(ps, &l0->box, x));
+  NAV_CALL(nav_level_fill(ps, l0, x));
   NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
+  nav_reduce_sum(l0->comm, &rr, 1);
   double rnorm = nav_level_norm(l0, rr);
   while (rnorm > ps->opt.tolerance * bnorm && st->iterations < ps->opt.max_iterations) {
     switch (ps->kind) {
@@ -163,16 +198,17 @@ static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real 
     case NAV_PSOLVER_SOR:
       for (int h = 0; h < 2; h++) {
         NAV_CALL(ops->relax_colour(&l0->box, x, b, l0->inv_diag, h, (nav_real)ps->omega));
-        NAV_CALL(nav_level_fill(ps, &l0->box, x));
+        NAV_CALL(nav_level_fill(ps, l0, x));
       }
       break;
     default: /* jacobi: x_new in work[0], copied back */
       NAV_CALL(ops->jacobi(&l0->box, x, b, l0->inv_diag, ps->work[0], (nav_real)ps->omega));
       NAV_CALL(ops->copy(x, ps->work[0], (size_t)l0->box.ntot * sizeof(nav_real)));
-      NAV_CALL(nav_level_fill(ps, &l0->box, x));
+      NAV_CALL(nav_level_fill(ps, l0, x));
       break;
     }
     NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
+    nav_reduce_sum(l0->comm, &rr, 1);
     rnorm = nav_level_norm(l0, rr);
     st->iterations++;
     NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "%s diverged (residual %g after %d iterations)", ps->opt.solver,
@@ -190,7 +226,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   l0->b = b;
   if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, l0, b));
   double bb;
-  NAV_CALL(ops->dot(&l0->box, b, b, &bb));
+  NAV_CALL(nav_level_dot(ps, l0, b, b, &bb));
   const double bnorm = nav_level_norm(l0, bb);
   memset(st, 0, sizeof *st);
   if (!isfinite(bnorm)) { /* NaN/Inf input: nothing to solve; the caller reports the blow-up */
@@ -214,7 +250,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     NAV_CALL(nav_psolver_iterate(ps, x, b, bnorm, st));
   st->converged = st->relres <= ps->opt.tolerance;
   if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, l0, x));
-  NAV_CALL(nav_level_fill(ps, &l0->box, x));
+  NAV_CALL(nav_level_fill(ps, l0, x));
   st->solve_s = nav_wtime() - t0;
   return NAV_OK;
 }

@@ -2,16 +2,27 @@
 #ifndef NAV_POISSON_IMPL_H
 #define NAV_POISSON_IMPL_H
 
+#include "grid/nav_halo.h"
+#include "grid/nav_reduce.h"
 #include "solvers/poisson/nav_psolver.h"
 
 #define NAV_MG_MAX_LEVELS 24
 
+/* One multigrid level. Distributed levels have a block on every rank (dc: the partition of the
+ * level's global grid, halo: the exchange with the neighbours, comm: the reductions); gathered
+ * levels (below the last distributed one, when blocks get small) are serial and live on rank 0
+ * only (active = 0 elsewhere; comm MPI_COMM_NULL). */
 typedef struct nav_level {
   nav_box box;
   nav_real *x, *b, *r; /* solution/correction, right-hand side, residual */
   nav_real *inv_diag;  /* 1 / diag(L) */
-  double volume;
-  double *w[3];        /* host widths (global = local: one block) */
+  double volume;       /* global */
+  double *w[3];        /* host widths of the GLOBAL grid of the level, index -1..N */
+  int N[3];            /* global cells */
+  nav_decomp dc;       /* partition (a copy; the communicator is shared) */
+  nav_halo *halo;      /* NULL: no neighbour rank */
+  MPI_Comm comm;       /* reductions: MPI_COMM_NULL when the level is one block */
+  int active;          /* this rank works on the level */
 } nav_level;
 
 enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI };
@@ -29,6 +40,11 @@ struct nav_psolver {
   nav_level lev[NAV_MG_MAX_LEVELS];
   nav_real *work[NAV_PSOLVER_WORK]; /* work vectors on the finest level (Krylov, Jacobi) */
   nav_real *cz, *cp, *cq; /* Krylov work vectors of the coarsest-level solve (mg) */
+  int gather;         /* index of the first gathered (serial, rank 0) level; nlev if none */
+  nav_level transfer; /* the ranks' own coarsening of level gather-1: restriction target, gathered to
+                         rank 0 as level `gather`, and prolongation source after the scatter */
+  double *gblock, *gglobal; /* host buffers of the gather/scatter (dense block, dense global on rank 0) */
+  nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
@@ -46,15 +62,18 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
 /* Estimated optimal SOR factor 2 / (1 + sqrt(1 - rho_J^2)) from the Jacobi spectral radius of
  * the separable operator on level 0. */
 double nav_sor_omega_estimate(const nav_psolver *ps);
-/* Allocate the level's residual and inverse diagonal (and x, b below the finest level). */
-nav_err nav_level_alloc(nav_psolver *ps, nav_level *lev, int finest);
 
 /* Multigrid: build the levels below level 0; one cycle on level 0 for x, b. */
 nav_err nav_mg_setup(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
 
-/* Ghost fill of level l's field x with the homogeneous boundary types of the problem. */
-nav_err nav_level_fill(nav_psolver *ps, const nav_box *b, nav_real *x);
+/* Ghost fill of level lev's field x (halo exchange, then the homogeneous boundary types). */
+nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x);
+/* Global dot product sum x y dV of level lev (reduced over the level's ranks). */
+nav_err nav_level_dot(nav_psolver *ps, const nav_level *lev, const nav_real *x, const nav_real *y, double *sum);
+/* Set up level lev of partition dc (copied) and global widths w (copied): box, halo, arrays. */
+nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_decomp *dc, double *const w[3], int finest);
+void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
 /* Volume-weighted RMS norm sqrt(sum x^2 dV / V) from a local sum. */
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */

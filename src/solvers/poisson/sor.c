@@ -14,7 +14,7 @@ double nav_sor_omega_estimate(const nav_psolver *ps) {
   const nav_level *l0 = &ps->lev[0];
   double num = 0, den = 0;
   for (int d = 0; d < l0->box.dim; d++) {
-    const int n = l0->box.n[d];
+    const int n = l0->N[d];
     double len = 0;
     for (int i = 0; i < n; i++) len += l0->w[d][i];
     const double h = len / n, c = 1 / (h * h);

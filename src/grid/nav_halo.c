@@ -1,0 +1,100 @@
+/* Halo exchange over MPI (see nav_halo.h). */
+#include "grid/nav_halo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+
+#ifdef NAV_SINGLE_PRECISION
+#define NAV_MPI_REAL MPI_FLOAT
+#else
+#define NAV_MPI_REAL MPI_DOUBLE
+#endif
+
+nav_err nav_halo_create(const nav_kernel_ops *ops, const nav_decomp *dc, const nav_box *b, nav_halo **out) {
+  *out = NULL;
+  if (dc->comm == MPI_COMM_NULL || dc->size == 1) return NAV_OK;
+  nav_halo *h = calloc(1, sizeof *h);
+  NAV_CHECK(h, NAV_ERR_MEMORY, "cannot allocate the halo");
+  h->ops = ops;
+  h->comm = dc->comm;
+  h->dim = b->dim;
+  h->staged = strcmp(ops->name, "cpu") != 0;
+  int any = 0;
+  for (int d = 0; d < b->dim; d++) {
+    const int t0 = d == 0 ? 1 : 0, t1 = d == 2 ? 1 : 2;
+    h->pts[d] = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
+    for (int s = 0; s < 2; s++) {
+      h->nbr[d][s] = dc->nbr[d][s];
+      /* one rank in a periodic direction: the local wrap of nav_boundary.c */
+      h->mpi[d][s] = dc->nbr[d][s] != MPI_PROC_NULL && dc->p[d] > 1;
+      if (!h->mpi[d][s]) continue;
+      any = 1;
+      const size_t bytes = (size_t)h->pts[d] * NAV_HALO_MAX_FIELDS * sizeof(nav_real);
+      for (int k = 0; k < 2; k++) {
+        nav_err e = ops->alloc((void **)&h->dbuf[d][s][k], bytes);
+        if (e != NAV_OK) {
+          nav_halo_destroy(h);
+          NAV_CALL(e);
+        }
+        h->hbuf[d][s][k] = h->staged ? malloc(bytes) : h->dbuf[d][s][k];
+        if (!h->hbuf[d][s][k]) {
+          nav_halo_destroy(h);
+          NAV_CHECK(0, NAV_ERR_MEMORY, "cannot allocate the halo buffers");
+        }
+      }
+    }
+  }
+  if (!any) {
+    nav_halo_destroy(h);
+    return NAV_OK;
+  }
+  *out = h;
+  return NAV_OK;
+}
+
+void nav_halo_destroy(nav_halo *h) {
+  if (!h) return;
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++)
+      for (int k = 0; k < 2; k++) {
+        if (h->dbuf[d][s][k]) h->ops->free(h->dbuf[d][s][k]);
+        if (h->staged) free(h->hbuf[d][s][k]);
+      }
+  free(h);
+}
+
+nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+  if (!h || !(h->mpi[dir][0] || h->mpi[dir][1])) return NAV_OK;
+  NAV_ASSERT(nf >= 1 && nf <= NAV_HALO_MAX_FIELDS);
+  const nav_kernel_ops *ops = h->ops;
+  const nav_idx pts = h->pts[dir];
+  const int count = (int)(pts * nf), n = b->n[dir];
+  const size_t bytes = (size_t)count * sizeof(nav_real);
+  MPI_Request req[4];
+  int nreq = 0;
+  /* tag: the side of the SENDER's face, so a periodic pair of two ranks keeps both messages apart */
+  for (int s = 0; s < 2; s++)
+    if (h->mpi[dir][s])
+      NAV_CHECK(MPI_Irecv(h->hbuf[dir][s][1], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + (1 - s), h->comm,
+                          &req[nreq++]) == MPI_SUCCESS,
+                NAV_ERR_MPI, "halo exchange: MPI_Irecv failed");
+  for (int s = 0; s < 2; s++) {
+    if (!h->mpi[dir][s]) continue;
+    for (int f = 0; f < nf; f++)
+      NAV_CALL(ops->pack_face(b, x[f], dir, s, s ? n - 1 : 0, h->dbuf[dir][s][0] + f * pts));
+    if (h->staged) NAV_CALL(ops->to_host(h->hbuf[dir][s][0], h->dbuf[dir][s][0], bytes));
+    NAV_CHECK(MPI_Isend(h->hbuf[dir][s][0], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + s, h->comm,
+                        &req[nreq++]) == MPI_SUCCESS,
+              NAV_ERR_MPI, "halo exchange: MPI_Isend failed");
+  }
+  NAV_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI, "halo exchange: MPI_Waitall failed");
+  for (int s = 0; s < 2; s++) {
+    if (!h->mpi[dir][s]) continue;
+    if (h->staged) NAV_CALL(ops->from_host(h->dbuf[dir][s][1], h->hbuf[dir][s][1], bytes));
+    for (int f = 0; f < nf; f++)
+      NAV_CALL(ops->unpack_face(b, x[f], dir, s, s ? n : -1, h->dbuf[dir][s][1] + f * pts));
+  }
+  return NAV_OK;
+}
