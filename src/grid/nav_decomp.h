@@ -62,9 +62,10 @@ void nav_decomp_release(nav_decomp *dc);
 /* Cells and start of block j along d. */
 static inline int nav_decomp_count(const nav_decomp *dc, int d, int j) { return dc->start[d][j + 1] - dc->start[d][j]; }
 
-/* Rank among the ranks of this node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED) and their count:
- * the CUDA backend picks device (local rank mod device count) with it (one rank per GPU).
- * Collective over MPI_COMM_WORLD. */
+/* Rank among the ranks of this node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED) and their count.
+ * For the CUDA backend's device choice (one rank per GPU: device = local rank mod device count),
+ * to be called where the backend is selected (app/main.c) before the first CUDA call; not wired
+ * in yet: today every rank of a node uses the default device. Collective over MPI_COMM_WORLD. */
 int nav_decomp_local_rank(int *local_size);
 
 #endif
