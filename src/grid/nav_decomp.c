@@ -17,7 +17,7 @@
 static void nav_decomp_split(int N, int p, int *start) {
   for (int k = 6; k >= 0; k--) {
     const int U = 1 << k, M = N / U;
-    if (M < p) continue;
+    if (M < p && k > 0) continue; /* k = 0 always splits (N >= p is checked before) */
     start[0] = 0;
     int biggest = 0;
     for (int j = 0; j < p; j++) {
