@@ -8,11 +8,15 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   ghia CASE TOL [--set k=v ...]  run CASE and assert ghia_max_dev_u and ghia_max_dev_v <= TOL
   div CASE BOUND [--set k=v ...] run CASE with monitor_every = 1 and assert max|div u| after every
                                  step <= BOUND * U / h_min (U = max velocity scale of the case = 1)
+  vtk CASE [--set k=v ...]       run CASE writing fields every step and parse the last legacy VTK
+                                 file as ParaView's reader does: header, TIME, coordinates, and
+                                 the pressure/velocity/vorticity arrays (sizes, finite values)
 Every check prints the figures it asserts on."""
 import csv
 import json
 import math
 import os
+import struct
 import subprocess
 import sys
 
@@ -84,6 +88,75 @@ def check_div(navier, scratch, case, bound, sets):
     return len(rows) == s["steps"] and worst <= limit
 
 
+def read_vtk(path):
+    """Parse a binary legacy VTK rectilinear grid: returns (dims, time, coords, arrays)."""
+    data = open(path, "rb").read()
+    pos = 0
+
+    def line():
+        nonlocal pos
+        end = data.index(b"\n", pos)
+        text = data[pos:end].decode()
+        pos = end + 1
+        return text
+
+    def floats(count, fmt=">f", size=4):
+        nonlocal pos
+        vals = struct.unpack(f">{count}{fmt[-1]}", data[pos:pos + count * size])
+        pos += count * size
+        return vals
+
+    assert line().startswith("# vtk DataFile")
+    line()
+    assert line() == "BINARY" and line() == "DATASET RECTILINEAR_GRID"
+    assert line() == "FIELD FieldData 2" and line() == "TIME 1 1 double"
+    time = floats(1, ">d", 8)[0]
+    line()
+    assert line() == "CYCLE 1 1 int"
+    floats(1, ">i", 4)
+    line()
+    dims = [int(v) for v in line().split()[1:]]
+    coords = []
+    for axis, n in zip("XYZ", dims):
+        head = line().split()
+        assert head[0] == f"{axis}_COORDINATES" and int(head[1]) == n
+        coords.append(floats(n))
+        line()
+    ncell = 1
+    for n in dims:
+        ncell *= max(n - 1, 1)
+    head = line().split()
+    assert head == ["CELL_DATA", str(ncell)]
+    arrays = {}
+    while pos < len(data):
+        head = line().split()
+        if not head:
+            continue
+        kind, name = head[0], head[1]
+        comps = 3 if kind == "VECTORS" else 1
+        if kind == "SCALARS":
+            line()  # LOOKUP_TABLE
+        arrays[name] = floats(ncell * comps)
+    return dims, time, coords, arrays
+
+
+def check_vtk(navier, scratch, case, sets):
+    out = os.path.join(scratch, "vtk")
+    s = run(navier, case, out, sets + ["output.fields_every=1"])
+    files = sorted(f for f in os.listdir(out) if f.endswith(".vtk"))
+    dims, time, coords, arrays = read_vtk(os.path.join(out, files[-1]))
+    cells = 1
+    for n in dims:
+        cells *= max(n - 1, 1)
+    finite = all(math.isfinite(v) for a in arrays.values() for v in a)
+    vmax = max(abs(v) for v in arrays["velocity"])
+    print(f"{s['case']}: {len(files)} files, last {files[-1]}: dimensions {dims}, TIME {time:.6g} (summary {s['time']:.6g}), "
+          f"arrays {sorted(arrays)}, {cells} cells (summary {s['cells']}), max |u| {vmax:.4g}, all finite {finite}")
+    return (len(files) == s["steps"] + 1 and abs(time - s["time"]) <= 1e-12 * max(1, s["time"]) and cells == s["cells"]
+            and sorted(arrays) == ["pressure", "velocity", "vorticity"] and finite and 0 < vmax < 10
+            and abs(coords[0][-1] - coords[0][0] - 1) < 1e-6)
+
+
 def main():
     navier, scratch, check = sys.argv[1], sys.argv[2], sys.argv[3]
     args = sys.argv[4:]
@@ -94,6 +167,8 @@ def main():
         ok = check_order(navier, scratch, args[0], int(args[1]), int(args[2]), float(args[3]))
     elif check == "ghia":
         ok = check_ghia(navier, scratch, args[0], float(args[1]), sets)
+    elif check == "vtk":
+        ok = check_vtk(navier, scratch, args[0], sets)
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

@@ -179,6 +179,32 @@ static void test_box(pair_box *pb) {
           field_free(&a);
         }
   }
+  /* pack_face / unpack_face (halo exchange): planes -1, 0, n-1, n of every direction */
+  for (int dir = 0; dir < dim; dir++) {
+    const int t0 = dir == 0 ? 1 : 0, t1 = dir == 2 ? 1 : 2;
+    const size_t len = (size_t)(pb->n[t0] + 2) * (dim == 3 ? (size_t)(pb->n[t1] + 2) : 1);
+    const int layers[4] = {-1, 0, pb->n[dir] - 1, pb->n[dir]};
+    for (int l = 0; l < 4; l++) {
+      const int side = layers[l] > pb->n[dir] / 2;
+      field x = field_new(pb, 0), buf;
+      buf.n = len;
+      OK(cpu->alloc((void **)&buf.c, len * sizeof(nav_real)));
+      OK(gpu->alloc((void **)&buf.g, len * sizeof(nav_real)));
+      OK(cpu->pack_face(bc, x.c, dir, side, layers[l], buf.c));
+      OK(gpu->pack_face(bg, x.g, dir, side, layers[l], buf.g));
+      snprintf(name, sizeof name, "pack_face d%d l%d", dir, layers[l]);
+      check_field(name, pb, &buf); /* the buffers */
+      /* unpack the buffer into another random field */
+      field y = field_new(pb, 0);
+      OK(cpu->unpack_face(bc, y.c, dir, side, layers[l], buf.c));
+      OK(gpu->unpack_face(bg, y.g, dir, side, layers[l], buf.g));
+      snprintf(name, sizeof name, "unpack_face d%d l%d", dir, layers[l]);
+      check_field(name, pb, &y);
+      field_free(&x);
+      field_free(&y);
+      field_free(&buf);
+    }
+  }
   /* flow kernels on a random velocity */
   {
     field u[3], r[3], ro[3], q = field_new(pb, 0), dv = field_new(pb, 0);
