@@ -174,11 +174,11 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   return NAV_OK;
 }
 
-nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
+nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const nav_kernel_ops *ops = f->ops;
   const nav_box *b = &f->box;
   const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
-  if (measure_change)
+  if (diagnose)
     for (int c = 0; c < f->dim; c++) NAV_CALL(ops->copy(f->u_prev[c], f->u[c], bytes));
   /* u* = u + a N(u^n) + c N(u^{n-1}): variable-step AB2, forward Euler at the first step */
   const double omega = f->dt_old > 0 ? dt / f->dt_old : 0;
@@ -210,10 +210,10 @@ nav_err nav_flow_step(nav_flow *f, double dt, int measure_change) {
   f->dt_old = dt;
   f->t += dt;
   f->step++;
-  NAV_CALL(ops->divergence(b, f->u, 1, NULL, &f->max_div));
-  nav_reduce_max(f->comm, &f->max_div, 1);
   f->change = -1;
-  if (measure_change) {
+  if (diagnose) {
+    NAV_CALL(ops->divergence(b, f->u, 1, NULL, &f->max_div));
+    nav_reduce_max(f->comm, &f->max_div, 1);
     double dmax = 0, umax = 0;
     for (int c = 0; c < f->dim; c++) {
       double d, m;

@@ -45,7 +45,7 @@ typedef struct nav_flow {
   /* diagnostics of the last step */
   int p_iterations;     /* pressure iterations (multigrid cycles or CG iterations) */
   double p_relres;      /* final relative pressure residual */
-  double max_div;       /* max |div u| after the step */
+  double max_div;       /* max |div u| after the last diagnosed step */
   double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1) */
 } nav_flow;
 
@@ -57,9 +57,11 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
 void nav_flow_destroy(nav_flow *f);
 /* The stable time step for the current velocity (or the fixed dt). */
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl);
-/* Advance by dt; measure_change: also fill f->change. Fails with NAV_ERR_CONVERGENCE when the
- * pressure does not converge (message with step, time and residual). */
-nav_err nav_flow_step(nav_flow *f, double dt, int measure_change);
+/* Advance by dt. diagnose (monitor steps): also measure f->max_div and f->change (two passes
+ * over the velocity that most steps do without; between them the fields keep the last values).
+ * Fails with NAV_ERR_CONVERGENCE when the pressure does not converge and NAV_ERR_BLOWUP when the
+ * velocity is NaN or Inf (message with step, time and residual). Collective. */
+nav_err nav_flow_step(nav_flow *f, double dt, int diagnose);
 /* Mean kinetic energy (1/V) sum 1/2 |u|^2 dV. */
 nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
 /* Analytic velocity of the initial condition at time t (taylor_green, abc): *has = 0 if none. */

@@ -78,7 +78,10 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     NAV_CHECK(isfinite(dt) && dt > 0, NAV_ERR_BLOWUP, "time step %g is not positive at step %ld (time %.6g)", dt,
               f->step, f->t);
     if (c->end_time > 0 && f->t + dt > c->end_time) dt = c->end_time - f->t;
-    const int monitor = (f->step + 1) % c->monitor_every == 0;
+    /* diagnose (max|div u|, steady change) on monitor steps and on the last step */
+    const int last = (c->end_time > 0 && f->t + dt >= c->end_time * (1 - 1e-12)) ||
+                     (c->max_steps > 0 && f->step + 1 >= c->max_steps);
+    const int monitor = (f->step + 1) % c->monitor_every == 0 || last;
     NAV_CALL(nav_agree(f, nav_flow_step(f, dt, monitor)));
     NAV_CHECK(isfinite(f->max_div), NAV_ERR_BLOWUP, "the velocity is NaN or Inf after step %ld (time %.6g)", f->step,
               f->t);
@@ -105,10 +108,6 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     }
     if (fields && !done) NAV_CALL(nav_write_fields(dir, f));
     if (done) {
-      if (!monitor) {
-        NAV_CALL(nav_flow_kinetic_energy(f, &ke));
-        nav_monitor_row(mon, f, dt, ke);
-      }
       if (f->dc.rank == 0)
         printf("stopped: %s\n", done_steady  ? "steady state reached"
                               : done_time  ? "end time reached"

@@ -53,7 +53,8 @@ nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale,
         ijk[0] = i;
         const nav_real d = nav_divergence(b, uc, p, ijk);
         if (div) div[p] = scale * d;
-        m = fmax(m, fabs((double)d));
+        const double ad = fabs((double)d);
+        m = ad > m ? ad : m; /* not fmax: a libm call here; NaN is caught by the pressure solve */
       }
     }
   if (max_abs) *max_abs = m;
@@ -87,8 +88,9 @@ nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max
       nav_idx p = nav_cpu_index(b, 0, j, k);
       for (int i = 0; i < b->n[0]; i++, p++) {
         ijk[0] = i;
-        ma = fmax(ma, (double)nav_advective_rate(b, uc, p, ijk));
-        md = fmax(md, (double)nav_diffusive_rate(b, ijk));
+        const double ra = nav_advective_rate(b, uc, p, ijk), rd = nav_diffusive_rate(b, ijk);
+        ma = ra > ma ? ra : ma;
+        md = rd > md ? rd : md;
       }
     }
   *adv_max = ma;

@@ -68,8 +68,9 @@ nav_err nav_max_abs_diff_cpu(const nav_box *b, const nav_real *x, const nav_real
       for (nav_idx p = p0; p < p0 + b->n[0]; p++) {
         const double v = x[p];
         if (!isfinite(v)) nbad++;
-        mx = fmax(mx, fabs(v));
-        if (y) md = fmax(md, fabs(v - (double)y[p]));
+        const double av = fabs(v), dv = y ? fabs(v - (double)y[p]) : 0;
+        mx = av > mx ? av : mx;
+        md = dv > md ? dv : md;
       }
     }
   if (max_diff) *max_diff = md;
