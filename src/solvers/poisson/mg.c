@@ -35,6 +35,14 @@
 #define NAV_MG_COARSE_TOL 1e-10
 #define NAV_MG_OMEGA 1.2            /* over-relaxation of the red-black smoother */
 #define NAV_MG_ODD_MIN_CELLS 4096   /* coarsen a level with an odd count only above this size */
+/* On a device backend, levels of at most this many cells go to the CPU (through the gather to
+ * rank 0): a launch costs more than their work (HPGMG's per-level backend choice). */
+#define NAV_MG_CPU_CELLS 32768
+
+/* Does level l hand the rest of the hierarchy to the CPU of rank 0? */
+static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
+  return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= NAV_MG_CPU_CELLS;
+}
 
 /* Would one rank coarsen the global grid of this level? */
 static int nav_mg_can_coarsen(const nav_level *l) {
@@ -92,7 +100,7 @@ static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f) {
   double *wc[3] = {NULL, NULL, NULL};
   nav_err e = nav_mg_coarsen(ps, f, &cd, wc);
   if (e == NAV_OK && f->active) {
-    e = nav_level_init(ps, c, &cd, wc, 0);
+    e = nav_level_init(ps, c, f->ops, &cd, wc, 0);
   } else if (e == NAV_OK) {
     e = nav_decomp_copy(&cd, &c->dc);
     for (int d = 0; d < 3; d++) c->N[d] = cd.N[d];
@@ -104,20 +112,21 @@ static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f) {
 }
 
 nav_err nav_mg_setup(nav_psolver *ps) {
-  const nav_kernel_ops *ops = ps->ops;
   ps->gather = NAV_MG_MAX_LEVELS + 1;
   while (ps->nlev < NAV_MG_MAX_LEVELS && nav_mg_can_coarsen(&ps->lev[ps->nlev - 1])) {
     const nav_level *f = &ps->lev[ps->nlev - 1];
-    if (nav_mg_blocks_coarsen(f)) {
+    if (nav_mg_blocks_coarsen(f) && !nav_mg_to_cpu(ps, f)) {
       NAV_CALL(nav_mg_add_level(ps, f));
       continue;
     }
-    /* gather: rank 0 holds a serial copy of f (the transfer level) and coarsens it alone */
+    /* gather: rank 0 holds a serial copy of f (the transfer level, on the CPU) and coarsens it
+     * alone */
     ps->gather = ps->nlev;
     nav_level *t = &ps->transfer;
     nav_decomp one;
     NAV_CALL(nav_decomp_serial(f->dc.dim, f->N, f->dc.periodic, &one));
-    nav_err e = f->dc.rank == 0 ? nav_level_init(ps, t, &one, f->w, 0) : nav_decomp_copy(&one, &t->dc);
+    nav_err e =
+        f->dc.rank == 0 ? nav_level_init(ps, t, &nav_kernel_ops_cpu, &one, f->w, 0) : nav_decomp_copy(&one, &t->dc);
     for (int d = 0; d < 3; d++) t->N[d] = f->N[d];
     nav_decomp_release(&one);
     NAV_CALL(e);
@@ -138,9 +147,10 @@ nav_err nav_mg_setup(nav_psolver *ps) {
   if (!cl->active) return NAV_OK;
   const size_t bytes = (size_t)cl->box.ntot * sizeof(nav_real);
   nav_real **v[3] = {&ps->cz, &ps->cp, &ps->cq};
+  ps->coarse_ops = cl->ops;
   for (int i = 0; i < 3; i++) {
-    NAV_CALL(ops->alloc((void **)v[i], bytes));
-    NAV_CALL(ops->set(&cl->box, *v[i], 0));
+    NAV_CALL(cl->ops->alloc((void **)v[i], bytes));
+    NAV_CALL(cl->ops->set(&cl->box, *v[i], 0));
   }
   return NAV_OK;
 }
@@ -162,22 +172,21 @@ static void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int
 /* Distributed level f's residual f->r -> the transfer level's r on rank 0. Collective. */
 static nav_err nav_mg_gather(nav_psolver *ps, nav_level *f) {
   nav_level *t = &ps->transfer;
-  const nav_kernel_ops *ops = ps->ops;
-  NAV_CALL(ops->to_host(ps->gstage, f->r, (size_t)f->box.ntot * sizeof(nav_real)));
+  NAV_CALL(f->ops->to_host(ps->gstage, f->r, (size_t)f->box.ntot * sizeof(nav_real)));
   nav_mg_dense(&f->box, ps->gstage, ps->gblock, 1);
   NAV_CALL(nav_decomp_gather(&f->dc, ps->gblock, ps->gglobal, 0));
   if (!t->active) return NAV_OK;
   memset(ps->gstage, 0, (size_t)t->box.ntot * sizeof(nav_real));
   nav_mg_dense(&t->box, ps->gstage, ps->gglobal, 0);
-  return ops->from_host(t->r, ps->gstage, (size_t)t->box.ntot * sizeof(nav_real));
+  return t->ops->from_host(t->r, ps->gstage, (size_t)t->box.ntot * sizeof(nav_real));
 }
 
 /* The transfer level's x (the correction, rank 0) -> added to the distributed f->x. Collective. */
 static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
   nav_level *t = &ps->transfer;
-  const nav_kernel_ops *ops = ps->ops;
+  const nav_kernel_ops *ops = f->ops;
   if (t->active) {
-    NAV_CALL(ops->to_host(ps->gstage, t->x, (size_t)t->box.ntot * sizeof(nav_real)));
+    NAV_CALL(t->ops->to_host(ps->gstage, t->x, (size_t)t->box.ntot * sizeof(nav_real)));
     nav_mg_dense(&t->box, ps->gstage, ps->gglobal, 1);
   }
   NAV_CALL(nav_decomp_scatter(&f->dc, ps->gglobal, ps->gblock, 0));
@@ -190,7 +199,7 @@ static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. */
 static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
   for (int h = 0; h < 2; h++) {
-    NAV_CALL(ps->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
+    NAV_CALL(lev->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
     NAV_CALL(nav_level_fill(ps, lev, lev->x));
   }
   return NAV_OK;
@@ -199,7 +208,7 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
 static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
   int it;
   double rel;
-  if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, lev, lev->b));
+  if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->b));
   const int n = lev->N[0] * lev->N[1] * lev->N[2];
   NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi, NAV_MG_COARSE_TOL,
                            2 * n + 50, &it, &rel));
@@ -210,7 +219,7 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
   nav_real *x = lev->x, *b = lev->b;
   lev->x = z;
   lev->b = (nav_real *)r; /* read only: the cycle never writes the right-hand side of level 0 */
-  nav_err e = ps->ops->set(&lev->box, z, 0);
+  nav_err e = lev->ops->set(&lev->box, z, 0);
   if (e == NAV_OK) e = nav_mg_cycle(ps, 0, 0);
   lev->x = x;
   lev->b = b;
@@ -219,22 +228,21 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
 
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   nav_level *lev = &ps->lev[l];
-  const nav_kernel_ops *ops = ps->ops;
   if (l == ps->nlev - 1) return nav_mg_coarse_solve(ps, lev);
   nav_level *c = &ps->lev[l + 1];
   const int gather = l + 1 == ps->gather;
   nav_level *f = gather ? &ps->transfer : lev; /* the fine grid that c coarsens (serial on rank 0) */
   for (int s = 0; s < ps->opt.pre_smooth; s++) NAV_CALL(nav_mg_sweep(ps, lev, 0));
-  NAV_CALL(ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
+  NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
   if (gather) NAV_CALL(nav_mg_gather(ps, lev));
-  if (c->active) {
-    NAV_CALL(ops->restrict_residual(&f->box, f->r, &c->box, c->b));
-    NAV_CALL(ops->set(&c->box, c->x, 0));
+  if (c->active) { /* f and c share a backend */
+    NAV_CALL(c->ops->restrict_residual(&f->box, f->r, &c->box, c->b));
+    NAV_CALL(c->ops->set(&c->box, c->x, 0));
     NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
     if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0));
     NAV_CALL(nav_level_fill(ps, c, c->x));
-    if (gather) NAV_CALL(ops->set(&f->box, f->x, 0));
-    NAV_CALL(ops->prolong_add(&c->box, c->x, &f->box, f->x));
+    if (gather) NAV_CALL(c->ops->set(&f->box, f->x, 0));
+    NAV_CALL(c->ops->prolong_add(&c->box, c->x, &f->box, f->x));
   }
   if (gather) NAV_CALL(nav_mg_scatter_add(ps, lev));
   NAV_CALL(nav_level_fill(ps, lev, lev->x));

@@ -11,16 +11,17 @@
 #include "solvers/poisson/poisson_impl.h"
 
 nav_err nav_precond_jacobi(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z) {
-  return ps->ops->diag_scale(&lev->box, lev->inv_diag, r, z);
+  (void)ps;
+  return lev->ops->diag_scale(&lev->box, lev->inv_diag, r, z);
 }
 
 nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *r, nav_real *z,
                         nav_real *p, nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations,
                         double *relres) {
-  const nav_kernel_ops *ops = ps->ops;
+  const nav_kernel_ops *ops = lev->ops;
   const nav_box *bx = &lev->box;
   double bb, rr, rz, pq;
-  NAV_CALL(nav_level_dot(ps, lev, b, b, &bb));
+  NAV_CALL(nav_level_dot(lev, b, b, &bb));
   const double bnorm = nav_level_norm(lev, bb);
   NAV_CALL(nav_level_fill(ps, lev, x));
   NAV_CALL(ops->residual(bx, x, b, r, &rr));
@@ -30,23 +31,23 @@ nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_
   if (bnorm > 0 && rnorm > tol * bnorm) {
     NAV_CALL(precond(ps, lev, r, z));
     NAV_CALL(ops->copy(p, z, (size_t)bx->ntot * sizeof(nav_real)));
-    NAV_CALL(nav_level_dot(ps, lev, r, z, &rz));
+    NAV_CALL(nav_level_dot(lev, r, z, &rz));
     while (it < maxit) {
       NAV_CALL(nav_level_fill(ps, lev, p));
       NAV_CALL(ops->laplacian(bx, p, q));
-      NAV_CALL(nav_level_dot(ps, lev, p, q, &pq));
+      NAV_CALL(nav_level_dot(lev, p, q, &pq));
       if (pq == 0) break; /* p in the null space: nothing left to reduce */
       const double alpha = rz / pq;
       NAV_CALL(ops->axpby(bx, (nav_real)alpha, p, 1, x));
       NAV_CALL(ops->axpby(bx, (nav_real)-alpha, q, 1, r));
-      NAV_CALL(nav_level_dot(ps, lev, r, r, &rr));
+      NAV_CALL(nav_level_dot(lev, r, r, &rr));
       rnorm = nav_level_norm(lev, rr);
       it++;
       NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "CG diverged (residual %g after %d iterations)", rnorm, it);
       if (rnorm <= tol * bnorm) break;
       NAV_CALL(precond(ps, lev, r, z));
       const double rz_old = rz;
-      NAV_CALL(nav_level_dot(ps, lev, r, z, &rz));
+      NAV_CALL(nav_level_dot(lev, r, z, &rz));
       NAV_CALL(ops->axpby(bx, 1, z, (nav_real)(rz / rz_old), p));
     }
   }

@@ -9,27 +9,29 @@
 #include "solvers/poisson/poisson_impl.h"
 
 nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x) {
-  return nav_fill_scalar_ghosts(ps->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])ps->bc, x);
+  return nav_fill_scalar_ghosts(lev->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])ps->bc, x);
 }
 
-nav_err nav_level_dot(nav_psolver *ps, const nav_level *lev, const nav_real *x, const nav_real *y, double *sum) {
-  NAV_CALL(ps->ops->dot(&lev->box, x, y, sum));
+nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y, double *sum) {
+  NAV_CALL(lev->ops->dot(&lev->box, x, y, sum));
   nav_reduce_sum(lev->comm, sum, 1);
   return NAV_OK;
 }
 
 double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(sum_sq, 0) / lev->volume); }
 
-nav_err nav_level_remove_mean(nav_psolver *ps, const nav_level *lev, nav_real *x) {
+nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x) {
   double s;
-  NAV_CALL(ps->ops->sum(&lev->box, x, &s));
+  NAV_CALL(lev->ops->sum(&lev->box, x, &s));
   nav_reduce_sum(lev->comm, &s, 1);
-  NAV_CALL(ps->ops->shift(&lev->box, x, (nav_real)(-s / lev->volume)));
+  NAV_CALL(lev->ops->shift(&lev->box, x, (nav_real)(-s / lev->volume)));
   return NAV_OK;
 }
 
-nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_decomp *dc, double *const w[3], int finest) {
-  const nav_kernel_ops *ops = ps->ops;
+nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
+                       double *const w[3], int finest) {
+  (void)ps;
+  lev->ops = ops;
   const int dim = dc->dim, zero[3] = {0, 0, 0};
   NAV_CALL(nav_decomp_copy(dc, &lev->dc));
   lev->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
@@ -53,7 +55,13 @@ nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_decomp *dc, do
 }
 
 void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
-  const nav_kernel_ops *ops = ps->ops;
+  (void)ps;
+  const nav_kernel_ops *ops = lev->ops;
+  if (!ops) { /* a level this rank does not work on: partition only */
+    nav_decomp_release(&lev->dc);
+    memset(lev, 0, sizeof *lev);
+    return;
+  }
   nav_real *v[4] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b};
   for (int i = 0; i < 4; i++)
     if (v[i]) ops->free(v[i]);
@@ -116,13 +124,13 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   if (dc) {
     for (int d = 0; d < dim; d++)
       NAV_CHECK(dc->N[d] == n[d], NAV_ERR_INTERNAL, "nav_psolver_create: grid %d != decomposition %d", n[d], dc->N[d]);
-    NAV_CALL(nav_level_init(ps, l0, dc, w, 1));
+    NAV_CALL(nav_level_init(ps, l0, ops, dc, w, 1));
   } else {
     nav_decomp one;
     int periodic[3];
     for (int d = 0; d < 3; d++) periodic[d] = d < dim && bc[d][0] == NAV_SCALAR_PERIODIC;
     nav_err e = nav_decomp_serial(dim, n, periodic, &one);
-    if (e == NAV_OK) e = nav_level_init(ps, l0, &one, w, 1);
+    if (e == NAV_OK) e = nav_level_init(ps, l0, ops, &one, w, 1);
     nav_decomp_release(&one);
     NAV_CALL(e);
   }
@@ -146,8 +154,6 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
 void nav_psolver_destroy(nav_psolver *ps) {
   if (!ps) return;
   const nav_kernel_ops *ops = ps->ops;
-  for (int l = 0; l < ps->nlev; l++) nav_level_free(ps, &ps->lev[l], l == 0);
-  if (ps->transfer.dc.start[0]) nav_level_free(ps, &ps->transfer, 0);
   free(ps->gblock);
   free(ps->gglobal);
   free(ps->gstage);
@@ -155,7 +161,9 @@ void nav_psolver_destroy(nav_psolver *ps) {
     if (ps->work[i]) ops->free(ps->work[i]);
   nav_real *v[3] = {ps->cz, ps->cp, ps->cq};
   for (int i = 0; i < 3; i++)
-    if (v[i]) ops->free(v[i]);
+    if (v[i]) ps->coarse_ops->free(v[i]);
+  for (int l = 0; l < ps->nlev; l++) nav_level_free(ps, &ps->lev[l], l == 0);
+  if (ps->transfer.dc.start[0]) nav_level_free(ps, &ps->transfer, 0);
   free(ps);
 }
 
@@ -165,7 +173,8 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   const int *c = ps->lev[ps->nlev - 1].N;
   char gathered[96] = "";
   if (ps->gather < ps->nlev)
-    snprintf(gathered, sizeof gathered, ", levels %d-%d gathered on rank 0", ps->gather + 1, ps->nlev);
+    snprintf(gathered, sizeof gathered, ", levels %d-%d gathered on rank 0%s", ps->gather + 1, ps->nlev,
+             ps->ops != &nav_kernel_ops_cpu ? " (on its CPU)" : "");
   const char *sing = ps->singular ? ", singular (zero-mean)" : "";
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
@@ -224,9 +233,9 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   const nav_kernel_ops *ops = ps->ops;
   l0->x = x;
   l0->b = b;
-  if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, l0, b));
+  if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, b));
   double bb;
-  NAV_CALL(nav_level_dot(ps, l0, b, b, &bb));
+  NAV_CALL(nav_level_dot(l0, b, b, &bb));
   const double bnorm = nav_level_norm(l0, bb);
   memset(st, 0, sizeof *st);
   if (!isfinite(bnorm)) { /* NaN/Inf input: nothing to solve; the caller reports the blow-up */
@@ -249,7 +258,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   else
     NAV_CALL(nav_psolver_iterate(ps, x, b, bnorm, st));
   st->converged = st->relres <= ps->opt.tolerance;
-  if (ps->singular) NAV_CALL(nav_level_remove_mean(ps, l0, x));
+  if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, x));
   NAV_CALL(nav_level_fill(ps, l0, x));
   st->solve_s = nav_wtime() - t0;
   return NAV_OK;

@@ -13,6 +13,7 @@
  * levels (below the last distributed one, when blocks get small) are serial and live on rank 0
  * only (active = 0 elsewhere; comm MPI_COMM_NULL). */
 typedef struct nav_level {
+  const nav_kernel_ops *ops; /* the backend this level runs on (coarse levels: the CPU) */
   nav_box box;
   nav_real *x, *b, *r; /* solution/correction, right-hand side, residual */
   nav_real *inv_diag;  /* 1 / diag(L) */
@@ -40,6 +41,7 @@ struct nav_psolver {
   nav_level lev[NAV_MG_MAX_LEVELS];
   nav_real *work[NAV_PSOLVER_WORK]; /* work vectors on the finest level (Krylov, Jacobi) */
   nav_real *cz, *cp, *cq; /* Krylov work vectors of the coarsest-level solve (mg) */
+  const nav_kernel_ops *coarse_ops; /* the backend of the coarsest level */
   int gather;         /* index of the first gathered (serial, rank 0) level; nlev if none */
   nav_level transfer; /* the ranks' own coarsening of level gather-1: restriction target, gathered to
                          rank 0 as level `gather`, and prolongation source after the scatter */
@@ -70,13 +72,14 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
 /* Ghost fill of level lev's field x (halo exchange, then the homogeneous boundary types). */
 nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x);
 /* Global dot product sum x y dV of level lev (reduced over the level's ranks). */
-nav_err nav_level_dot(nav_psolver *ps, const nav_level *lev, const nav_real *x, const nav_real *y, double *sum);
+nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y, double *sum);
 /* Set up level lev of partition dc (copied) and global widths w (copied): box, halo, arrays. */
-nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_decomp *dc, double *const w[3], int finest);
+nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
+                       double *const w[3], int finest);
 void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
 /* Volume-weighted RMS norm sqrt(sum x^2 dV / V) from a local sum. */
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */
-nav_err nav_level_remove_mean(nav_psolver *ps, const nav_level *lev, nav_real *x);
+nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
 
 #endif
