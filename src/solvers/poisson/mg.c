@@ -35,13 +35,21 @@
 #define NAV_MG_COARSE_TOL 1e-10
 #define NAV_MG_OMEGA 1.2            /* over-relaxation of the red-black smoother */
 #define NAV_MG_ODD_MIN_CELLS 4096   /* coarsen a level with an odd count only above this size */
-/* On a device backend, levels of at most this many cells go to the CPU (through the gather to
- * rank 0): a launch costs more than their work (HPGMG's per-level backend choice). */
-#define NAV_MG_CPU_CELLS 32768
+/* On a device backend, the levels of at most max(NAV_MG_CPU_CELLS, finest / NAV_MG_CPU_RATIO)
+ * cells go to the CPU of rank 0 (through the gather): a launch there costs more than the level's
+ * work (HPGMG's per-level backend choice). Measured on an H100 (docs/performance.md), ms per step
+ * of the cavity with all levels on the GPU / with this rule: 2D 128^2 4.35 / 1.80, 3D 128^3
+ * 9.13 / 6.23, 3D 256^3 22.3 / 11.7. */
+#ifndef NAV_MG_CPU_CELLS
+#define NAV_MG_CPU_CELLS 4096
+#endif
+#define NAV_MG_CPU_RATIO 512
 
 /* Does level l hand the rest of the hierarchy to the CPU of rank 0? */
 static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
-  return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= NAV_MG_CPU_CELLS;
+  const nav_idx finest = (nav_idx)ps->lev[0].N[0] * ps->lev[0].N[1] * ps->lev[0].N[2];
+  const nav_idx limit = finest / NAV_MG_CPU_RATIO > NAV_MG_CPU_CELLS ? finest / NAV_MG_CPU_RATIO : NAV_MG_CPU_CELLS;
+  return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= limit;
 }
 
 /* Would one rank coarsen the global grid of this level? */
