@@ -26,7 +26,7 @@ enum { NAV_EXIT_OK = 0, NAV_EXIT_FAILED = 1, NAV_EXIT_INPUT = 2 };
 
 static void nav_usage(FILE *out) {
   fprintf(out,
-          "usage: navier run [CASE.ini] [--set section.key=value ...] [--output DIR]\n"
+          "usage: navier run [CASE.ini] [--set section.key=value ...] [--output DIR] [--profile]\n"
           "       navier bench poisson --dim 2|3 --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic] "
           "[--json]\n"
           "       navier doc case-file\n"
@@ -37,6 +37,8 @@ static void nav_usage(FILE *out) {
           "             and field snapshots (VTK) when [output] asks for them.\n"
           "  --set      override one key of the case file (repeatable), e.g. --set grid.nx=64\n"
           "  --output   output folder (default: [output] dir, or output/<case name>)\n"
+          "  --profile  time the phases of the run (predictor, Poisson, correction, halo exchange, output,\n"
+          "             other; the backend is synchronised at each switch) and add them to summary.json\n"
           "  bench poisson   time one Poisson solve (random zero-mean right-hand side) through the library API\n"
           "  doc case-file   print the reference of every case-file key (Markdown)\n\n"
           "Exit status: 0 completed, 1 failed during the run, 2 bad input (nothing computed).\n"
@@ -59,6 +61,7 @@ static void nav_version(void) {
 /* Parse `run` arguments, load the case and run it; returns the exit status. */
 static int nav_cmd_run(int argc, char **argv, int rank, int size) {
   const char *case_path = NULL, *output = NULL;
+  int profile = 0;
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   int nset = 0;
   if (!sets) return NAV_EXIT_FAILED;
@@ -75,6 +78,8 @@ static int nav_cmd_run(int argc, char **argv, int rank, int size) {
         output = argv[++i];
     } else if (!strncmp(argv[i], "--set=", 6)) {
       sets[nset++] = argv[i] + 6;
+    } else if (!strcmp(argv[i], "--profile")) {
+      profile = 1;
     } else if (!strncmp(argv[i], "--output=", 9)) {
       output = argv[i] + 9;
     } else if (argv[i][0] == '-') {
@@ -124,7 +129,7 @@ static int nav_cmd_run(int argc, char **argv, int rank, int size) {
     nav_config_print(&cfg, stdout);
     fflush(stdout);
   }
-  nav_run_options opt = {dir, size};
+  nav_run_options opt = {dir, size, profile};
   e = nav_run(&cfg, ops, &opt);
   if (e != NAV_OK) {
     /* every rank has the verdict; rank 0 reports it, other ranks only errors of their own kind */

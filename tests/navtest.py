@@ -11,6 +11,8 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   vtk CASE [--set k=v ...]       run CASE writing fields every step and parse the last legacy VTK
                                  file as ParaView's reader does: header, TIME, coordinates, and
                                  the pressure/velocity/vorticity arrays (sizes, finite values)
+  profile CASE [--set k=v ...]   run CASE with --profile and assert that
+                                 summary.json has every phase and that they add up to the loop time
 Every check prints the figures it asserts on."""
 import csv
 import json
@@ -24,7 +26,7 @@ import sys
 def run(navier, case, outdir, sets):
     cmd = [navier, "run", case, "--output", outdir]
     for s in sets:
-        cmd += ["--set", s]
+        cmd += [s] if s.startswith("--") else ["--set", s]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if res.returncode != 0:
         print(res.stdout)
@@ -157,6 +159,18 @@ def check_vtk(navier, scratch, case, sets):
             and abs(coords[0][-1] - coords[0][0] - 1) < 1e-6)
 
 
+def check_profile(navier, scratch, case, sets):
+    out = os.path.join(scratch, "profile")
+    s = run(navier, case, out, sets + ["--profile"])
+    p = s["profile"]
+    phases = ["predictor", "poisson", "correction", "halo", "output", "other"]
+    total = sum(p[f"{k}_s"] for k in phases)
+    print(f"{s['case']}: {s['steps']} steps, loop {p['loop_s']:.4f} s, phases " +
+          ", ".join(f"{k} {p[k + '_s']:.4f}" for k in phases) + f", sum {total:.4f} s")
+    return all(p[f"{k}_s"] >= 0 for k in phases) and abs(total - p["loop_s"]) <= 0.02 * p["loop_s"] + 1e-3 \
+        and p["poisson_s"] > 0 and p["predictor_s"] > 0
+
+
 def main():
     navier, scratch, check = sys.argv[1], sys.argv[2], sys.argv[3]
     args = sys.argv[4:]
@@ -167,6 +181,8 @@ def main():
         ok = check_order(navier, scratch, args[0], int(args[1]), int(args[2]), float(args[3]))
     elif check == "ghia":
         ok = check_ghia(navier, scratch, args[0], float(args[1]), sets)
+    elif check == "profile":
+        ok = check_profile(navier, scratch, args[0], sets)
     elif check == "vtk":
         ok = check_vtk(navier, scratch, args[0], sets)
     elif check == "div":

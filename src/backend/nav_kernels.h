@@ -38,6 +38,8 @@ typedef struct nav_kernel_ops {
   nav_err (*to_host)(void *host, const void *src, size_t bytes);
   nav_err (*from_host)(void *dst, const void *host, size_t bytes);
   nav_err (*copy)(void *dst, const void *src, size_t bytes);
+  /* wait until every kernel launched so far has finished (profiling) */
+  nav_err (*sync)(void);
 
   /* x = value at every point, ghosts included */
   nav_err (*set)(const nav_box *b, nav_real *x, nav_real value);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 
 #ifdef NAV_SINGLE_PRECISION
 #define NAV_MPI_REAL MPI_FLOAT
@@ -65,8 +66,7 @@ void nav_halo_destroy(nav_halo *h) {
   free(h);
 }
 
-nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
-  if (!h || !(h->mpi[dir][0] || h->mpi[dir][1])) return NAV_OK;
+static nav_err nav_halo_exchange_planes(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
   NAV_ASSERT(nf >= 1 && nf <= NAV_HALO_MAX_FIELDS);
   const nav_kernel_ops *ops = h->ops;
   const nav_idx pts = h->pts[dir];
@@ -97,4 +97,12 @@ nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *cons
       NAV_CALL(ops->unpack_face(b, x[f], dir, s, s ? n : -1, h->dbuf[dir][s][1] + f * pts));
   }
   return NAV_OK;
+}
+
+nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+  if (!h || !(h->mpi[dir][0] || h->mpi[dir][1])) return NAV_OK;
+  const nav_profile_phase host = nav_profile_enter(NAV_PHASE_HALO);
+  const nav_err e = nav_halo_exchange_planes(h, b, dir, x, nf);
+  nav_profile_enter(host);
+  return e;
 }

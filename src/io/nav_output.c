@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 
 nav_err nav_output_prepare(const char *dir) {
   char path[1024];
@@ -179,6 +180,12 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
           "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e,\n  \"decomposition\": [%d, %d, %d]",
           f->step, f->t, s->wall_s, s->backend, s->ranks, f->dim, f->n[0], f->n[1], f->dim == 3 ? f->n[2] : 1, cells,
           NAV_PRECISION_NAME, f->max_div, s->final_ke, f->dc.p[0], f->dc.p[1], f->dc.p[2]);
+  if (s->profile) {
+    fprintf(out, ",\n  \"profile\": {\"loop_s\": %.6f", s->loop_s);
+    for (int p = 0; p < NAV_PHASE_COUNT; p++)
+      fprintf(out, ", \"%s_s\": %.6f", nav_profile_name((nav_profile_phase)p), s->profile[p]);
+    fprintf(out, "}");
+  }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");
     nav_validation_json(v, out);

@@ -25,6 +25,8 @@ typedef struct nav_summary {
   const char *backend;
   int ranks;
   double final_ke;
+  const double *profile; /* seconds per nav_profile_phase, or NULL (no --profile) */
+  double loop_s;         /* seconds of the time loop and the output, with profile */
 } nav_summary;
 
 /* DIR/final_fields.bin: u, v, (w), p interior values of the global grid as native doubles, each

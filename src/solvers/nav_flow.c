@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 
@@ -181,6 +182,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   if (diagnose)
     for (int c = 0; c < f->dim; c++) NAV_CALL(ops->copy(f->u_prev[c], f->u[c], bytes));
   /* u* = u + a N(u^n) + c N(u^{n-1}): variable-step AB2, forward Euler at the first step */
+  nav_profile_enter(NAV_PHASE_PREDICTOR);
   const double omega = f->dt_old > 0 ? dt / f->dt_old : 0;
   NAV_CALL(ops->momentum_rhs(b, f->u, (nav_real)f->cfg->nu, f->rhs));
   NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, (nav_real)(dt * (1 + 0.5 * omega)),
@@ -192,6 +194,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   }
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p */
+  nav_profile_enter(NAV_PHASE_POISSON);
   NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
   nav_psolver_stats st;
   NAV_CALL(nav_psolver_solve(f->poisson, f->p, f->div, &st));
@@ -205,8 +208,10 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
             "pressure solve did not converge at step %ld, time %.6g: relative residual %.3e after %d iterations "
             "(tolerance %.1e); raise [pressure] max_iterations or check the case",
             f->step + 1, f->t, st.relres, st.iterations, f->cfg->tolerance);
+  nav_profile_enter(NAV_PHASE_CORRECTION);
   NAV_CALL(ops->correct(b, f->u, f->p, (nav_real)dt));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
+  nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;
   f->t += dt;
   f->step++;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 #include "core/nav_timer.h"
 #include "grid/nav_reduce.h"
 #include "io/nav_output.h"
@@ -56,11 +57,14 @@ static nav_err nav_agree(const nav_flow *f, nav_err e) {
 }
 
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
+  const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
   nav_host_fields h;
   nav_err e = nav_host_fields_fetch(f, &h);
   if (e == NAV_OK && f->dc.rank == 0) e = nav_fields_write(dir, f, &h);
   nav_host_fields_free(&h);
-  return nav_agree(f, e);
+  e = nav_agree(f, e);
+  nav_profile_enter(host);
+  return e;
 }
 
 /* The time loop; on return f holds the last state. */
@@ -144,15 +148,19 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
            f.dc.n[0], f.dc.n[1], f.dc.n[2]);
   FILE *mon = NULL;
   nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &mon) : NAV_OK);
+  if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
+  const double t_loop = nav_wtime();
   if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start);
   if (mon) fclose(mon);
+  nav_profile_enter(NAV_PHASE_OUTPUT);
   char message[1024] = "";
   if (err != NAV_OK) snprintf(message, sizeof message, "%s", nav_error_message());
   nav_validation v;
   memset(&v, 0, sizeof v);
   nav_host_fields h;
   memset(&h, 0, sizeof h);
-  nav_summary s = {err == NAV_OK ? "completed" : "failed", message, 0, ops->name, opt->ranks, 0};
+  nav_summary s = {.status = err == NAV_OK ? "completed" : "failed", .message = message, .backend = ops->name,
+                   .ranks = opt->ranks};
   if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
     nav_err ew = NAV_OK;
@@ -164,6 +172,21 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   err = nav_agree(&f, err);
   nav_flow_kinetic_energy(&f, &s.final_ke);
   s.wall_s = nav_wtime() - t_start;
+  double phase_s[NAV_PHASE_COUNT];
+  nav_profile_seconds(phase_s);
+  if (opt->profile) {
+    s.profile = phase_s;
+    s.loop_s = nav_wtime() - t_loop;
+    if (rank == 0) {
+      printf("profile (%ld steps, %.3f s in the time loop and output):\n  %-11s %10s %8s %12s\n", f.step, s.loop_s,
+             "phase", "seconds", "share", "ms/step");
+      for (int p = 1; p <= NAV_PHASE_COUNT; p++) { /* "other" last */
+        const int q = p % NAV_PHASE_COUNT;
+        printf("  %-11s %10.3f %7.1f%% %12.4f\n", nav_profile_name((nav_profile_phase)q), phase_s[q],
+               100 * phase_s[q] / s.loop_s, f.step ? 1e3 * phase_s[q] / (double)f.step : 0);
+      }
+    }
+  }
   if (rank == 0 && v.cavity)
     printf("validation: Ghia et al. (1982), Re = %g: max |u - u_ref| = %.4f on x = 0.5 (%d points), max |v - v_ref| = "
            "%.4f on y = 0.5 (%d points)\n",

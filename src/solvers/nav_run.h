@@ -11,6 +11,7 @@
 typedef struct nav_run_options {
   const char *output_dir; /* resolved folder */
   int ranks;
+  int profile;            /* per-phase time table (printed, and "profile" in summary.json) */
 } nav_run_options;
 
 nav_err nav_run(const nav_config *cfg, const nav_kernel_ops *ops, const nav_run_options *opt);

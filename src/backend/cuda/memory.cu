@@ -36,6 +36,11 @@ nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes) {
   return NAV_OK;
 }
 
+nav_err nav_sync_cuda(void) {
+  NAV_CALL_CUDA(cudaDeviceSynchronize());
+  return NAV_OK;
+}
+
 nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes) {
   if (bytes && dst != src) NAV_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
   return NAV_OK;

@@ -13,6 +13,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .to_host = nav_to_host_cuda,
     .from_host = nav_from_host_cuda,
     .copy = nav_copy_cuda,
+    .sync = nav_sync_cuda,
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
     .pack_face = nav_pack_face_cuda,

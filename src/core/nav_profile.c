@@ -1,0 +1,42 @@
+/* Per-phase wall-time profile (see nav_profile.h). */
+#include "core/nav_profile.h"
+
+#include "core/nav_timer.h"
+
+static struct {
+  const nav_kernel_ops *ops; /* NULL: profiling off */
+  nav_profile_phase current;
+  double since;
+  double seconds[NAV_PHASE_COUNT];
+} nav_profile_state;
+
+void nav_profile_enable(const nav_kernel_ops *ops) {
+  nav_profile_state.ops = ops;
+  nav_profile_state.current = NAV_PHASE_OTHER;
+  nav_profile_state.since = nav_wtime();
+  for (int i = 0; i < NAV_PHASE_COUNT; i++) nav_profile_state.seconds[i] = 0;
+}
+
+int nav_profile_enabled(void) { return nav_profile_state.ops != NULL; }
+
+nav_profile_phase nav_profile_enter(nav_profile_phase p) {
+  const nav_profile_phase prev = nav_profile_state.current;
+  if (!nav_profile_state.ops) return prev;
+  nav_profile_state.ops->sync(); /* charge finished device work to the phase that launched it */
+  const double now = nav_wtime();
+  nav_profile_state.seconds[prev] += now - nav_profile_state.since;
+  nav_profile_state.since = now;
+  nav_profile_state.current = p;
+  return prev;
+}
+
+void nav_profile_seconds(double seconds[NAV_PHASE_COUNT]) {
+  for (int i = 0; i < NAV_PHASE_COUNT; i++) seconds[i] = nav_profile_state.seconds[i];
+  if (nav_profile_state.ops) seconds[nav_profile_state.current] += nav_wtime() - nav_profile_state.since;
+}
+
+const char *nav_profile_name(nav_profile_phase p) {
+  static const char *const names[NAV_PHASE_COUNT] = {"other", "predictor", "poisson", "correction", "halo",
+                                                     "output"};
+  return names[p];
+}

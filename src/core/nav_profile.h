@@ -1,0 +1,35 @@
+/* Per-phase wall-time profile of a run (`navier run --profile`).
+ *
+ * Phases do not overlap: nav_profile_enter(p) charges the time since the last switch to the phase
+ * that was current, makes p current and returns the previous phase, so a nested phase (the halo
+ * exchange inside a ghost fill inside the predictor) is subtracted from its host:
+ *   nav_profile_phase prev = nav_profile_enter(NAV_PHASE_HALO); ... nav_profile_enter(prev);
+ * When enabled, every switch first waits for the backend (ops->sync), so device work is charged
+ * to the phase that launched it; disabled (the default), every call returns at once. One profile
+ * per process; not thread-safe (call outside parallel regions). */
+#ifndef NAV_PROFILE_H
+#define NAV_PROFILE_H
+
+#include <stdio.h>
+
+#include "backend/nav_kernels.h"
+
+typedef enum nav_profile_phase {
+  NAV_PHASE_OTHER = 0,
+  NAV_PHASE_PREDICTOR,
+  NAV_PHASE_POISSON,
+  NAV_PHASE_CORRECTION,
+  NAV_PHASE_HALO,
+  NAV_PHASE_OUTPUT,
+  NAV_PHASE_COUNT
+} nav_profile_phase;
+
+/* Start profiling (phase OTHER current); ops->sync is called at every switch. */
+void nav_profile_enable(const nav_kernel_ops *ops);
+int nav_profile_enabled(void);
+nav_profile_phase nav_profile_enter(nav_profile_phase p);
+/* Seconds charged to each phase so far (the current phase included). */
+void nav_profile_seconds(double seconds[NAV_PHASE_COUNT]);
+const char *nav_profile_name(nav_profile_phase p);
+
+#endif
