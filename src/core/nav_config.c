@@ -108,7 +108,7 @@ static const nav_key nav_keys[] = {
     {"time", "cfl", NAV_KT_REAL, NAV_FIELD(cfl), "0.5",
      "Advective limit of the adaptive step: dt <= cfl / max(sum_d |u_d| / h_d) (the wall speeds count too).",
      NAV_RANGE(0, 1, 1, 0)},
-    {"time", "fourier", NAV_KT_REAL, NAV_FIELD(fourier), "0.2",
+    {"time", "fourier", NAV_KT_REAL, NAV_FIELD(fourier), "0.24",
      "Viscous limit of the adaptive step: dt <= fourier / (nu max(sum_d 1 / h_d^2)); the Adams-Bashforth "
      "scheme is stable up to 0.25.",
      NAV_RANGE(0, 1, 0.25, 0)},

@@ -75,7 +75,7 @@ static void test_defaults(void) {
   NAV_TEST(d.dim == 2 && d.nx == 128 && d.ny == 128 && d.nz == 1 && d.lx == 1 && d.ly == 1 && d.lz == 1 && d.x0 == 0 &&
                d.y0 == 0 && d.z0 == 0,
            "defaults: [grid] 2D 128x128 unit square");
-  NAV_TEST(d.dt == 0 && d.cfl == 0.5 && d.fourier == 0.2 && d.end_time == 0 && d.max_steps == 0 && d.steady_tol == 1e-5,
+  NAV_TEST(d.dt == 0 && d.cfl == 0.5 && d.fourier == 0.24 && d.end_time == 0 && d.max_steps == 0 && d.steady_tol == 1e-5,
            "defaults: [time] adaptive, to steady state");
   NAV_TEST(d.nu == 0.01 && !strcmp(d.initial, "rest") && d.amplitude == 1, "defaults: [physics] Re = 100");
   int walls = 1, still = 1;
@@ -151,7 +151,7 @@ static void test_good_file(void) {
                cfg.x0 == -3.25,
            "good file: [grid], indented line, no spaces around '='");
   NAV_TEST(cfg.cfl == 0.5 && cfg.end_time == 10 && cfg.max_steps == 5000000000L && cfg.steady_tol == 0 &&
-               cfg.fourier == 0.2,
+               cfg.fourier == 0.24,
            "good file: [time], 'key: value', long max_steps");
   NAV_TEST(cfg.nu == 1e-3 && !strcmp(cfg.initial, "taylor_green") && cfg.amplitude == 2, "good file: [physics]");
   NAV_TEST(cfg.bc[0][0] == NAV_BC_PERIODIC && cfg.bc[1][1] == NAV_BC_PERIODIC && cfg.bc[2][0] == NAV_BC_FREE_SLIP &&
