@@ -15,6 +15,7 @@
 #include "bench/nav_bench.h"
 #include "core/nav_config.h"
 #include "core/nav_error.h"
+#include "grid/nav_decomp.h"
 #include "nav_version.h"
 #include "solvers/nav_run.h"
 
@@ -104,13 +105,15 @@ static int nav_cmd_run(int argc, char **argv, int rank, int size) {
     if (rank == 0) fprintf(stderr, "navier: %d error(s) in the input; nothing was computed\n", errs.count);
     return NAV_EXIT_INPUT;
   }
-  /* backend: auto = cuda when a GPU is visible (and the CUDA backend is built), else cpu */
+  /* backend: auto = cuda when a GPU is visible (and the CUDA backend is built), else cpu; a device
+   * backend gives each rank the GPU of its node-local rank (collective: every rank is here) */
+  const int local_rank = nav_decomp_local_rank(MPI_COMM_WORLD, NULL);
   const nav_kernel_ops *ops = NULL;
   if (!strcmp(cfg.backend, "auto")) {
-    if (nav_backend_cuda_available()) ops = nav_backend_get("cuda");
-    if (!ops) ops = nav_backend_get("cpu");
+    if (nav_backend_cuda_available()) ops = nav_backend_get("cuda", local_rank);
+    if (!ops) ops = nav_backend_get("cpu", local_rank);
   } else {
-    ops = nav_backend_get(cfg.backend);
+    ops = nav_backend_get(cfg.backend, local_rank);
     if (!ops) {
       if (!strcmp(cfg.backend, "cuda") && strstr(nav_backend_list(), "cuda"))
         fprintf(stderr, "%s: key 'run.backend': backend 'cuda' needs a CUDA device, and none is visible (check the "

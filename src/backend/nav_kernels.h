@@ -99,8 +99,10 @@ typedef struct nav_kernel_ops {
                           int *bad);
 } nav_kernel_ops;
 
-/* The registered backends. nav_backend_get returns NULL for an unknown or unavailable name. */
-const nav_kernel_ops *nav_backend_get(const char *name);
+/* The registered backends. nav_backend_get returns NULL for an unknown or unavailable name; for
+ * a device backend it also selects the device of this rank: local_rank (the node-local rank,
+ * nav_decomp_local_rank) modulo the device count, one rank per GPU. */
+const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
 /* Names of the backends compiled in, comma separated ("cpu, cuda"). */
 const char *nav_backend_list(void);
 /* 1 if a CUDA device is visible (0 when CUDA is not compiled in). */

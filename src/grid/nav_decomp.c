@@ -208,11 +208,10 @@ void nav_decomp_destroy(nav_decomp *dc) {
   dc->comm = MPI_COMM_NULL;
 }
 
-int nav_decomp_local_rank(int *local_size) {
-  /* Used by the CUDA backend to pick a device per rank (one rank per GPU). */
+int nav_decomp_local_rank(MPI_Comm comm, int *local_size) {
   MPI_Comm node;
   int rank = 0, size = 1;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
     MPI_Comm_rank(node, &rank);
     MPI_Comm_size(node, &size);
     MPI_Comm_free(&node);

@@ -62,10 +62,9 @@ void nav_decomp_release(nav_decomp *dc);
 /* Cells and start of block j along d. */
 static inline int nav_decomp_count(const nav_decomp *dc, int d, int j) { return dc->start[d][j + 1] - dc->start[d][j]; }
 
-/* Rank among the ranks of this node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED) and their count.
- * For the CUDA backend's device choice (one rank per GPU: device = local rank mod device count),
- * to be called where the backend is selected (app/main.c) before the first CUDA call; not wired
- * in yet: today every rank of a node uses the default device. Collective over MPI_COMM_WORLD. */
-int nav_decomp_local_rank(int *local_size);
+/* Rank among the ranks of comm on this node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED) and
+ * their count (local_size may be NULL). Passed to nav_backend_get, which gives each rank the
+ * device local rank mod device count (one rank per GPU). Collective over comm. */
+int nav_decomp_local_rank(MPI_Comm comm, int *local_size);
 
 #endif

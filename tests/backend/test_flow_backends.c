@@ -33,7 +33,7 @@ static int run(int argc, char **argv) {
     printf("test_flow_backends: no CUDA device visible (or CUDA not built): skipped\n");
     return 77;
   }
-  const nav_kernel_ops *ops[2] = {nav_backend_get("cpu"), nav_backend_get("cuda")};
+  const nav_kernel_ops *ops[2] = {nav_backend_get("cpu", 0), nav_backend_get("cuda", 0)};
   if (!ops[0] || !ops[1]) {
     fprintf(stderr, "test_flow_backends: a backend is missing\n");
     return 1;

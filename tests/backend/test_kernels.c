@@ -356,8 +356,8 @@ int main(void) {
     printf("test_kernels: no CUDA device visible (or CUDA not built): skipped\n");
     return 77;
   }
-  cpu = nav_backend_get("cpu");
-  gpu = nav_backend_get("cuda");
+  cpu = nav_backend_get("cpu", 0);
+  gpu = nav_backend_get("cuda", 0);
   if (!cpu || !gpu) {
     fprintf(stderr, "test_kernels: backend missing (cpu %p, cuda %p)\n", (const void *)cpu, (const void *)gpu);
     return 1;

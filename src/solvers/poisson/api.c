@@ -46,7 +46,7 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   NAV_CHECK(opt->solver && opt->cycle, NAV_ERR_INPUT, "nav_poisson_create: solver and cycle must be set");
   NAV_CHECK(strlen(opt->solver) < sizeof def.solver && strlen(opt->cycle) < 8, NAV_ERR_INPUT,
             "nav_poisson_create: solver '%s' or cycle '%s' unknown", opt->solver, opt->cycle);
-  const nav_kernel_ops *ops = nav_backend_get(opt->backend ? opt->backend : "cpu");
+  const nav_kernel_ops *ops = nav_backend_get(opt->backend ? opt->backend : "cpu", nav_decomp_local_rank(comm, NULL));
   NAV_CHECK(ops, NAV_ERR_INPUT, "nav_poisson_create: backend '%s' not available", opt->backend);
   nav_poisson *ps = calloc(1, sizeof *ps);
   NAV_CHECK(ps, NAV_ERR_MEMORY, "nav_poisson_create: out of memory");
