@@ -117,7 +117,11 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
       if (cfg->bc[d][s] == NAV_BC_WALL)
-        for (int c = 0; c < f->dim; c++) f->max_wall_speed = fmax(f->max_wall_speed, fabs(cfg->wall_velocity[d][s][c]));
+        for (int c = 0; c < f->dim; c++) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]));
+  double rmax = 0; /* 1 / the smallest global cell width */
+  for (int d = 0; d < f->dim; d++)
+    for (int i = 0; i < f->n[d]; i++) rmax = fmax(rmax, 1.0 / f->w[d][i]);
+  f->wall_rate *= rmax;
   nav_psolver_options po;
   memset(&po, 0, sizeof po);
   snprintf(po.solver, sizeof po.solver, "%s", cfg->solver);
@@ -160,10 +164,7 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   adv = rates[0];
   diff = rates[1];
   /* the walls' own speed bounds the velocity next to them (the lid of a cavity at rest) */
-  double rmax = 0;
-  for (int d = 0; d < f->dim; d++)
-    for (int i = 0; i < f->n[d]; i++) rmax = fmax(rmax, 1.0 / f->w[d][i]);
-  adv = fmax(adv, f->max_wall_speed * rmax);
+  adv = fmax(adv, f->wall_rate);
   if (f->cfg->dt > 0) {
     *dt = f->cfg->dt;
   } else {

@@ -41,7 +41,7 @@ typedef struct nav_flow {
   double t;
   long step;
   double dt_old;      /* the previous step (0 before the first) */
-  double max_wall_speed;
+  double wall_rate;    /* largest wall speed / smallest cell width: bounds the advective rate */
   /* diagnostics of the last step */
   int p_iterations;     /* pressure iterations (multigrid cycles or CG iterations) */
   double p_relres;      /* final relative pressure residual */
