@@ -28,10 +28,10 @@ const char *nav_backend_list(void) {
 #endif
 }
 
-int nav_backend_cuda_available(void) {
+int nav_backend_device_count(const char *name) {
 #ifdef NAV_HAVE_CUDA
-  return nav_cuda_device_count() > 0;
-#else
-  return 0;
+  if (!strcmp(name, "cuda")) return nav_cuda_device_count();
 #endif
+  (void)name;
+  return 0;
 }

@@ -29,6 +29,16 @@ extern "C" {
  * directions in order x, y, z makes edges and corners consistent. */
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE } nav_ghost_kind;
 
+/* One message of a point-to-point exchange between the backend buffers of two ranks. */
+typedef struct nav_p2p_msg {
+  nav_real *buf; /* backend memory */
+  size_t count;  /* values */
+  int peer;      /* rank in the group */
+  int send;      /* 1: send buf to peer, 0: receive buf from peer */
+} nav_p2p_msg;
+
+#define NAV_P2P_ID_BYTES 128 /* the opaque id that names a group (NCCL's unique id) */
+
 typedef struct nav_kernel_ops {
   const char *name;
 
@@ -40,6 +50,19 @@ typedef struct nav_kernel_ops {
   nav_err (*copy)(void *dst, const void *src, size_t bytes);
   /* wait until every kernel launched so far has finished (profiling) */
   nav_err (*sync)(void);
+  /* bytes of backend memory allocated now and at most so far (alloc minus free) */
+  void (*memory)(size_t *current, size_t *peak);
+
+  /* Device-to-device messages between ranks without the host (NCCL on cuda); NULL where the
+   * backend has none. p2p_unique_id makes the id of a new group on one rank (the caller
+   * broadcasts it); p2p_create joins that group as rank of size (collective over the group);
+   * p2p_exchange posts msgs as one group of sends and receives, ordered after every kernel
+   * launched before it and before every kernel launched after it; the messages between two
+   * ranks match in the order they are posted. */
+  nav_err (*p2p_unique_id)(void *id);
+  nav_err (*p2p_create)(const void *id, int rank, int size, void **group);
+  void (*p2p_destroy)(void *group);
+  nav_err (*p2p_exchange)(void *group, const nav_p2p_msg *msgs, int n);
 
   /* x = value at every point, ghosts included */
   nav_err (*set)(const nav_box *b, nav_real *x, nav_real value);
@@ -105,8 +128,8 @@ typedef struct nav_kernel_ops {
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
 /* Names of the backends compiled in, comma separated ("cpu, cuda"). */
 const char *nav_backend_list(void);
-/* 1 if a CUDA device is visible (0 when CUDA is not compiled in). */
-int nav_backend_cuda_available(void);
+/* Devices on this node that backend `name` would use (0 for cpu, unknown or unavailable backends). */
+int nav_backend_device_count(const char *name);
 
 extern const nav_kernel_ops nav_kernel_ops_cpu;
 /* Defined only when the CUDA backend is built (NAV_HAVE_CUDA); reach it through nav_backend_get("cuda"). */

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_comm.h"
 
 #define NAV_CONFIG_MIN_BLOCK 2 /* = NAV_DECOMP_MIN_CELLS of grid/nav_decomp.h */
 
@@ -62,6 +63,7 @@ typedef struct nav_key {
 #define NAV_ABOVE(a) NAV_RANGE(a, 1, HUGE_VAL, 0)
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
+static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
@@ -85,6 +87,11 @@ static const nav_key nav_keys[] = {
      "Case name: written to summary.json; the default output folder is output/<name>.", .values = NULL},
     {"run", "backend", NAV_KT_CHOICE, NAV_FIELD(backend), "auto",
      "Compute backend: cpu (OpenMP), cuda (GPU), or auto (cuda when a GPU is visible and the CUDA backend is built, else cpu).", .values = nav_backend_values},
+    {"run", "halo_transport", NAV_KT_CHOICE, NAV_FIELD(halo_transport), "auto",
+     "How halo planes travel between ranks: mpi (host buffers; a GPU backend stages them through the host), "
+     "cuda-aware (MPI on device buffers, when the MPI library reports CUDA support), nccl (ncclSend/ncclRecv "
+     "between GPUs; libnccl.so.2 is loaded at run time), or auto (on a GPU backend nccl, else cuda-aware, else mpi; "
+     "on the cpu backend mpi).", .values = nav_transport_values},
     {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
      "MPI ranks per direction px,py,pz (their product must be the number of ranks; pz = 1 in 2D; every block "
      "needs at least 2 cells per direction), or auto (MPI_Dims_create over the grid's directions). Uneven splits "
@@ -616,7 +623,7 @@ static int nav_first_nonperiodic(const nav_config *c, int ndir, int *d, int *s) 
   return 0;
 }
 
-/* The split over the ranks of MPI_COMM_WORLD (1 before MPI_Init): the same verdict on every rank,
+/* The split over the computing ranks (nav_compute_comm; 1 before MPI_Init): the same verdict on every rank,
  * so a bad split exits 2 everywhere without communication (nav_decomp.c splits the same way). */
 static void nav_check_decomposition(nav_load *ld) {
   const nav_config *c = ld->cfg;
@@ -625,7 +632,7 @@ static void nav_check_decomposition(nav_load *ld) {
   const int nkey[3] = {nav_key_id("grid", "nx"), nav_key_id("grid", "ny"), nav_key_id("grid", "nz")};
   int size = 1, init = 0;
   MPI_Initialized(&init);
-  if (init) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (init) MPI_Comm_size(nav_compute_comm(), &size);
   int p[3] = {0, 0, c->dim == 3 ? 0 : 1};
   const int given = c->decomposition[0] > 0;
   if (given) {

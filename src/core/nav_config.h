@@ -24,6 +24,7 @@ typedef struct nav_config {
   /* [run] */
   char name[64];     /* case name: summary.json, default output folder */
   char backend[16];  /* auto | cpu | cuda */
+  char halo_transport[16]; /* auto | mpi | cuda-aware | nccl */
   int decomposition[3]; /* ranks per direction px,py,pz; 0,0,0 = auto (MPI_Dims_create) */
 
   /* [grid] */

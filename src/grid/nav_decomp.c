@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/nav_comm.h"
 #include "core/nav_error.h"
 #include "navier/nav_types.h"
 
@@ -106,7 +107,7 @@ nav_err nav_decomp_create(const nav_config *cfg, nav_decomp *dc) {
   const int N[3] = {cfg->nx, cfg->ny, cfg->nz};
   int periodic[3];
   for (int d = 0; d < 3; d++) periodic[d] = cfg->bc[d][0] == NAV_BC_PERIODIC;
-  return nav_decomp_create_grid(MPI_COMM_WORLD, cfg->dim, N, periodic, cfg->decomposition, cfg->source, dc);
+  return nav_decomp_create_grid(nav_compute_comm(), cfg->dim, N, periodic, cfg->decomposition, cfg->source, dc);
 }
 
 nav_err nav_decomp_copy(const nav_decomp *src, nav_decomp *dst) {
@@ -202,6 +203,7 @@ nav_err nav_decomp_scatter(const nav_decomp *dc, const double *global, double *b
 }
 
 void nav_decomp_destroy(nav_decomp *dc) {
+  nav_transport_destroy(dc->transport);
   if (dc->comm != MPI_COMM_NULL) MPI_Comm_free(&dc->comm);
   for (int d = 0; d < 3; d++) free(dc->start[d]);
   memset(dc, 0, sizeof *dc);

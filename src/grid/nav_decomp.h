@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include "core/nav_config.h"
+#include "grid/nav_transport.h"
 
 #define NAV_DECOMP_MIN_CELLS 2
 
@@ -32,9 +33,11 @@ typedef struct nav_decomp {
   int n[3], g0[3];    /* this rank's block: cells and global index of its cell 0 */
   int nbr[3][2];      /* neighbour rank per face (dir, side), MPI_PROC_NULL at physical faces */
   int *start[3];      /* start[d][j], j = 0..p[d]: first global cell of block j along d (start[d][p] = N) */
+  nav_transport *transport; /* the halo transport over comm (NULL: host-staged mpi); copies share it,
+                               nav_decomp_destroy frees it */
 } nav_decomp;
 
-/* Build the decomposition of cfg's grid over MPI_COMM_WORLD. Collective. Every rank reaches the
+/* Build the decomposition of cfg's grid over the computing ranks (nav_compute_comm). Collective. Every rank reaches the
  * same verdict: on a bad decomposition (product != ranks, a block thinner than
  * NAV_DECOMP_MIN_CELLS, a split that cannot be made) it returns NAV_ERR_INPUT with the message
  * "FILE:LINE: key 'run.decomposition': reason" on every rank, without communicating first. */

@@ -21,7 +21,8 @@ nav_err nav_halo_create(const nav_kernel_ops *ops, const nav_decomp *dc, const n
   h->ops = ops;
   h->comm = dc->comm;
   h->dim = b->dim;
-  h->staged = strcmp(ops->name, "cpu") != 0;
+  h->transport = dc->transport;
+  h->staged = strcmp(ops->name, "cpu") != 0 && !dc->transport;
   int any = 0;
   for (int d = 0; d < b->dim; d++) {
     const int t0 = d == 0 ? 1 : 0, t1 = d == 2 ? 1 : 2;
@@ -66,37 +67,77 @@ void nav_halo_destroy(nav_halo *h) {
   free(h);
 }
 
-static nav_err nav_halo_exchange_planes(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
-  NAV_ASSERT(nf >= 1 && nf <= NAV_HALO_MAX_FIELDS);
+/* Pack the plane of direction dir that goes to side s (0 to the low neighbour, n-1 to the high). */
+static nav_err nav_halo_pack(nav_halo *h, const nav_box *b, int dir, int s, nav_real *const *x, int nf) {
+  for (int f = 0; f < nf; f++)
+    NAV_CALL(h->ops->pack_face(b, x[f], dir, s, s ? b->n[dir] - 1 : 0, h->dbuf[dir][s][0] + f * h->pts[dir]));
+  return NAV_OK;
+}
+
+/* Unpack the plane received from side s into its ghost layer (-1 low, n high). */
+static nav_err nav_halo_unpack(nav_halo *h, const nav_box *b, int dir, int s, nav_real *const *x, int nf) {
+  for (int f = 0; f < nf; f++)
+    NAV_CALL(h->ops->unpack_face(b, x[f], dir, s, s ? b->n[dir] : -1, h->dbuf[dir][s][1] + f * h->pts[dir]));
+  return NAV_OK;
+}
+
+/* MPI transports: host-staged (staged) or on the device buffers (cuda-aware). */
+static nav_err nav_halo_exchange_mpi(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
   const nav_kernel_ops *ops = h->ops;
-  const nav_idx pts = h->pts[dir];
-  const int count = (int)(pts * nf), n = b->n[dir];
+  const int count = (int)(h->pts[dir] * nf);
   const size_t bytes = (size_t)count * sizeof(nav_real);
+  nav_real *const(*buf)[2] = h->staged ? h->hbuf[dir] : h->dbuf[dir];
   MPI_Request req[4];
   int nreq = 0;
   /* tag: the side of the SENDER's face, so a periodic pair of two ranks keeps both messages apart */
   for (int s = 0; s < 2; s++)
     if (h->mpi[dir][s])
-      NAV_CHECK(MPI_Irecv(h->hbuf[dir][s][1], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + (1 - s), h->comm,
-                          &req[nreq++]) == MPI_SUCCESS,
+      NAV_CHECK(MPI_Irecv(buf[s][1], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + (1 - s), h->comm, &req[nreq++]) ==
+                    MPI_SUCCESS,
                 NAV_ERR_MPI, "halo exchange: MPI_Irecv failed");
+  for (int s = 0; s < 2; s++)
+    if (h->mpi[dir][s]) NAV_CALL(nav_halo_pack(h, b, dir, s, x, nf));
+  if (!h->staged) NAV_CALL(ops->sync()); /* MPI reads the device buffers: the packs must be done */
   for (int s = 0; s < 2; s++) {
     if (!h->mpi[dir][s]) continue;
-    for (int f = 0; f < nf; f++)
-      NAV_CALL(ops->pack_face(b, x[f], dir, s, s ? n - 1 : 0, h->dbuf[dir][s][0] + f * pts));
     if (h->staged) NAV_CALL(ops->to_host(h->hbuf[dir][s][0], h->dbuf[dir][s][0], bytes));
-    NAV_CHECK(MPI_Isend(h->hbuf[dir][s][0], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + s, h->comm,
-                        &req[nreq++]) == MPI_SUCCESS,
+    NAV_CHECK(MPI_Isend(buf[s][0], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + s, h->comm, &req[nreq++]) ==
+                  MPI_SUCCESS,
               NAV_ERR_MPI, "halo exchange: MPI_Isend failed");
   }
   NAV_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI, "halo exchange: MPI_Waitall failed");
   for (int s = 0; s < 2; s++) {
     if (!h->mpi[dir][s]) continue;
     if (h->staged) NAV_CALL(ops->from_host(h->dbuf[dir][s][1], h->hbuf[dir][s][1], bytes));
-    for (int f = 0; f < nf; f++)
-      NAV_CALL(ops->unpack_face(b, x[f], dir, s, s ? n : -1, h->dbuf[dir][s][1] + f * pts));
+    NAV_CALL(nav_halo_unpack(h, b, dir, s, x, nf));
   }
   return NAV_OK;
+}
+
+/* NCCL: one group, queued on the backend's stream between the packs and the unpacks. Messages
+ * between two ranks match in posting order, so the receives are posted high side first and the
+ * sends low side first: with two ranks in a periodic direction (each the other's low AND high
+ * neighbour) the first plane sent (the low face) lands in the peer's high ghost, as it must. */
+static nav_err nav_halo_exchange_nccl(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+  nav_p2p_msg msg[4];
+  int n = 0;
+  const size_t count = (size_t)h->pts[dir] * (size_t)nf;
+  for (int s = 0; s < 2; s++)
+    if (h->mpi[dir][s]) NAV_CALL(nav_halo_pack(h, b, dir, s, x, nf));
+  for (int s = 1; s >= 0; s--)
+    if (h->mpi[dir][s]) msg[n++] = (nav_p2p_msg){h->dbuf[dir][s][1], count, h->nbr[dir][s], 0};
+  for (int s = 0; s < 2; s++)
+    if (h->mpi[dir][s]) msg[n++] = (nav_p2p_msg){h->dbuf[dir][s][0], count, h->nbr[dir][s], 1};
+  NAV_CALL(h->ops->p2p_exchange(h->transport->group, msg, n));
+  for (int s = 0; s < 2; s++)
+    if (h->mpi[dir][s]) NAV_CALL(nav_halo_unpack(h, b, dir, s, x, nf));
+  return NAV_OK;
+}
+
+static nav_err nav_halo_exchange_planes(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+  NAV_ASSERT(nf >= 1 && nf <= NAV_HALO_MAX_FIELDS);
+  if (h->transport && h->transport->kind == NAV_TRANSPORT_NCCL) return nav_halo_exchange_nccl(h, b, dir, x, nf);
+  return nav_halo_exchange_mpi(h, b, dir, x, nf);
 }
 
 nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {

@@ -4,9 +4,10 @@
  * ghosts included, so that edges and corners come right once every direction is done (the
  * ghosts of x are in the y planes that are sent next). Per neighbour ONE message holds the plane
  * of every field exchanged together (1..NAV_HALO_MAX_FIELDS arrays: u, v, w or p), packed by the
- * backend's pack_face into a contiguous buffer, staged through the host (ops->to_host /
- * from_host; the CPU backend's buffers are host memory already) and sent with MPI_Isend/Irecv +
- * MPI_Waitall. Buffers are allocated once per block. Sent planes: 0 to the low neighbour, n-1
+ * backend's pack_face into a contiguous buffer and moved by the transport of the decomposition
+ * (grid/nav_transport.h): host-staged MPI (ops->to_host / from_host around MPI_Isend/Irecv +
+ * MPI_Waitall; the CPU backend's buffers are host memory already), MPI on the device buffers
+ * (cuda-aware), or one NCCL group of sends and receives. Buffers are allocated once per block. Sent planes: 0 to the low neighbour, n-1
  * to the high one; received into -1 (low) and n (high). For staggered fields this makes slot n
  * the high neighbour's first face and -1 its last owned face, as nav_box.h says.
  * Faces at physical boundaries, and periodic directions with one rank (local wrap), are not
@@ -30,7 +31,8 @@ typedef struct nav_halo {
   nav_idx pts[3];                  /* points of one plane of direction d */
   nav_real *dbuf[3][2][2];         /* backend buffers [dir][side][0 send, 1 receive] */
   nav_real *hbuf[3][2][2];         /* host staging (the same pointers for the cpu backend) */
-  int staged;
+  const nav_transport *transport; /* NULL: MPI */
+  int staged;                     /* MPI through host copies of device buffers */
 } nav_halo;
 
 /* Halo of the block b of rank dc->rank in dc (neighbours, periodic directions). Returns *h = NULL

@@ -177,14 +177,16 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   fprintf(out,
           ",\n  \"steps\": %ld,\n  \"time\": %.10g,\n  \"wall_s\": %.3f,\n  \"backend\": \"%s\",\n  \"ranks\": %d,\n"
           "  \"dim\": %d,\n  \"grid\": [%d, %d, %d],\n  \"cells\": %ld,\n  \"precision\": \"%s\",\n"
-          "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e,\n  \"decomposition\": [%d, %d, %d]",
+          "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e,\n  \"decomposition\": [%d, %d, %d],\n"
+          "  \"halo_transport\": \"%s\"",
           f->step, f->t, s->wall_s, s->backend, s->ranks, f->dim, f->n[0], f->n[1], f->dim == 3 ? f->n[2] : 1, cells,
-          NAV_PRECISION_NAME, f->max_div, s->final_ke, f->dc.p[0], f->dc.p[1], f->dc.p[2]);
+          NAV_PRECISION_NAME, f->max_div, s->final_ke, f->dc.p[0], f->dc.p[1], f->dc.p[2],
+          nav_transport_name(f->dc.transport));
   if (s->profile) {
     fprintf(out, ",\n  \"profile\": {\"loop_s\": %.6f", s->loop_s);
     for (int p = 0; p < NAV_PHASE_COUNT; p++)
       fprintf(out, ", \"%s_s\": %.6f", nav_profile_name((nav_profile_phase)p), s->profile[p]);
-    fprintf(out, "}");
+    fprintf(out, ", \"memory_bytes\": %.0f, \"memory_bytes_per_cell\": %.2f}", s->memory_bytes, s->memory_per_cell);
   }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");

@@ -27,6 +27,8 @@ typedef struct nav_summary {
   double final_ke;
   const double *profile; /* seconds per nav_profile_phase, or NULL (no --profile) */
   double loop_s;         /* seconds of the time loop and the output, with profile */
+  double memory_bytes;   /* with profile: peak backend memory of the largest rank */
+  double memory_per_cell; /* with profile: the largest peak backend bytes per cell of a rank's block */
 } nav_summary;
 
 /* DIR/final_fields.bin: u, v, (w), p interior values of the global grid as native doubles, each

@@ -49,7 +49,7 @@ typedef struct nav_flow {
   double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1) */
 } nav_flow;
 
-/* Build the decomposition of the grid over MPI_COMM_WORLD ([run] decomposition), this rank's
+/* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
  * block, allocate the fields with ops and set the initial condition. Collective; every function
  * below is collective too, and every global quantity (dt, max|div u|, energy, change, pressure
  * diagnostics) is the same on every rank. */

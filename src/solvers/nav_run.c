@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/nav_comm.h"
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
 #include "core/nav_timer.h"
@@ -125,9 +126,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   const double t_start = nav_wtime();
   const char *dir = opt->output_dir;
   int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_rank(nav_compute_comm(), &rank);
   nav_err ep = rank == 0 ? nav_output_prepare(dir) : NAV_OK;
-  const int code = nav_reduce_err(opt->ranks > 1 ? MPI_COMM_WORLD : MPI_COMM_NULL, (int)ep);
+  const int code = nav_reduce_err(opt->ranks > 1 ? nav_compute_comm() : MPI_COMM_NULL, (int)ep);
   if (code != NAV_OK && ep == NAV_OK)
     ep = nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "the output folder failed on rank 0");
   NAV_CALL(ep);
@@ -144,8 +145,8 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
          c->name, c->dim, c->nx, c->ny, c->dim == 3 ? "x" : "", c->dim == 3 ? c->nz : 0, ops->name, opt->ranks, desc,
          c->tolerance, dir);
   if (rank == 0 && f.dc.size > 1)
-    printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells\n", f.dc.p[0], f.dc.p[1], f.dc.p[2],
-           f.dc.n[0], f.dc.n[1], f.dc.n[2]);
+    printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells, halo transport %s\n", f.dc.p[0],
+           f.dc.p[1], f.dc.p[2], f.dc.n[0], f.dc.n[1], f.dc.n[2], nav_transport_name(f.dc.transport));
   FILE *mon = NULL;
   nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &mon) : NAV_OK);
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
@@ -177,6 +178,12 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   if (opt->profile) {
     s.profile = phase_s;
     s.loop_s = nav_wtime() - t_loop;
+    size_t now, peak;
+    ops->memory(&now, &peak);
+    double mem[2] = {(double)peak, (double)peak / ((double)f.box.n[0] * f.box.n[1] * f.box.n[2])};
+    nav_reduce_max(f.comm, mem, 2);
+    s.memory_bytes = mem[0];
+    s.memory_per_cell = mem[1];
     if (rank == 0) {
       printf("profile (%ld steps, %.3f s in the time loop and output):\n  %-11s %10s %8s %12s\n", f.step, s.loop_s,
              "phase", "seconds", "share", "ms/step");
@@ -185,6 +192,8 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
         printf("  %-11s %10.3f %7.1f%% %12.4f\n", nav_profile_name((nav_profile_phase)q), phase_s[q],
                100 * phase_s[q] / s.loop_s, f.step ? 1e3 * phase_s[q] / (double)f.step : 0);
       }
+      printf("memory: %.3f GiB of %s memory at the peak (largest rank), %.1f bytes per cell of a block\n",
+             s.memory_bytes / (1 << 30), ops->name, s.memory_per_cell);
     }
   }
   if (rank == 0 && v.cavity)

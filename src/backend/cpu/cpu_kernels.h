@@ -52,6 +52,7 @@ nav_err nav_to_host_cpu(void *host, const void *src, size_t bytes);
 nav_err nav_from_host_cpu(void *dst, const void *host, size_t bytes);
 nav_err nav_copy_cpu(void *dst, const void *src, size_t bytes);
 nav_err nav_sync_cpu(void);
+void nav_memory_cpu(size_t *current, size_t *peak);
 
 nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,

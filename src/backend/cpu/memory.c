@@ -4,15 +4,27 @@
 
 #include "backend/cpu/cpu_kernels.h"
 #include "core/nav_error.h"
+#include "core/nav_memory.h"
+
+static nav_memory_count nav_cpu_memory;
 
 nav_err nav_alloc_cpu(void **ptr, size_t bytes) {
   size_t rounded = (bytes + 63) / 64 * 64;
   *ptr = aligned_alloc(64, rounded ? rounded : 64);
   NAV_CHECK(*ptr, NAV_ERR_MEMORY, "cannot allocate %zu bytes of host memory", bytes);
+  nav_memory_added(&nav_cpu_memory, *ptr, bytes);
   return NAV_OK;
 }
 
-void nav_free_cpu(void *ptr) { free(ptr); }
+void nav_free_cpu(void *ptr) {
+  nav_memory_removed(&nav_cpu_memory, ptr);
+  free(ptr);
+}
+
+void nav_memory_cpu(size_t *current, size_t *peak) {
+  *current = nav_cpu_memory.current;
+  *peak = nav_cpu_memory.peak;
+}
 
 nav_err nav_to_host_cpu(void *host, const void *src, size_t bytes) {
   if (host != src) memcpy(host, src, bytes);

@@ -9,6 +9,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .from_host = nav_from_host_cpu,
     .copy = nav_copy_cpu,
     .sync = nav_sync_cpu,
+    .memory = nav_memory_cpu,
     .set = nav_set_cpu,
     .fill_ghost = nav_fill_ghost_cpu,
     .pack_face = nav_pack_face_cpu,

@@ -168,6 +168,7 @@ nav_err nav_to_host_cuda(void *host, const void *src, size_t bytes);
 nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes);
 nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes);
 nav_err nav_sync_cuda(void);
+void nav_memory_cuda(size_t *current, size_t *peak);
 
 nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,

@@ -4,6 +4,9 @@
 #include <stdio.h>
 
 #include "backend/cuda/cuda_kernels.h"
+#include "core/nav_memory.h"
+
+static nav_memory_count nav_cuda_memory;
 
 nav_err nav_alloc_cuda(void **ptr, size_t bytes) {
   *ptr = NULL;
@@ -15,11 +18,13 @@ nav_err nav_alloc_cuda(void **ptr, size_t bytes) {
                          __func__, "cudaMalloc of %zu bytes failed: %s (%s)", bytes, cudaGetErrorName(e),
                          cudaGetErrorString(e));
   }
+  nav_memory_added(&nav_cuda_memory, *ptr, bytes);
   return NAV_OK;
 }
 
 void nav_free_cuda(void *ptr) {
   if (!ptr) return;
+  nav_memory_removed(&nav_cuda_memory, ptr);
   const cudaError_t e = cudaFree(ptr);
   /* free cannot report an error: print it (a sticky error from an earlier kernel shows here) */
   if (e != cudaSuccess && e != cudaErrorCudartUnloading)
@@ -44,4 +49,9 @@ nav_err nav_sync_cuda(void) {
 nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes) {
   if (bytes && dst != src) NAV_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
   return NAV_OK;
+}
+
+void nav_memory_cuda(size_t *current, size_t *peak) {
+  *current = nav_cuda_memory.current;
+  *peak = nav_cuda_memory.peak;
 }

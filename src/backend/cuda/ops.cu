@@ -6,6 +6,12 @@
 nav_err nav_pack_face_cuda(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
 nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
 
+/* Device-to-device messages through NCCL (p2p.cu). */
+nav_err nav_p2p_unique_id_cuda(void *id);
+nav_err nav_p2p_create_cuda(const void *id, int rank, int size, void **group);
+void nav_p2p_destroy_cuda(void *group);
+nav_err nav_p2p_exchange_cuda(void *group, const nav_p2p_msg *msgs, int n);
+
 extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .name = "cuda",
     .alloc = nav_alloc_cuda,
@@ -14,6 +20,11 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .from_host = nav_from_host_cuda,
     .copy = nav_copy_cuda,
     .sync = nav_sync_cuda,
+    .memory = nav_memory_cuda,
+    .p2p_unique_id = nav_p2p_unique_id_cuda,
+    .p2p_create = nav_p2p_create_cuda,
+    .p2p_destroy = nav_p2p_destroy_cuda,
+    .p2p_exchange = nav_p2p_exchange_cuda,
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
     .pack_face = nav_pack_face_cuda,
