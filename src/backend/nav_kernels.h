@@ -48,10 +48,19 @@ typedef struct nav_kernel_ops {
   nav_err (*to_host)(void *host, const void *src, size_t bytes);
   nav_err (*from_host)(void *dst, const void *host, size_t bytes);
   nav_err (*copy)(void *dst, const void *src, size_t bytes);
-  /* wait until every kernel launched so far has finished (profiling) */
+  /* wait until every kernel launched so far on the current stream has finished (profiling, and
+   * MPI reading device buffers) */
   nav_err (*sync)(void);
   /* bytes of backend memory allocated now and at most so far (alloc minus free) */
   void (*memory)(size_t *current, size_t *peak);
+  /* Two streams, so a halo exchange runs beside interior work; NULL where the backend runs
+   * everything in order (cpu). stream_use(1): later launches and copies go to the side stream,
+   * stream_use(0): back to the main stream; stream_fork: the side stream waits for everything
+   * launched on the main stream so far; stream_join: the main stream waits for everything
+   * launched on the side stream so far. to_host/from_host wait for the current stream only. */
+  nav_err (*stream_use)(int side);
+  nav_err (*stream_fork)(void);
+  nav_err (*stream_join)(void);
 
   /* Device-to-device messages between ranks without the host (NCCL on cuda); NULL where the
    * backend has none. p2p_unique_id makes the id of a new group on one rank (the caller

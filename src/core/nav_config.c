@@ -64,6 +64,7 @@ typedef struct nav_key {
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
+static const char *const nav_overlap_values[] = {"auto", "on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
@@ -92,6 +93,11 @@ static const nav_key nav_keys[] = {
      "cuda-aware (MPI on device buffers, when the MPI library reports CUDA support), nccl (ncclSend/ncclRecv "
      "between GPUs; libnccl.so.2 is loaded at run time), or auto (on a GPU backend nccl, else cuda-aware, else mpi; "
      "on the cpu backend mpi).", .values = nav_transport_values},
+    {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "auto",
+     "Overlap the halo exchange of the multigrid smoother with the work inside each block: on (every level split "
+     "over ranks), off, or auto (on a GPU backend for blocks of at least 32768 cells, the faster choice measured "
+     "in docs/performance.md; off on the cpu backend). The result is the same bit for bit.",
+     .values = nav_overlap_values},
     {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
      "MPI ranks per direction px,py,pz (their product must be the number of ranks; pz = 1 in 2D; every block "
      "needs at least 2 cells per direction), or auto (MPI_Dims_create over the grid's directions). Uneven splits "

@@ -25,6 +25,7 @@ typedef struct nav_config {
   char name[64];     /* case name: summary.json, default output folder */
   char backend[16];  /* auto | cpu | cuda */
   char halo_transport[16]; /* auto | mpi | cuda-aware | nccl */
+  char halo_overlap[8];    /* auto | on | off */
   int decomposition[3]; /* ranks per direction px,py,pz; 0,0,0 = auto (MPI_Dims_create) */
 
   /* [grid] */

@@ -43,6 +43,41 @@ void nav_box_layout(int dim, const int n[3], const int g0[3], nav_box *b) {
   b->ntot = ex * ey * ez;
 }
 
+void nav_box_part(const nav_box *b, const int lo[3], const int hi[3], nav_box *part) {
+  *part = *b;
+  for (int d = 0; d < b->dim; d++) {
+    part->n[d] = hi[d] - lo[d];
+    part->g0[d] += lo[d];
+    part->off += lo[d] * b->st[d];
+    part->df[d] += lo[d];
+    part->rdf[d] += lo[d];
+    part->rdc[d] += lo[d];
+    part->wf[d] += lo[d];
+  }
+}
+
+int nav_box_shell(const nav_box *b, nav_box shell[6], nav_box *core) {
+  int lo[3] = {0, 0, 0}, hi[3] = {b->n[0], b->n[1], b->n[2]};
+  for (int d = 0; d < b->dim; d++)
+    if (b->n[d] < 3) return 0;
+  /* slabs of direction d span the core's extent in the directions before d, everything after */
+  for (int d = 0; d < b->dim; d++) {
+    int slo[3], shi[3];
+    memcpy(slo, lo, sizeof slo);
+    memcpy(shi, hi, sizeof shi);
+    slo[d] = 0;
+    shi[d] = 1;
+    nav_box_part(b, slo, shi, &shell[2 * d]);
+    slo[d] = b->n[d] - 1;
+    shi[d] = b->n[d];
+    nav_box_part(b, slo, shi, &shell[2 * d + 1]);
+    lo[d] = 1;
+    hi[d] = b->n[d] - 1;
+  }
+  nav_box_part(b, lo, hi, core);
+  return 2 * b->dim;
+}
+
 nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],
                        nav_box *b) {
   nav_box_layout(dim, n, g0, b);

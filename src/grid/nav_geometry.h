@@ -28,6 +28,15 @@ void nav_box_destroy(const nav_kernel_ops *ops, nav_box *b);
 /* Layout only (n, g0, strides, sizes; no metric arrays): for host copies of fields. */
 void nav_box_layout(int dim, const int n[3], const int g0[3], nav_box *b);
 
+/* The cells lo[d]..hi[d]-1 of box b as a box of their own (a view: the same arrays seen from
+ * cell lo, with off, g0 and the metric arrays shifted; nothing allocated, nothing to free).
+ * A kernel on the part computes exactly what it computes on those cells of b. */
+void nav_box_part(const nav_box *b, const int lo[3], const int hi[3], nav_box *part);
+/* The cells of b as disjoint parts: the core (index 1..n-2 in every direction, so a 7-point
+ * stencil there reads no ghost) and the shell around it, two slabs per direction. Returns the
+ * number of shell parts (2 dim), or 0 when the core is empty (a direction with fewer than 3 cells). */
+int nav_box_shell(const nav_box *b, nav_box shell[6], nav_box *core);
+
 /* Volume of the block's interior (host computation from the global widths). */
 double nav_box_volume(int dim, const int n[3], const int g0[3], double *const w[3]);
 

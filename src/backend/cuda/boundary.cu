@@ -10,7 +10,7 @@ __global__ void __launch_bounds__(256) nav_set_kernel(nav_idx ntot, nav_real *x,
 
 nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value) {
   const nav_idx blocks = (b->ntot + 255) / 256;
-  nav_set_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256>>>(b->ntot, x, value);
+  nav_set_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, nav_cuda_stream>>>(b->ntot, x, value);
   NAV_CUDA_LAUNCHED("nav_set_kernel");
   return NAV_OK;
 }
@@ -37,9 +37,9 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
   const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
   const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y));
   switch (dir) {
-  case 0: nav_fill_ghost_kernel<0><<<grid, block>>>(*b, x, side, kind, alpha, beta); break;
-  case 1: nav_fill_ghost_kernel<1><<<grid, block>>>(*b, x, side, kind, alpha, beta); break;
-  default: nav_fill_ghost_kernel<2><<<grid, block>>>(*b, x, side, kind, alpha, beta); break;
+  case 0: nav_fill_ghost_kernel<0><<<grid, block, 0, nav_cuda_stream>>>(*b, x, side, kind, alpha, beta); break;
+  case 1: nav_fill_ghost_kernel<1><<<grid, block, 0, nav_cuda_stream>>>(*b, x, side, kind, alpha, beta); break;
+  default: nav_fill_ghost_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, x, side, kind, alpha, beta); break;
   }
   NAV_CUDA_LAUNCHED("nav_fill_ghost_kernel");
   return NAV_OK;
@@ -62,7 +62,7 @@ static nav_err nav_face_copy_cuda(const nav_box *b, nav_real *x, int dir, int la
   int t0, t1;
   nav_face_plane(b, dir, &t0, &t1);
   const nav_idx pts = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
-  nav_face_copy_kernel<<<(unsigned)((pts + 255) / 256), 256>>>(*b, x, dir, layer, buf, pack);
+  nav_face_copy_kernel<<<(unsigned)((pts + 255) / 256), 256, 0, nav_cuda_stream>>>(*b, x, dir, layer, buf, pack);
   NAV_CUDA_LAUNCHED("nav_face_copy_kernel");
   return NAV_OK;
 }

@@ -13,6 +13,8 @@
  *     its partial result to a device scratch buffer owned by vector.cu; nav_cuda_reduce then sums
  *     (or takes the max of) the partials in one block in a fixed order (deterministic) and copies
  *     the scalars to the host with one cudaMemcpy. That copy is the only host synchronisation.
+ *   - Every launch and copy goes to nav_cuda_stream (memory.cu): the main stream, or the side
+ *     stream while the halo exchange overlaps interior work.
  *   - Every CUDA API call goes through NAV_CALL_CUDA; every launch is followed by
  *     NAV_CUDA_LAUNCHED (cudaGetLastError, plus cudaDeviceSynchronize when the build sets
  *     NAV_SYNC_ALL_KERNELS, for exact error locations). */
@@ -51,6 +53,12 @@
                            KNAME, cudaGetErrorName(nav_cerr_), cudaGetErrorString(nav_cerr_));       \
   } while (0)
 
+/* ---- streams (memory.cu) --------------------------------------------------------------- */
+
+/* The stream of every launch and copy: 0 (the legacy default stream, the main stream) or the
+ * side stream of the halo exchange (nav_stream_use_cuda). */
+extern cudaStream_t nav_cuda_stream;
+
 /* ---- launch geometry ------------------------------------------------------------------- */
 
 #define NAV_CUDA_BX 32
@@ -70,9 +78,9 @@ static inline size_t nav_cuda_blocks(dim3 g) { return (size_t)g.x * g.y * g.z; }
 #define NAV_CUDA_LAUNCH_DIM(BOX, GRID, KERNEL, ...)                                                  \
   do {                                                                                               \
     if ((BOX)->dim == 2)                                                                             \
-      KERNEL<2><<<(GRID), nav_cuda_block()>>>(__VA_ARGS__);                                          \
+      KERNEL<2><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                                          \
     else                                                                                             \
-      KERNEL<3><<<(GRID), nav_cuda_block()>>>(__VA_ARGS__);                                          \
+      KERNEL<3><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                                          \
     NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
   } while (0)
 
@@ -169,6 +177,9 @@ nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes);
 nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes);
 nav_err nav_sync_cuda(void);
 void nav_memory_cuda(size_t *current, size_t *peak);
+nav_err nav_stream_use_cuda(int side);
+nav_err nav_stream_fork_cuda(void);
+nav_err nav_stream_join_cuda(void);
 
 nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,

@@ -42,14 +42,14 @@ nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
   if (b->dim == 2) {
     if (c != 0)
-      nav_advance_kernel<2, true><<<grid, block>>>(*b, fu, fr, fo, a, c);
+      nav_advance_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, fr, fo, a, c);
     else
-      nav_advance_kernel<2, false><<<grid, block>>>(*b, fu, fr, fo, a, c);
+      nav_advance_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, fr, fo, a, c);
   } else {
     if (c != 0)
-      nav_advance_kernel<3, true><<<grid, block>>>(*b, fu, fr, fo, a, c);
+      nav_advance_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, fr, fo, a, c);
     else
-      nav_advance_kernel<3, false><<<grid, block>>>(*b, fu, fr, fo, a, c);
+      nav_advance_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, fr, fo, a, c);
   }
   NAV_CUDA_LAUNCHED("nav_advance_kernel");
   return NAV_OK;
@@ -76,9 +76,9 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 template <int DIM, bool WRITE>
 static void nav_divergence_launch(const nav_box *b, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial) {
   if (partial)
-    nav_divergence_kernel<DIM, WRITE, true><<<nav_cuda_grid(b), nav_cuda_block()>>>(*b, u, scale, div, partial);
+    nav_divergence_kernel<DIM, WRITE, true><<<nav_cuda_grid(b), nav_cuda_block(), 0, nav_cuda_stream>>>(*b, u, scale, div, partial);
   else
-    nav_divergence_kernel<DIM, WRITE, false><<<nav_cuda_grid(b), nav_cuda_block()>>>(*b, u, scale, div, partial);
+    nav_divergence_kernel<DIM, WRITE, false><<<nav_cuda_grid(b), nav_cuda_block(), 0, nav_cuda_stream>>>(*b, u, scale, div, partial);
 }
 
 nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs) {

@@ -1,12 +1,48 @@
-/* CUDA backend: memory is device memory (cudaMalloc, no managed memory); copies are cudaMemcpy
- * (host <-> device copies return when the data has arrived; device-to-device copies are ordered
- * on the default stream like the kernels). */
+/* CUDA backend: memory is device memory (cudaMalloc, no managed memory). Every launch and copy
+ * goes to the current stream, nav_cuda_stream: the main stream (the legacy default stream) or
+ * the side stream (non-blocking, so it runs beside the main stream) that the halo exchange uses
+ * while interior work runs (stream_use/fork/join, see nav_kernels.h). Copies between host and
+ * device return when the data has arrived (they wait for the current stream only);
+ * device-to-device copies are ordered on the current stream like the kernels. */
 #include <stdio.h>
 
 #include "backend/cuda/cuda_kernels.h"
 #include "core/nav_memory.h"
 
 static nav_memory_count nav_cuda_memory;
+
+cudaStream_t nav_cuda_stream = 0;
+static cudaStream_t nav_cuda_side;
+static cudaEvent_t nav_cuda_forked, nav_cuda_joined;
+
+/* The side stream and its two events, made at the first use (on the device of this rank). */
+static nav_err nav_cuda_side_init(void) {
+  if (nav_cuda_side) return NAV_OK;
+  NAV_CALL_CUDA(cudaStreamCreateWithFlags(&nav_cuda_side, cudaStreamNonBlocking));
+  NAV_CALL_CUDA(cudaEventCreateWithFlags(&nav_cuda_forked, cudaEventDisableTiming));
+  NAV_CALL_CUDA(cudaEventCreateWithFlags(&nav_cuda_joined, cudaEventDisableTiming));
+  return NAV_OK;
+}
+
+nav_err nav_stream_use_cuda(int side) {
+  NAV_CALL(nav_cuda_side_init());
+  nav_cuda_stream = side ? nav_cuda_side : 0;
+  return NAV_OK;
+}
+
+nav_err nav_stream_fork_cuda(void) {
+  NAV_CALL(nav_cuda_side_init());
+  NAV_CALL_CUDA(cudaEventRecord(nav_cuda_forked, 0));
+  NAV_CALL_CUDA(cudaStreamWaitEvent(nav_cuda_side, nav_cuda_forked, 0));
+  return NAV_OK;
+}
+
+nav_err nav_stream_join_cuda(void) {
+  NAV_CALL(nav_cuda_side_init());
+  NAV_CALL_CUDA(cudaEventRecord(nav_cuda_joined, nav_cuda_side));
+  NAV_CALL_CUDA(cudaStreamWaitEvent(0, nav_cuda_joined, 0));
+  return NAV_OK;
+}
 
 nav_err nav_alloc_cuda(void **ptr, size_t bytes) {
   *ptr = NULL;
@@ -32,22 +68,26 @@ void nav_free_cuda(void *ptr) {
 }
 
 nav_err nav_to_host_cuda(void *host, const void *src, size_t bytes) {
-  if (bytes) NAV_CALL_CUDA(cudaMemcpy(host, src, bytes, cudaMemcpyDeviceToHost));
+  if (!bytes) return NAV_OK;
+  NAV_CALL_CUDA(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, nav_cuda_stream));
+  NAV_CALL_CUDA(cudaStreamSynchronize(nav_cuda_stream));
   return NAV_OK;
 }
 
 nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes) {
-  if (bytes) NAV_CALL_CUDA(cudaMemcpy(dst, host, bytes, cudaMemcpyHostToDevice));
+  if (!bytes) return NAV_OK;
+  NAV_CALL_CUDA(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, nav_cuda_stream));
+  NAV_CALL_CUDA(cudaStreamSynchronize(nav_cuda_stream)); /* host may reuse the buffer on return */
   return NAV_OK;
 }
 
 nav_err nav_sync_cuda(void) {
-  NAV_CALL_CUDA(cudaDeviceSynchronize());
+  NAV_CALL_CUDA(cudaStreamSynchronize(nav_cuda_stream));
   return NAV_OK;
 }
 
 nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes) {
-  if (bytes && dst != src) NAV_CALL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+  if (bytes && dst != src) NAV_CALL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, nav_cuda_stream));
   return NAV_OK;
 }
 

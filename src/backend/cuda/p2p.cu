@@ -5,8 +5,8 @@
  * so the binary starts on machines without it and the other transports keep working; asking for
  * nccl there is an error that says so. The few NCCL types used are declared here as nccl.h
  * defines them (a stable ABI: the unique id is 128 bytes, results and data types are ints).
- * Operations go to the legacy default stream, the stream of every kernel of this backend, so
- * they are ordered after the pack kernels and before the unpack kernels without events. */
+ * Operations go to the current stream of the backend (nav_cuda_stream), the stream of the pack
+ * and unpack kernels around them, so they are ordered without events. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +101,8 @@ nav_err nav_p2p_exchange_cuda(void *group, const nav_p2p_msg *msgs, int n) {
   NAV_CALL_NCCL(nav_nccl.group_start());
   for (int i = 0; i < n; i++) {
     const nav_p2p_msg *m = &msgs[i];
-    const int r = m->send ? nav_nccl.send(m->buf, m->count, type, m->peer, comm, 0)
-                          : nav_nccl.recv(m->buf, m->count, type, m->peer, comm, 0);
+    const int r = m->send ? nav_nccl.send(m->buf, m->count, type, m->peer, comm, nav_cuda_stream)
+                          : nav_nccl.recv(m->buf, m->count, type, m->peer, comm, nav_cuda_stream);
     if (r != NAV_NCCL_SUCCESS) {
       nav_nccl.group_end();
       return nav_error_set(NAV_ERR_BACKEND, __FILE__, __LINE__, __func__, "ncclSend/ncclRecv failed: %s",

@@ -39,14 +39,14 @@ nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *r
   if (rr) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
   if (b->dim == 2) {
     if (rr)
-      nav_residual_kernel<2, true><<<grid, block>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
     else
-      nav_residual_kernel<2, false><<<grid, block>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
   } else {
     if (rr)
-      nav_residual_kernel<3, true><<<grid, block>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
     else
-      nav_residual_kernel<3, false><<<grid, block>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
   }
   NAV_CUDA_LAUNCHED("nav_residual_kernel");
   if (rr) NAV_CALL(nav_cuda_reduce(1, 0, nblocks, rr));

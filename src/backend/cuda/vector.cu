@@ -49,17 +49,16 @@ nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host) {
   const unsigned threads = nblocks >= 1024 ? 1024 : (unsigned)((nblocks + 31) / 32 * 32);
   NAV_ASSERT(nv >= 1 && nv <= 3 && nav_cuda_scratch);
   if (is_max) {
-    if (nv == 1) nav_reduce_finish_kernel<1, true><<<1, threads>>>(partial, nblocks, out);
-    else if (nv == 2) nav_reduce_finish_kernel<2, true><<<1, threads>>>(partial, nblocks, out);
-    else nav_reduce_finish_kernel<3, true><<<1, threads>>>(partial, nblocks, out);
+    if (nv == 1) nav_reduce_finish_kernel<1, true><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
+    else if (nv == 2) nav_reduce_finish_kernel<2, true><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
+    else nav_reduce_finish_kernel<3, true><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
   } else {
-    if (nv == 1) nav_reduce_finish_kernel<1, false><<<1, threads>>>(partial, nblocks, out);
-    else if (nv == 2) nav_reduce_finish_kernel<2, false><<<1, threads>>>(partial, nblocks, out);
-    else nav_reduce_finish_kernel<3, false><<<1, threads>>>(partial, nblocks, out);
+    if (nv == 1) nav_reduce_finish_kernel<1, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
+    else if (nv == 2) nav_reduce_finish_kernel<2, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
+    else nav_reduce_finish_kernel<3, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
   }
   NAV_CUDA_LAUNCHED("nav_reduce_finish_kernel");
-  NAV_CALL_CUDA(cudaMemcpy(host, out, (size_t)nv * sizeof(double), cudaMemcpyDeviceToHost));
-  return NAV_OK;
+  return nav_to_host_cuda(host, out, (size_t)nv * sizeof(double));
 }
 
 template <int DIM>
@@ -97,9 +96,9 @@ template <bool Y> static nav_err nav_dot_launch(const nav_box *b, const nav_real
   double *partial;
   NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
   if (b->dim == 2)
-    nav_dot_kernel<2, Y><<<grid, block>>>(*b, x, y, partial);
+    nav_dot_kernel<2, Y><<<grid, block, 0, nav_cuda_stream>>>(*b, x, y, partial);
   else
-    nav_dot_kernel<3, Y><<<grid, block>>>(*b, x, y, partial);
+    nav_dot_kernel<3, Y><<<grid, block, 0, nav_cuda_stream>>>(*b, x, y, partial);
   NAV_CUDA_LAUNCHED("nav_dot_kernel");
   NAV_CALL(nav_cuda_reduce(1, 0, nav_cuda_blocks(grid), sum));
   return NAV_OK;
@@ -147,14 +146,14 @@ nav_err nav_max_abs_diff_cuda(const nav_box *b, const nav_real *x, const nav_rea
   NAV_CALL(nav_cuda_partials(3, nav_cuda_blocks(grid), &partial));
   if (b->dim == 2) {
     if (y)
-      nav_max_abs_diff_kernel<2, true><<<grid, block>>>(*b, x, y, partial);
+      nav_max_abs_diff_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, x, y, partial);
     else
-      nav_max_abs_diff_kernel<2, false><<<grid, block>>>(*b, x, y, partial);
+      nav_max_abs_diff_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, x, y, partial);
   } else {
     if (y)
-      nav_max_abs_diff_kernel<3, true><<<grid, block>>>(*b, x, y, partial);
+      nav_max_abs_diff_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, x, y, partial);
     else
-      nav_max_abs_diff_kernel<3, false><<<grid, block>>>(*b, x, y, partial);
+      nav_max_abs_diff_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, x, y, partial);
   }
   NAV_CUDA_LAUNCHED("nav_max_abs_diff_kernel");
   NAV_CALL(nav_cuda_reduce(3, 1, nav_cuda_blocks(grid), r));
