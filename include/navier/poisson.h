@@ -41,7 +41,7 @@ typedef struct nav_poisson_options {
   int pre_smooth;       /* red-black Gauss-Seidel sweeps; default 2 */
   int post_smooth;      /* default 2 */
   double omega;         /* sor/jacobi relaxation factor; 0 = estimated (sor) / 0.8 (jacobi) */
-  const char *backend;  /* "cpu" (default) */
+  const char *backend;  /* "cpu" (default) or "cuda" (the GPU of the node-local rank) */
   int decomposition[3]; /* ranks per direction over the communicator; 0,0,0 = automatic (default) */
 } nav_poisson_options;
 
