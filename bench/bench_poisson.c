@@ -2,9 +2,9 @@
  *
  *   navier bench poisson --dim D --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic]
  *                        [--cycle v|f] [--smooth PRE,POST] [--decomposition PX,PY,PZ] [--dump FILE] [--json]
- *                        [--backend cpu|cuda] [--repeat R]
+ *                        [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ]
  *
- * Unit box, uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
+ * Unit box (or NX x NY x NZ cells of width 1/N with --grid, for weak scaling), uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
  * mean), zero initial guess. Prints setup and solve seconds, iterations, final relative residual,
  * the mean convergence factor per iteration (relres^(1/iterations)) and unknowns solved per second
  * (N^D / solve seconds); --json prints one JSON object with the keys setup_s, solve_s, iterations,
@@ -27,16 +27,18 @@ static int nav_bench_usage(void) {
                   "                            [--bc neumann|dirichlet|periodic] [--cycle v|f] [--smooth PRE,POST] "
                   "[--json]\n"
                   "                            [--decomposition PX,PY,PZ] [--dump FILE] [--backend cpu|cuda] "
-                  "[--repeat R]\n");
+                  "[--repeat R] [--grid NX,NY,NZ]\n");
   return 2;
 }
 
 int nav_bench_poisson(int argc, char **argv) {
   nav_poisson_options opt;
   nav_poisson_options_default(&opt);
-  int dim = 2, n = 0, json = 0, rank = 0, repeat = 1;
+  int dim = 2, n = 0, json = 0, rank = 0, repeat = 1, grid[3] = {0, 0, 0};
   const char *dump = NULL;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
   nav_poisson_bc bct = NAV_POISSON_NEUMANN;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -52,6 +54,9 @@ int nav_bench_poisson(int argc, char **argv) {
     else if (!strcmp(a, "--solver")) opt.solver = v;
     else if (!strcmp(a, "--backend")) opt.backend = v;
     else if (!strcmp(a, "--repeat")) repeat = (int)strtol(v, &end, 10);
+    else if (!strcmp(a, "--grid")) {
+      if (sscanf(v, "%d,%d,%d", &grid[0], &grid[1], &grid[2]) != 3) return nav_bench_usage();
+    }
     else if (!strcmp(a, "--cycle")) opt.cycle = v;
     else if (!strcmp(a, "--dump")) dump = v;
     else if (!strcmp(a, "--decomposition")) {
@@ -68,13 +73,19 @@ int nav_bench_poisson(int argc, char **argv) {
       else return nav_bench_usage();
     } else return nav_bench_usage();
   }
-  if ((dim != 2 && dim != 3) || n < 1 || repeat < 1 || repeat > 1000) return nav_bench_usage();
+  if (grid[0] > 0 && n < 1) n = grid[0];
+  if (grid[0] <= 0)
+    for (int d = 0; d < 3; d++) grid[d] = n;
+  if (dim == 2) grid[2] = 1;
+  if ((dim != 2 && dim != 3) || n < 1 || grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || repeat < 1 || repeat > 1000)
+    return nav_bench_usage();
   opt.max_iterations = !strcmp(opt.solver, "mg") || !strcmp(opt.solver, "mgpcg") ? 100 : 1000000;
-  const int nn[3] = {n, n, dim == 3 ? n : 1};
+  const int nn[3] = {grid[0], grid[1], grid[2]};
+  const int longest = nn[0] > nn[1] ? (nn[0] > nn[2] ? nn[0] : nn[2]) : (nn[1] > nn[2] ? nn[1] : nn[2]);
   const size_t count = (size_t)nn[0] * nn[1] * nn[2];
-  double *h = malloc((size_t)n * sizeof *h), *x = calloc(count, sizeof *x), *b = malloc(count * sizeof *b);
+  double *h = malloc((size_t)longest * sizeof *h), *x = calloc(count, sizeof *x), *b = malloc(count * sizeof *b);
   if (!h || !x || !b) return 1;
-  for (int i = 0; i < n; i++) h[i] = 1.0 / n;
+  for (int i = 0; i < longest; i++) h[i] = 1.0 / n;
   const double *hh[3] = {h, h, h};
   nav_poisson_bc bc[3][2];
   for (int d = 0; d < 3; d++) bc[d][0] = bc[d][1] = bct;
@@ -130,10 +141,10 @@ int nav_bench_poisson(int argc, char **argv) {
     if (rank != 0)
       ;
     else if (json)
-      printf("{\"dim\": %d, \"n\": %d, \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
+      printf("{\"dim\": %d, \"n\": %d, \"grid\": [%d, %d, %d], \"ranks\": %d, \"backend\": \"%s\", \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
              "\"solve_s\": %.6f, \"iterations\": %d, \"relres\": %.3e, \"factor\": %.4f, \"unknowns_per_s\": %.4e, "
              "\"converged\": %s}\n",
-             dim, n, opt.solver, bct == NAV_POISSON_NEUMANN ? "neumann" : bct == NAV_POISSON_DIRICHLET ? "dirichlet" : "periodic",
+             dim, n, nn[0], nn[1], nn[2], size, opt.backend ? opt.backend : "cpu", opt.solver, bct == NAV_POISSON_NEUMANN ? "neumann" : bct == NAV_POISSON_DIRICHLET ? "dirichlet" : "periodic",
              opt.tolerance, r.setup_s, r.solve_s, r.iterations, r.relres, factor, ups, r.converged ? "true" : "false");
     else
       printf("%s\n%-8s %6s %10s %10s %6s %10s %8s %14s\n%-8s %6d %10.4f %10.4f %6d %10.2e %8.4f %14.4e\n",

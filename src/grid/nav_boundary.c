@@ -39,6 +39,16 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, na
 
 nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
                                nav_real *x) {
+  if (!halo) { /* no exchange between the directions: every face in one pass */
+    nav_ghost_faces g;
+    for (int d = 0; d < 3; d++)
+      for (int s = 0; s < 2; s++) {
+        g.kind[d][s] = bc[d][s] == NAV_SCALAR_PERIODIC ? NAV_GHOST_PERIODIC : NAV_GHOST_MIRROR;
+        g.alpha[d][s] = bc[d][s] == NAV_SCALAR_NEUMANN ? 1 : -1;
+        g.beta[d][s] = 0;
+      }
+    return ops->fill_ghosts(b, x, &g);
+  }
   for (int d = 0; d < b->dim; d++) {
     NAV_CALL(nav_halo_exchange(halo, b, d, &x, 1));
     for (int s = 0; s < 2; s++) {

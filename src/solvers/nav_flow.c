@@ -53,6 +53,11 @@ static void nav_flow_position(const nav_flow *f, int c, const int ijk[3], double
 
 static nav_err nav_flow_initial(nav_flow *f) {
   const nav_box *b = &f->box;
+  double v0;
+  int exact;
+  nav_flow_exact_velocity(f->cfg, 0, (const double[3]){0, 0, 0}, 0, &v0, &exact);
+  if (!exact) /* at rest: the fields are zero already */
+    return nav_fill_velocity_ghosts(f->ops, b, f->halo, &f->vbc, f->u);
   nav_real *host = malloc((size_t)b->ntot * sizeof *host);
   NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate the initial field");
   for (int c = 0; c < f->dim; c++) {

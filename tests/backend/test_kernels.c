@@ -179,6 +179,22 @@ static void test_box(pair_box *pb) {
           field_free(&a);
         }
   }
+  /* fill_ghosts: all faces at once, mixed mirror and periodic faces */
+  for (int variant = 0; variant < 2; variant++) {
+    nav_ghost_faces gf;
+    for (int d = 0; d < 3; d++)
+      for (int s = 0; s < 2; s++) {
+        gf.kind[d][s] = (d + variant) % 2 ? NAV_GHOST_PERIODIC : NAV_GHOST_MIRROR;
+        gf.alpha[d][s] = (nav_real)(s ? -1 : 1);
+        gf.beta[d][s] = (nav_real)(0.1 * (d + 1) + 0.05 * s);
+      }
+    field a = field_new(pb, 0);
+    OK(cpu->fill_ghosts(bc, a.c, &gf));
+    OK(gpu->fill_ghosts(bg, a.g, &gf));
+    snprintf(name, sizeof name, "fill_ghosts variant %d", variant);
+    check_field(name, pb, &a);
+    field_free(&a);
+  }
   /* pack_face / unpack_face (halo exchange): planes -1, 0, n-1, n of every direction */
   for (int dir = 0; dir < dim; dir++) {
     const int t0 = dir == 0 ? 1 : 0, t1 = dir == 2 ? 1 : 2;

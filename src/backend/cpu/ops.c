@@ -12,6 +12,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .memory = nav_memory_cpu,
     .set = nav_set_cpu,
     .fill_ghost = nav_fill_ghost_cpu,
+    .fill_ghosts = nav_fill_ghosts_cpu,
     .pack_face = nav_pack_face_cpu,
     .unpack_face = nav_unpack_face_cpu,
     .momentum_rhs = nav_momentum_rhs_cpu,

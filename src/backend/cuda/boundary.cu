@@ -45,6 +45,20 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
   return NAV_OK;
 }
 
+/* One thread per ghost point of the block (nav_ghost_all_point's list). */
+__global__ void __launch_bounds__(256) nav_fill_ghosts_kernel(nav_box box, nav_real *x, nav_ghost_faces g,
+                                                              nav_idx count) {
+  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m < count) nav_ghost_all_point(&box, x, &g, m);
+}
+
+nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_faces *g) {
+  const nav_idx count = nav_ghost_all_count(b);
+  nav_fill_ghosts_kernel<<<(unsigned)((count + 255) / 256), 256, 0, nav_cuda_stream>>>(*b, x, *g, count);
+  NAV_CUDA_LAUNCHED("nav_fill_ghosts_kernel");
+  return NAV_OK;
+}
+
 /* Halo exchange: one thread per point (r, q) of the plane `layer` of direction dir, copied to or
  * from the packed face buffer (nav_face_copy_point). */
 __global__ void __launch_bounds__(256) nav_face_copy_kernel(nav_box box, nav_real *x, int dir, int layer,

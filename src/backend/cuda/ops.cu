@@ -30,6 +30,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .p2p_exchange = nav_p2p_exchange_cuda,
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
+    .fill_ghosts = nav_fill_ghosts_cuda,
     .pack_face = nav_pack_face_cuda,
     .unpack_face = nav_unpack_face_cuda,
     .momentum_rhs = nav_momentum_rhs_cuda,
