@@ -1,33 +1,40 @@
 #!/usr/bin/env bash
-# Time per step on the GPU for navier binaries built with different NAV_MG_CPU_CELLS (the size at
-# or below which multigrid levels run on the CPU; 0 = all levels on the GPU).
-#   bench/gpu_coarse_threshold.sh BIN_DIR     BIN_DIR holds navier_<threshold> binaries
-# Time per step = (wall of a long run - wall of a short run) / (step difference): set-up left out.
+# Which multigrid levels should run on the CPU ([pressure] cpu_coarse_cells)? Times a full step of
+# the 3D cavity (navier bench step: Poisson to 1e-6, warm-started) and one Poisson solve from zero
+# (navier bench poisson, 3D all-Neumann, 1e-6, median of 3) for each threshold of CELLS
+# (0 = the automatic rule), on 1 GPU (256^3) and on 2 GPUs (512x256x256, nccl, split in z).
+# Also OMP threads per rank (THREADS) for the CPU levels.
+# usage: bench/gpu_coarse_threshold.sh BIN_DIR       prints a table last; logs under $OUT
 set -u
 BIN=${1:-.carry}
 OUT=${OUT:-/tmp/gpu_threshold}
+CELLS=${CELLS:-0 512 4096 32768 262144}
+THREADS=${THREADS:-8}
 mkdir -p "$OUT"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=$(nproc)
-wall() { # wall BINARY STEPS CASE-ARGS...
-  local bin=$1 steps=$2 dir
-  shift 2
-  dir=$(mktemp -d)
-  timeout 300 "$bin" run "$@" --set run.backend=cuda --set time.max_steps="$steps" --set output.fields_dt=0 \
-    --output "$dir" >>"$OUT/threshold.log" 2>&1
-  python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['wall_s'])" "$dir/summary.json" 2>/dev/null || echo nan
-}
-printf '%-10s %14s %14s %14s\n' threshold "2D 128^2 ms" "3D 128^3 ms" "3D 256^3 ms"
-for bin in "$BIN"/navier_*; do
-  th=${bin##*_}
-  row=$(printf '%-10s' "$th")
-  for spec in "500 2500 cases/cavity2d_re100.ini" "20 120 cases/cavity3d_re1000.ini --set grid.nx=128 --set grid.ny=128 --set grid.nz=128" \
-              "10 60 cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256"; do
-    set -- $spec
-    s0=$1 s1=$2
-    shift 2
-    w0=$(wall "$bin" "$s0" "$@")
-    w1=$(wall "$bin" "$s1" "$@")
-    row="$row $(python3 -c "print('%14.3f' % (1000 * ($w1 - $w0) / ($s1 - $s0)))")"
-  done
-  echo "$row"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0 OMP_NUM_THREADS=$THREADS
+if ! ldconfig -p | grep -q libnccl.so.2 && [ -z "${NAV_NCCL_LIBRARY:-}" ]; then
+  lib=$(find / -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
+  [ -n "$lib" ] && export NAV_NCCL_LIBRARY=$lib
+fi
+NAV=$BIN/navier
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+field() { python3 -c "import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])[sys.argv[1]])" "$1" 2>/dev/null || echo nan; }
+ROWS=$OUT/threshold.txt
+printf '%-12s %16s %16s %16s %16s\n' cpu_cells "step 1 GPU ms" "step 2 GPUs ms" "poisson 1 GPU ms" "poisson 2 GPUs ms" >"$ROWS"
+for c in $CELLS; do
+  s1=$(timeout 200 "$NAV" bench step --case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 \
+    --set grid.nz=256 --set run.backend=cuda --set pressure.cpu_coarse_cells=$c --steps 20 --json 2>>"$OUT/threshold.log" | field step_s)
+  p1=$(timeout 200 "$NAV" bench poisson --dim 3 --n 256 --backend cuda --tol 1e-6 --repeat 3 --cpu-cells $c --json \
+    2>>"$OUT/threshold.log" | field solve_s)
+  s2=nan p2=nan
+  if [ "$gpus" -ge 2 ]; then
+    s2=$(timeout 200 mpirun -n 2 --oversubscribe "$NAV" bench step --case cases/cavity3d_re1000.ini --set grid.nx=256 \
+      --set grid.ny=256 --set grid.nz=512 --set run.backend=cuda --set run.decomposition=1,1,2 \
+      --set run.halo_transport=nccl --set pressure.cpu_coarse_cells=$c --steps 20 --json 2>>"$OUT/threshold.log" | field step_s)
+    p2=$(timeout 200 mpirun -n 2 --oversubscribe "$NAV" bench poisson --dim 3 --n 256 --grid 256,256,512 \
+      --decomposition 1,1,2 --backend cuda --tol 1e-6 --repeat 3 --cpu-cells $c --json 2>>"$OUT/threshold.log" | field solve_s)
+  fi
+  python3 -c "import sys; f=lambda v: '%16.2f' % (1e3*float(v)) if v != 'nan' else '%16s' % 'failed'; print('%-12s' % sys.argv[1] + ''.join(f(v) for v in sys.argv[2:]))" \
+    "$c" "$s1" "$s2" "$p1" "$p2" | tee -a "$ROWS"
 done
+cat "$ROWS"

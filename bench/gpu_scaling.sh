@@ -12,7 +12,7 @@
 # Output: $OUT/scaling.jsonl (one JSON object per run), then bench/plot_scaling.py writes
 # $OUT/scaling.png (efficiency against GPU count) and $OUT/scaling.md (the table).
 # usage: bench/gpu_scaling.sh BIN_DIR G1 [G2 ...]     e.g.  bench/gpu_scaling.sh .carry 1 2 4 8
-# Environment: STEPS (10), TRANSPORTS ("nccl mpi cuda-aware"), OVERLAPS ("auto"), STRONG ("512 768"),
+# Environment: STEPS (10), TRANSPORTS ("nccl mpi cuda-aware"), OVERLAPS ("off"), STRONG ("512 768"),
 #              STRONG_DECOMPS (all: every decomposition for the strong cases; else only 1D along z).
 set -u
 BIN=$1
@@ -20,7 +20,7 @@ shift
 OUT=${OUT:-/tmp/gpu_scaling}
 STEPS=${STEPS:-10}
 TRANSPORTS=${TRANSPORTS:-nccl mpi cuda-aware}
-OVERLAPS=${OVERLAPS:-auto}
+OVERLAPS=${OVERLAPS:-off}
 STRONG=${STRONG:-512 768}
 STRONG_DECOMPS=${STRONG_DECOMPS:-all}
 mkdir -p "$OUT"
@@ -59,7 +59,7 @@ record() {
 # run_step MODE LABEL G DECOMP KIND NX NY NZ OVERLAPS
 run_step() {
   local mode=$1 label=$2 G=$3 dec=$4 kind=$5 nx=$6 ny=$7 nz=$8 ovs=$9 t ov out rc ts=$TRANSPORTS
-  [ "$G" -eq 1 ] && ts=auto && ovs=auto
+  [ "$G" -eq 1 ] && ts=auto && ovs=off
   for t in $ts; do
     for ov in $ovs; do
       out=$(timeout 240 mpirun -n "$G" --oversubscribe "$NAV" bench step --case $CASE --set grid.nx=$nx \
@@ -84,11 +84,11 @@ for G in "$@"; do
     rc=$?
     echo "== weak poisson G=$G $dec: exit $rc" >>"$LOG"
     echo "$out" >>"$LOG"
-    record weak poisson3d "$G" "$dec" "$kind" mpi auto $rc "$(echo "$out" | grep '^{' | tail -1)"
+    record weak poisson3d "$G" "$dec" "$kind" mpi off $rc "$(echo "$out" | grep '^{' | tail -1)"
     echo "weak poisson G=$G $dec: exit $rc $(echo "$out" | grep -o '"solve_s": [0-9.]*')"
     for n in $STRONG; do
       [ "$STRONG_DECOMPS" != all ] && [ "$kind" != 1D-z ] && [ "$G" -gt 1 ] && continue
-      run_step strong cavity3d_$n "$G" "$dec" "$kind" "$n" "$n" "$n" auto
+      run_step strong cavity3d_$n "$G" "$dec" "$kind" "$n" "$n" "$n" off
     done
   done < <(decomps "$G")
 done

@@ -57,7 +57,7 @@ def main(path, png):
         for r in runs:
             if r["mode"] != mode or "efficiency" not in r:
                 continue
-            label = f"{r['case']} {r['kind']} {r['transport']}" + ("" if r["overlap"] == "auto" else f" overlap {r['overlap']}")
+            label = f"{r['case']} {r['kind']} {r['transport']}" + ("" if r["overlap"] == "off" else f" overlap {r['overlap']}")
             if r["gpus"] == 1:
                 continue
             lines.setdefault(label, {})[r["gpus"]] = r["efficiency"]

@@ -64,7 +64,7 @@ typedef struct nav_key {
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
-static const char *const nav_overlap_values[] = {"auto", "on", "off", NULL};
+static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
@@ -93,10 +93,10 @@ static const nav_key nav_keys[] = {
      "cuda-aware (MPI on device buffers, when the MPI library reports CUDA support), nccl (ncclSend/ncclRecv "
      "between GPUs; libnccl.so.2 is loaded at run time), or auto (on a GPU backend nccl, else cuda-aware, else mpi; "
      "on the cpu backend mpi).", .values = nav_transport_values},
-    {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "auto",
-     "Overlap the halo exchange of the multigrid smoother with the work inside each block: on (every level split "
-     "over ranks), off, or auto (on a GPU backend for blocks of at least 32768 cells, the faster choice measured "
-     "in docs/performance.md; off on the cpu backend). The result is the same bit for bit.",
+    {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "off",
+     "Overlap the halo exchange of the multigrid smoother with the work inside each block (on a GPU: the exchange "
+     "on a second stream while the block's core is relaxed): on or off. The result is the same bit for bit; off "
+     "is the default because it was faster on 2 H200 GPUs (docs/performance.md).",
      .values = nav_overlap_values},
     {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
      "MPI ranks per direction px,py,pz (their product must be the number of ranks; pz = 1 in 2D; every block "
@@ -173,6 +173,10 @@ static const nav_key nav_keys[] = {
      "Relaxation factor of sor and jacobi; 0 = estimated optimum (sor: 2 / (1 + sqrt(1 - rho_J^2)) from the grid) "
      "or 0.8 (jacobi).",
      NAV_RANGE(0, 0, 2, 1)},
+    {"pressure", "cpu_coarse_cells", NAV_KT_INT, NAV_FIELD(cpu_coarse_cells), "0",
+     "On a GPU backend the multigrid levels of at most this many cells (global) run on the CPU of rank 0, where a "
+     "launch would cost more than the level's work; 0 = automatic: max(4096, finest level / 512).",
+     NAV_RANGE(0, 0, 1 << 30, 0)},
 
     {"output", "dir", NAV_KT_TEXT, NAV_FIELD(dir), "", "Output folder; empty = output/<name>.", .values = NULL},
     {"output", "fields_every", NAV_KT_LONG, NAV_FIELD(fields_every), "0",

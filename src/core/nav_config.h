@@ -25,7 +25,7 @@ typedef struct nav_config {
   char name[64];     /* case name: summary.json, default output folder */
   char backend[16];  /* auto | cpu | cuda */
   char halo_transport[16]; /* auto | mpi | cuda-aware | nccl */
-  char halo_overlap[8];    /* auto | on | off */
+  char halo_overlap[8];    /* on | off */
   int decomposition[3]; /* ranks per direction px,py,pz; 0,0,0 = auto (MPI_Dims_create) */
 
   /* [grid] */
@@ -59,6 +59,7 @@ typedef struct nav_config {
   int pre_smooth;      /* red-black Gauss-Seidel sweeps before coarse correction */
   int post_smooth;     /* ... and after */
   double omega;        /* relaxation factor of sor and jacobi; 0 = estimate */
+  int cpu_coarse_cells; /* GPU runs: multigrid levels of at most this many cells on the CPU; 0 = automatic */
 
   /* [output] */
   char dir[NAV_CONFIG_STR]; /* output folder; "" = output/<name> */

@@ -11,11 +11,6 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 
-/* Smallest block (cells) whose multigrid smoothing overlaps the halo exchange under
- * halo_overlap = auto: below it the extra launches of the split cost more than the exchange
- * hides (docs/performance.md). */
-#define NAV_FLOW_OVERLAP_CELLS 32768
-
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
   const double A = cfg->amplitude, two_pi = 2 * NAV_PI;
   const double k[3] = {two_pi / cfg->lx, two_pi / cfg->ly, two_pi / cfg->lz};
@@ -142,11 +137,8 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.pre_smooth = cfg->pre_smooth;
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
-  /* [run] halo_overlap: auto overlaps on backends with streams, for blocks of NAV_FLOW_OVERLAP_CELLS or more */
-  if (!strcmp(cfg->halo_overlap, "on"))
-    po.overlap_cells = 1;
-  else if (!strcmp(cfg->halo_overlap, "auto") && ops->stream_fork)
-    po.overlap_cells = NAV_FLOW_OVERLAP_CELLS;
+  po.cpu_coarse_cells = cfg->cpu_coarse_cells;
+  po.overlap_cells = !strcmp(cfg->halo_overlap, "on"); /* every level split over ranks */
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
   return nav_flow_initial(f);

@@ -58,6 +58,7 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   ps->opt.pre_smooth = opt->pre_smooth;
   ps->opt.post_smooth = opt->post_smooth;
   ps->opt.omega = opt->omega;
+  ps->opt.cpu_coarse_cells = opt->cpu_coarse_cells;
   ps->comm = comm;
   memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
   ps->dc.comm = MPI_COMM_NULL;

@@ -51,7 +51,8 @@
 /* Does level l hand the rest of the hierarchy to the CPU of rank 0? */
 static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
   const nav_idx finest = (nav_idx)ps->lev[0].N[0] * ps->lev[0].N[1] * ps->lev[0].N[2];
-  const nav_idx limit = finest / NAV_MG_CPU_RATIO > NAV_MG_CPU_CELLS ? finest / NAV_MG_CPU_RATIO : NAV_MG_CPU_CELLS;
+  nav_idx limit = finest / NAV_MG_CPU_RATIO > NAV_MG_CPU_CELLS ? finest / NAV_MG_CPU_RATIO : NAV_MG_CPU_CELLS;
+  if (ps->opt.cpu_coarse_cells > 0) limit = (nav_idx)ps->opt.cpu_coarse_cells; /* [pressure] cpu_coarse_cells */
   return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= limit;
 }
 

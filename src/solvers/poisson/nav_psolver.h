@@ -29,6 +29,7 @@ typedef struct nav_psolver_options {
   char cycle[8];      /* v | f (mg) */
   int pre_smooth, post_smooth;
   double omega;       /* relaxation factor of sor and jacobi; 0 = estimate (sor) or 0.8 (jacobi) */
+  long cpu_coarse_cells; /* device backends: levels of at most this many cells on the CPU; 0: automatic (mg.c) */
   long overlap_cells; /* mg smoothing on a level split over ranks whose block has at least this many
                          cells (> 0) overlaps its halo exchange with the block's core (mg.c); 0: never */
 } nav_psolver_options;
