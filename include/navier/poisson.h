@@ -43,7 +43,7 @@ typedef struct nav_poisson_options {
   double omega;         /* sor/jacobi relaxation factor; 0 = estimated (sor) / 0.8 (jacobi) */
   const char *backend;  /* "cpu" (default) or "cuda" (the GPU of the node-local rank) */
   long cpu_coarse_cells; /* device backends: multigrid levels of at most this many cells run on the CPU of
-                           rank 0; 0 (default) = max(4096, finest / 512) */
+                           rank 0; 0 (default) = 4096 */
   int decomposition[3]; /* ranks per direction over the communicator; 0,0,0 = automatic (default) */
 } nav_poisson_options;
 

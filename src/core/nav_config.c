@@ -95,7 +95,7 @@ static const nav_key nav_keys[] = {
      "on the cpu backend mpi).", .values = nav_transport_values},
     {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "off",
      "Overlap the halo exchange of the multigrid smoother with the work inside each block (on a GPU: the exchange "
-     "on a second stream while the block's core is relaxed): on or off. The result is the same bit for bit; off "
+     "on a second stream while the block's core is relaxed) on the levels with blocks of 32768 cells or more: on or off. The result is the same bit for bit; off "
      "is the default because it was faster on 2 H200 GPUs (docs/performance.md).",
      .values = nav_overlap_values},
     {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
@@ -175,7 +175,7 @@ static const nav_key nav_keys[] = {
      NAV_RANGE(0, 0, 2, 1)},
     {"pressure", "cpu_coarse_cells", NAV_KT_INT, NAV_FIELD(cpu_coarse_cells), "0",
      "On a GPU backend the multigrid levels of at most this many cells (global) run on the CPU of rank 0, where a "
-     "launch would cost more than the level's work; 0 = automatic: max(4096, finest level / 512).",
+     "launch would cost more than the level's work; 0 = automatic (4096, measured in docs/performance.md).",
      NAV_RANGE(0, 0, 1 << 30, 0)},
 
     {"output", "dir", NAV_KT_TEXT, NAV_FIELD(dir), "", "Output folder; empty = output/<name>.", .values = NULL},

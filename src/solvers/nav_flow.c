@@ -11,6 +11,10 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 
+/* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
+ * their exchange (on smaller ones the extra launches of the split cost more than it hides) */
+#define NAV_FLOW_OVERLAP_CELLS 32768
+
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
   const double A = cfg->amplitude, two_pi = 2 * NAV_PI;
   const double k[3] = {two_pi / cfg->lx, two_pi / cfg->ly, two_pi / cfg->lz};
@@ -138,7 +142,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
   po.cpu_coarse_cells = cfg->cpu_coarse_cells;
-  po.overlap_cells = !strcmp(cfg->halo_overlap, "on"); /* every level split over ranks */
+  po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
   return nav_flow_initial(f);

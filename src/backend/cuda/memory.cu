@@ -15,10 +15,14 @@ cudaStream_t nav_cuda_stream = 0;
 static cudaStream_t nav_cuda_side;
 static cudaEvent_t nav_cuda_forked, nav_cuda_joined;
 
-/* The side stream and its two events, made at the first use (on the device of this rank). */
+/* The side stream and its two events, made at the first use (on the device of this rank). The
+ * side stream has the highest priority, so its small pack/exchange/unpack kernels get SMs as
+ * soon as blocks of the interior kernel beside them finish. */
 static nav_err nav_cuda_side_init(void) {
   if (nav_cuda_side) return NAV_OK;
-  NAV_CALL_CUDA(cudaStreamCreateWithFlags(&nav_cuda_side, cudaStreamNonBlocking));
+  int least, greatest;
+  NAV_CALL_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  NAV_CALL_CUDA(cudaStreamCreateWithPriority(&nav_cuda_side, cudaStreamNonBlocking, greatest));
   NAV_CALL_CUDA(cudaEventCreateWithFlags(&nav_cuda_forked, cudaEventDisableTiming));
   NAV_CALL_CUDA(cudaEventCreateWithFlags(&nav_cuda_joined, cudaEventDisableTiming));
   return NAV_OK;

@@ -22,9 +22,10 @@
  * the one-rank code, prolonged into the transfer level, and the correction is scattered back
  * (MPI_Scatterv) and added; the other ranks wait. nav_decomp splits grids in units of 2^k cells so
  * that the gather comes late (on a small level).
- * Overlap: on a level split over ranks, each colour of a sweep may relax the block's shell first
- * and its core while the halo exchange runs on the backend's side stream ([run] halo_overlap,
- * nav_mg_relax_overlapped); the result is the same bit for bit.
+ * Overlap: on a level split over ranks whose blocks have at least opt.overlap_cells cells, each
+ * colour of a sweep may relax the block's shell first and its core while the halo exchange runs
+ * on the backend's side stream ([run] halo_overlap, nav_mg_relax_overlapped); the result is the
+ * same bit for bit.
  * Measured choices (docs/performance.md): the linear (adjoint) restriction instead of the average
  * doubled the V(2,2) factor (0.22 vs 0.13 at 256^2); post-smoothing red-black instead of
  * black-red took it from 0.13 to 0.094 (2D) and 0.15 to 0.12 (3D); omega = 1.2 to 0.069 (2D, 256^2)
@@ -38,21 +39,18 @@
 #define NAV_MG_COARSE_TOL 1e-10
 #define NAV_MG_OMEGA 1.2            /* over-relaxation of the red-black smoother */
 #define NAV_MG_ODD_MIN_CELLS 4096   /* coarsen a level with an odd count only above this size */
-/* On a device backend, the levels of at most max(NAV_MG_CPU_CELLS, finest / NAV_MG_CPU_RATIO)
- * cells go to the CPU of rank 0 (through the gather): a launch there costs more than the level's
- * work (HPGMG's per-level backend choice). Measured on an H100 (docs/performance.md), ms per step
- * of the cavity with all levels on the GPU / with this rule: 2D 128^2 4.35 / 1.80, 3D 128^3
- * 9.13 / 6.23, 3D 256^3 22.3 / 11.7. */
-#ifndef NAV_MG_CPU_CELLS
+/* On a device backend, the levels of at most NAV_MG_CPU_CELLS cells (global; [pressure]
+ * cpu_coarse_cells overrides) go to the CPU of rank 0 (through the gather): a launch there costs
+ * more than the level's work (HPGMG's per-level backend choice). The level above them is what
+ * the gather moves through the host, so the threshold also sets that traffic. Measured on 1 and
+ * 2 H200s (docs/performance.md, bench/gpu_coarse_threshold.sh), ms per step of the 3D cavity
+ * 256^3 on 1 GPU / 512x256x256 on 2: thresholds 512: 15.2 / 32.7, 4096: 16.1 / 30.5, 32768:
+ * 22.2 / 32.8, 262144: 44.7 / 51.5 (the earlier rule max(4096, finest / 512): 19.1 / 42.1). */
 #define NAV_MG_CPU_CELLS 4096
-#endif
-#define NAV_MG_CPU_RATIO 512
 
 /* Does level l hand the rest of the hierarchy to the CPU of rank 0? */
 static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
-  const nav_idx finest = (nav_idx)ps->lev[0].N[0] * ps->lev[0].N[1] * ps->lev[0].N[2];
-  nav_idx limit = finest / NAV_MG_CPU_RATIO > NAV_MG_CPU_CELLS ? finest / NAV_MG_CPU_RATIO : NAV_MG_CPU_CELLS;
-  if (ps->opt.cpu_coarse_cells > 0) limit = (nav_idx)ps->opt.cpu_coarse_cells; /* [pressure] cpu_coarse_cells */
+  const nav_idx limit = ps->opt.cpu_coarse_cells > 0 ? (nav_idx)ps->opt.cpu_coarse_cells : NAV_MG_CPU_CELLS;
   return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= limit;
 }
 
