@@ -30,10 +30,12 @@ extern "C" {
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE } nav_ghost_kind;
 
 /* The rule of every face of a block for fill_ghosts: kind[d][s] is NAV_GHOST_MIRROR (with
- * alpha, beta) or NAV_GHOST_PERIODIC (one block spans the period). */
+ * alpha, beta) or NAV_GHOST_PERIODIC (one block spans the period); skip[d] = 1 leaves the faces
+ * of direction d alone (a halo exchange fills them afterwards). */
 typedef struct nav_ghost_faces {
   nav_ghost_kind kind[3][2];
   nav_real alpha[3][2], beta[3][2];
+  int skip[3];
 } nav_ghost_faces;
 
 /* One message of a point-to-point exchange between the backend buffers of two ranks. */
@@ -85,9 +87,9 @@ typedef struct nav_kernel_ops {
   /* ghost layer of face (dir, side), see nav_ghost_kind */
   nav_err (*fill_ghost)(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                         nav_real beta);
-  /* every ghost point of a cell-centred field in one pass, faces as in g: the values that
-   * fill_ghost of the faces in the order x, y, z gives, edges and corners included, bit for bit
-   * (for a block without neighbour ranks, where no halo exchange comes between the directions) */
+  /* the ghost points of a cell-centred field in the directions not skipped, in one pass, faces as
+   * in g: the values that fill_ghost of those faces in the order x, y, z gives, edges and corners
+   * included, bit for bit (a ghost of a skipped direction is read as it is) */
   nav_err (*fill_ghosts)(const nav_box *b, nav_real *x, const nav_ghost_faces *g);
   /* halo exchange (grid/nav_halo.c): copy the plane `layer` (-1..n) of direction dir, ghost rows of
    * the other directions included, to (pack) or from (unpack) the contiguous backend buffer buf

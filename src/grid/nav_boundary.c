@@ -39,17 +39,25 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, na
 
 nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
                                nav_real *x) {
-  if (!halo) { /* no exchange between the directions: every face in one pass */
-    nav_ghost_faces g;
-    for (int d = 0; d < 3; d++)
-      for (int s = 0; s < 2; s++) {
-        g.kind[d][s] = bc[d][s] == NAV_SCALAR_PERIODIC ? NAV_GHOST_PERIODIC : NAV_GHOST_MIRROR;
-        g.alpha[d][s] = bc[d][s] == NAV_SCALAR_NEUMANN ? 1 : -1;
-        g.beta[d][s] = 0;
-      }
-    return ops->fill_ghosts(b, x, &g);
+  /* The directions without a neighbour rank in one pass first, then each direction with one: its
+   * exchange and its physical face. The exchanged planes carry the neighbour's filled ghosts, and
+   * the rules are homogeneous (alpha = +-1, beta = 0), so the order of the directions changes no
+   * value: every ghost, edges and corners included, is that of the one-rank fill. */
+  nav_ghost_faces g;
+  int exchanged = 0;
+  for (int d = 0; d < 3; d++) {
+    g.skip[d] = nav_halo_face(halo, d, 0) || nav_halo_face(halo, d, 1);
+    exchanged |= g.skip[d];
+    for (int s = 0; s < 2; s++) {
+      g.kind[d][s] = bc[d][s] == NAV_SCALAR_PERIODIC ? NAV_GHOST_PERIODIC : NAV_GHOST_MIRROR;
+      g.alpha[d][s] = bc[d][s] == NAV_SCALAR_NEUMANN ? 1 : -1;
+      g.beta[d][s] = 0;
+    }
   }
+  NAV_CALL(ops->fill_ghosts(b, x, &g));
+  if (!exchanged) return NAV_OK;
   for (int d = 0; d < b->dim; d++) {
+    if (!g.skip[d]) continue;
     NAV_CALL(nav_halo_exchange(halo, b, d, &x, 1));
     for (int s = 0; s < 2; s++) {
       if (nav_halo_face(halo, d, s)) continue;

@@ -187,6 +187,7 @@ static void test_box(pair_box *pb) {
         gf.kind[d][s] = (d + variant) % 2 ? NAV_GHOST_PERIODIC : NAV_GHOST_MIRROR;
         gf.alpha[d][s] = (nav_real)(s ? -1 : 1);
         gf.beta[d][s] = (nav_real)(0.1 * (d + 1) + 0.05 * s);
+        gf.skip[d] = variant && d == 1; /* a direction left to the halo exchange */
       }
     field a = field_new(pb, 0);
     OK(cpu->fill_ghosts(bc, a.c, &gf));

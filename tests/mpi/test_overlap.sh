@@ -10,7 +10,7 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do splits+=("$1"); shift; done
 [ $# -gt 0 ] && shift
 mkdir -p "$SCRATCH"
 for split in "${splits[@]}"; do
-  n=$(echo "$split" | tr ',' '*' | bc)
+  n=$((${split//,/*}))
   for mode in off on; do
     out=$SCRATCH/${split//,/x}_$mode
     rm -rf "$out"

@@ -33,30 +33,32 @@ NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_real *x, in
   }
 }
 
-/* Ghost points of a block, listed face by face for fill_ghosts: the points of face (d, s) are those
- * with index -1 (s = 0) or n (s = 1) in direction d, interior indices in the directions before d
- * and any index (ghosts too) in the directions after it, so each ghost point is listed once,
- * under the first direction in which it is a ghost. Returns the points of face (d, s) (both
- * sides have as many); in 2D direction 2 has none. */
-NAV_HD static inline nav_idx nav_ghost_face_points(const nav_box *b, int d) {
-  if (d >= b->dim) return 0;
+/* Ghost points of a block, listed face by face for fill_ghosts: the points of face (d, s), d not
+ * skipped, are those with index -1 (s = 0) or n (s = 1) in direction d, interior indices in the
+ * directions before d that are not skipped, and any index (ghosts too) in the others, so each
+ * point is listed once, under the first direction (not skipped) in which it is a ghost. Returns
+ * the points of face (d, s) (both sides have as many; none for a skipped direction, or for
+ * direction 2 in 2D). */
+NAV_HD static inline nav_idx nav_ghost_face_points(const nav_box *b, const nav_ghost_faces *g, int d) {
+  if (d >= b->dim || g->skip[d]) return 0;
   nav_idx m = 1;
   for (int e = 0; e < b->dim; e++)
-    if (e != d) m *= (nav_idx)(e < d ? b->n[e] : b->n[e] + 2);
+    if (e != d) m *= (nav_idx)(e < d && !g->skip[e] ? b->n[e] : b->n[e] + 2);
   return m;
 }
 
-/* Ghost point number m (0 <= m < 2 sum_d nav_ghost_face_points) of the list above: set its value
- * from the interior, as the faces filled one after the other in the order x, y, z would (each
- * face plane reads the adjacent plane, whose ghosts in the directions before were already set):
- * v = x at the interior source point, then for each direction d in which the point is a ghost, in
- * increasing d, v = alpha v + beta (mirror) or v unchanged (periodic: the source wrapped). */
+/* Ghost point number m (0 <= m < nav_ghost_all_count) of the list above: set its value as the
+ * faces of the directions not skipped, filled one after the other in the order x, y, z, would
+ * (each face plane reads the adjacent plane, whose ghosts in the directions before were already
+ * set): v = x at the source point (every ghost index of a direction not skipped moved inside:
+ * the adjacent cell, or the opposite end for periodic faces), then for each such direction in
+ * increasing order, v = alpha v + beta (mirror) or v unchanged (periodic). */
 NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_real *x, const nav_ghost_faces *g, nav_idx m) {
   int d = 0;
-  nav_idx face = nav_ghost_face_points(b, 0);
+  nav_idx face = nav_ghost_face_points(b, g, 0);
   while (m >= 2 * face) {
     m -= 2 * face;
-    face = nav_ghost_face_points(b, ++d);
+    face = nav_ghost_face_points(b, g, ++d);
   }
   const int side = m >= face;
   if (side) m -= face;
@@ -66,31 +68,32 @@ NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_real *x, con
       ijk[e] = side ? b->n[e] : -1;
       continue;
     }
-    const nav_idx len = e < d ? b->n[e] : b->n[e] + 2;
-    ijk[e] = (int)(m % len) - (e < d ? 0 : 1);
+    const int inner = e < d && !g->skip[e];
+    const nav_idx len = inner ? b->n[e] : b->n[e] + 2;
+    ijk[e] = (int)(m % len) - (inner ? 0 : 1);
     m /= len;
   }
   int src[3] = {ijk[0], ijk[1], ijk[2]};
   for (int e = 0; e < b->dim; e++) {
     const int n = b->n[e];
-    if (ijk[e] >= 0 && ijk[e] < n) continue;
+    if (g->skip[e] || (ijk[e] >= 0 && ijk[e] < n)) continue;
     const int hi = ijk[e] >= n;
     src[e] = g->kind[e][hi] == NAV_GHOST_PERIODIC ? (hi ? 0 : n - 1) : (hi ? n - 1 : 0);
   }
   nav_real v = x[b->off + (nav_idx)src[0] * b->st[0] + (nav_idx)src[1] * b->st[1] + (nav_idx)src[2] * b->st[2]];
   for (int e = 0; e < b->dim; e++) {
     const int n = b->n[e];
-    if (ijk[e] >= 0 && ijk[e] < n) continue;
+    if (g->skip[e] || (ijk[e] >= 0 && ijk[e] < n)) continue;
     const int hi = ijk[e] >= n;
     if (g->kind[e][hi] == NAV_GHOST_MIRROR) v = g->alpha[e][hi] * v + g->beta[e][hi];
   }
   x[b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2]] = v;
 }
 
-/* Number of ghost points of nav_ghost_all_point's list. */
-NAV_HD static inline nav_idx nav_ghost_all_count(const nav_box *b) {
+/* Number of points of nav_ghost_all_point's list. */
+NAV_HD static inline nav_idx nav_ghost_all_count(const nav_box *b, const nav_ghost_faces *g) {
   nav_idx m = 0;
-  for (int d = 0; d < b->dim; d++) m += 2 * nav_ghost_face_points(b, d);
+  for (int d = 0; d < b->dim; d++) m += 2 * nav_ghost_face_points(b, g, d);
   return m;
 }
 

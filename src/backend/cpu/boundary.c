@@ -10,7 +10,7 @@ nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value) {
 }
 
 nav_err nav_fill_ghosts_cpu(const nav_box *b, nav_real *x, const nav_ghost_faces *g) {
-  const nav_idx count = nav_ghost_all_count(b);
+  const nav_idx count = nav_ghost_all_count(b, g);
 #pragma omp parallel for schedule(static) if (count >= 8192)
   for (nav_idx m = 0; m < count; m++) nav_ghost_all_point(b, x, g, m);
   return NAV_OK;

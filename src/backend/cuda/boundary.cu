@@ -53,7 +53,8 @@ __global__ void __launch_bounds__(256) nav_fill_ghosts_kernel(nav_box box, nav_r
 }
 
 nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_faces *g) {
-  const nav_idx count = nav_ghost_all_count(b);
+  const nav_idx count = nav_ghost_all_count(b, g);
+  if (count == 0) return NAV_OK;
   nav_fill_ghosts_kernel<<<(unsigned)((count + 255) / 256), 256, 0, nav_cuda_stream>>>(*b, x, *g, count);
   NAV_CUDA_LAUNCHED("nav_fill_ghosts_kernel");
   return NAV_OK;
