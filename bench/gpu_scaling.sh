@@ -64,7 +64,7 @@ run_step() {
     for ov in $ovs; do
       out=$(timeout 240 mpirun -n "$G" --oversubscribe "$NAV" bench step --case $CASE --set grid.nx=$nx \
         --set grid.ny=$ny --set grid.nz=$nz --set run.backend=cuda --set run.decomposition=$dec \
-        --set run.halo_transport=$t --set run.halo_overlap=$ov --steps "$STEPS" --json 2>&1)
+        --set run.halo_transport=$t --set run.halo_overlap=$ov --steps "$STEPS" --json 2>&1 </dev/null)
       rc=$?
       echo "== $mode $label G=$G $dec $t overlap=$ov: exit $rc" >>"$LOG"
       echo "$out" >>"$LOG"
@@ -80,7 +80,7 @@ for G in "$@"; do
     run_step weak cavity3d "$G" "$dec" "$kind" $((256 * px)) $((256 * py)) $((256 * pz)) "$OVERLAPS"
     out=$(timeout 240 mpirun -n "$G" --oversubscribe "$NAV" bench poisson --dim 3 --n 256 \
       --grid $((256 * px)),$((256 * py)),$((256 * pz)) --decomposition "$dec" --backend cuda --tol 1e-6 \
-      --repeat 3 --json 2>&1)
+      --repeat 3 --json 2>&1 </dev/null)
     rc=$?
     echo "== weak poisson G=$G $dec: exit $rc" >>"$LOG"
     echo "$out" >>"$LOG"
