@@ -63,6 +63,10 @@ static void nav_version(void) {
   char *nl = strchr(lib, '\n');
   if (nl) *nl = 0;
   printf("MPI %d.%d: %s\n", version, subversion, lib);
+  char why[300];
+  const int nccl = nav_backend_p2p_available("cuda", why, (int)sizeof why);
+  printf("halo transports: mpi: yes; cuda-aware: %s; nccl: %s (%s)\n",
+         nav_transport_mpi_cuda_aware() ? "yes" : "no (MPIX_Query_cuda_support = 0)", nccl ? "yes" : "no", why);
 }
 
 /* More ranks than devices on a node with a device backend: the node's first ranks, one per

@@ -3,6 +3,8 @@
 
 #include "backend/nav_kernels.h"
 
+#include <stdio.h>
+
 #ifdef NAV_HAVE_CUDA
 #include "backend/cuda/cuda_device.h"
 #endif
@@ -26,6 +28,14 @@ const char *nav_backend_list(void) {
 #else
   return "cpu (OpenMP)";
 #endif
+}
+
+int nav_backend_p2p_available(const char *name, char *why, int size) {
+#ifdef NAV_HAVE_CUDA
+  if (!strcmp(name, "cuda")) return nav_cuda_p2p_available(why, size);
+#endif
+  snprintf(why, (size_t)size, "backend %s has no device-to-device messages", name);
+  return 0;
 }
 
 int nav_backend_device_count(const char *name) {

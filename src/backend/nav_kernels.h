@@ -150,6 +150,9 @@ typedef struct nav_kernel_ops {
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
 /* Names of the backends compiled in, comma separated ("cpu, cuda"). */
 const char *nav_backend_list(void);
+/* 1 if backend `name` can send device-to-device messages (p2p_*: NCCL loads), else 0; why gets
+ * the library or the reason. */
+int nav_backend_p2p_available(const char *name, char *why, int size);
 /* Devices on this node that backend `name` would use (0 for cpu, unknown or unavailable backends). */
 int nav_backend_device_count(const char *name);
 

@@ -10,6 +10,8 @@ extern "C" {
 int nav_cuda_device_count(void);
 /* Make device `index` current for this process (cudaSetDevice); 0 on success, -1 on failure. */
 int nav_cuda_select_device(int index);
+/* 1 if NCCL can be loaded for the nccl halo transport (p2p.cu), else 0 with the reason in why. */
+int nav_cuda_p2p_available(char *why, int size);
 /* One line per device into text: index, name, memory, compute capability. */
 void nav_cuda_describe(char *text, int size);
 

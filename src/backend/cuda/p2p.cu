@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cuda/cuda_device.h"
 #include "backend/cuda/cuda_kernels.h"
 
 typedef struct nav_nccl_comm_s *nav_nccl_comm;
@@ -73,6 +74,15 @@ static int nav_nccl_load(void) {
       return nav_error_set(NAV_ERR_BACKEND, __FILE__, __LINE__, __func__, "%s failed: %s", #CALL,     \
                            nav_nccl.error_string(nav_nres_));                                        \
   } while (0)
+
+extern "C" int nav_cuda_p2p_available(char *why, int size) {
+  if (nav_nccl_load() == 0) {
+    snprintf(why, (size_t)size, "%s", getenv("NAV_NCCL_LIBRARY") ? getenv("NAV_NCCL_LIBRARY") : "libnccl.so.2");
+    return 1;
+  }
+  snprintf(why, (size_t)size, "%s", nav_nccl.why);
+  return 0;
+}
 
 nav_err nav_p2p_unique_id_cuda(void *id) {
   NAV_CHECK(nav_nccl_load() == 0, NAV_ERR_INPUT, "halo transport nccl: %s", nav_nccl.why);
