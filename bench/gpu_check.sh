@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# GPU check of the CUDA backend, in one call on a GPU machine:
-#   1. the gpu tests: every kernel against the CPU backend (test_kernels) and a 3D cavity 64^3,
-#      100 steps, on both backends (test_flow_backends);
+# One-GPU check of the CUDA backend, in one call on a GPU machine:
+#   1. the gpu tests: every kernel against the CPU backend (test_kernels), a 3D cavity 64^3, 100
+#      steps, on both backends (test_flow_backends), 4 ranks sharing the GPU (one computes);
 #   2. compute-sanitizer memcheck on a short 3D run and on test_kernels;
 #   3. timings, cpu (OpenMP, all cores) against cuda: the default 2D cavity (128^2) for 2000
-#      steps and the 3D cavity at 128^3 and 256^3 for 50 steps. Each case runs twice, with S0 and S0 + N steps, and the time per step
-#      is the difference over N, so set-up (grid, multigrid levels, initial field, CUDA module
-#      loading) is left out;
+#      steps and the 3D cavity at 128^3 and 256^3 for 50 steps. Each case runs twice, with S0 and
+#      S0 + N steps, and the time per step is the difference over N, so set-up (grid, multigrid
+#      levels, initial field, CUDA module loading) is left out;
 #   4. Nsight Compute on the main kernels of the 256^3 cuda run: time, DRAM bytes and bandwidth
-#      of the finest-level launch of each (--clock-control none: the clocks as found).
+#      of the finest-level launch of each (--clock-control none: the clocks as found);
+#   5. navier bench poisson 3D 256^3 (all-Neumann, random zero-mean right-hand side, 1e-6, median
+#      of 5 solves) with V(2,2), V(1,1), V(2,1) and mgpcg; navier bench step of the 3D cavity
+#      256^3 (ns per cell per step, each kernel against the measured copy bandwidth);
+#   6. navier run --profile of the 3D cavity at 256^3 and at LARGEST^3 (default 768, 5 steps):
+#      phases and device bytes per cell; the largest shows that it fits.
 # Prints a short table last; logs go under $OUT (at most 8 files).
 #
 # usage: bench/gpu_check.sh [BIN_DIR]     BIN_DIR holds navier, test_kernels, test_flow_backends
@@ -43,6 +48,11 @@ OMP_NUM_THREADS=$NT timeout 600 "$BIN/test_flow_backends" cases/cavity3d_re1000.
 rc_f=$?
 tee -a "$SUM" <"$OUT/test_flow.log"
 note "test_flow_backends: exit $rc_f"
+bash tests/gpu/test_gpu_ranks.sh mpirun "$BIN/navier" python3 tests/mpi/mpi_compare.py "$SCRATCH/share" 0 \
+  cases/cavity3d_re1000.ini share --set grid.nx=32 --set grid.ny=32 --set grid.nz=32 --set time.max_steps=20 \
+  >"$SCRATCH/share.log" 2>&1
+rc_r=$?
+note "4 ranks on 1 GPU: exit $rc_r | $(tail -1 "$SCRATCH/share.log")"
 
 note "== 2. compute-sanitizer memcheck"
 SAN="compute-sanitizer --tool memcheck --error-exitcode 9 --print-limit 20"
@@ -131,8 +141,32 @@ for n, d in sorted(best.items()):
 EOF2
 fi
 
+note "== 5. bench poisson 3D 256^3 neumann 1e-6 (median of 5 solves) and bench step 3D cavity 256^3"
+for v in "mg 2,2" "mg 1,1" "mg 2,1" "mgpcg 2,2"; do
+  set -- $v
+  r=$(timeout 300 "$BIN/navier" bench poisson --dim 3 --n 256 --solver $1 --smooth $2 --tol 1e-6 --bc neumann \
+    --backend cuda --repeat 5 --json 2>&1 | tail -1)
+  echo "$r" >>"$OUT/bench.log"
+  note "poisson $1 V($2): $(echo "$r" | python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.2f ms, %d it, relres %.2e, %.2f G unknowns/s" % (1e3*d["solve_s"], d["iterations"], d["relres"], d["unknowns_per_s"]/1e9))' 2>/dev/null || echo "$r")"
+done
+OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" bench step --case cases/cavity3d_re1000.ini --set grid.nx=256 \
+  --set grid.ny=256 --set grid.nz=256 --set run.backend=cuda --steps 20 >"$SCRATCH/bs.txt" 2>&1
+cat "$SCRATCH/bs.txt" >>"$OUT/bench.log"
+grep -A12 "^step:" "$SCRATCH/bs.txt" | tee -a "$SUM"
+
+note "== 6. run --profile (no field output)"
+for n in 256 ${LARGEST:-768}; do
+  steps=30
+  [ "$n" -gt 256 ] && steps=5
+  OMP_NUM_THREADS=$NT timeout 400 "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=$n --set grid.ny=$n \
+    --set grid.nz=$n --set time.max_steps=$steps --set run.backend=cuda --set output.fields_dt=0 --profile \
+    --output "$SCRATCH/prof$n" >"$SCRATCH/prof$n.log" 2>&1
+  note "${n}^3, $steps steps: exit $? | $(grep -E '^(memory|completed|failed)' "$SCRATCH/prof$n.log" | tr '\n' ' ')"
+  grep -A8 "^profile" "$SCRATCH/prof$n.log" | tee -a "$SUM"
+done
+
 note ""
-note "== summary: tests kernels=$rc_k flow=$rc_f sanitizer=$rc_s/$rc_s2 (0 = pass)"
+note "== summary: tests kernels=$rc_k flow=$rc_f ranks=$rc_r sanitizer=$rc_s/$rc_s2 (0 = pass)"
 python3 - "$ROWS" <<'EOF' | tee -a "$SUM"
 import sys
 print(f"{'case':18s} {'steps cpu/cuda':>14s} {'cpu ms/step':>12s} {'cuda ms/step':>13s} {'speed-up':>9s} {'cuda Mcell-steps/s':>19s}")
