@@ -283,8 +283,7 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
     NAV_CALL(c->ops->restrict_residual(&f->box, f->r, &c->box, c->b));
     NAV_CALL(c->ops->set(&c->box, c->x, 0));
     NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
-    if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0));
-    NAV_CALL(nav_level_fill(ps, c, c->x));
+    if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0)); /* c->x returns with its ghosts filled */
     if (gather) NAV_CALL(c->ops->set(&f->box, f->x, 0));
     NAV_CALL(c->ops->prolong_add(&c->box, c->x, &f->box, f->x));
   }

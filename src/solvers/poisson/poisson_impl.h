@@ -65,7 +65,9 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
  * the separable operator on level 0. */
 double nav_sor_omega_estimate(const nav_psolver *ps);
 
-/* Multigrid: build the levels below level 0; one cycle on level 0 for x, b. */
+/* Multigrid: build the levels below level 0; one cycle on level l for its x, b (V, or F when
+ * fcycle). The cycle returns with the ghosts of level l's x filled (every path ends with a fill:
+ * the last smoothing sweep, the fill after the correction, or the coarsest solve). */
 nav_err nav_mg_setup(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
 
