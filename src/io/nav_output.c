@@ -11,6 +11,7 @@
 
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
+#include "io/nav_cellfields.h"
 
 nav_err nav_output_prepare(const char *dir) {
   char path[1024];
@@ -27,15 +28,24 @@ nav_err nav_output_prepare(const char *dir) {
     NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create: %s", dir, strerror(errno));
   NAV_CHECK(access(path, W_OK | X_OK) == 0, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir,
             strerror(errno));
+  /* access() says yes to root everywhere but on read-only mounts: try a file */
+  char probe[1100];
+  snprintf(probe, sizeof probe, "%s/.navier-write-test", path);
+  FILE *t = fopen(probe, "w");
+  NAV_CHECK(t, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir, strerror(errno));
+  fclose(t);
+  remove(probe);
   return NAV_OK;
 }
 
-nav_err nav_monitor_open(const char *dir, FILE **out) {
+nav_err nav_monitor_open(const char *dir, int append, FILE **out) {
   char path[1100];
   snprintf(path, sizeof path, "%s/monitor.csv", dir);
-  *out = fopen(path, "w");
+  struct stat st;
+  append = append && stat(path, &st) == 0 && st.st_size > 0;
+  *out = fopen(path, append ? "a" : "w");
   NAV_CHECK(*out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
+  if (!append) fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
   return NAV_OK;
 }
 
@@ -96,50 +106,23 @@ nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h)
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) nav_put_be32(out, NAV_AT(h->p, i, j, k));
+  /* velocity and vorticity at cell centres: the point functions of io/nav_cellfields.h */
+  const nav_cell_input in = {f, b, {h->u[0], h->u[1], h->u[2]}, h->p};
   fprintf(out, "\nVECTORS velocity float\n");
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) {
-        const int ijk[3] = {i, j, k};
-        for (int c = 0; c < 3; c++) {
-          double v = 0;
-          if (c < f->dim) { /* average of the two faces of the cell */
-            int up[3] = {i, j, k};
-            up[c] = ijk[c] + 1;
-            v = 0.5 * (NAV_AT(h->u[c], i, j, k) + NAV_AT(h->u[c], up[0], up[1], up[2]));
-          }
-          nav_put_be32(out, v);
-        }
+        double v[3];
+        nav_cell_velocity(&in, i, j, k, v);
+        for (int c = 0; c < 3; c++) nav_put_be32(out, v[c]);
       }
-  /* vorticity at cell centres: central differences of the centre velocities, one-sided
-   * differences through the ghost values at the boundary */
   fprintf(out, "\n%s\n", f->dim == 3 ? "VECTORS vorticity float" : "SCALARS vorticity float 1\nLOOKUP_TABLE default");
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) {
-        double g[3][3] = {{0}}; /* g[c][d] = d u_c / d x_d */
-        for (int c = 0; c < f->dim; c++)
-          for (int d = 0; d < f->dim; d++) {
-            if (c == d) continue;
-            int lo[3] = {i, j, k}, hi[3] = {i, j, k};
-            lo[d]--;
-            hi[d]++;
-            double vlo = 0, vhi = 0;
-            for (int s = 0; s < 2; s++) {
-              int a[3] = {lo[0], lo[1], lo[2]}, bb[3] = {hi[0], hi[1], hi[2]};
-              a[c] += s;
-              bb[c] += s;
-              vlo += 0.5 * NAV_AT(h->u[c], a[0], a[1], a[2]);
-              vhi += 0.5 * NAV_AT(h->u[c], bb[0], bb[1], bb[2]);
-            }
-            const double dist = 0.5 * f->w[d][lo[d]] + f->w[d][(d == 0 ? i : d == 1 ? j : k)] + 0.5 * f->w[d][hi[d]];
-            g[c][d] = (vhi - vlo) / dist;
-          }
-        if (f->dim == 3) {
-          nav_put_be32(out, g[2][1] - g[1][2]);
-          nav_put_be32(out, g[0][2] - g[2][0]);
-        }
-        nav_put_be32(out, g[1][0] - g[0][1]);
+        double w[3];
+        nav_cell_vorticity(&in, i, j, k, w);
+        for (int c = f->dim == 3 ? 0 : 2; c < 3; c++) nav_put_be32(out, w[c]);
       }
 #undef NAV_AT
   fprintf(out, "\n");

@@ -10,8 +10,9 @@
 /* Create dir (and parents) and check it is writable: NAV_ERR_INPUT with the reason if not. */
 nav_err nav_output_prepare(const char *dir);
 
-/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row). */
-nav_err nav_monitor_open(const char *dir, FILE **out);
+/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row).
+ * append (a restart): add rows to an existing monitor.csv instead of starting a new one. */
+nav_err nav_monitor_open(const char *dir, int append, FILE **out);
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
 
 /* DIR/fields_<step>.vtk: cell-centred pressure, velocity and vorticity (z component in 2D,
