@@ -96,6 +96,10 @@ nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n) {
   double x[3] = {0, 0, 0};
   for (int d = 0; d < f->dim; d++) x[d] = f->xf[d][g[d]] + (d == comp ? 0 : 0.5 * f->w[d][g[d]]);
   const int bad = !isfinite(info[4]);
+  if (!bad && info[4] == 0) {
+    snprintf(msg, n, "all values finite and the velocity zero everywhere: the wall speeds set the CFL number");
+    return NAV_OK;
+  }
   snprintf(msg, n, "%s field %s at %s (i,j,k) = (%d,%d,%d), (x,y,z) = (%.6g,%.6g,%.6g): %s %.6g",
            bad ? "first non-finite value:" : "all values finite; largest velocity over the cell width:", a[q].name, comp >= 0 ? "face" : "cell", g[0], g[1], g[2], x[0], x[1], x[2],
            bad ? "value" : "|value|", bad ? info[4] : fabs(info[4]));
