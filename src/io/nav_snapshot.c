@@ -48,9 +48,13 @@ nav_err nav_snapshot_write(const char *dir, nav_flow *f) {
 
 int nav_plots_run(const char *dir) {
   const char *tool = getenv("NAVIER_PLOT");
-  if (!tool || !tool[0]) tool = NAV_PLOT_TOOL;
   char cmd[3000];
-  snprintf(cmd, sizeof cmd, "'%s' '%s'", tool, dir);
+  if (tool && tool[0]) {
+    snprintf(cmd, sizeof cmd, "'%s' '%s'", tool, dir);
+  } else {
+    tool = NAV_PLOT_TOOL;
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", NAV_PLOT_PYTHON, tool, dir);
+  }
   printf("plots: %s\n", cmd);
   fflush(stdout);
   const int rc = system(cmd);

@@ -13,8 +13,9 @@ nav_err nav_snapshot_write(const char *dir, nav_flow *f);
 /* The formats that cfg asks for, auto resolved: *vtk and *hdf5 set to 0 or 1. */
 void nav_snapshot_formats(const nav_config *cfg, int *vtk, int *hdf5);
 
-/* Run the plot tool (tools/navier-plot, or the program in $NAVIER_PLOT) on dir; a failure is a
- * warning on stderr (returns its exit status, 0 when it worked). Rank 0 only. */
+/* Run the plot tool on dir: tools/navier-plot with the Python that the build found with numpy,
+ * matplotlib and h5py, or the program in $NAVIER_PLOT. A failure is a warning on stderr (returns
+ * its exit status, 0 when it worked). Rank 0 only. */
 int nav_plots_run(const char *dir);
 
 #endif

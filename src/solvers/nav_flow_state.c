@@ -101,7 +101,7 @@ nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n) {
     return NAV_OK;
   }
   snprintf(msg, n, "%s field %s at %s (i,j,k) = (%d,%d,%d), (x,y,z) = (%.6g,%.6g,%.6g): %s %.6g",
-           bad ? "first non-finite value:" : "all values finite; largest velocity over the cell width:", a[q].name, comp >= 0 ? "face" : "cell", g[0], g[1], g[2], x[0], x[1], x[2],
+           bad ? "first non-finite value:" : "no NaN or Inf in the state yet; largest velocity / cell width:", a[q].name, comp >= 0 ? "face" : "cell", g[0], g[1], g[2], x[0], x[1], x[2],
            bad ? "value" : "|value|", bad ? info[4] : fabs(info[4]));
   return NAV_OK;
 }

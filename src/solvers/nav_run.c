@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,14 +45,20 @@ static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt,
 }
 
 /* On a terminal the progress line is rewritten in place (\r, cleared to the end of the line);
- * elsewhere (CI logs, batch jobs) each progress report is a plain line. */
+ * elsewhere (CI logs, batch jobs) each progress report is a plain line. A rank started by a
+ * launcher (mpiexec) writes to a pseudo-terminal that the launcher forwards, to a file as well,
+ * so launched ranks (Open MPI: OMPI_COMM_WORLD_SIZE, MPICH: PMI_SIZE) print plain lines. */
 static int nav_progress_pending = 0; /* a \r line is on the terminal */
+
+static int nav_progress_tty(void) {
+  return isatty(fileno(stdout)) && !getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE");
+}
 
 static void nav_progress(const nav_flow *f, double dt, double cfl, double change_last, double eta) {
   char change[32] = "-", when[32] = "?";
   if (change_last >= 0) snprintf(change, sizeof change, "%.2e", change_last);
   if (eta >= 0) snprintf(when, sizeof when, "%.0fs", eta);
-  const int tty = isatty(fileno(stdout));
+  const int tty = nav_progress_tty();
   printf("%sstep %7ld  t %.5g  dt %.3e  CFL %.2f  max|div u| %.1e  p-it %3d  change %s  ETA %s%s", tty ? "\r" : "",
          f->step, f->t, dt, cfl, f->max_div, f->p_iterations, change, when, tty ? "\033[K" : "\n");
   nav_progress_pending = tty;
@@ -115,7 +122,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
   double next_ckpt_t = nav_next_time(c->checkpoint_dt, f->t);
   const int checkpoints = c->checkpoint_interval > 0 || c->checkpoint_dt > 0;
   const long step0 = f->step;
-  const double print_every = isatty(fileno(stdout)) ? fmin(c->progress_interval, 0.25) : c->progress_interval;
+  const double print_every = nav_progress_tty() ? fmin(c->progress_interval, 0.25) : c->progress_interval;
   nav_eta eta = {0, 0};
   double change_last = -1; /* the last measured steady-state change */
   double ke;
