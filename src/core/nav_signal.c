@@ -13,7 +13,7 @@ void nav_signal_install(void) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = nav_signal_handler;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND; /* a second signal: the default action (the process ends) */
+  sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a second signal: the default action (the process ends) */
   nav_signal_received = 0;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
