@@ -18,16 +18,16 @@
 
 /* A block's host data: box (b->g0 its place in the global grid, ghosts included in the arrays). */
 typedef struct nav_cell_input {
-  const nav_flow *f;      /* global grid: dim, widths f->w */
+  const nav_flow *f; /* global grid: dim, widths f->w */
   const nav_box *b;
-  const nav_real *u[3];   /* staggered velocity components */
-  const nav_real *p;      /* pressure */
+  const nav_real *u[3]; /* staggered velocity components */
+  const nav_real *p;    /* pressure */
 } nav_cell_input;
 
 #define NAV_CELL_MAX_FIELDS 8
 typedef struct nav_cell_field {
-  const char *name;  /* dataset name */
-  int ncomp;         /* 1 (scalar) or 3 (vector) */
+  const char *name;                                                          /* dataset name */
+  int ncomp;                                                                 /* 1 (scalar) or 3 (vector) */
   void (*value)(const nav_cell_input *in, int i, int j, int k, double *out); /* local indices */
 } nav_cell_field;
 

@@ -20,10 +20,30 @@
 
 /* The case keys whose values change the solution: a restart under other values is refused. */
 static const char *const nav_checkpoint_keys[] = {
-    "grid.dim", "grid.nx", "grid.ny", "grid.nz", "grid.lx", "grid.ly", "grid.lz", "grid.x0", "grid.y0", "grid.z0",
-    "physics.nu", "boundary.x_low", "boundary.x_high", "boundary.y_low", "boundary.y_high", "boundary.z_low",
-    "boundary.z_high", "boundary.x_low_velocity", "boundary.x_high_velocity", "boundary.y_low_velocity",
-    "boundary.y_high_velocity", "boundary.z_low_velocity", "boundary.z_high_velocity", "pressure.solver",
+    "grid.dim",
+    "grid.nx",
+    "grid.ny",
+    "grid.nz",
+    "grid.lx",
+    "grid.ly",
+    "grid.lz",
+    "grid.x0",
+    "grid.y0",
+    "grid.z0",
+    "physics.nu",
+    "boundary.x_low",
+    "boundary.x_high",
+    "boundary.y_low",
+    "boundary.y_high",
+    "boundary.z_low",
+    "boundary.z_high",
+    "boundary.x_low_velocity",
+    "boundary.x_high_velocity",
+    "boundary.y_low_velocity",
+    "boundary.y_high_velocity",
+    "boundary.z_low_velocity",
+    "boundary.z_high_velocity",
+    "pressure.solver",
 };
 #define NAV_CKPT_NKEYS ((int)(sizeof nav_checkpoint_keys / sizeof nav_checkpoint_keys[0]))
 
@@ -35,7 +55,8 @@ static uint64_t nav_mix64(uint64_t z) { /* splitmix64 finaliser */
 
 static uint64_t nav_fnv1a(const char *s, size_t n) {
   uint64_t h = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
   return h;
 }
 
@@ -50,9 +71,9 @@ static int nav_little_endian(void) {
 typedef struct nav_ckpt_block {
   int na;
   nav_flow_array a[NAV_FLOW_MAX_STATE];
-  size_t count;    /* points of the block */
-  nav_idx total;   /* points of the global grid */
-  nav_real *data;  /* na * count */
+  size_t count;   /* points of the block */
+  nav_idx total;  /* points of the global grid */
+  nav_real *data; /* na * count */
   MPI_Datatype filetype;
 } nav_ckpt_block;
 
@@ -133,7 +154,8 @@ static void nav_ckpt_prune(const char *dir, int keep) {
   closedir(d);
   for (size_t i = 0; i < n; i++) { /* delete each one that has `keep` newer ones */
     size_t newer = 0;
-    for (size_t j = 0; j < n; j++) newer += steps[j] > steps[i];
+    for (size_t j = 0; j < n; j++)
+      newer += steps[j] > steps[i];
     if (newer >= (size_t)keep) {
       char path[1200];
       snprintf(path, sizeof path, "%s/checkpoint_%08ld.nck", dir, steps[i]);
@@ -176,7 +198,8 @@ nav_err nav_checkpoint_write(const char *dir, nav_flow *f, char *path_out, size_
     size_t p = 0;
     for (int kk = 0; kk < b->n[2]; kk++)
       for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) dst[p++] = host[b->off + i * b->st[0] + j * b->st[1] + kk * b->st[2]];
+        for (int i = 0; i < b->n[0]; i++)
+          dst[p++] = host[b->off + i * b->st[0] + j * b->st[1] + kk * b->st[2]];
   }
   free(host);
   if (e != NAV_OK) {
@@ -375,11 +398,13 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
     nav_ckpt_checksums(f, &k, sum, &sum[k.na]);
     MPI_Allreduce(MPI_IN_PLACE, sum, k.na, MPI_UINT64_T, MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm);
-    if (bad) e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__, "checkpoint %s: cannot read the data", path);
+    if (bad)
+      e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__, "checkpoint %s: cannot read the data", path);
     for (int q = 0; q < k.na && e == NAV_OK; q++)
       if (sum[q] != want[q])
         e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__,
-                          "checkpoint %s: corrupt: the checksum of array '%s' is %016" PRIx64 ", the header says %016" PRIx64,
+                          "checkpoint %s: corrupt: the checksum of array '%s' is %016" PRIx64
+                          ", the header says %016" PRIx64,
                           path, k.a[q].name, sum[q], want[q]);
   }
   /* every check passed: only now does f change */
@@ -391,7 +416,8 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
     size_t p = 0;
     for (int kk = 0; kk < b->n[2]; kk++)
       for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) host[b->off + i * b->st[0] + j * b->st[1] + kk * b->st[2]] = src[p++];
+        for (int i = 0; i < b->n[0]; i++)
+          host[b->off + i * b->st[0] + j * b->st[1] + kk * b->st[2]] = src[p++];
     e = f->ops->from_host(k.a[q].data, host, (size_t)b->ntot * sizeof *host);
   }
   free(host);

@@ -91,7 +91,8 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
   if (e == NAV_OK && !buf) e = nav_error_set(NAV_ERR_MEMORY, __FILE__, __LINE__, __func__, "cannot allocate");
   const int code = nav_reduce_err(f->comm, (int)e);
   if (code != NAV_OK) {
-    for (int c = 0; c < 3; c++) free(u[c]);
+    for (int c = 0; c < 3; c++)
+      free(u[c]);
     free(p);
     free(buf);
     if (e != NAV_OK) NAV_CALL(e);
@@ -129,7 +130,8 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
   }
   H5Pclose(fapl);
   H5Pclose(dxpl);
-  for (int c = 0; c < 3; c++) free(u[c]);
+  for (int c = 0; c < 3; c++)
+    free(u[c]);
   free(p);
   free(buf);
   int failed = what != NULL, any = failed;

@@ -38,14 +38,39 @@ nav_err nav_output_prepare(const char *dir) {
   return NAV_OK;
 }
 
-nav_err nav_monitor_open(const char *dir, int append, FILE **out) {
+/* A restart keeps the rows of monitor.csv up to its step and drops later ones (written after the
+ * checkpoint by a run that then died), so the file reads as one run. Returns 1 if a file was kept. */
+static int nav_monitor_trim(const char *path, long last_step) {
+  FILE *in = fopen(path, "r");
+  if (!in) return 0;
+  char tmp[1110], line[512];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  int rows = 0, ok = out != NULL;
+  for (int first = 1; ok && fgets(line, sizeof line, in); first = 0) {
+    long step;
+    if (first || (sscanf(line, "%ld,", &step) == 1 && step <= last_step)) {
+      fputs(line, out);
+      rows += !first;
+    }
+  }
+  fclose(in);
+  if (out) ok = fclose(out) == 0 && ok;
+  if (!ok || rows == 0 || rename(tmp, path) != 0) {
+    remove(tmp);
+    return 0;
+  }
+  return 1;
+}
+
+nav_err nav_monitor_open(const char *dir, long restart_step, FILE **out) {
   char path[1100];
   snprintf(path, sizeof path, "%s/monitor.csv", dir);
-  struct stat st;
-  append = append && stat(path, &st) == 0 && st.st_size > 0;
+  const int append = restart_step >= 0 && nav_monitor_trim(path, restart_step);
   *out = fopen(path, append ? "a" : "w");
   NAV_CHECK(*out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-  if (!append) fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
+  if (append) return NAV_OK;
+  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
   return NAV_OK;
 }
 

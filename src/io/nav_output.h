@@ -11,8 +11,9 @@
 nav_err nav_output_prepare(const char *dir);
 
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row).
- * append (a restart): add rows to an existing monitor.csv instead of starting a new one. */
-nav_err nav_monitor_open(const char *dir, int append, FILE **out);
+ * restart_step >= 0 (a restart from that step): keep the rows of an existing monitor.csv up to
+ * that step and append to it, instead of starting a new file. */
+nav_err nav_monitor_open(const char *dir, long restart_step, FILE **out);
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
 
 /* DIR/fields_<step>.vtk: cell-centred pressure, velocity and vorticity (z component in 2D,

@@ -58,7 +58,8 @@ int nav_plots_run(const char *dir) {
   printf("plots: %s\n", cmd);
   fflush(stdout);
   const int rc = system(cmd);
-  if (rc != 0) fprintf(stderr, "navier: warning: the plot tool failed (%s exited with status %d); the run is unaffected\n",
-                       tool, rc);
+  if (rc != 0)
+    fprintf(stderr, "navier: warning: the plot tool failed (%s exited with status %d); the run is unaffected\n", tool,
+            rc);
   return rc;
 }

@@ -89,8 +89,9 @@ nav_err nav_xdmf_write(const char *dir, const nav_flow *f) {
     snprintf(cells, sizeof cells, "%d %d", f->n[1], f->n[0]);
     snprintf(points, sizeof points, "%d %d", f->n[1] + 1, f->n[0] + 1);
   }
-  fprintf(out, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
-               "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
+  fprintf(out,
+          "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"3.0\">\n <Domain>\n"
+          "  <Grid Name=\"%s\" GridType=\"Collection\" CollectionType=\"Temporal\">\n",
           f->cfg->name);
   for (size_t s = 0; s < ns; s++) {
     char file[64];
@@ -101,17 +102,19 @@ nav_err nav_xdmf_write(const char *dir, const nav_flow *f) {
             snaps[s].step, snaps[s].t, f->dim, points, f->dim == 3 ? "VXVYVZ" : "VXVY");
     static const char *const axis[3] = {"x", "y", "z"};
     for (int d = 0; d < f->dim; d++)
-      fprintf(out,
-              "     <DataItem Dimensions=\"%d\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n",
-              f->n[d] + 1, file, axis[d]);
+      fprintf(
+          out,
+          "     <DataItem Dimensions=\"%d\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n",
+          f->n[d] + 1, file, axis[d]);
     fprintf(out, "    </Geometry>\n");
     for (int q = 0; q < nf; q++)
-      fprintf(out,
-              "    <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Cell\">\n"
-              "     <DataItem Dimensions=\"%s%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n"
-              "    </Attribute>\n",
-              list[q].name, list[q].ncomp == 3 ? "Vector" : "Scalar", cells, list[q].ncomp == 3 ? " 3" : "", file,
-              list[q].name);
+      fprintf(
+          out,
+          "    <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Cell\">\n"
+          "     <DataItem Dimensions=\"%s%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n"
+          "    </Attribute>\n",
+          list[q].name, list[q].ncomp == 3 ? "Vector" : "Scalar", cells, list[q].ncomp == 3 ? " 3" : "", file,
+          list[q].name);
     fprintf(out, "   </Grid>\n");
   }
   fprintf(out, "  </Grid>\n </Domain>\n</Xdmf>\n");

@@ -19,8 +19,10 @@
 int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
   static const char *const uname[3] = {"u", "v", "w"}, *const hname[3] = {"rhs_old_u", "rhs_old_v", "rhs_old_w"};
   int n = 0;
-  for (int c = 0; c < f->dim; c++) a[n++] = (nav_flow_array){uname[c], f->u[c]};
-  for (int c = 0; c < f->dim; c++) a[n++] = (nav_flow_array){hname[c], f->rhs_old[c]};
+  for (int c = 0; c < f->dim; c++)
+    a[n++] = (nav_flow_array){uname[c], f->u[c]};
+  for (int c = 0; c < f->dim; c++)
+    a[n++] = (nav_flow_array){hname[c], f->rhs_old[c]};
   a[n++] = (nav_flow_array){"p", f->p};
   return n;
 }
@@ -94,14 +96,16 @@ nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n) {
   /* position: faces along the component's direction for velocity and history, centres for p */
   const int comp = q < 2 * f->dim ? q % f->dim : -1;
   double x[3] = {0, 0, 0};
-  for (int d = 0; d < f->dim; d++) x[d] = f->xf[d][g[d]] + (d == comp ? 0 : 0.5 * f->w[d][g[d]]);
+  for (int d = 0; d < f->dim; d++)
+    x[d] = f->xf[d][g[d]] + (d == comp ? 0 : 0.5 * f->w[d][g[d]]);
   const int bad = !isfinite(info[4]);
   if (!bad && info[4] == 0) {
     snprintf(msg, n, "all values finite and the velocity zero everywhere: the wall speeds set the CFL number");
     return NAV_OK;
   }
   snprintf(msg, n, "%s field %s at %s (i,j,k) = (%d,%d,%d), (x,y,z) = (%.6g,%.6g,%.6g): %s %.6g",
-           bad ? "first non-finite value:" : "no NaN or Inf in the state yet; largest velocity / cell width:", a[q].name, comp >= 0 ? "face" : "cell", g[0], g[1], g[2], x[0], x[1], x[2],
-           bad ? "value" : "|value|", bad ? info[4] : fabs(info[4]));
+           bad ? "first non-finite value:" : "no NaN or Inf in the state yet; largest velocity / cell width:",
+           a[q].name, comp >= 0 ? "face" : "cell", g[0], g[1], g[2], x[0], x[1], x[2], bad ? "value" : "|value|",
+           bad ? info[4] : fabs(info[4]));
   return NAV_OK;
 }

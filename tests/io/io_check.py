@@ -4,7 +4,8 @@ writes. Each prints the figures it asserts on, then PASS or FAIL (exit 0 / 1; 77
 
 usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
   restart R1 R2 CASE N   N steps on R1 ranks against N/2 steps, a checkpoint, and N/2 more from it on
-                         R2 ranks: final_fields.bin equal byte for byte (and monitor.csv equal) when
+                         R2 ranks, twice (the second time as after a crash past the checkpoint):
+                         final_fields.bin equal byte for byte (and monitor.csv equal) when
                          R1 = R2, else to 1e-12 relative
   badckpt R CASE         truncated, corrupt (payload, header), other grid, other viscosity, other
                          precision, not a checkpoint, missing: exit 2 on R ranks before any step,
@@ -141,6 +142,13 @@ def check_restart(mpiexec, navier, scratch, r1, r2, case, n, sets):
           f"on {r2} rank(s) to step {n}: exit {rc3}")
     if rc1 or rc2 or rc3:
         print(log3[-2000:])
+        return False
+    # again from the same checkpoint, as after a crash past it: the rows after it are replaced
+    rc4, log4 = run(mpiexec, navier, r2, ["run"] + base + ["--set", f"time.max_steps={n}", "--restart", ck,
+                                                           "--output", half], os.path.join(scratch, "again.log"))
+    print(f"restart again from {os.path.basename(ck)} into the same folder (monitor.csv already at step {n}): exit {rc4}")
+    if rc4:
+        print(log4[-2000:])
         return False
     a, b = open(os.path.join(full, "final_fields.bin"), "rb").read(), open(os.path.join(half, "final_fields.bin"), "rb").read()
     s1, s2 = summary(full), summary(half)
