@@ -20,7 +20,8 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          (pressure exactly, cell-centre velocity to round-off) and the VTK
                          snapshot (vorticity); fields.xmf parses and names exactly the datasets of
                          the files, with their shapes and times
-  plot CASE              [output] plots = true makes valid PNGs; a failing plot tool is a warning
+  plot CASE              [output] plots = true makes valid PNGs; a failing plot tool is a warning; the
+                         natural-convection figures from a made-up folder (Nu, u_max, v_max, T)
   progress CASE          on a terminal (a pty) the progress line is rewritten in place; in a pipe
                          it is plain lines
   diskfull CASE          a full disk (a 320 KiB tmpfs; needs root) during a checkpoint: exit 1 with
@@ -445,7 +446,40 @@ def check_plot(mpiexec, navier, scratch, case, sets):
     warned = "warning: the plot tool failed" in log2
     print(f"a plot tool that fails (NAVIER_PLOT=/bin/false): exit {rc2}, warning printed {warned}, status "
           f"{summary(out)['status']!r}")
-    return ok and rc2 == 0 and warned and summary(out)["status"] == "completed"
+    ok = ok and rc2 == 0 and warned and summary(out)["status"] == "completed"
+    if hdf5:
+        ok &= check_plot_convection(navier, scratch, out)
+    return ok
+
+
+def check_plot_convection(navier, scratch, run_dir):
+    """The natural-convection figures from a made-up output folder: monitor.csv with Nusselt and
+    velocity-maximum columns, summary.json with Ra, and the last snapshot with a temperature."""
+    import h5py
+    import numpy as np
+
+    conv = os.path.join(scratch, "plot_convection")
+    shutil.rmtree(conv, ignore_errors=True)
+    os.makedirs(conv)
+    with open(os.path.join(conv, "monitor.csv"), "w") as f:
+        f.write("step,time,dt,kinetic_energy,max_div,p_iterations,p_residual,Nu,u_max,v_max\n")
+        for i in range(20):
+            a = 1 - math.exp(-i / 5)
+            f.write(f"{i},{i * 0.01},0.01,{a},1e-9,2,1e-9,{1 + 1.2 * a},{16 * a},{19 * a}\n")
+    json.dump({"case": "made_up_convection", "rayleigh": 1e4, "status": "completed"},
+              open(os.path.join(conv, "summary.json"), "w"))
+    snap = os.path.join(conv, "fields_00000019.h5")
+    shutil.copy(sorted(glob.glob(os.path.join(run_dir, "fields_*.h5")))[-1], snap)
+    with h5py.File(snap, "a") as f:
+        x = np.array(f["x"])
+        f["temperature"] = np.tile(0.5 - 0.5 * (x[1:] + x[:-1]), (f["pressure"].shape[0], 1))
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "navier-plot")
+    res = subprocess.run([sys.executable, tool, conv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    want = ["convection.png", "convection_midplanes.png", "temperature.png"]
+    sizes = {w: png_size(os.path.join(conv, "plots", w)) if os.path.exists(os.path.join(conv, "plots", w)) else None
+             for w in want}
+    print(f"navier-plot on a made-up natural-convection folder: exit {res.returncode}; PNG (width, height): {sizes}")
+    return res.returncode == 0 and all(v and v[0] > 200 and v[1] > 200 for v in sizes.values())
 
 
 def check_progress(mpiexec, navier, scratch, case, sets):
