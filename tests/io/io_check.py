@@ -20,6 +20,8 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          (pressure exactly, cell-centre velocity to round-off) and the VTK
                          snapshot (vorticity); fields.xmf parses and names exactly the datasets of
                          the files, with their shapes and times
+  paraview R CASE N      ParaView's pvbatch (when installed; else skipped) opens fields.xmf: every
+                         time, the cells, the domain and every cell array of the HDF5 files
   plot CASE              [output] plots = true makes valid PNGs; a failing plot tool is a warning; the
                          natural-convection figures from a made-up folder (Nu, u_max, v_max, T)
   progress CASE          on a terminal (a pty) the progress line is rewritten in place; in a pipe
@@ -534,6 +536,53 @@ def check_diskfull(mpiexec, navier, scratch, case, sets):
         subprocess.run(["umount", mnt])
 
 
+PARAVIEW_SCRIPT = """
+import json, sys
+from paraview.simple import OpenDataFile
+r = OpenDataFile(sys.argv[1])
+times = list(r.TimestepValues)
+r.UpdatePipeline(times[-1])
+info = r.GetDataInformation()
+print("PVJSON" + json.dumps({"reader": r.GetXMLName(), "times": times, "cells": info.GetNumberOfCells(),
+                             "bounds": list(info.GetBounds()),
+                             "arrays": {a: r.CellData[a].GetNumberOfComponents() for a in r.CellData.keys()}}))
+"""
+
+
+def check_paraview(mpiexec, navier, scratch, ranks, case, n, sets):
+    pvbatch = shutil.which("pvbatch")
+    if not pvbatch or not has_hdf5(navier):
+        print("skipped: needs ParaView's pvbatch (Debian: paraview python3-paraview) and navier with HDF5")
+        return SKIP
+    out = os.path.join(scratch, "pv")
+    shutil.rmtree(out, ignore_errors=True)
+    rc, log = run(mpiexec, navier, ranks, ["run", case, "--output", out, "--set", f"time.max_steps={n}", "--set",
+                                           "output.format=hdf5", "--set", f"output.fields_every={max(n // 2, 1)}"]
+                  + sets_args(sets), os.path.join(scratch, "pv_run.log"))
+    script = os.path.join(scratch, "open_xdmf.py")
+    open(script, "w").write(PARAVIEW_SCRIPT)
+    res = subprocess.run([pvbatch, script, os.path.join(out, "fields.xmf")], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=300)
+    got = [l for l in res.stdout.splitlines() if l.startswith("PVJSON")]
+    if rc or not got:
+        print(log[-1500:], res.stdout[-1500:])
+        return False
+    pv = json.loads(got[0][6:])
+    s = summary(out)
+    import h5py
+
+    times = []
+    for p in sorted(glob.glob(os.path.join(out, "fields_*.h5"))):
+        with h5py.File(p, "r") as f:
+            times.append(float(f.attrs["time"]))
+            names = {k: (f[k].shape[-1] if f[k].ndim > s["dim"] else 1) for k in f.keys() if k not in ("x", "y", "z")}
+    cells = s["cells"]
+    print(f"ParaView ({pv['reader']}) opens fields.xmf: times {pv['times']} (files {times}), {pv['cells']} cells "
+          f"(summary {cells}), bounds {pv['bounds']}, cell arrays {pv['arrays']} (datasets {names})")
+    return pv["times"] == times and pv["cells"] == cells and pv["arrays"] == names and \
+        all(abs(a - b) < 1e-12 for a, b in zip(pv["bounds"][1::2][:s["dim"]], [1.0] * s["dim"]))
+
+
 def main():
     mpiexec, navier, scratch, check = sys.argv[1:5]
     rest = sys.argv[5:]
@@ -550,6 +599,8 @@ def main():
         ok = check_blowup(mpiexec, navier, scratch, args[0], sets)
     elif check == "hdf5":
         ok = check_hdf5(mpiexec, navier, scratch, int(args[0]), args[1], int(args[2]), sets)
+    elif check == "paraview":
+        ok = check_paraview(mpiexec, navier, scratch, int(args[0]), args[1], int(args[2]), sets)
     elif check == "plot":
         ok = check_plot(mpiexec, navier, scratch, args[0], sets)
     elif check == "progress":
