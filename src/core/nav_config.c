@@ -780,16 +780,15 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
 }
 
 void nav_config_print(const nav_config *cfg, FILE *out) {
-  const char *section = NULL;
-  for (int k = 0; k < NAV_NKEYS; k++) {
-    const nav_key *key = &nav_keys[k];
-    if (!section || strcmp(section, key->section)) {
-      fprintf(out, "%s[%s]\n", section ? "\n" : "", key->section);
-      section = key->section;
+  for (int s = 0; s < NAV_NSECTIONS; s++) { /* one header per section, wherever its keys sit in the table */
+    fprintf(out, "%s[%s]\n", s ? "\n" : "", nav_sections[s].name);
+    for (int k = 0; k < NAV_NKEYS; k++) {
+      const nav_key *key = &nav_keys[k];
+      if (strcmp(key->section, nav_sections[s].name)) continue;
+      char value[NAV_CONFIG_STR + 8];
+      nav_format_value(key, cfg, value, sizeof value);
+      fprintf(out, "%s = %s\n", key->name, value);
     }
-    char value[NAV_CONFIG_STR + 8];
-    nav_format_value(key, cfg, value, sizeof value);
-    fprintf(out, "%s = %s\n", key->name, value);
   }
 }
 
