@@ -28,13 +28,20 @@ nav_err nav_output_prepare(const char *dir) {
     NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create: %s", dir, strerror(errno));
   NAV_CHECK(access(path, W_OK | X_OK) == 0, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir,
             strerror(errno));
-  /* access() says yes to root everywhere but on read-only mounts: try a file */
-  char probe[1100];
+  /* access() says yes to root everywhere but on read-only mounts, and an empty file fits on a
+   * full disk: write a block */
+  char probe[1100], block[4096];
   snprintf(probe, sizeof probe, "%s/.navier-write-test", path);
   FILE *t = fopen(probe, "w");
   NAV_CHECK(t, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir, strerror(errno));
-  fclose(t);
+  memset(block, 0, sizeof block);
+  errno = 0;
+  const int wrote = fwrite(block, 1, sizeof block, t) == sizeof block && fflush(t) == 0;
+  const int err = errno;
+  const int closed = fclose(t) == 0;
   remove(probe);
+  NAV_CHECK(wrote && closed, NAV_ERR_INPUT, "output folder '%s': cannot write a file: %s", dir,
+            strerror(err ? err : ENOSPC));
   return NAV_OK;
 }
 

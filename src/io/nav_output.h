@@ -7,7 +7,9 @@
 
 #include "io/nav_validation.h"
 
-/* Create dir (and parents) and check it is writable: NAV_ERR_INPUT with the reason if not. */
+/* Create dir (and parents) and check it is writable (a 4 KiB file is written and removed, so a
+ * read-only place or a full disk is found before anything is computed): NAV_ERR_INPUT with the
+ * reason if not. */
 nav_err nav_output_prepare(const char *dir);
 
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row).

@@ -27,7 +27,8 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
   progress CASE          on a terminal (a pty) the progress line is rewritten in place; in a pipe
                          it is plain lines
   diskfull CASE          a full disk (a 320 KiB tmpfs; needs root) during a checkpoint: exit 1 with
-                         the file named, the previous checkpoint intact, no .tmp left
+                         the file named, the previous checkpoint intact, no .tmp left; a disk full
+                         before the run: exit 2, nothing written
 """
 import glob
 import json
@@ -531,7 +532,21 @@ def check_diskfull(mpiexec, navier, scratch, case, sets):
         tmp = glob.glob(os.path.join(out, "*.tmp"))
         print(f"320 KiB disk: exit {rc}, {msg[0] if msg else '(no message)'}; checkpoints left (verified): {good}; "
               f".tmp left: {tmp}")
-        return rc == 1 and msg and "disk full" in msg[0] and ".nck.tmp" in msg[0] and len(good) >= 1 and not tmp
+        ok = rc == 1 and msg and "disk full" in msg[0] and ".nck.tmp" in msg[0] and len(good) >= 1 and not tmp
+        fd = os.open(os.path.join(mnt, "filler"), os.O_WRONLY | os.O_CREAT)  # now fill the disk to the last byte
+        try:
+            while os.write(fd, b"\0" * 4096) > 0:
+                pass
+        except OSError:
+            pass
+        os.close(fd)
+        out2 = os.path.join(mnt, "o2")
+        os.makedirs(out2, exist_ok=True)
+        rc2, log2 = run(mpiexec, navier, 1, ["run", case, "--output", out2, "--set", "time.max_steps=8"]
+                        + sets_args(sets), os.path.join(scratch, "disk2.log"))
+        msg2 = [l for l in log2.splitlines() if l.startswith("navier: error")]
+        print(f"full disk before the run: exit {rc2}, {msg2[0] if msg2 else '(no message)'}; written: {os.listdir(out2)}")
+        return ok and rc2 == 2 and msg2 and "No space left on device" in msg2[0] and not os.listdir(out2)
     finally:
         subprocess.run(["umount", mnt])
 
