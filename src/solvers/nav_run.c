@@ -91,7 +91,10 @@ static nav_err nav_write_checkpoint(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
   char path[1200];
   nav_err e = nav_checkpoint_write(dir, f, path, sizeof path);
-  if (e == NAV_OK && f->dc.rank == 0 && !nav_progress_pending) printf("checkpoint: %s\n", path);
+  if (e == NAV_OK && f->dc.rank == 0) {
+    nav_progress_break();
+    printf("checkpoint: %s\n", path);
+  }
   nav_profile_enter(host);
   return e;
 }
