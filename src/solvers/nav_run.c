@@ -266,8 +266,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   memset(&v, 0, sizeof v);
   nav_host_fields h;
   memset(&h, 0, sizeof h);
-  nav_summary s = {.status = err != NAV_OK ? "failed" : opt->stopped ? "stopped" : "completed", .message = message, .backend = ops->name,
-                   .ranks = opt->ranks};
+  nav_summary s = {.message = message, .backend = ops->name, .ranks = opt->ranks}; /* status: after the output */
   if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
     nav_err ew = NAV_OK;
