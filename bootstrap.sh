@@ -14,7 +14,10 @@ BUILD_TYPE=${BUILD_TYPE:-Release}
 JOBS=${JOBS:-$(nproc)}
 
 # Debian packages the build and the tests need; only the missing ones are installed.
-PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git"
+# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); python3-numpy, -matplotlib, -h5py: tools/navier-plot
+# and the output tests.
+PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev
+          python3-numpy python3-matplotlib python3-h5py"
 
 need_packages() {
   local missing="" pkg

@@ -69,6 +69,7 @@ static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", 
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
+static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
 static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NULL};
 
@@ -191,6 +192,26 @@ static const nav_key nav_keys[] = {
      "true: write DIR/final_fields.bin at the end, the interior values of u, v, (w) and p as little-endian "
      "doubles in global x-fastest order (for exact comparisons, e.g. between rank counts).",
      .values = nav_bool_values},
+
+    /* output formats, checkpoints and stops */
+    {"output", "format", NAV_KT_CHOICE, NAV_FIELD(format), "auto",
+     "Format of the field snapshots: hdf5 (DIR/fields_<step>.h5, parallel HDF5, described by DIR/fields.xmf for "
+     "ParaView), vtk (DIR/fields_<step>.vtk, legacy VTK), both, or auto (hdf5 when navier is built with HDF5, else "
+     "vtk).", .values = nav_format_values},
+    {"output", "checkpoint_interval", NAV_KT_LONG, NAV_FIELD(checkpoint_interval), "0",
+     "Write a checkpoint (DIR/checkpoint_<step>.nck, restart with navier run CASE --restart FILE) every this many "
+     "steps; 0 = off. With checkpoints on, the end of a completed run writes one too.", NAV_ATLEAST(0)},
+    {"output", "checkpoint_dt", NAV_KT_REAL, NAV_FIELD(checkpoint_dt), "0",
+     "Write a checkpoint every this much simulated time; 0 = off.", NAV_ATLEAST(0)},
+    {"output", "checkpoint_keep", NAV_KT_INT, NAV_FIELD(checkpoint_keep), "2",
+     "Keep the newest this many checkpoints in DIR; older ones are deleted after a new one is complete.",
+     NAV_ATLEAST(1)},
+    {"output", "plots", NAV_KT_CHOICE, NAV_FIELD(plots), "false",
+     "true: run tools/navier-plot on DIR at the end of the run (PNG figures in DIR/plots; a failure of the plot "
+     "tool is a warning).", .values = nav_bool_values},
+    {"time", "max_cfl", NAV_KT_REAL, NAV_FIELD(max_cfl), "5",
+     "Stop the run as failed when the CFL number of a step (max sum_d |u_d| dt / h_d) exceeds this; 0 = off.",
+     NAV_ATLEAST(0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -218,6 +239,7 @@ static const char *const nav_rules[] = {
     "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.",
     "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
     "On a periodic or free_slip face the velocity is `0,0,0` (it is not imposed there).",
+    "`format = hdf5` or `both` needs a navier built with HDF5 (`NAV_ENABLE_HDF5=ON`, the default).",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -672,6 +694,19 @@ static void nav_check_decomposition(nav_load *ld) {
                    given ? "use fewer ranks in this direction" : "set run.decomposition or run on fewer ranks");
 }
 
+/* Output formats this build can write (HDF5 is a build option, NAV_ENABLE_HDF5). */
+static void nav_check_output(nav_load *ld) {
+#ifndef NAV_HAVE_HDF5
+  const nav_config *c = ld->cfg;
+  if (!strcmp(c->format, "hdf5") || !strcmp(c->format, "both"))
+    nav_conflict(ld, nav_key_id("output", "format"),
+                 "format = %s needs HDF5, but this navier is built without it (NAV_ENABLE_HDF5=OFF); use vtk or auto",
+                 c->format);
+#else
+  (void)ld;
+#endif
+}
+
 static void nav_check_consistency(nav_load *ld) {
   const nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -692,6 +727,7 @@ static void nav_check_consistency(nav_load *ld) {
                            nav_key_id("time", "steady_tol")),
                  "no stop criterion: end_time, max_steps and steady_tol are all 0");
   nav_check_decomposition(ld);
+  nav_check_output(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);
@@ -754,16 +790,15 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
 }
 
 void nav_config_print(const nav_config *cfg, FILE *out) {
-  const char *section = NULL;
-  for (int k = 0; k < NAV_NKEYS; k++) {
-    const nav_key *key = &nav_keys[k];
-    if (!section || strcmp(section, key->section)) {
-      fprintf(out, "%s[%s]\n", section ? "\n" : "", key->section);
-      section = key->section;
+  for (int s = 0; s < NAV_NSECTIONS; s++) { /* one header per section, wherever its keys sit in the table */
+    fprintf(out, "%s[%s]\n", s ? "\n" : "", nav_sections[s].name);
+    for (int k = 0; k < NAV_NKEYS; k++) {
+      const nav_key *key = &nav_keys[k];
+      if (strcmp(key->section, nav_sections[s].name)) continue;
+      char value[NAV_CONFIG_STR + 8];
+      nav_format_value(key, cfg, value, sizeof value);
+      fprintf(out, "%s = %s\n", key->name, value);
     }
-    char value[NAV_CONFIG_STR + 8];
-    nav_format_value(key, cfg, value, sizeof value);
-    fprintf(out, "%s = %s\n", key->name, value);
   }
 }
 
@@ -845,6 +880,13 @@ void nav_config_markdown(FILE *out) {
       fputs(" |\n", out);
     }
   }
+}
+
+int nav_config_value(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n) {
+  const int k = nav_find_key(section, name);
+  if (k < 0) return -1;
+  nav_format_value(&nav_keys[k], cfg, buf, n);
+  return 0;
 }
 
 const char *nav_face_name(int dir, int side) {

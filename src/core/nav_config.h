@@ -68,6 +68,14 @@ typedef struct nav_config {
   long monitor_every;       /* monitor.csv row every N steps (>= 1) */
   double progress_interval; /* seconds of wall time between progress lines */
   char dump_final[8];       /* true: DIR/final_fields.bin (doubles, interior, global order) */
+
+  /* Output formats, checkpoints and stops (keys in one block of the schema table) */
+  char format[8];           /* [output] auto | vtk | hdf5 | both */
+  long checkpoint_interval; /* [output] checkpoint every N steps; 0 = off */
+  double checkpoint_dt;     /* [output] checkpoint every this much simulated time; 0 = off */
+  int checkpoint_keep;      /* [output] keep the newest K checkpoints */
+  char plots[8];            /* [output] true: run tools/navier-plot at the end */
+  double max_cfl;           /* [time] stop as failed when the CFL number exceeds it; 0 = off */
 } nav_config;
 
 /* Collected input errors: each line "FILE:LINE: key 'section.key': reason". */
@@ -92,6 +100,10 @@ void nav_config_print(const nav_config *cfg, FILE *out);
 
 /* Write the Markdown reference of every section and key (docs/case-file.md). */
 void nav_config_markdown(FILE *out);
+
+/* The value of key section.name of cfg as a case file would write it (reals: the shortest text
+ * that reads back exactly), in buf. Returns 0, or -1 if there is no such key. Not collective. */
+int nav_config_value(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n);
 
 /* Face name "x_low" etc. for dir 0..2, side 0..1. */
 const char *nav_face_name(int dir, int side);

@@ -11,6 +11,7 @@
 
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
+#include "io/nav_cellfields.h"
 
 nav_err nav_output_prepare(const char *dir) {
   char path[1024];
@@ -27,14 +28,55 @@ nav_err nav_output_prepare(const char *dir) {
     NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create: %s", dir, strerror(errno));
   NAV_CHECK(access(path, W_OK | X_OK) == 0, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir,
             strerror(errno));
+  /* access() says yes to root everywhere but on read-only mounts, and an empty file fits on a
+   * full disk: write a block */
+  char probe[1100], block[4096];
+  snprintf(probe, sizeof probe, "%s/.navier-write-test", path);
+  FILE *t = fopen(probe, "w");
+  NAV_CHECK(t, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir, strerror(errno));
+  memset(block, 0, sizeof block);
+  errno = 0;
+  const int wrote = fwrite(block, 1, sizeof block, t) == sizeof block && fflush(t) == 0;
+  const int err = errno;
+  const int closed = fclose(t) == 0;
+  remove(probe);
+  NAV_CHECK(wrote && closed, NAV_ERR_INPUT, "output folder '%s': cannot write a file: %s", dir,
+            strerror(err ? err : ENOSPC));
   return NAV_OK;
 }
 
-nav_err nav_monitor_open(const char *dir, FILE **out) {
+/* A restart keeps the rows of monitor.csv up to its step and drops later ones (written after the
+ * checkpoint by a run that then died), so the file reads as one run. Returns 1 if a file was kept. */
+static int nav_monitor_trim(const char *path, long last_step) {
+  FILE *in = fopen(path, "r");
+  if (!in) return 0;
+  char tmp[1110], line[512];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *out = fopen(tmp, "w");
+  int rows = 0, ok = out != NULL;
+  for (int first = 1; ok && fgets(line, sizeof line, in); first = 0) {
+    long step;
+    if (first || (sscanf(line, "%ld,", &step) == 1 && step <= last_step)) {
+      fputs(line, out);
+      rows += !first;
+    }
+  }
+  fclose(in);
+  if (out) ok = fclose(out) == 0 && ok;
+  if (!ok || rows == 0 || rename(tmp, path) != 0) {
+    remove(tmp);
+    return 0;
+  }
+  return 1;
+}
+
+nav_err nav_monitor_open(const char *dir, long restart_step, FILE **out) {
   char path[1100];
   snprintf(path, sizeof path, "%s/monitor.csv", dir);
-  *out = fopen(path, "w");
+  const int append = restart_step >= 0 && nav_monitor_trim(path, restart_step);
+  *out = fopen(path, append ? "a" : "w");
   NAV_CHECK(*out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  if (append) return NAV_OK;
   fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
   return NAV_OK;
 }
@@ -96,50 +138,23 @@ nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h)
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) nav_put_be32(out, NAV_AT(h->p, i, j, k));
+  /* velocity and vorticity at cell centres: the point functions of io/nav_cellfields.h */
+  const nav_cell_input in = {f, b, {h->u[0], h->u[1], h->u[2]}, h->p};
   fprintf(out, "\nVECTORS velocity float\n");
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) {
-        const int ijk[3] = {i, j, k};
-        for (int c = 0; c < 3; c++) {
-          double v = 0;
-          if (c < f->dim) { /* average of the two faces of the cell */
-            int up[3] = {i, j, k};
-            up[c] = ijk[c] + 1;
-            v = 0.5 * (NAV_AT(h->u[c], i, j, k) + NAV_AT(h->u[c], up[0], up[1], up[2]));
-          }
-          nav_put_be32(out, v);
-        }
+        double v[3];
+        nav_cell_velocity(&in, i, j, k, v);
+        for (int c = 0; c < 3; c++) nav_put_be32(out, v[c]);
       }
-  /* vorticity at cell centres: central differences of the centre velocities, one-sided
-   * differences through the ghost values at the boundary */
   fprintf(out, "\n%s\n", f->dim == 3 ? "VECTORS vorticity float" : "SCALARS vorticity float 1\nLOOKUP_TABLE default");
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) {
-        double g[3][3] = {{0}}; /* g[c][d] = d u_c / d x_d */
-        for (int c = 0; c < f->dim; c++)
-          for (int d = 0; d < f->dim; d++) {
-            if (c == d) continue;
-            int lo[3] = {i, j, k}, hi[3] = {i, j, k};
-            lo[d]--;
-            hi[d]++;
-            double vlo = 0, vhi = 0;
-            for (int s = 0; s < 2; s++) {
-              int a[3] = {lo[0], lo[1], lo[2]}, bb[3] = {hi[0], hi[1], hi[2]};
-              a[c] += s;
-              bb[c] += s;
-              vlo += 0.5 * NAV_AT(h->u[c], a[0], a[1], a[2]);
-              vhi += 0.5 * NAV_AT(h->u[c], bb[0], bb[1], bb[2]);
-            }
-            const double dist = 0.5 * f->w[d][lo[d]] + f->w[d][(d == 0 ? i : d == 1 ? j : k)] + 0.5 * f->w[d][hi[d]];
-            g[c][d] = (vhi - vlo) / dist;
-          }
-        if (f->dim == 3) {
-          nav_put_be32(out, g[2][1] - g[1][2]);
-          nav_put_be32(out, g[0][2] - g[2][0]);
-        }
-        nav_put_be32(out, g[1][0] - g[0][1]);
+        double w[3];
+        nav_cell_vorticity(&in, i, j, k, w);
+        for (int c = f->dim == 3 ? 0 : 2; c < 3; c++) nav_put_be32(out, w[c]);
       }
 #undef NAV_AT
   fprintf(out, "\n");
@@ -160,6 +175,13 @@ static void nav_json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+/* A number for JSON: null when it is NaN or Inf (a failed run), which JSON cannot write. */
+static const char *nav_json_real(double v, const char *fmt, char buf[32]) {
+  if (!isfinite(v)) return "null";
+  snprintf(buf, 32, fmt, v);
+  return buf;
+}
+
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v) {
   char path[1100], tmp[1110];
   snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -174,13 +196,14 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   fprintf(out, ",\n  \"status\": \"%s\",\n  \"message\": ", s->status);
   nav_json_string(out, s->message);
   const long cells = (long)f->n[0] * f->n[1] * (f->dim == 3 ? f->n[2] : 1);
+  char maxdiv[32], ke[32];
   fprintf(out,
           ",\n  \"steps\": %ld,\n  \"time\": %.10g,\n  \"wall_s\": %.3f,\n  \"backend\": \"%s\",\n  \"ranks\": %d,\n"
           "  \"dim\": %d,\n  \"grid\": [%d, %d, %d],\n  \"cells\": %ld,\n  \"precision\": \"%s\",\n"
-          "  \"max_div\": %.3e,\n  \"kinetic_energy\": %.10e,\n  \"decomposition\": [%d, %d, %d],\n"
+          "  \"max_div\": %s,\n  \"kinetic_energy\": %s,\n  \"decomposition\": [%d, %d, %d],\n"
           "  \"halo_transport\": \"%s\"",
           f->step, f->t, s->wall_s, s->backend, s->ranks, f->dim, f->n[0], f->n[1], f->dim == 3 ? f->n[2] : 1, cells,
-          NAV_PRECISION_NAME, f->max_div, s->final_ke, f->dc.p[0], f->dc.p[1], f->dc.p[2],
+          NAV_PRECISION_NAME, nav_json_real(f->max_div, "%.3e", maxdiv), nav_json_real(s->final_ke, "%.10e", ke), f->dc.p[0], f->dc.p[1], f->dc.p[2],
           nav_transport_name(f->dc.transport));
   if (s->profile) {
     fprintf(out, ",\n  \"profile\": {\"loop_s\": %.6f", s->loop_s);

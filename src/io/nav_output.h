@@ -7,11 +7,15 @@
 
 #include "io/nav_validation.h"
 
-/* Create dir (and parents) and check it is writable: NAV_ERR_INPUT with the reason if not. */
+/* Create dir (and parents) and check it is writable (a 4 KiB file is written and removed, so a
+ * read-only place or a full disk is found before anything is computed): NAV_ERR_INPUT with the
+ * reason if not. */
 nav_err nav_output_prepare(const char *dir);
 
-/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row). */
-nav_err nav_monitor_open(const char *dir, FILE **out);
+/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row).
+ * restart_step >= 0 (a restart from that step): keep the rows of an existing monitor.csv up to
+ * that step and append to it, instead of starting a new file. */
+nav_err nav_monitor_open(const char *dir, long restart_step, FILE **out);
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
 
 /* DIR/fields_<step>.vtk: cell-centred pressure, velocity and vorticity (z component in 2D,

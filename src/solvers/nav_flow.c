@@ -8,6 +8,7 @@
 
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
+#include "core/nav_signal.h"
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 
@@ -171,10 +172,12 @@ void nav_flow_destroy(nav_flow *f) {
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   double adv, diff;
   NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
-  double rates[2] = {adv, diff};
-  nav_reduce_max(f->comm, rates, 2);
+  /* the stop flag of a signal rides on this reduction: every rank learns it at the same step */
+  double rates[3] = {adv, diff, (double)nav_signal_pending()};
+  nav_reduce_max(f->comm, rates, 3);
   adv = rates[0];
   diff = rates[1];
+  f->stop_signal = (int)rates[2];
   /* the walls' own speed bounds the velocity next to them (the lid of a cavity at rest) */
   adv = fmax(adv, f->wall_rate);
   if (f->cfg->dt > 0) {

@@ -47,6 +47,7 @@ typedef struct nav_flow {
   double p_relres;      /* final relative pressure residual */
   double max_div;       /* max |div u| after the last diagnosed step */
   double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1) */
+  int stop_signal;      /* a SIGINT/SIGTERM reached some rank (set by nav_flow_dt on every rank), else 0 */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
@@ -64,6 +65,26 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl);
 nav_err nav_flow_step(nav_flow *f, double dt, int diagnose);
 /* Mean kinetic energy (1/V) sum 1/2 |u|^2 dV. */
 nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
+/* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
+ * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
+ * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
+#define NAV_FLOW_MAX_STATE 12
+typedef struct nav_flow_array {
+  const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p" */
+  nav_real *data;   /* backend memory, one block array (f->box) */
+} nav_flow_array;
+/* Fill a[] with the state arrays (the current pointers: the AB2 history swaps every step);
+ * returns their count. Not collective. */
+int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]);
+/* After the interior points of the state arrays were set (restart): refill the ghosts of the
+ * velocity and the pressure (halo exchange and boundaries). Collective. */
+nav_err nav_flow_state_restored(nav_flow *f);
+/* Where the state is bad, for a blow-up message: the first non-finite value of the state arrays
+ * (fields in nav_flow_state order, points in global x-fastest order), else (all finite) the
+ * largest |u_c| / h_c, the point that sets the CFL number. Writes "field u at face (i,j,k) =
+ * (..), x = (..): value" to msg. Collective. */
+nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n);
+
 /* Analytic velocity of the initial condition at time t (taylor_green, abc): *has = 0 if none. */
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
 

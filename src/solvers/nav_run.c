@@ -3,14 +3,19 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/nav_comm.h"
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
+#include "core/nav_signal.h"
 #include "core/nav_timer.h"
 #include "grid/nav_reduce.h"
+#include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
+#include "io/nav_snapshot.h"
 #include "solvers/nav_flow.h"
 
 /* Estimated wall seconds to the end of the run, or -1 if unknown. The steady-state estimate
@@ -39,13 +44,31 @@ static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt,
   return steps < 0 ? -1 : steps * wall_per_step;
 }
 
+/* On a terminal the progress line is rewritten in place (\r, cleared to the end of the line);
+ * elsewhere (CI logs, batch jobs) each progress report is a plain line. A rank started by a
+ * launcher (mpiexec) writes to a pseudo-terminal that the launcher forwards, to a file as well,
+ * so launched ranks (Open MPI: OMPI_COMM_WORLD_SIZE, MPICH: PMI_SIZE) print plain lines. */
+static int nav_progress_pending = 0; /* a \r line is on the terminal */
+
+static int nav_progress_tty(void) {
+  return isatty(fileno(stdout)) && !getenv("OMPI_COMM_WORLD_SIZE") && !getenv("PMI_SIZE");
+}
+
 static void nav_progress(const nav_flow *f, double dt, double cfl, double change_last, double eta) {
   char change[32] = "-", when[32] = "?";
   if (change_last >= 0) snprintf(change, sizeof change, "%.2e", change_last);
   if (eta >= 0) snprintf(when, sizeof when, "%.0fs", eta);
-  printf("step %7ld  t %.5g  dt %.3e  CFL %.2f  max|div u| %.1e  p-it %3d  change %s  ETA %s\n", f->step, f->t, dt,
-         cfl, f->max_div, f->p_iterations, change, when);
+  const int tty = nav_progress_tty();
+  printf("%sstep %7ld  t %.5g  dt %.3e  CFL %.2f  max|div u| %.1e  p-it %3d  change %s  ETA %s%s", tty ? "\r" : "",
+         f->step, f->t, dt, cfl, f->max_div, f->p_iterations, change, when, tty ? "\033[K" : "\n");
+  nav_progress_pending = tty;
   fflush(stdout);
+}
+
+/* End the terminal's progress line before other output. */
+static void nav_progress_break(void) {
+  if (nav_progress_pending) printf("\n");
+  nav_progress_pending = 0;
 }
 
 /* Every rank returns the same verdict: the largest error code of any rank. A rank that succeeded
@@ -59,37 +82,91 @@ static nav_err nav_agree(const nav_flow *f, nav_err e) {
 
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
-  nav_host_fields h;
-  nav_err e = nav_host_fields_fetch(f, &h);
-  if (e == NAV_OK && f->dc.rank == 0) e = nav_fields_write(dir, f, &h);
-  nav_host_fields_free(&h);
-  e = nav_agree(f, e);
+  nav_err e = nav_snapshot_write(dir, f);
   nav_profile_enter(host);
   return e;
 }
 
-/* The time loop; on return f holds the last state. */
-static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, FILE *mon, double t_start) {
-  double last_print = t_start, next_fields_t = c->fields_dt > 0 ? c->fields_dt : -1;
+static nav_err nav_write_checkpoint(const char *dir, nav_flow *f) {
+  const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
+  char path[1200];
+  nav_err e = nav_checkpoint_write(dir, f, path, sizeof path);
+  if (e == NAV_OK && f->dc.rank == 0) {
+    nav_progress_break();
+    printf("checkpoint: %s\n", path);
+  }
+  nav_profile_enter(host);
+  return e;
+}
+
+/* A blow-up (error e of every rank, message set): add where the state went bad. Collective. */
+static nav_err nav_blowup(nav_flow *f, nav_err e) {
+  char first[1024], where[512];
+  snprintf(first, sizeof first, "%s", nav_error_message());
+  NAV_CALL(nav_flow_locate_bad(f, where, sizeof where));
+  return nav_error_set(e, __FILE__, __LINE__, __func__, "%s; %s; the last good checkpoint (if any) is kept", first,
+                       where);
+}
+
+/* The first multiple of interval after t (the next output time after a restart at t). */
+static double nav_next_time(double interval, double t) {
+  if (interval <= 0) return -1;
+  double next = interval * (floor(t / interval * (1 + 1e-12)) + 1);
+  while (next <= t * (1 + 1e-12)) next += interval;
+  return next;
+}
+
+/* The time loop; on return f holds the last state, and *stop_signal the signal that stopped the
+ * run (0 when it ran to a stop criterion). restarted: f comes from a checkpoint (its first
+ * monitor row and snapshot were written by the run that wrote the checkpoint). */
+static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, FILE *mon, double t_start,
+                             int restarted, int *stop_signal) {
+  double last_print = t_start, next_fields_t = nav_next_time(c->fields_dt, f->t);
+  double next_ckpt_t = nav_next_time(c->checkpoint_dt, f->t);
+  const int checkpoints = c->checkpoint_interval > 0 || c->checkpoint_dt > 0;
+  const long step0 = f->step;
+  const double print_every = nav_progress_tty() ? fmin(c->progress_interval, 0.25) : c->progress_interval;
   nav_eta eta = {0, 0};
   double change_last = -1; /* the last measured steady-state change */
   double ke;
+  *stop_signal = 0;
   NAV_CALL(nav_flow_kinetic_energy(f, &ke));
-  nav_monitor_row(mon, f, 0, ke);
-  if (c->fields_every > 0 || c->fields_dt > 0) NAV_CALL(nav_write_fields(dir, f));
+  if (!restarted) nav_monitor_row(mon, f, 0, ke);
+  if (!restarted && (c->fields_every > 0 || c->fields_dt > 0)) NAV_CALL(nav_write_fields(dir, f));
+  nav_signal_install();
   for (;;) {
     double dt, cfl;
     NAV_CALL(nav_flow_dt(f, &dt, &cfl));
+    if (f->stop_signal) { /* every rank saw it in nav_flow_dt: the state of the last step is good */
+      *stop_signal = f->stop_signal;
+      nav_progress_break();
+      if (f->dc.rank == 0) printf("%s received: stopping after step %ld (time %.6g)\n",
+                                  nav_signal_name(f->stop_signal), f->step, f->t);
+      return nav_write_checkpoint(dir, f);
+    }
     NAV_CHECK(isfinite(dt) && dt > 0, NAV_ERR_BLOWUP, "time step %g is not positive at step %ld (time %.6g)", dt,
               f->step, f->t);
     if (c->end_time > 0 && f->t + dt > c->end_time) dt = c->end_time - f->t;
+    if (c->max_cfl > 0 && cfl > c->max_cfl) {
+      nav_error_set(NAV_ERR_BLOWUP, __FILE__, __LINE__, __func__,
+                    "the flow blew up at step %ld, time %.6g: CFL number %.3g above [time] max_cfl = %g (dt %.3e); "
+                    "reduce [time] dt or cfl",
+                    f->step + 1, f->t, cfl, c->max_cfl, dt);
+      return nav_blowup(f, NAV_ERR_BLOWUP);
+    }
     /* diagnose (max|div u|, steady change) on monitor steps and on the last step */
     const int last = (c->end_time > 0 && f->t + dt >= c->end_time * (1 - 1e-12)) ||
                      (c->max_steps > 0 && f->step + 1 >= c->max_steps);
     const int monitor = (f->step + 1) % c->monitor_every == 0 || last;
-    NAV_CALL(nav_agree(f, nav_flow_step(f, dt, monitor)));
-    NAV_CHECK(isfinite(f->max_div), NAV_ERR_BLOWUP, "the velocity is NaN or Inf after step %ld (time %.6g)", f->step,
-              f->t);
+    nav_err es = nav_agree(f, nav_flow_step(f, dt, monitor));
+    if (es == NAV_OK && !isfinite(f->max_div))
+      es = nav_error_set(NAV_ERR_BLOWUP, __FILE__, __LINE__, __func__,
+                         "the velocity is NaN or Inf after step %ld (time %.6g)", f->step, f->t);
+    if (es == NAV_ERR_BLOWUP) {
+      nav_progress_break();
+      return nav_blowup(f, es);
+    }
+    NAV_CALL(es);
     if (monitor) {
       change_last = f->change;
       NAV_CALL(nav_flow_kinetic_energy(f, &ke));
@@ -100,8 +177,8 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     const int done_steady = c->steady_tol > 0 && f->change >= 0 && f->change < c->steady_tol;
     const int done = done_time || done_steps || done_steady;
     const double now = nav_wtime();
-    if (now - last_print >= c->progress_interval || done) {
-      const double wall_per_step = (now - t_start) / (double)f->step;
+    if (now - last_print >= print_every || done) {
+      const double wall_per_step = (now - t_start) / (double)(f->step - step0);
       const double eta_s = done ? 0 : nav_eta_seconds(c, f, dt, change_last, wall_per_step, &eta);
       if (f->dc.rank == 0) nav_progress(f, dt, cfl, change_last, eta_s);
       last_print = now;
@@ -112,7 +189,22 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       while (next_fields_t <= f->t * (1 + 1e-12)) next_fields_t += c->fields_dt;
     }
     if (fields && !done) NAV_CALL(nav_write_fields(dir, f));
+    /* checkpoints on their cadence, and at the end of a run that has them */
+    int ckpt = (c->checkpoint_interval > 0 && f->step % c->checkpoint_interval == 0) || (checkpoints && done);
+    if (next_ckpt_t > 0 && f->t >= next_ckpt_t * (1 - 1e-12)) {
+      ckpt = 1;
+      while (next_ckpt_t <= f->t * (1 + 1e-12)) next_ckpt_t += c->checkpoint_dt;
+    }
+    if (ckpt) {
+      nav_err ec = nav_write_checkpoint(dir, f);
+      if (ec == NAV_ERR_BLOWUP) {
+        nav_progress_break();
+        return nav_blowup(f, ec);
+      }
+      NAV_CALL(ec);
+    }
     if (done) {
+      nav_progress_break();
       if (f->dc.rank == 0)
         printf("stopped: %s\n", done_steady  ? "steady state reached"
                               : done_time  ? "end time reached"
@@ -122,7 +214,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
   }
 }
 
-nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_options *opt) {
+nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options *opt) {
   const double t_start = nav_wtime();
   const char *dir = opt->output_dir;
   int rank;
@@ -138,6 +230,13 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
     nav_flow_destroy(&f);
     NAV_CALL(ec);
   }
+  if (opt->restart) { /* every check before the first step; a bad checkpoint leaves nothing computed */
+    ec = nav_checkpoint_read(opt->restart, &f);
+    if (ec != NAV_OK) {
+      nav_flow_destroy(&f);
+      NAV_CALL(ec);
+    }
+  }
   char desc[256];
   nav_psolver_describe(f.poisson, desc, sizeof desc);
   if (rank == 0)
@@ -147,30 +246,38 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   if (rank == 0 && f.dc.size > 1)
     printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells, halo transport %s\n", f.dc.p[0],
            f.dc.p[1], f.dc.p[2], f.dc.n[0], f.dc.n[1], f.dc.n[2], nav_transport_name(f.dc.transport));
+  if (rank == 0 && opt->restart)
+    printf("restart: %s, step %ld, time %.9g\n", opt->restart, f.step, f.t);
   FILE *mon = NULL;
-  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &mon) : NAV_OK);
+  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, opt->restart ? f.step : -1, &mon) : NAV_OK);
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
-  if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start);
+  int stop_signal = 0;
+  if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start, opt->restart != NULL, &stop_signal);
+  opt->stopped = err == NAV_OK && stop_signal;
   if (mon) fclose(mon);
   nav_profile_enter(NAV_PHASE_OUTPUT);
   char message[1024] = "";
   if (err != NAV_OK) snprintf(message, sizeof message, "%s", nav_error_message());
+  if (opt->stopped)
+    snprintf(message, sizeof message, "stopped by %s after step %ld (time %.9g); a checkpoint of this step is in %s",
+             nav_signal_name(stop_signal), f.step, f.t, dir);
   nav_validation v;
   memset(&v, 0, sizeof v);
   nav_host_fields h;
   memset(&h, 0, sizeof h);
-  nav_summary s = {.status = err == NAV_OK ? "completed" : "failed", .message = message, .backend = ops->name,
-                   .ranks = opt->ranks};
+  nav_summary s = {.message = message, .backend = ops->name, .ranks = opt->ranks}; /* status: after the output */
   if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
     nav_err ew = NAV_OK;
-    if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0)) ew = nav_fields_write(dir, &f, &h);
-    if (ew == NAV_OK && err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
+    if (err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
     if (err == NAV_OK) err = ew;
   }
   nav_host_fields_free(&h);
   err = nav_agree(&f, err);
+  if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0)) err = nav_snapshot_write(dir, &f);
+  if (err != NAV_OK && !message[0]) snprintf(message, sizeof message, "%s", nav_error_message());
+  s.status = err != NAV_OK ? "failed" : opt->stopped ? "stopped" : "completed";
   nav_flow_kinetic_energy(&f, &s.final_ke);
   s.wall_s = nav_wtime() - t_start;
   double phase_s[NAV_PHASE_COUNT];
@@ -204,6 +311,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);
   if (rank == 0)
     printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);
+  if (rank == 0 && !strcmp(c->plots, "true")) nav_plots_run(dir); /* a failure is a warning */
   nav_flow_destroy(&f);
   NAV_CALL(err);
   NAV_CALL(es);

@@ -1,0 +1,65 @@
+/* Field snapshots in the chosen formats, and the plot tool (see nav_snapshot.h). */
+#include "io/nav_snapshot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+#include "grid/nav_reduce.h"
+#include "io/nav_output.h"
+#ifdef NAV_HAVE_HDF5
+#include "io/nav_hdf5.h"
+#endif
+
+#ifdef NAV_HAVE_HDF5
+#define NAV_HDF5_BUILT 1
+#else
+#define NAV_HDF5_BUILT 0
+#endif
+
+void nav_snapshot_formats(const nav_config *cfg, int *vtk, int *hdf5) {
+  const char *fmt = cfg->format;
+  if (!strcmp(fmt, "auto")) fmt = NAV_HDF5_BUILT ? "hdf5" : "vtk";
+  *vtk = !strcmp(fmt, "vtk") || !strcmp(fmt, "both");
+  *hdf5 = !strcmp(fmt, "hdf5") || !strcmp(fmt, "both");
+}
+
+nav_err nav_snapshot_write(const char *dir, nav_flow *f) {
+  int vtk, hdf5;
+  nav_snapshot_formats(f->cfg, &vtk, &hdf5);
+  if (vtk) {
+    nav_host_fields h;
+    nav_err e = nav_host_fields_fetch(f, &h);
+    if (e == NAV_OK && f->dc.rank == 0) e = nav_fields_write(dir, f, &h);
+    nav_host_fields_free(&h);
+    const int code = nav_reduce_err(f->comm, (int)e);
+    if (code != NAV_OK && e == NAV_OK)
+      return nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "failed on another rank (rank 0 reports it)");
+    NAV_CALL(e);
+  }
+#ifdef NAV_HAVE_HDF5
+  if (hdf5) NAV_CALL(nav_hdf5_write(dir, f));
+#else
+  NAV_CHECK(!hdf5, NAV_ERR_INPUT, "%s: key 'output.format': this navier is built without HDF5", f->cfg->source);
+#endif
+  return NAV_OK;
+}
+
+int nav_plots_run(const char *dir) {
+  const char *tool = getenv("NAVIER_PLOT");
+  char cmd[3000];
+  if (tool && tool[0]) {
+    snprintf(cmd, sizeof cmd, "'%s' '%s'", tool, dir);
+  } else {
+    tool = NAV_PLOT_TOOL;
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", NAV_PLOT_PYTHON, tool, dir);
+  }
+  printf("plots: %s\n", cmd);
+  fflush(stdout);
+  const int rc = system(cmd);
+  if (rc != 0)
+    fprintf(stderr, "navier: warning: the plot tool failed (%s exited with status %d); the run is unaffected\n", tool,
+            rc);
+  return rc;
+}
