@@ -22,9 +22,11 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   nav_real *local = malloc((size_t)lb->ntot * sizeof *local);
   double *block = malloc(nb * sizeof *block), *global = root ? malloc(ng * sizeof *global) : NULL;
   nav_err e = local && block && (global || !root) ? NAV_OK : NAV_ERR_MEMORY;
-  for (int c = -1; c < f->dim && e == NAV_OK; c++) {
-    nav_real **dst = c < 0 ? &h->p : &h->u[c];
-    e = f->ops->to_host(local, c < 0 ? f->p : f->u[c], (size_t)lb->ntot * sizeof(nav_real));
+  const int last = f->T ? f->dim : f->dim - 1; /* c == dim: the temperature */
+  for (int c = -1; c <= last && e == NAV_OK; c++) {
+    nav_real **dst = c < 0 ? &h->p : c == f->dim ? &h->T : &h->u[c];
+    const nav_real *src = c < 0 ? f->p : c == f->dim ? f->T : f->u[c];
+    e = f->ops->to_host(local, src, (size_t)lb->ntot * sizeof(nav_real));
     nav_idx q = 0;
     for (int k = 0; k < lb->n[2]; k++)
       for (int j = 0; j < lb->n[1]; j++)
@@ -49,11 +51,13 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   if (!root) return NAV_OK;
   /* the ghosts of the global grid, as one block would have them */
   NAV_CALL(nav_fill_velocity_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->vbc, h->u));
+  if (h->T) NAV_CALL(nav_fill_temperature_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->tbc, h->T));
   return nav_fill_scalar_ghosts(&nav_kernel_ops_cpu, gb, NULL, (const nav_scalar_bc(*)[2])f->pbc, h->p);
 }
 
 void nav_host_fields_free(nav_host_fields *h) {
   free(h->p);
+  free(h->T);
   for (int c = 0; c < 3; c++) free(h->u[c]);
   memset(h, 0, sizeof *h);
 }
@@ -154,10 +158,34 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
       }
     }
   }
+  const nav_box *b = &h->box;
+  /* analytic temperature: error at every cell centre */
+  double tex;
+  int thas;
+  const double origin[3] = {0, 0, 0};
+  nav_flow_exact_temperature(cfg, origin, 0, &tex, &thas);
+  if (h->T && thas) {
+    double tsum = 0;
+    long tcount = 0;
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int i = 0; i < b->n[0]; i++) {
+          const int ijk[3] = {i, j, k};
+          double x[3] = {0, 0, 0}, ex;
+          int has;
+          for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], 0);
+          nav_flow_exact_temperature(cfg, x, f->t, &ex, &has);
+          const double e = fabs(h->T[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
+          v->t_analytic = 1;
+          v->t_err_max = fmax(v->t_err_max, e);
+          tsum += e * e;
+          tcount++;
+        }
+    if (tcount) v->t_err_rms = sqrt(tsum / (double)tcount);
+  }
   /* analytic solutions: error at every interior face */
   double sum = 0;
   long count = 0;
-  const nav_box *b = &h->box;
   for (int c = 0; c < f->dim; c++)
     for (int k = 0; k < b->n[2]; k++)
       for (int j = 0; j < b->n[1]; j++)
@@ -184,7 +212,11 @@ void nav_validation_json(const nav_validation *v, FILE *out) {
             "  \"validation\": {\"reference\": \"ghia1982\", \"re\": %g, \"ghia_max_dev_u\": %.6g, "
             "\"ghia_max_dev_v\": %.6g, \"points_u\": %d, \"points_v\": %d, \"excluded\": %d}",
             v->re, v->max_dev_u, v->max_dev_v, v->points_u, v->points_v, v->excluded);
-  else if (v->analytic)
-    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %.6e, \"velocity_error_rms\": %.6e}",
+  else if (v->analytic) {
+    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %.6e, \"velocity_error_rms\": %.6e",
             v->err_max, v->err_rms);
+    if (v->t_analytic)
+      fprintf(out, ", \"temperature_error_max\": %.6e, \"temperature_error_rms\": %.6e", v->t_err_max, v->t_err_rms);
+    fputc('}', out);
+  }
 }

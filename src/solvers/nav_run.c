@@ -148,7 +148,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
     printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells, halo transport %s\n", f.dc.p[0],
            f.dc.p[1], f.dc.p[2], f.dc.n[0], f.dc.n[1], f.dc.n[2], nav_transport_name(f.dc.transport));
   FILE *mon = NULL;
-  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &mon) : NAV_OK);
+  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &f, &mon) : NAV_OK);
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
   if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start);
@@ -201,6 +201,8 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, const nav_run_op
            "%.4f on y = 0.5 (%d points)\n",
            v.re, v.max_dev_u, v.points_u, v.max_dev_v, v.points_v);
   if (rank == 0 && v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
+  if (rank == 0 && v.t_analytic)
+    printf("validation: analytic temperature error max %.3e, rms %.3e\n", v.t_err_max, v.t_err_rms);
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);
   if (rank == 0)
     printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);
