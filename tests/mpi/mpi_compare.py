@@ -7,7 +7,7 @@ usage: mpi_compare.py MPIEXEC NAVIER SCRATCH TOL run CASE SPLITS [--set k=v ...]
        mpi_compare.py MPIEXEC NAVIER SCRATCH TOL poisson "BENCH ARGS" SPLITS
 SPLITS: comma-separated triples joined by ':', e.g. 2,1,1:3,1,1:2,2,1:4,1,1 (ranks = product).
 A run writes DIR/final_fields.bin ([output] dump_final = true: u, v, (w), p as doubles in global
-x-fastest order) and monitor.csv (monitor_every = 1); the Poisson solver alone is run through
+x-fastest order, then T when the case has a temperature) and monitor.csv (monitor_every = 1); the Poisson solver alone is run through
 `navier bench poisson --dump FILE --json`. Passes when every field differs by <= TOL relative and
 every iteration count is equal or within one."""
 import csv
@@ -46,6 +46,8 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
     assert summ["ranks"] == p[0] * p[1] * p[2] and summ["decomposition"] == p, summ
     ncell = summ["cells"]
     names = ["u", "v", "p"] if summ["dim"] == 2 else ["u", "v", "w", "p"]
+    if "convection" in summ:  # a temperature follows the pressure
+        names.append("T")
     vals = doubles(os.path.join(out, "final_fields.bin"))
     assert len(vals) == ncell * len(names), (len(vals), ncell)
     fields = {n: vals[i * ncell:(i + 1) * ncell] for i, n in enumerate(names)}
