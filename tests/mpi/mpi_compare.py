@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Same answers on 1 to N ranks: run one problem on one rank and on several decompositions and
 compare the final fields (max-norm relative difference per field) and the pressure iteration
-counts (every step, or the one Poisson solve).
+counts (every step, or the one Poisson solve); with a temperature also the convection monitors of
+summary.json (Nusselt numbers, mid-plane maxima and their positions), each as a one-value field.
 
 usage: mpi_compare.py MPIEXEC NAVIER SCRATCH TOL run CASE SPLITS [--set k=v ...]
        mpi_compare.py MPIEXEC NAVIER SCRATCH TOL poisson "BENCH ARGS" SPLITS
@@ -53,6 +54,12 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
     fields = {n: vals[i * ncell:(i + 1) * ncell] for i, n in enumerate(names)}
     with open(os.path.join(out, "monitor.csv")) as f:
         its = [int(r["p_iterations"]) for r in csv.DictReader(f) if int(r["step"]) > 0]
+    if "convection" in summ:  # the monitors reduced over ranks (Nusselt numbers, mid-plane maxima) as fields
+        c = summ["convection"]
+        for k in ("u_max", "u_max_y", "v_max", "v_max_x"):
+            fields["monitor " + k] = [c[k]]
+        for face, v in c["nusselt"].items():
+            fields["monitor Nu " + face] = [v]
     return fields, its
 
 
