@@ -123,6 +123,32 @@ static int nav_is_cavity(const nav_config *c, double *U) {
   return *U > 0 && !strcmp(c->initial, "rest");
 }
 
+/* Max (into *emax) and sum of squares (into *sum, *count points) of the error of the velocity
+ * component c at its interior faces, or of the temperature (c < 0) at the cell centres, against the
+ * analytic fields at f->t. Returns 0 (nothing added) when the case has no analytic field. */
+static int nav_error_norms(const nav_flow *f, const nav_host_fields *h, int c, double *emax, double *sum, long *count) {
+  const nav_box *b = &h->box;
+  const nav_real *q = c < 0 ? h->T : h->u[c];
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++)
+      for (int i = 0; i < b->n[0]; i++) {
+        const int ijk[3] = {i, j, k};
+        double x[3] = {0, 0, 0}, ex;
+        int has;
+        for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], d == c);
+        if (c < 0)
+          nav_flow_exact_temperature(f->cfg, x, f->t, &ex, &has);
+        else
+          nav_flow_exact_velocity(f->cfg, c, x, f->t, &ex, &has);
+        if (!has) return 0;
+        const double e = fabs(q[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
+        *emax = fmax(*emax, e);
+        *sum += e * e;
+        (*count)++;
+      }
+  return 1;
+}
+
 nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
   const nav_config *cfg = f->cfg;
   memset(v, 0, sizeof *v);
@@ -158,51 +184,18 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
       }
     }
   }
-  const nav_box *b = &h->box;
-  /* analytic temperature: error at every cell centre */
-  double tex;
-  int thas;
-  const double origin[3] = {0, 0, 0};
-  nav_flow_exact_temperature(cfg, origin, 0, &tex, &thas);
-  if (h->T && thas) {
-    double tsum = 0;
-    long tcount = 0;
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) {
-          const int ijk[3] = {i, j, k};
-          double x[3] = {0, 0, 0}, ex;
-          int has;
-          for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], 0);
-          nav_flow_exact_temperature(cfg, x, f->t, &ex, &has);
-          const double e = fabs(h->T[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
-          v->t_analytic = 1;
-          v->t_err_max = fmax(v->t_err_max, e);
-          tsum += e * e;
-          tcount++;
-        }
-    if (tcount) v->t_err_rms = sqrt(tsum / (double)tcount);
+  /* analytic solutions: error at every interior face of the velocity, and at every cell centre of
+   * the temperature */
+  double sum = 0, tsum = 0;
+  long count = 0, tcount = 0;
+  if (h->T && nav_error_norms(f, h, -1, &v->t_err_max, &tsum, &tcount)) {
+    v->t_analytic = 1;
+    v->t_err_rms = sqrt(tsum / (double)tcount);
   }
-  /* analytic solutions: error at every interior face */
-  double sum = 0;
-  long count = 0;
   for (int c = 0; c < f->dim; c++)
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) {
-          const int ijk[3] = {i, j, k};
-          double x[3] = {0, 0, 0}, ex;
-          int has;
-          for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], d == c);
-          nav_flow_exact_velocity(cfg, c, x, f->t, &ex, &has);
-          if (!has) return NAV_OK;
-          const double e = fabs(h->u[c][b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
-          v->analytic = 1;
-          v->err_max = fmax(v->err_max, e);
-          sum += e * e;
-          count++;
-        }
-  if (count) v->err_rms = sqrt(sum / (double)count);
+    if (!nav_error_norms(f, h, c, &v->err_max, &sum, &count)) return NAV_OK;
+  v->analytic = 1;
+  v->err_rms = sqrt(sum / (double)count);
   return NAV_OK;
 }
 
