@@ -54,7 +54,8 @@ static nav_err nav_heat_initial(nav_flow *f) {
       for (int i = 0; i < b->n[0]; i++) {
         const int ijk[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
         double x[3] = {0, 0, 0};
-        for (int d = 0; d < f->dim; d++) x[d] = f->xf[d][ijk[d]] + 0.5 * f->w[d][ijk[d]];
+        for (int d = 0; d < f->dim; d++)
+          x[d] = f->xf[d][ijk[d]] + 0.5 * f->w[d][ijk[d]];
         host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = (nav_real)nav_heat_initial_value(f->cfg, x);
       }
   const nav_err e = f->ops->from_host(f->T, host, (size_t)b->ntot * sizeof *host);
@@ -104,7 +105,8 @@ void nav_heat_destroy(nav_flow *f) {
   nav_real *v[6] = {f->T, f->rhs_T, f->rhs_T_old, f->T_prev, f->plane[0], f->plane[1]};
   for (int i = 0; i < 6; i++)
     if (v[i]) f->ops->free(v[i]);
-  for (int i = 0; i < 2; i++) free(f->plane_host[i]);
+  for (int i = 0; i < 2; i++)
+    free(f->plane_host[i]);
 }
 
 /* Copy the plane `layer` of direction dir of x into f->plane_host[slot] (host doubles). */
@@ -114,11 +116,13 @@ static nav_err nav_heat_plane(nav_flow *f, const nav_real *x, int dir, int layer
   nav_face_plane(b, dir, &t0, &t1);
   const size_t len = (size_t)(b->n[t0] + 2) * (f->dim == 3 ? (size_t)(b->n[t1] + 2) : 1);
   NAV_CALL(f->ops->pack_face(b, x, dir, layer > b->n[dir] / 2, layer, f->plane[slot]));
-  if (sizeof(nav_real) == sizeof(double)) return f->ops->to_host(f->plane_host[slot], f->plane[slot], len * sizeof(double));
+  if (sizeof(nav_real) == sizeof(double))
+    return f->ops->to_host(f->plane_host[slot], f->plane[slot], len * sizeof(double));
   nav_real *tmp = malloc(len * sizeof *tmp);
   NAV_CHECK(tmp, NAV_ERR_MEMORY, "cannot allocate a monitor plane");
   const nav_err e = f->ops->to_host(tmp, f->plane[slot], len * sizeof *tmp);
-  for (size_t i = 0; i < len; i++) f->plane_host[slot][i] = tmp[i];
+  for (size_t i = 0; i < len; i++)
+    f->plane_host[slot][i] = tmp[i];
   free(tmp);
   return e;
 }
@@ -160,14 +164,16 @@ static nav_err nav_heat_nusselt(nav_flow *f) {
     }
   }
   nav_reduce_sum(f->comm, sums, 2 * h->nfaces);
-  for (int m = 0; m < h->nfaces; m++) h->nusselt[m] = sums[2 * m + 1] > 0 ? sums[2 * m] / sums[2 * m + 1] : 0;
+  for (int m = 0; m < h->nfaces; m++)
+    h->nusselt[m] = sums[2 * m + 1] > 0 ? sums[2 * m] / sums[2 * m + 1] : 0;
   return NAV_OK;
 }
 
 /* Index i and weight t of the point x between the positions pos(i) and pos(i+1), i in lo..hi-1. */
 static void nav_heat_bracket(const double *pos, int lo, int hi, double x, int *i, double *t) {
   int k = lo;
-  while (k + 1 < hi && pos[k + 1] <= x) k++;
+  while (k + 1 < hi && pos[k + 1] <= x)
+    k++;
   *i = k;
   *t = (x - pos[k]) / (pos[k + 1] - pos[k]);
   if (fabs(*t) < 1e-9) *t = 0; /* on a point: no interpolation across ranks */
@@ -190,13 +196,16 @@ static nav_err nav_heat_line_max(nav_flow *f, int c, double *vmax, double *pos) 
   double *face = malloc((size_t)(f->n[c] + 1) * sizeof *face);
   NAV_CHECK(prof && cen && face, NAV_ERR_MEMORY, "cannot allocate a monitor line");
   /* the plane of faces of c at the mid-point, and the z centres around z = mid */
-  for (int i = 0; i <= f->n[c]; i++) face[i] = f->xf[c][i];
+  for (int i = 0; i <= f->n[c]; i++)
+    face[i] = f->xf[c][i];
   int I, K = 0;
   double tc, tz = 0;
   nav_heat_bracket(face, 0, f->n[c], org[c] + 0.5 * len[c], &I, &tc);
   if (f->dim == 3) {
     for (int k = -1; k <= f->n[2]; k++)
-      cen[k + 1] = (k < 0 ? f->xf[2][0] - f->w[2][-1] : k < f->n[2] ? f->xf[2][k] : f->xf[2][f->n[2]]) +
+      cen[k + 1] = (k < 0         ? f->xf[2][0] - f->w[2][-1]
+                    : k < f->n[2] ? f->xf[2][k]
+                                  : f->xf[2][f->n[2]]) +
                    0.5 * f->w[2][k];
     nav_heat_bracket(cen + 1, -1, f->n[2], org[2] + 0.5 * len[2], &K, &tz);
   }
@@ -225,7 +234,8 @@ static nav_err nav_heat_line_max(nav_flow *f, int c, double *vmax, double *pos) 
   }
   nav_reduce_sum(f->comm, prof, N); /* every rank, so that a failed copy cannot hang the others */
   /* discrete maximum, refined by the parabola through it and its neighbours */
-  for (int j = 0; j < N; j++) cen[j] = f->xf[a][j] + 0.5 * f->w[a][j];
+  for (int j = 0; j < N; j++)
+    cen[j] = f->xf[a][j] + 0.5 * f->w[a][j];
   int jm = 0;
   for (int j = 1; j < N; j++)
     if (prof[j] > prof[jm]) jm = j;

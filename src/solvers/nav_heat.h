@@ -27,11 +27,11 @@ struct nav_flow;
 #define NAV_HEAT_MAX_FACES 6
 
 typedef struct nav_heat_diag {
-  int nfaces;                          /* faces with a Nusselt number */
-  int face[NAV_HEAT_MAX_FACES][2];     /* their (dir, side) */
+  int nfaces;                      /* faces with a Nusselt number */
+  int face[NAV_HEAT_MAX_FACES][2]; /* their (dir, side) */
   double nusselt[NAV_HEAT_MAX_FACES];
-  double u_max, u_max_y;               /* u lx / kappa on x = mid, at (y - y0)/ly */
-  double v_max, v_max_x;               /* v lx / kappa on y = mid, at (x - x0)/lx */
+  double u_max, u_max_y; /* u lx / kappa on x = mid, at (y - y0)/ly */
+  double v_max, v_max_x; /* v lx / kappa on y = mid, at (x - x0)/lx */
 } nav_heat_diag;
 
 /* Allocate T and its AB2 history (nothing when model = off), set the boundaries and the
