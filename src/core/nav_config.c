@@ -194,8 +194,8 @@ static const nav_key nav_keys[] = {
 #define NAV_TFACE(face, d, s, where)                                                                \
   {"temperature", #face, NAV_KT_ENUM, NAV_FIELD(tbc[d][s]), "flux",                                \
    "Temperature boundary of the face " where ": fixed (temperature " #face "_value), flux (heat flux " \
-   #face "_value into the domain, -kappa dT/dn with n the outward normal; the default value 0 is "  \
-   "adiabatic) or periodic (exactly where the velocity is periodic).",                             \
+   #face "_value into the domain, q = kappa dT/dn with n the outward normal, q > 0 heats the fluid; " \
+   "0, the default, is adiabatic) or periodic (exactly where the velocity is periodic).",          \
    .values = nav_thermal_values},                                                                  \
   {"temperature", #face "_value", NAV_KT_REAL, NAV_FIELD(tbc_value[d][s]), "0",                    \
    "Wall temperature (" #face " = fixed) or heat flux into the domain (" #face " = flux).", NAV_ANY}
