@@ -13,6 +13,20 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  the pressure/velocity/vorticity arrays (sizes, finite values)
   profile CASE [--set k=v ...]   run CASE with --profile and assert that
                                  summary.json has every phase and that they add up to the loop time
+  devahldavis CASE [--set k=v ...]  run a differentially heated cavity to steady state and assert
+                                 against data/devahldavis1983.csv (at the case's Ra): the Nusselt
+                                 number of the hot and of the cold wall within 1 %, u_max and v_max
+                                 within 2 %, their positions within one cell
+  torder CASE N1 N2 ... LO HI    run CASE (an analytic temperature) on N1, N2, ... cells per
+                                 direction (dt scaled with h) and assert the observed order of the
+                                 max temperature error between consecutive grids is in [LO, HI]
+  conduction CASE [--set k=v ...]  run a pure conduction case (zero gravity, fixed temperature on
+                                 x_low, fixed or flux on x_high, adiabatic elsewhere) and assert that
+                                 the final temperature is the linear profile to round-off (1e-12)
+                                 and the velocity stays 0
+  onset CASE RA1 RA2 T1 T2       run the Rayleigh-Benard CASE at Ra = RA1 and RA2 to time T2, fit
+                                 the growth rate of the kinetic energy (monitor.csv) over [T1, T2]
+                                 and assert it is negative at RA1 and positive at RA2
 Every check prints the figures it asserts on."""
 import csv
 import json
@@ -35,7 +49,10 @@ def run(navier, case, outdir, sets):
         return json.load(f)
 
 
-def case_value(case, section, key):
+def case_value(case, section, key, sets=()):
+    for s in sets:
+        if s.split("=", 1)[0].strip() == f"{section}.{key}":
+            return s.split("=", 1)[1].strip()
     sec = None
     with open(case) as f:
         for line in f:
@@ -171,6 +188,113 @@ def check_profile(navier, scratch, case, sets):
         and p["poisson_s"] > 0 and p["predictor_s"] > 0
 
 
+def devahldavis_reference(ra):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "devahldavis1983.csv")
+    ref = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if float(r["ra"]) == ra:
+                ref[r["quantity"]] = (float(r["value"]), float(r["coord_value"]) if r["coord_value"] else None)
+    return ref
+
+
+def check_devahldavis(navier, scratch, case, sets):
+    s = run(navier, case, os.path.join(scratch, "dvd"), sets)
+    c = s["convection"]
+    ref = devahldavis_reference(c["ra"])
+    nu_ref, (u_ref, y_ref), (v_ref, x_ref) = ref["Nu_avg"][0], ref["u_max"], ref["v_max"]
+    hx, hy = 1.0 / s["grid"][0], 1.0 / s["grid"][1]
+    dev_nu = {w: abs(v - nu_ref) / nu_ref for w, v in c["nusselt"].items()}
+    dev_u, dev_v = abs(c["u_max"] - u_ref) / u_ref, abs(c["v_max"] - v_ref) / v_ref
+    dy, dx = abs(c["u_max_y"] - y_ref), abs(c["v_max_x"] - x_ref)
+    print(f"{s['case']}: Ra = {c['ra']:g}, Pr = {c['pr']:g}, grid {s['grid'][0]}x{s['grid'][1]}, {s['steps']} steps, "
+          f"t = {s['time']:.4g}, wall {s['wall_s']:.1f} s, {s['message'] or s['status']}")
+    for w, v in c["nusselt"].items():
+        print(f"  Nu {w}: {v:.5f} (de Vahl Davis {nu_ref}), deviation {100 * dev_nu[w]:.3f} % (tolerance 1 %)")
+    print(f"  u_max {c['u_max']:.4f} at y = {c['u_max_y']:.4f} (ref {u_ref} at {y_ref}): deviation {100 * dev_u:.3f} % "
+          f"(tolerance 2 %), position off by {dy:.4f} (one cell {hy:.4f})")
+    print(f"  v_max {c['v_max']:.4f} at x = {c['v_max_x']:.4f} (ref {v_ref} at {x_ref}): deviation {100 * dev_v:.3f} % "
+          f"(tolerance 2 %), position off by {dx:.4f} (one cell {hx:.4f})")
+    return (s["status"] == "completed" and len(dev_nu) == 2 and all(d <= 0.01 for d in dev_nu.values())
+            and dev_u <= 0.02 and dev_v <= 0.02 and dy <= hy and dx <= hx)
+
+
+def check_torder(navier, scratch, case, ns, lo, hi):
+    dt = float(case_value(case, "time", "dt"))
+    n0 = int(case_value(case, "grid", "nx"))
+    dim = int(case_value(case, "grid", "dim"))
+    errs = []
+    for n in ns:
+        sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.dt={dt * n0 / n!r}"] + ([f"grid.nz={n}"] if dim == 3 else [])
+        s = run(navier, case, os.path.join(scratch, f"n{n}"), sets)
+        e = s["validation"]["temperature_error_max"]
+        print(f"{os.path.basename(case)}: n = {n}, dt = {dt * n0 / n:.5g}, steps = {s['steps']}, "
+              f"max temperature error = {e:.4e}")
+        errs.append(e)
+    ok = True
+    for i in range(len(ns) - 1):
+        order = math.log(errs[i] / errs[i + 1]) / math.log(ns[i + 1] / ns[i])
+        good = lo <= order <= hi
+        ok &= good
+        print(f"observed order between n = {ns[i]} and {ns[i + 1]}: {order:.3f} (required {lo} to {hi})"
+              + ("" if good else "  FAIL"))
+    return ok
+
+
+def read_final(out, s):
+    with open(os.path.join(out, "final_fields.bin"), "rb") as f:
+        data = f.read()
+    vals = struct.unpack(f"<{len(data) // 8}d", data)
+    n = s["cells"]
+    return [vals[i * n:(i + 1) * n] for i in range(len(vals) // n)]
+
+
+def check_conduction(navier, scratch, case, sets):
+    out = os.path.join(scratch, "conduction")
+    s = run(navier, case, out, sets + ["output.dump_final=true"])
+    get = lambda sec, key, default: float(case_value(case, sec, key, sets) or default)
+    nx, ny = s["grid"][0], s["grid"][1]
+    x0, lx = get("grid", "x0", 0), get("grid", "lx", 1)
+    t_lo = get("temperature", "x_low_value", 0)
+    kappa = get("temperature", "kappa", 0)
+    if (case_value(case, "temperature", "x_high", sets) or "flux") == "fixed":
+        slope = (get("temperature", "x_high_value", 0) - t_lo) / lx
+    else:  # heat flux q into the domain at x_high: kappa dT/dx = q
+        slope = get("temperature", "x_high_value", 0) / kappa
+    fields = read_final(out, s)
+    T, vel = fields[-1], fields[:s["dim"]]
+    err = max(abs(T[j * nx + i] - (t_lo + slope * (lx * (i + 0.5) / nx))) for j in range(ny) for i in range(nx))
+    scale = max(abs(v) for v in T)
+    vmax = max(abs(v) for c in vel for v in c)
+    print(f"{s['case']}: {nx}x{ny}, {s['steps']} steps to t = {s['time']:.4g}: max |T - linear| = {err:.3e} "
+          f"(max |T| {scale:.3g}, bound 1e-12 max |T|), max |u| = {vmax:.2e}, slope {slope:g}")
+    return s["status"] == "completed" and len(fields) == s["dim"] + 2 and err <= 1e-12 * scale and vmax == 0
+
+
+def growth_rate(out, t1, t2):
+    with open(os.path.join(out, "monitor.csv")) as f:
+        rows = [(float(r["time"]), float(r["kinetic_energy"])) for r in csv.DictReader(f)]
+    pts = [(t, math.log(e)) for t, e in rows if t1 <= t <= t2 and e > 0]
+    n = len(pts)
+    mt, ml = sum(t for t, _ in pts) / n, sum(l for _, l in pts) / n
+    slope = sum((t - mt) * (l - ml) for t, l in pts) / sum((t - mt) ** 2 for t, _ in pts)
+    return 0.5 * slope, n  # the amplitude grows at half the rate of the energy
+
+
+def check_onset(navier, scratch, case, ra1, ra2, t1, t2):
+    rates = []
+    for ra in (ra1, ra2):
+        out = os.path.join(scratch, f"ra{ra:g}")
+        s = run(navier, case, out, [f"temperature.ra={ra!r}", f"time.end_time={t2!r}", "time.steady_tol=0"])
+        sigma, n = growth_rate(out, t1, t2)
+        rates.append(sigma)
+        print(f"{s['case']}: Ra = {ra:g}, grid {s['grid'][0]}x{s['grid'][1]}, {s['steps']} steps, wall {s['wall_s']:.1f} s: "
+              f"growth rate of the velocity amplitude over t in [{t1:g}, {t2:g}] ({n} rows) = {sigma:+.4f} kappa/d^2")
+    ra_c = ra1 - rates[0] * (ra2 - ra1) / (rates[1] - rates[0])
+    print(f"growth rate changes sign at Ra = {ra_c:.0f} (linear interpolation; theory 1707.76)")
+    return rates[0] < 0 < rates[1]
+
+
 def main():
     navier, scratch, check = sys.argv[1], sys.argv[2], sys.argv[3]
     args = sys.argv[4:]
@@ -185,6 +309,14 @@ def main():
         ok = check_profile(navier, scratch, args[0], sets)
     elif check == "vtk":
         ok = check_vtk(navier, scratch, args[0], sets)
+    elif check == "devahldavis":
+        ok = check_devahldavis(navier, scratch, args[0], sets)
+    elif check == "torder":
+        ok = check_torder(navier, scratch, args[0], [int(a) for a in args[1:-2]], float(args[-2]), float(args[-1]))
+    elif check == "conduction":
+        ok = check_conduction(navier, scratch, args[0], sets)
+    elif check == "onset":
+        ok = check_onset(navier, scratch, args[0], float(args[1]), float(args[2]), float(args[3]), float(args[4]))
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

@@ -114,6 +114,14 @@ typedef struct nav_kernel_ops {
   /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
 
+  /* temperature (nav_point_scalar.h) */
+  /* rhs = kappa lap T - div(u T) at the interior cells; u and T need filled ghosts */
+  nav_err (*scalar_rhs)(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
+  /* rhs_c += -coef[c] (T at face - t_ref) at the interior faces of every component c with coef[c] != 0;
+   * coef is a HOST array of 3; T needs filled ghosts */
+  nav_err (*buoyancy)(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
+                      nav_real *const *rhs);
+
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
   /* r = rhs - L x; *rr = sum r^2 dV if rr != NULL */

@@ -42,7 +42,8 @@ typedef enum nav_key_type {
   NAV_KT_TEXT,   /* char[]: any text, may be empty */
   NAV_KT_BC,     /* nav_bc_type: index into values[] */
   NAV_KT_VEC3,   /* double[3]: "u,v,w" */
-  NAV_KT_DECOMP  /* int[3]: "px,py,pz" (each >= 1) or "auto" (stored 0,0,0) */
+  NAV_KT_DECOMP, /* int[3]: "px,py,pz" (each >= 1) or "auto" (stored 0,0,0) */
+  NAV_KT_ENUM    /* an enum stored as int: index into values[] */
 } nav_key_type;
 
 typedef struct nav_key {
@@ -65,13 +66,17 @@ typedef struct nav_key {
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
-static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
 static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NULL};
+/* Same order as nav_thermal_type. */
+static const char *const nav_thermal_values[] = {"flux", "fixed", "periodic", NULL};
+static const char *const nav_model_values[] = {"off", "boussinesq", NULL};
+static const char *const nav_tinitial_values[] = {"uniform", "conduction", "wave", NULL};
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
@@ -140,6 +145,9 @@ static const nav_key nav_keys[] = {
      .values = nav_initial_values},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
+    {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
+     "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box).",
+     NAV_ANY},
 
     NAV_FACE(x_low, 0, 0, "x = x0"),
     NAV_FACE(x_high, 0, 1, "x = x0 + lx"),
@@ -189,8 +197,9 @@ static const nav_key nav_keys[] = {
     {"output", "progress_interval", NAV_KT_REAL, NAV_FIELD(progress_interval), "2",
      "Wall-clock seconds between progress lines on the terminal.", NAV_ABOVE(0)},
     {"output", "dump_final", NAV_KT_CHOICE, NAV_FIELD(dump_final), "false",
-     "true: write DIR/final_fields.bin at the end, the interior values of u, v, (w) and p as little-endian "
-     "doubles in global x-fastest order (for exact comparisons, e.g. between rank counts).",
+     "true: write DIR/final_fields.bin at the end, the interior values of u, v, (w) and p (then T with a "
+     "temperature) as little-endian doubles in global x-fastest order (for exact comparisons, e.g. between rank "
+     "counts).",
      .values = nav_bool_values},
 
     /* output formats, checkpoints and stops */
@@ -212,6 +221,57 @@ static const nav_key nav_keys[] = {
     {"time", "max_cfl", NAV_KT_REAL, NAV_FIELD(max_cfl), "5",
      "Stop the run as failed when the CFL number of a step (max sum_d |u_d| dt / h_d) exceeds this; 0 = off.",
      NAV_ATLEAST(0)},
+#define NAV_TFACE(face, d, s, where)                                                                \
+  {"temperature", #face, NAV_KT_ENUM, NAV_FIELD(tbc[d][s]), "flux",                                \
+   "Temperature boundary of the face " where ": fixed (temperature " #face "_value), flux (heat flux " \
+   #face "_value into the domain, q = kappa dT/dn with n the outward normal, q > 0 heats the fluid; " \
+   "0, the default, is adiabatic) or periodic (exactly where the velocity is periodic).",          \
+   .values = nav_thermal_values},                                                                  \
+  {"temperature", #face "_value", NAV_KT_REAL, NAV_FIELD(tbc_value[d][s]), "0",                    \
+   "Wall temperature (" #face " = fixed) or heat flux into the domain (" #face " = flux).", NAV_ANY}
+    {"temperature", "model", NAV_KT_CHOICE, NAV_FIELD(model), "off",
+     "off (no temperature) or boussinesq: a transported temperature T (advection-diffusion, same grid and "
+     "time scheme as the velocity) and the body force -b (T - t_ref) on the velocity. Input either "
+     "nondimensional (ra, pr) or dimensional (kappa, beta, gravity and physics.nu), not both.",
+     .values = nav_model_values},
+    {"temperature", "ra", NAV_KT_REAL, NAV_FIELD(ra), "0",
+     "Nondimensional input: Rayleigh number Ra = g beta dT L^3 / (nu kappa). Scaling of de Vahl Davis: lengths "
+     "by L, velocity by kappa/L, time by L^2/kappa, temperature (T - T_cold)/(T_hot - T_cold); then nu = Pr, "
+     "kappa = 1 and b = Ra Pr g/|g|.",
+     NAV_ATLEAST(0)},
+    {"temperature", "pr", NAV_KT_REAL, NAV_FIELD(pr), "0",
+     "Nondimensional input: Prandtl number nu / kappa (> 0 selects the nondimensional input; physics.nu "
+     "becomes Pr); 0 = not given.",
+     NAV_ATLEAST(0)},
+    {"temperature", "gravity", NAV_KT_VEC3, NAV_FIELD(gravity), "0,-1,0",
+     "Gravity g (x,y,z): the acceleration vector in the dimensional input, its direction only in the "
+     "nondimensional input.",
+     NAV_ANY},
+    {"temperature", "beta", NAV_KT_REAL, NAV_FIELD(beta), "0",
+     "Dimensional input: thermal expansion coefficient; the body force is -beta g (T - t_ref).", NAV_ANY},
+    {"temperature", "kappa", NAV_KT_REAL, NAV_FIELD(kappa), "0",
+     "Dimensional input: thermal diffusivity (> 0 selects the dimensional input); 0 = not given.", NAV_ATLEAST(0)},
+    {"temperature", "t_ref", NAV_KT_REAL, NAV_FIELD(t_ref), "0",
+     "Reference temperature, at which the buoyancy vanishes (only the hydrostatic pressure depends on it).",
+     NAV_ANY},
+    {"temperature", "initial", NAV_KT_CHOICE, NAV_FIELD(t_initial_field), "uniform",
+     "Initial temperature: uniform (t_initial), conduction (linear between the two fixed faces of the first "
+     "direction that has both faces fixed) or wave (t_initial + A sin(kx x') cos(ky y') [cos(kz z')], k_d = "
+     "2 pi / l_d, x' = x - x0 - u t: the exact solution exp(-kappa |k|^2 t) of advection-diffusion by the "
+     "uniform velocity; every face periodic).",
+     .values = nav_tinitial_values},
+    {"temperature", "t_initial", NAV_KT_REAL, NAV_FIELD(t_initial), "0",
+     "Initial temperature of initial = uniform, and the mean of initial = wave.", NAV_ANY},
+    {"temperature", "amplitude", NAV_KT_REAL, NAV_FIELD(t_amplitude), "0",
+     "initial = wave: its amplitude A; uniform and conduction: the amplitude of the perturbation "
+     "A cos(2 pi (x - x0) / lx) sin(pi (y - y0) / ly) added to them (the Rayleigh-Benard onset mode).",
+     NAV_ANY},
+    NAV_TFACE(x_low, 0, 0, "x = x0"),
+    NAV_TFACE(x_high, 0, 1, "x = x0 + lx"),
+    NAV_TFACE(y_low, 1, 0, "y = y0"),
+    NAV_TFACE(y_high, 1, 1, "y = y0 + ly"),
+    NAV_TFACE(z_low, 2, 0, "z = z0 (3D only)"),
+    NAV_TFACE(z_high, 2, 1, "z = z0 + lz (3D only)"),
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -227,6 +287,7 @@ static const struct {
     {"boundary", "Velocity boundary condition of each face (the pressure has a zero normal gradient at walls)."},
     {"pressure", "Solver of the pressure Poisson equation of the projection step."},
     {"output", "What is written, and how often."},
+    {"temperature", "Boussinesq buoyancy: a transported temperature and its boundaries (off unless model = boussinesq)."},
 };
 
 #define NAV_NSECTIONS ((int)(sizeof nav_sections / sizeof nav_sections[0]))
@@ -240,6 +301,11 @@ static const char *const nav_rules[] = {
     "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
     "On a periodic or free_slip face the velocity is `0,0,0` (it is not imposed there).",
     "`format = hdf5` or `both` needs a navier built with HDF5 (`NAV_ENABLE_HDF5=ON`, the default).",
+    "`temperature.model = boussinesq` takes either the nondimensional input (`pr` > 0, with `ra`) or the "
+    "dimensional input (`kappa` > 0, with `beta`, `gravity`, `physics.nu`): giving `pr` and `kappa`, neither, "
+    "`beta` or a `physics.nu` other than `pr` with `pr`, or `ra` with `kappa` is an error.",
+    "With `temperature.model = boussinesq` a temperature face is periodic if and only if its velocity face is; "
+    "`temperature.initial = conduction` needs a direction with both faces `fixed`, `wave` needs every face periodic.",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -330,12 +396,15 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
     return 0;
   }
   case NAV_KT_CHOICE:
+  case NAV_KT_ENUM:
   case NAV_KT_BC: {
     char list[128] = "";
     for (int i = 0; k->values[i]; i++) {
       if (!strcmp(text, k->values[i])) {
         if (k->type == NAV_KT_BC)
           *(nav_bc_type *)field = (nav_bc_type)i;
+        else if (k->type == NAV_KT_ENUM)
+          *(int *)field = i;
         else
           nav_store_string(field, k->size, text);
         return 0;
@@ -405,6 +474,7 @@ static void nav_format_value(const nav_key *k, const nav_config *cfg, char *buf,
   case NAV_KT_LONG: snprintf(buf, n, "%ld", *(const long *)field); return;
   case NAV_KT_REAL: nav_format_real(*(const double *)field, buf, n); return;
   case NAV_KT_BC: snprintf(buf, n, "%s", k->values[*(const nav_bc_type *)field]); return;
+  case NAV_KT_ENUM: snprintf(buf, n, "%s", k->values[*(const int *)field]); return;
   case NAV_KT_VEC3: {
     const double *v = field;
     char c[3][32];
@@ -707,8 +777,75 @@ static void nav_check_output(nav_load *ld) {
 #endif
 }
 
+_Static_assert(sizeof(nav_thermal_type) == sizeof(int), "NAV_KT_ENUM stores enums as int");
+
+/* [temperature]: the input set (nondimensional or dimensional), the faces and the initial field; then the
+ * derived diffusivity and buoyancy vector, and physics.nu = pr in the nondimensional input. */
+static void nav_check_temperature(nav_load *ld) {
+  nav_config *c = ld->cfg;
+  c->diffusivity = 0;
+  memset(c->buoyancy, 0, sizeof c->buoyancy);
+  const int model = nav_key_id("temperature", "model"), pr = nav_key_id("temperature", "pr");
+  const int kappa = nav_key_id("temperature", "kappa"), ra = nav_key_id("temperature", "ra");
+  const int beta = nav_key_id("temperature", "beta"), nu = nav_key_id("physics", "nu");
+  const int grav = nav_key_id("temperature", "gravity"), tinit = nav_key_id("temperature", "initial");
+  if (strcmp(c->model, "boussinesq")) return;
+  const int ndir = c->dim == 3 ? 3 : 2;
+  const double *g = c->gravity, gn = sqrt(g[0] * g[0] + g[1] * g[1] + (ndir == 3 ? g[2] * g[2] : 0));
+  if (ndir == 2 && g[2] != 0)
+    nav_conflict(ld, nav_later(ld, grav, nav_key_id("grid", "dim")), "a 2D case has no z component of gravity, got %g",
+                 g[2]);
+  if (c->pr > 0 && c->kappa > 0) {
+    nav_conflict(ld, nav_later(ld, pr, kappa),
+                 "both inputs given: pr (nondimensional, with ra) and kappa (dimensional, with beta, gravity, "
+                 "physics.nu); give one");
+  } else if (c->pr == 0 && c->kappa == 0) {
+    nav_conflict(ld, ld->at[model].bad ? -1 : model,
+                 "model = boussinesq needs the nondimensional input (ra, pr > 0) or the dimensional input "
+                 "(kappa > 0, beta, gravity, physics.nu)");
+  } else if (c->pr > 0) { /* nondimensional: nu = Pr, kappa = 1, b = Ra Pr g/|g| */
+    if (c->beta != 0)
+      nav_conflict(ld, nav_later(ld, pr, beta),
+                   "beta belongs to the dimensional input; with pr (nondimensional) the buoyancy is Ra Pr, got beta = %g",
+                   c->beta);
+    if (ld->at[nu].src != NAV_SRC_DEFAULT && c->nu != c->pr)
+      nav_conflict(ld, nav_later(ld, pr, nu), "in the nondimensional input nu = Pr = %g, got physics.nu = %g", c->pr,
+                   c->nu);
+    if (c->ra > 0 && gn == 0) nav_conflict(ld, nav_later(ld, ra, grav), "ra > 0 needs a direction of gravity, got 0,0,0");
+    c->nu = c->pr;
+    c->diffusivity = 1;
+    for (int d = 0; d < ndir && gn > 0; d++) c->buoyancy[d] = c->ra * c->pr * g[d] / gn;
+  } else { /* dimensional: b = beta g */
+    if (c->ra != 0)
+      nav_conflict(ld, nav_later(ld, kappa, ra),
+                   "ra belongs to the nondimensional input (with pr); with kappa give beta and gravity, got ra = %g",
+                   c->ra);
+    c->diffusivity = c->kappa;
+    for (int d = 0; d < ndir; d++) c->buoyancy[d] = c->beta * g[d];
+  }
+  int both_fixed = 0, all_periodic = 1;
+  for (int d = 0; d < ndir; d++) {
+    for (int s = 0; s < 2; s++) {
+      const int vper = c->bc[d][s] == NAV_BC_PERIODIC, tper = c->tbc[d][s] == NAV_THERMAL_PERIODIC;
+      all_periodic &= tper;
+      if (vper != tper)
+        nav_conflict(ld,
+                     nav_later(ld, nav_key_id("boundary", nav_face_name(d, s)),
+                               nav_key_id("temperature", nav_face_name(d, s))),
+                     "the temperature face %s is %s but its velocity face is %s: periodic goes with periodic",
+                     nav_face_name(d, s), nav_thermal_values[c->tbc[d][s]], nav_bc_values[c->bc[d][s]]);
+    }
+    both_fixed |= c->tbc[d][0] == NAV_THERMAL_FIXED && c->tbc[d][1] == NAV_THERMAL_FIXED;
+  }
+  if (!strcmp(c->t_initial_field, "conduction") && !both_fixed)
+    nav_conflict(ld, ld->at[tinit].bad ? -1 : tinit,
+                 "initial = conduction needs a direction whose two temperature faces are fixed");
+  if (!strcmp(c->t_initial_field, "wave") && !all_periodic)
+    nav_conflict(ld, ld->at[tinit].bad ? -1 : tinit, "initial = wave needs every temperature face periodic");
+}
+
 static void nav_check_consistency(nav_load *ld) {
-  const nav_config *c = ld->cfg;
+  nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
   int dim = nav_key_id("grid", "dim"), initial = nav_key_id("physics", "initial");
   if (c->dim == 2 && c->nz != 1)
@@ -755,6 +892,7 @@ static void nav_check_consistency(nav_load *ld) {
         nav_conflict(ld, pair, "%s is %s: %s must be 0,0,0, got %g,%g,%g", nav_face_name(d, s),
                      nav_bc_values[c->bc[d][s]], vname, v[0], v[1], v[2]);
     }
+  nav_check_temperature(ld);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -830,6 +968,7 @@ static void nav_md_range(FILE *out, const nav_key *k) {
       fprintf(out, "%s %s %s %s %s", lo, k->lo_open ? "&lt;" : "&lt;=", k->name, k->hi_open ? "&lt;" : "&lt;=", hi);
     return;
   case NAV_KT_CHOICE:
+  case NAV_KT_ENUM:
   case NAV_KT_BC:
     for (int i = 0; k->values[i]; i++) fprintf(out, "%s`%s`", i ? ", " : "", k->values[i]);
     return;
@@ -841,7 +980,8 @@ static void nav_md_range(FILE *out, const nav_key *k) {
 }
 
 void nav_config_markdown(FILE *out) {
-  static const char *const type_name[] = {"integer", "integer", "real", "choice", "name", "text", "choice", "vector"};
+  static const char *const type_name[] = {"integer", "integer", "real",   "choice",       "name",
+                                          "text",    "choice",  "vector", "decomposition", "choice"};
   fputs("# Case file reference\n\n"
         "<!-- Generated by `navier doc case-file` from the schema table in src/core/nav_config.c. -->\n\n"
         "A case is one INI file: `[section]` headers, then `key = value` lines. Lines that start with `;` or `#` "
@@ -859,6 +999,16 @@ void nav_config_markdown(FILE *out) {
         "number Re = U L / nu, with U a velocity scale and L a length scale. For the cavity U is the lid velocity "
         "(the first component of `y_high_velocity`) and L the side (`lx`): the defaults give Re = 1 * 1 / 0.01 = 100, "
         "and `--set physics.nu=0.001` gives Re = 1000.\n\n"
+        "With `[temperature] model = boussinesq` the velocity also feels the body force -b (T - t_ref) of a "
+        "transported temperature T, dT/dt + div(u T) = kappa lap T. Two inputs: dimensional (`kappa`, `beta`, "
+        "`gravity`, `physics.nu`; b = beta g) or nondimensional in the scaling of de Vahl Davis (1983): lengths by "
+        "L, velocity by kappa/L, time by L^2/kappa, temperature theta = (T - T_cold)/(T_hot - T_cold); then "
+        "nu = Pr, kappa = 1 and b = Ra Pr g/|g| (`ra`, `pr`; `gravity` gives the direction), so that the fixed "
+        "wall temperatures are 1 (hot) and 0 (cold) and a unit square has L = 1. The monitors report the mean "
+        "Nusselt number of each fixed-temperature face whose opposite face is fixed at another temperature, "
+        "Nu = mean(-dT/dx_d) l_d / (T_low - T_high), and the largest u on the plane x = x0 + lx/2 (along y) and v "
+        "on y = y0 + ly/2 (along x; z = z0 + lz/2 in 3D) in the de Vahl Davis scaling u lx / kappa, with their "
+        "positions scaled by the domain lengths.\n\n"
         "## Consistency rules\n\n",
         out);
   for (size_t i = 0; i < sizeof nav_rules / sizeof nav_rules[0]; i++) fprintf(out, "- %s\n", nav_rules[i]);

@@ -16,6 +16,9 @@
 /* Boundary type of one domain face for the velocity (pressure follows: Neumann at walls). */
 typedef enum nav_bc_type { NAV_BC_WALL = 0, NAV_BC_FREE_SLIP = 1, NAV_BC_PERIODIC = 2 } nav_bc_type;
 
+/* Temperature boundary type of one domain face ([temperature] x_low ...). */
+typedef enum nav_thermal_type { NAV_THERMAL_FLUX = 0, NAV_THERMAL_FIXED = 1, NAV_THERMAL_PERIODIC = 2 } nav_thermal_type;
+
 #define NAV_CONFIG_STR 256
 
 typedef struct nav_config {
@@ -44,8 +47,9 @@ typedef struct nav_config {
 
   /* [physics] */
   double nu;               /* kinematic viscosity */
-  char initial[32];        /* rest | taylor_green | abc */
+  char initial[32];        /* rest | taylor_green | abc | uniform */
   double amplitude;        /* velocity amplitude of the analytic initial fields */
+  double uniform_velocity[3]; /* the velocity of initial = uniform */
 
   /* [boundary]: faces x_low x_high y_low y_high z_low z_high; index [dir][side] */
   nav_bc_type bc[3][2];
@@ -76,6 +80,20 @@ typedef struct nav_config {
   int checkpoint_keep;      /* [output] keep the newest K checkpoints */
   char plots[8];            /* [output] true: run tools/navier-plot at the end */
   double max_cfl;           /* [time] stop as failed when the CFL number exceeds it; 0 = off */
+  /* [temperature]: Boussinesq buoyancy with a transported temperature (model = boussinesq) */
+  char model[16];           /* off | boussinesq */
+  double ra, pr;            /* nondimensional input (pr > 0): Rayleigh and Prandtl numbers */
+  double gravity[3];        /* dimensional: acceleration of gravity; nondimensional: its direction */
+  double beta, kappa;       /* dimensional input (kappa > 0): expansion coefficient, diffusivity */
+  double t_ref;             /* temperature at which the buoyancy vanishes */
+  char t_initial_field[16]; /* key 'initial': uniform | conduction | wave */
+  double t_initial;         /* the uniform initial temperature */
+  double t_amplitude;       /* key 'amplitude': of the wave, or of the perturbation */
+  nav_thermal_type tbc[3][2];  /* keys x_low ... z_high */
+  double tbc_value[3][2];      /* keys x_low_value ...: wall temperature (fixed) or heat flux into the domain (flux) */
+  /* derived by nav_config_load (not keys): */
+  double diffusivity;       /* kappa, or 1 in the nondimensional scaling */
+  double buoyancy[3];       /* b in the body force -b (T - t_ref): beta g, or Ra Pr g/|g| */
 } nav_config;
 
 /* Collected input errors: each line "FILE:LINE: key 'section.key': reason". */

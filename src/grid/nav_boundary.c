@@ -69,3 +69,35 @@ nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_
   }
   return NAV_OK;
 }
+
+void nav_temperature_bc_from_config(const nav_config *cfg, double *const *w, const int *n, nav_temperature_bc *bc) {
+  memset(bc, 0, sizeof *bc);
+  for (int d = 0; d < cfg->dim; d++)
+    for (int s = 0; s < 2; s++) {
+      const double v = cfg->tbc_value[d][s];
+      const double dc = s ? 0.5 * (w[d][n[d] - 1] + w[d][n[d]]) : 0.5 * (w[d][-1] + w[d][0]);
+      switch (cfg->tbc[d][s]) {
+      case NAV_THERMAL_PERIODIC: bc->kind[d][s] = NAV_GHOST_PERIODIC; break;
+      case NAV_THERMAL_FIXED:
+        bc->kind[d][s] = NAV_GHOST_MIRROR;
+        bc->alpha[d][s] = -1;
+        bc->beta[d][s] = (nav_real)(2 * v);
+        break;
+      case NAV_THERMAL_FLUX:
+        bc->kind[d][s] = NAV_GHOST_MIRROR;
+        bc->alpha[d][s] = 1;
+        bc->beta[d][s] = (nav_real)(v * dc / cfg->diffusivity);
+        break;
+      }
+    }
+}
+
+nav_err nav_fill_temperature_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                                    const nav_temperature_bc *bc, nav_real *x) {
+  for (int d = 0; d < b->dim; d++) {
+    NAV_CALL(nav_halo_exchange(halo, b, d, &x, 1));
+    for (int s = 0; s < 2; s++)
+      if (!nav_halo_face(halo, d, s)) NAV_CALL(ops->fill_ghost(b, x, d, s, bc->kind[d][s], bc->alpha[d][s], bc->beta[d][s]));
+  }
+  return NAV_OK;
+}

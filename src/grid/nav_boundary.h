@@ -9,7 +9,13 @@
  * homogeneous Dirichlet where asked (nav_scalar_bc). Directions are filled in the order x, y, z
  * so edges and corners are consistent. Faces shared with a neighbour rank are filled by the halo
  * exchange (halo, see nav_halo.h), direction by direction before that direction's boundary faces;
- * halo == NULL: one block (not collective). Otherwise collective over the block's neighbours. */
+ * halo == NULL: one block (not collective). Otherwise collective over the block's neighbours.
+ *
+ * Temperature (cell-centred), per face, through the mirror ghost x_g = alpha x_a + beta of the
+ * adjacent cell x_a, with dc the distance between the ghost and adjacent centres:
+ *   fixed T_w:              alpha = -1, beta = 2 T_w       (T_w at the face, linear between the centres)
+ *   flux q into the domain: alpha =  1, beta = q dc / kappa (q = kappa dT/dn_out; q = 0: adiabatic)
+ *   periodic: wrap. */
 #ifndef NAV_BOUNDARY_H
 #define NAV_BOUNDARY_H
 
@@ -29,9 +35,21 @@ void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc);
 /* The pressure boundary type that goes with the velocity boundaries. */
 void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scalar_bc pbc[3][2]);
 
+/* Temperature boundaries: the mirror coefficients of each face (periodic faces: kind only). */
+typedef struct nav_temperature_bc {
+  nav_ghost_kind kind[3][2];
+  nav_real alpha[3][2], beta[3][2];
+} nav_temperature_bc;
+
+/* From the configuration; w[d] are the global cell widths of direction d with ghosts (index -1..n), n the
+ * global cell counts. Not collective. */
+void nav_temperature_bc_from_config(const nav_config *cfg, double *const *w, const int *n, nav_temperature_bc *bc);
+
 nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
                                  const nav_velocity_bc *bc, nav_real *const *u);
 nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
                                nav_real *x);
+nav_err nav_fill_temperature_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                                    const nav_temperature_bc *bc, nav_real *x);
 
 #endif

@@ -48,6 +48,10 @@ static void nav_cell_pressure(const nav_cell_input *in, int i, int j, int k, dou
   out[0] = NAV_AT(in->p, in->b, i, j, k);
 }
 
+static void nav_cell_temperature(const nav_cell_input *in, int i, int j, int k, double *out) {
+  out[0] = NAV_AT(in->T, in->b, i, j, k);
+}
+
 static void nav_cell_vorticity_z(const nav_cell_input *in, int i, int j, int k, double *out) {
   double w[3];
   nav_cell_vorticity(in, i, j, k, w);
@@ -63,6 +67,7 @@ static void nav_cell_vorticity_magnitude(const nav_cell_input *in, int i, int j,
 int nav_cell_fields(const nav_flow *f, nav_cell_field out[NAV_CELL_MAX_FIELDS]) {
   int n = 0;
   out[n++] = (nav_cell_field){"pressure", 1, nav_cell_pressure};
+  if (f->T) out[n++] = (nav_cell_field){"temperature", 1, nav_cell_temperature};
   out[n++] = (nav_cell_field){"velocity", 3, nav_cell_velocity};
   if (f->dim == 3) {
     out[n++] = (nav_cell_field){"vorticity", 3, nav_cell_vorticity};

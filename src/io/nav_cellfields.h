@@ -22,6 +22,7 @@ typedef struct nav_cell_input {
   const nav_box *b;
   const nav_real *u[3]; /* staggered velocity components */
   const nav_real *p;    /* pressure */
+  const nav_real *T;    /* temperature, NULL without one */
 } nav_cell_input;
 
 #define NAV_CELL_MAX_FIELDS 8

@@ -44,6 +44,25 @@ static const char *const nav_checkpoint_keys[] = {
     "boundary.z_low_velocity",
     "boundary.z_high_velocity",
     "pressure.solver",
+    "temperature.model",
+    "temperature.ra",
+    "temperature.pr",
+    "temperature.gravity",
+    "temperature.beta",
+    "temperature.kappa",
+    "temperature.t_ref",
+    "temperature.x_low",
+    "temperature.x_high",
+    "temperature.y_low",
+    "temperature.y_high",
+    "temperature.z_low",
+    "temperature.z_high",
+    "temperature.x_low_value",
+    "temperature.x_high_value",
+    "temperature.y_low_value",
+    "temperature.y_high_value",
+    "temperature.z_low_value",
+    "temperature.z_high_value",
 };
 #define NAV_CKPT_NKEYS ((int)(sizeof nav_checkpoint_keys / sizeof nav_checkpoint_keys[0]))
 
@@ -332,7 +351,7 @@ static nav_err nav_ckpt_parse(const char *path, const char *h, MPI_Offset size, 
               nav_checkpoint_keys[i]);
     NAV_CHECK(!strcmp(v, mine), NAV_ERR_INPUT,
               "checkpoint %s: written for %s = %s, but the case (%s) has %s = %s: a restart needs the same grid, "
-              "domain, viscosity, boundaries and pressure solver",
+              "domain, viscosity, boundaries, pressure solver and temperature settings",
               path, nav_checkpoint_keys[i], v, f->cfg->source, nav_checkpoint_keys[i], mine);
   }
   int na = 0;

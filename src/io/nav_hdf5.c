@@ -13,12 +13,17 @@
 #include "io/nav_cellfields.h"
 
 /* Host copies of the block's u and p (ghosts included) and the cell fields computed from them. */
-static nav_err nav_hdf5_fetch(nav_flow *f, nav_real *u[3], nav_real **p) {
+static nav_err nav_hdf5_fetch(nav_flow *f, nav_real *u[3], nav_real **p, nav_real **T) {
   const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
   for (int c = 0; c < f->dim; c++) {
     u[c] = malloc(bytes);
     NAV_CHECK(u[c], NAV_ERR_MEMORY, "cannot allocate the snapshot buffers");
     NAV_CALL(f->ops->to_host(u[c], f->u[c], bytes));
+  }
+  if (f->T) {
+    *T = malloc(bytes);
+    NAV_CHECK(*T, NAV_ERR_MEMORY, "cannot allocate the snapshot buffers");
+    NAV_CALL(f->ops->to_host(*T, f->T, bytes));
   }
   *p = malloc(bytes);
   NAV_CHECK(*p, NAV_ERR_MEMORY, "cannot allocate the snapshot buffers");
@@ -83,8 +88,8 @@ static int nav_hdf5_attributes(hid_t file, const nav_flow *f) {
 
 nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* failures are reported here, with the file name */
-  nav_real *u[3] = {NULL, NULL, NULL}, *p = NULL;
-  nav_err e = nav_hdf5_fetch(f, u, &p);
+  nav_real *u[3] = {NULL, NULL, NULL}, *p = NULL, *T = NULL;
+  nav_err e = nav_hdf5_fetch(f, u, &p, &T);
   const nav_box *lb = &f->box;
   const size_t cells = (size_t)lb->n[0] * lb->n[1] * lb->n[2];
   double *buf = e == NAV_OK ? malloc(3 * cells * sizeof *buf) : NULL;
@@ -94,6 +99,7 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
     for (int c = 0; c < 3; c++)
       free(u[c]);
     free(p);
+    free(T);
     free(buf);
     if (e != NAV_OK) NAV_CALL(e);
     return nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "snapshot failed on another rank");
@@ -108,7 +114,7 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
   const char *what = file < 0 ? "cannot create" : NULL;
   if (file >= 0) {
     /* the block as a global box would see it: ghosts filled (halo, boundaries) by the last step */
-    const nav_cell_input in = {f, lb, {u[0], u[1], u[2]}, p};
+    const nav_cell_input in = {f, lb, {u[0], u[1], u[2]}, p, T};
     nav_cell_field list[NAV_CELL_MAX_FIELDS];
     const int nf = nav_cell_fields(f, list);
     for (int q = 0; q < nf && !what; q++) {
@@ -133,6 +139,7 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
   for (int c = 0; c < 3; c++)
     free(u[c]);
   free(p);
+  free(T);
   free(buf);
   int failed = what != NULL, any = failed;
   if (f->comm != MPI_COMM_NULL) MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, f->comm);

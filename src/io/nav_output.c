@@ -70,21 +70,31 @@ static int nav_monitor_trim(const char *path, long last_step) {
   return 1;
 }
 
-nav_err nav_monitor_open(const char *dir, long restart_step, FILE **out) {
+nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, FILE **out) {
   char path[1100];
   snprintf(path, sizeof path, "%s/monitor.csv", dir);
   const int append = restart_step >= 0 && nav_monitor_trim(path, restart_step);
   *out = fopen(path, append ? "a" : "w");
   NAV_CHECK(*out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
   if (append) return NAV_OK;
-  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual\n");
+  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual");
+  if (f->T) { /* the convection monitors (nav_heat.h) */
+    for (int m = 0; m < f->heat.nfaces; m++) fprintf(*out, ",nusselt_%s", nav_face_name(f->heat.face[m][0], f->heat.face[m][1]));
+    fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
+  }
+  fprintf(*out, "\n");
   return NAV_OK;
 }
 
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   if (!out) return;
-  fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e\n", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
-          f->p_relres);
+  fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e", f->step, f->t, dt, ke, f->max_div, f->p_iterations, f->p_relres);
+  if (f->T) {
+    const nav_heat_diag *h = &f->heat;
+    for (int m = 0; m < h->nfaces; m++) fprintf(out, ",%.8e", h->nusselt[m]);
+    fprintf(out, ",%.8e,%.6e,%.8e,%.6e", h->u_max, h->u_max_y, h->v_max, h->v_max_x);
+  }
+  fputc('\n', out);
 }
 
 /* Legacy VTK binary data are big-endian 32-bit floats. */
@@ -138,8 +148,14 @@ nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h)
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
       for (int i = 0; i < f->n[0]; i++) nav_put_be32(out, NAV_AT(h->p, i, j, k));
+  if (h->T) {
+    fprintf(out, "\nSCALARS temperature float 1\nLOOKUP_TABLE default\n");
+    for (int k = 0; k < n3; k++)
+      for (int j = 0; j < f->n[1]; j++)
+        for (int i = 0; i < f->n[0]; i++) nav_put_be32(out, NAV_AT(h->T, i, j, k));
+  }
   /* velocity and vorticity at cell centres: the point functions of io/nav_cellfields.h */
-  const nav_cell_input in = {f, b, {h->u[0], h->u[1], h->u[2]}, h->p};
+  const nav_cell_input in = {f, b, {h->u[0], h->u[1], h->u[2]}, h->p, h->T};
   fprintf(out, "\nVECTORS velocity float\n");
   for (int k = 0; k < n3; k++)
     for (int j = 0; j < f->n[1]; j++)
@@ -211,6 +227,14 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
       fprintf(out, ", \"%s_s\": %.6f", nav_profile_name((nav_profile_phase)p), s->profile[p]);
     fprintf(out, ", \"memory_bytes\": %.0f, \"memory_bytes_per_cell\": %.2f}", s->memory_bytes, s->memory_per_cell);
   }
+  if (f->T) {
+    const nav_heat_diag *h = &f->heat;
+    fprintf(out, ",\n  \"convection\": {\"ra\": %.10g, \"pr\": %.10g, \"nusselt\": {", c->ra, c->pr);
+    for (int m = 0; m < h->nfaces; m++)
+      fprintf(out, "%s\"%s\": %.8g", m ? ", " : "", nav_face_name(h->face[m][0], h->face[m][1]), h->nusselt[m]);
+    fprintf(out, "}, \"u_max\": %.8g, \"u_max_y\": %.6g, \"v_max\": %.8g, \"v_max_x\": %.6g}", h->u_max, h->u_max_y,
+            h->v_max, h->v_max_x);
+  }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");
     nav_validation_json(v, out);
@@ -228,8 +252,8 @@ nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields
   FILE *out = fopen(path, "wb");
   NAV_CHECK(out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
   const nav_box *b = &h->box;
-  for (int c = 0; c <= f->dim; c++) {
-    const nav_real *q = c < f->dim ? h->u[c] : h->p;
+  for (int c = 0; c <= f->dim + (h->T ? 1 : 0); c++) {
+    const nav_real *q = c < f->dim ? h->u[c] : c == f->dim ? h->p : h->T;
     for (int k = 0; k < b->n[2]; k++)
       for (int j = 0; j < b->n[1]; j++)
         for (int i = 0; i < b->n[0]; i++) {

@@ -12,14 +12,15 @@
  * reason if not. */
 nav_err nav_output_prepare(const char *dir);
 
-/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row).
- * restart_step >= 0 (a restart from that step): keep the rows of an existing monitor.csv up to
- * that step and append to it, instead of starting a new file. */
-nav_err nav_monitor_open(const char *dir, long restart_step, FILE **out);
+/* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row);
+ * with a temperature then nusselt_<face> for each face of f->heat, u_max, u_max_y, v_max, v_max_x
+ * (nav_heat.h; measured on monitor steps). restart_step >= 0 (a restart from that step): keep the
+ * rows of an existing monitor.csv up to that step and append to it, instead of starting a new file. */
+nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, FILE **out);
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
 
-/* DIR/fields_<step>.vtk: cell-centred pressure, velocity and vorticity (z component in 2D,
- * vector in 3D) at time f->t. */
+/* DIR/fields_<step>.vtk: cell-centred pressure, (temperature,) velocity and vorticity (z component
+ * in 2D, vector in 3D) at time f->t. */
 nav_err nav_fields_write(const char *dir, nav_flow *f, const nav_host_fields *h);
 
 typedef struct nav_summary {
@@ -35,8 +36,9 @@ typedef struct nav_summary {
   double memory_per_cell; /* with profile: the largest peak backend bytes per cell of a rank's block */
 } nav_summary;
 
-/* DIR/final_fields.bin: u, v, (w), p interior values of the global grid as native doubles, each
- * field in global x-fastest order (u first), for exact comparisons. Rank 0 (h global). */
+/* DIR/final_fields.bin: u, v, (w), p (then T when the case has a temperature) interior values of
+ * the global grid as native doubles, each field in global x-fastest order (u first), for exact
+ * comparisons. Rank 0 (h global). */
 nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h);
 
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v);

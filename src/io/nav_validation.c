@@ -22,9 +22,11 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   nav_real *local = malloc((size_t)lb->ntot * sizeof *local);
   double *block = malloc(nb * sizeof *block), *global = root ? malloc(ng * sizeof *global) : NULL;
   nav_err e = local && block && (global || !root) ? NAV_OK : NAV_ERR_MEMORY;
-  for (int c = -1; c < f->dim && e == NAV_OK; c++) {
-    nav_real **dst = c < 0 ? &h->p : &h->u[c];
-    e = f->ops->to_host(local, c < 0 ? f->p : f->u[c], (size_t)lb->ntot * sizeof(nav_real));
+  const int last = f->T ? f->dim : f->dim - 1; /* c == dim: the temperature */
+  for (int c = -1; c <= last && e == NAV_OK; c++) {
+    nav_real **dst = c < 0 ? &h->p : c == f->dim ? &h->T : &h->u[c];
+    const nav_real *src = c < 0 ? f->p : c == f->dim ? f->T : f->u[c];
+    e = f->ops->to_host(local, src, (size_t)lb->ntot * sizeof(nav_real));
     nav_idx q = 0;
     for (int k = 0; k < lb->n[2]; k++)
       for (int j = 0; j < lb->n[1]; j++)
@@ -49,11 +51,13 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   if (!root) return NAV_OK;
   /* the ghosts of the global grid, as one block would have them */
   NAV_CALL(nav_fill_velocity_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->vbc, h->u));
+  if (h->T) NAV_CALL(nav_fill_temperature_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->tbc, h->T));
   return nav_fill_scalar_ghosts(&nav_kernel_ops_cpu, gb, NULL, (const nav_scalar_bc(*)[2])f->pbc, h->p);
 }
 
 void nav_host_fields_free(nav_host_fields *h) {
   free(h->p);
+  free(h->T);
   for (int c = 0; c < 3; c++) free(h->u[c]);
   memset(h, 0, sizeof *h);
 }
@@ -119,6 +123,32 @@ static int nav_is_cavity(const nav_config *c, double *U) {
   return *U > 0 && !strcmp(c->initial, "rest");
 }
 
+/* Max (into *emax) and sum of squares (into *sum, *count points) of the error of the velocity
+ * component c at its interior faces, or of the temperature (c < 0) at the cell centres, against the
+ * analytic fields at f->t. Returns 0 (nothing added) when the case has no analytic field. */
+static int nav_error_norms(const nav_flow *f, const nav_host_fields *h, int c, double *emax, double *sum, long *count) {
+  const nav_box *b = &h->box;
+  const nav_real *q = c < 0 ? h->T : h->u[c];
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++)
+      for (int i = 0; i < b->n[0]; i++) {
+        const int ijk[3] = {i, j, k};
+        double x[3] = {0, 0, 0}, ex;
+        int has;
+        for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], d == c);
+        if (c < 0)
+          nav_flow_exact_temperature(f->cfg, x, f->t, &ex, &has);
+        else
+          nav_flow_exact_velocity(f->cfg, c, x, f->t, &ex, &has);
+        if (!has) return 0;
+        const double e = fabs(q[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
+        *emax = fmax(*emax, e);
+        *sum += e * e;
+        (*count)++;
+      }
+  return 1;
+}
+
 nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
   const nav_config *cfg = f->cfg;
   memset(v, 0, sizeof *v);
@@ -154,27 +184,18 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
       }
     }
   }
-  /* analytic solutions: error at every interior face */
-  double sum = 0;
-  long count = 0;
-  const nav_box *b = &h->box;
+  /* analytic solutions: error at every interior face of the velocity, and at every cell centre of
+   * the temperature */
+  double sum = 0, tsum = 0;
+  long count = 0, tcount = 0;
+  if (h->T && nav_error_norms(f, h, -1, &v->t_err_max, &tsum, &tcount)) {
+    v->t_analytic = 1;
+    v->t_err_rms = sqrt(tsum / (double)tcount);
+  }
   for (int c = 0; c < f->dim; c++)
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) {
-          const int ijk[3] = {i, j, k};
-          double x[3] = {0, 0, 0}, ex;
-          int has;
-          for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], d == c);
-          nav_flow_exact_velocity(cfg, c, x, f->t, &ex, &has);
-          if (!has) return NAV_OK;
-          const double e = fabs(h->u[c][b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
-          v->analytic = 1;
-          v->err_max = fmax(v->err_max, e);
-          sum += e * e;
-          count++;
-        }
-  if (count) v->err_rms = sqrt(sum / (double)count);
+    if (!nav_error_norms(f, h, c, &v->err_max, &sum, &count)) return NAV_OK;
+  v->analytic = 1;
+  v->err_rms = sqrt(sum / (double)count);
   return NAV_OK;
 }
 
@@ -184,7 +205,11 @@ void nav_validation_json(const nav_validation *v, FILE *out) {
             "  \"validation\": {\"reference\": \"ghia1982\", \"re\": %g, \"ghia_max_dev_u\": %.6g, "
             "\"ghia_max_dev_v\": %.6g, \"points_u\": %d, \"points_v\": %d, \"excluded\": %d}",
             v->re, v->max_dev_u, v->max_dev_v, v->points_u, v->points_v, v->excluded);
-  else if (v->analytic)
-    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %.6e, \"velocity_error_rms\": %.6e}",
+  else if (v->analytic) {
+    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %.6e, \"velocity_error_rms\": %.6e",
             v->err_max, v->err_rms);
+    if (v->t_analytic)
+      fprintf(out, ", \"temperature_error_max\": %.6e, \"temperature_error_rms\": %.6e", v->t_err_max, v->t_err_rms);
+    fputc('}', out);
+  }
 }

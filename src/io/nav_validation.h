@@ -6,7 +6,9 @@
  * x = 0.5 L and of v on y = 0.5 L from the tabulated values, the staggered fields interpolated
  * bilinearly (ghost values carry the wall velocity) to the tabulated points. Entries flagged
  * SUSPECT_EXCLUDE in data/ghia1982_flags.csv are counted in `excluded` and left out.
- * Analytic (taylor_green, abc): max and RMS velocity error at the faces at the current time. */
+ * Analytic (taylor_green, abc, uniform): max and RMS velocity error at the faces at the current
+ * time; with an analytic temperature (nav_flow_exact_temperature) also its max and RMS error at
+ * the cell centres. */
 #ifndef NAV_VALIDATION_H
 #define NAV_VALIDATION_H
 
@@ -18,6 +20,7 @@ typedef struct nav_host_fields {
   nav_box box;          /* layout of the GLOBAL grid (no metric arrays) */
   nav_real *u[3], *p;   /* host copies of the global fields on rank 0, ghosts included (filled as
                            one block would have them); NULL on the other ranks */
+  nav_real *T;          /* the temperature likewise (NULL without one) */
 } nav_host_fields;
 
 /* Gather the fields of every rank into global host copies on rank 0. Collective. */
@@ -35,6 +38,8 @@ typedef struct nav_validation {
   int points_u, points_v, excluded;
   int analytic;        /* analytic solution known */
   double err_max, err_rms;
+  int t_analytic;      /* analytic temperature known (temperature initial = wave) */
+  double t_err_max, t_err_rms; /* at the cell centres */
 } nav_validation;
 
 nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v);

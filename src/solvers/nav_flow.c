@@ -33,6 +33,8 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
     if (c == 0) *value = A * (sin(k[0] * X[2]) + cos(k[0] * X[1])) * F;
     if (c == 1) *value = A * (sin(k[0] * X[0]) + cos(k[0] * X[2])) * F;
     if (c == 2) *value = A * (sin(k[0] * X[1]) + cos(k[0] * X[0])) * F;
+  } else if (!strcmp(cfg->initial, "uniform")) {
+    *value = cfg->uniform_velocity[c];
   } else {
     *has = 0;
   }
@@ -146,11 +148,13 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
-  return nav_flow_initial(f);
+  NAV_CALL(nav_flow_initial(f));
+  return nav_heat_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
+  nav_heat_destroy(f);
   nav_psolver_destroy(f->poisson);
   for (int c = 0; c < f->dim; c++) {
     nav_real *v[4] = {f->u[c], f->rhs[c], f->rhs_old[c], f->u_prev[c]};
@@ -183,7 +187,7 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   if (f->cfg->dt > 0) {
     *dt = f->cfg->dt;
   } else {
-    double limit = f->cfg->fourier / (f->cfg->nu * diff);
+    double limit = f->cfg->fourier / (fmax(f->cfg->nu, f->cfg->diffusivity) * diff);
     if (adv > 0) limit = fmin(limit, f->cfg->cfl / adv);
     *dt = limit;
   }
@@ -195,18 +199,34 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const nav_kernel_ops *ops = f->ops;
   const nav_box *b = &f->box;
   const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
-  if (diagnose)
+  if (diagnose) {
     for (int c = 0; c < f->dim; c++) NAV_CALL(ops->copy(f->u_prev[c], f->u[c], bytes));
+    if (f->T) NAV_CALL(ops->copy(f->T_prev, f->T, bytes));
+  }
   /* u* = u + a N(u^n) + c N(u^{n-1}): variable-step AB2, forward Euler at the first step */
   nav_profile_enter(NAV_PHASE_PREDICTOR);
   const double omega = f->dt_old > 0 ? dt / f->dt_old : 0;
+  const nav_real ca = (nav_real)(dt * (1 + 0.5 * omega)), cb = (nav_real)(-dt * 0.5 * omega);
   NAV_CALL(ops->momentum_rhs(b, f->u, (nav_real)f->cfg->nu, f->rhs));
-  NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, (nav_real)(dt * (1 + 0.5 * omega)),
-                          (nav_real)(-dt * 0.5 * omega)));
+  if (f->T) { /* S(T^n) with u^n, and the force of T^n in N(u^n) */
+    const nav_real coef[3] = {(nav_real)f->cfg->buoyancy[0], (nav_real)f->cfg->buoyancy[1],
+                              (nav_real)f->cfg->buoyancy[2]};
+    NAV_CALL(ops->scalar_rhs(b, f->u, f->T, (nav_real)f->cfg->diffusivity, f->rhs_T));
+    NAV_CALL(ops->buoyancy(b, f->T, coef, (nav_real)f->cfg->t_ref, f->rhs));
+  }
+  NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, ca, cb));
   for (int c = 0; c < f->dim; c++) { /* N(u^n) becomes the previous step's */
     nav_real *tmp = f->rhs[c];
     f->rhs[c] = f->rhs_old[c];
     f->rhs_old[c] = tmp;
+  }
+  if (f->T) { /* T^{n+1} = T^n + a S^n + c S^{n-1} */
+    NAV_CALL(ops->axpby(b, ca, f->rhs_T, 1, f->T));
+    if (cb != 0) NAV_CALL(ops->axpby(b, cb, f->rhs_T_old, 1, f->T));
+    nav_real *tmp = f->rhs_T;
+    f->rhs_T = f->rhs_T_old;
+    f->rhs_T_old = tmp;
+    NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
   }
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p */
@@ -248,6 +268,17 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
       umax = fmax(umax, v[1]);
     }
     f->change = umax > 0 ? dmax / (dt * umax) : 0;
+    if (f->T) {
+      double d, m;
+      int bad;
+      NAV_CALL(ops->max_abs_diff(b, f->T, f->T_prev, &d, &m, &bad));
+      double v[3] = {d, m, bad};
+      nav_reduce_max(f->comm, v, 3);
+      NAV_CHECK(!v[2], NAV_ERR_BLOWUP, "the temperature is NaN or Inf after step %ld (time %.6g)", f->step, f->t);
+      const double scale = f->t_scale > 0 ? f->t_scale : v[1];
+      if (scale > 0) f->change = fmax(f->change, v[0] / (dt * scale));
+      NAV_CALL(nav_heat_diagnose(f));
+    }
   }
   return NAV_OK;
 }

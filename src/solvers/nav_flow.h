@@ -10,7 +10,10 @@
  * div u^{n+1} = dt_n (b - L p) vanishes to the solver tolerance. Stability: AB2 needs
  * nu dt sum_d 4/h_d^2 <= 1 (fourier <= 0.25); on the imaginary axis (central advection) it is
  * weakly unstable, so cfl is kept below 1 and viscosity damps the growth.
- * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (nu max sum_d 1/h_d^2)) or fixed. */
+ * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
+ * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
+ * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
+ * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ]. */
 #ifndef NAV_FLOW_H
 #define NAV_FLOW_H
 
@@ -19,6 +22,7 @@
 #include "grid/nav_boundary.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
+#include "solvers/nav_heat.h"
 #include "solvers/poisson/nav_psolver.h"
 
 typedef struct nav_flow {
@@ -46,7 +50,16 @@ typedef struct nav_flow {
   int p_iterations;     /* pressure iterations (multigrid cycles or CG iterations) */
   double p_relres;      /* final relative pressure residual */
   double max_div;       /* max |div u| after the last diagnosed step */
-  double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1) */
+  double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1); with a temperature
+                           also max|T^{n+1} - T^n| / (dt t_scale), whichever is larger */
+  /* temperature (nav_heat.h): NULL pointers when [temperature] model = off. The state of the
+   * run is u, rhs_old, p, T and rhs_T_old (with t, step and dt_old). */
+  nav_real *T, *rhs_T, *rhs_T_old, *T_prev;
+  nav_temperature_bc tbc;
+  double t_scale;       /* temperature scale of the steady-state change */
+  nav_heat_diag heat;   /* monitors of the last diagnosed step */
+  nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
+  double *plane_host[2];
   int stop_signal;      /* a SIGINT/SIGTERM reached some rank (set by nav_flow_dt on every rank), else 0 */
 } nav_flow;
 
@@ -70,7 +83,7 @@ nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
  * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
 #define NAV_FLOW_MAX_STATE 12
 typedef struct nav_flow_array {
-  const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p" */
+  const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old" */
   nav_real *data;   /* backend memory, one block array (f->box) */
 } nav_flow_array;
 /* Fill a[] with the state arrays (the current pointers: the AB2 history swaps every step);
@@ -85,7 +98,7 @@ nav_err nav_flow_state_restored(nav_flow *f);
  * (..), x = (..): value" to msg. Collective. */
 nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n);
 
-/* Analytic velocity of the initial condition at time t (taylor_green, abc): *has = 0 if none. */
+/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform): *has = 0 if none. */
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
 
 #endif

@@ -5,9 +5,9 @@
  * component), the Adams-Bashforth history N(u^{n-1}) (rhs_old) and the pressure, which warm-starts
  * the next Poisson solve (so it changes the iterates, and the bits of the result). Only interior
  * points are state: the kernels write and read the history at interior points only, and the
- * ghosts of u and p are functions of the interior points (halo exchange, boundary conditions). A
- * new transported field adds its array and its history here, one line each, and its ghost fill to
- * nav_flow_state_restored. */
+ * ghosts of u and p are functions of the interior points (halo exchange, boundary conditions).
+ * With a temperature, T and its history rhs_T_old too. A new transported field adds its array and
+ * its history here, one line each, and its ghost fill to nav_flow_state_restored. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +24,17 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
   for (int c = 0; c < f->dim; c++)
     a[n++] = (nav_flow_array){hname[c], f->rhs_old[c]};
   a[n++] = (nav_flow_array){"p", f->p};
+  if (f->T) { /* the temperature and its AB2 history */
+    a[n++] = (nav_flow_array){"T", f->T};
+    a[n++] = (nav_flow_array){"rhs_T_old", f->rhs_T_old};
+  }
   return n;
 }
 
 nav_err nav_flow_state_restored(nav_flow *f) {
   NAV_CALL(nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u));
   NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
+  if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, &f->box, f->halo, &f->tbc, f->T));
   f->change = -1;
   return NAV_OK;
 }

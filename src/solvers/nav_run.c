@@ -249,7 +249,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (rank == 0 && opt->restart)
     printf("restart: %s, step %ld, time %.9g\n", opt->restart, f.step, f.t);
   FILE *mon = NULL;
-  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, opt->restart ? f.step : -1, &mon) : NAV_OK);
+  nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &f, opt->restart ? f.step : -1, &mon) : NAV_OK);
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
   int stop_signal = 0;
@@ -308,6 +308,15 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
            "%.4f on y = 0.5 (%d points)\n",
            v.re, v.max_dev_u, v.points_u, v.max_dev_v, v.points_v);
   if (rank == 0 && v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
+  if (rank == 0 && f.T) {
+    printf("convection:");
+    for (int m = 0; m < f.heat.nfaces; m++)
+      printf(" Nu %s %.5f,", nav_face_name(f.heat.face[m][0], f.heat.face[m][1]), f.heat.nusselt[m]);
+    printf(" u_max %.4f at y = %.4f, v_max %.4f at x = %.4f (u lx / kappa)\n", f.heat.u_max, f.heat.u_max_y,
+           f.heat.v_max, f.heat.v_max_x);
+  }
+  if (rank == 0 && v.t_analytic)
+    printf("validation: analytic temperature error max %.3e, rms %.3e\n", v.t_err_max, v.t_err_rms);
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);
   if (rank == 0)
     printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);

@@ -1,6 +1,6 @@
 /* A whole run on the CUDA backend against the CPU backend: the same case (argument 1, or the
  * default case; further arguments are --set style overrides "section.key=value"), both backends
- * stepped with their own time steps, then u, v, w and p compared in the relative max norm
+ * stepped with their own time steps, then u, v, w, p (and T with a temperature) compared in the relative max norm
  *     max |x_cuda - x_cpu| / max |x_cpu|   over every point (ghosts included), per field,
  * which must stay <= the tolerance (environment NAV_TEST_TOL, default 1e-10). Prints the
  * pressure iterations of both runs (they must agree step by step) and the time per step of each.
@@ -72,10 +72,11 @@ static int run(int argc, char **argv) {
   for (int k = 0; k < 2; k++) OK(nav_host_fields_fetch(&f[k], &h[k]));
   int fail = 0;
   const size_t n = (size_t)f[0].box.ntot;
-  static const char *names[4] = {"u", "v", "w", "p"};
-  for (int c = 0; c <= f[0].dim; c++) {
-    const int q = c < f[0].dim ? c : 3;
-    const nav_real *a = q < 3 ? h[0].u[q] : h[0].p, *b = q < 3 ? h[1].u[q] : h[1].p;
+  static const char *names[5] = {"u", "v", "w", "p", "T"};
+  for (int c = 0; c <= f[0].dim + (f[0].T ? 1 : 0); c++) {
+    const int q = c < f[0].dim ? c : c == f[0].dim ? 3 : 4;
+    const nav_real *a = q < 3 ? h[0].u[q] : q == 3 ? h[0].p : h[0].T;
+    const nav_real *b = q < 3 ? h[1].u[q] : q == 3 ? h[1].p : h[1].T;
     double dmax = 0, xmax = 0;
     for (size_t p = 0; p < n; p++) {
       dmax = fmax(dmax, fabs((double)a[p] - (double)b[p]));

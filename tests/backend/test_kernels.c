@@ -269,6 +269,22 @@ static void test_box(pair_box *pb) {
     OK(cpu->kinetic_energy(bc, uc, &mc));
     OK(gpu->kinetic_energy(bg, ug, &mg));
     check_scalar("kinetic_energy", pb, mc, mg);
+    /* temperature: advection-diffusion right-hand side, and the force added to the momentum's */
+    field T = field_new(pb, 0.5), st = field_new(pb, 0);
+    OK(cpu->scalar_rhs(bc, uc, T.c, (nav_real)0.03, st.c));
+    OK(gpu->scalar_rhs(bg, ug, T.g, (nav_real)0.03, st.g));
+    check_field("scalar_rhs", pb, &st);
+    const nav_real coef[3][3] = {{(nav_real)0.3, (nav_real)-7.1, (nav_real)2.2}, {0, (nav_real)-710, 0}};
+    for (int g = 0; g < 2; g++) {
+      OK(cpu->buoyancy(bc, T.c, coef[g], (nav_real)0.45, rc));
+      OK(gpu->buoyancy(bg, T.g, coef[g], (nav_real)0.45, rg));
+      for (int c = 0; c < dim; c++) {
+        snprintf(name, sizeof name, "buoyancy %s c%d", g ? "g=-y" : "g oblique", c);
+        check_field(name, pb, &r[c]);
+      }
+    }
+    field_free(&T);
+    field_free(&st);
     for (int c = 0; c < dim; c++) {
       field_free(&u[c]);
       field_free(&r[c]);

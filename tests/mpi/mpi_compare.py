@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Same answers on 1 to N ranks: run one problem on one rank and on several decompositions and
 compare the final fields (max-norm relative difference per field) and the pressure iteration
-counts (every step, or the one Poisson solve).
+counts (every step, or the one Poisson solve); with a temperature also the convection monitors of
+summary.json (Nusselt numbers, mid-plane maxima and their positions), each as a one-value field.
 
 usage: mpi_compare.py MPIEXEC NAVIER SCRATCH TOL run CASE SPLITS [--set k=v ...]
        mpi_compare.py MPIEXEC NAVIER SCRATCH TOL poisson "BENCH ARGS" SPLITS
 SPLITS: comma-separated triples joined by ':', e.g. 2,1,1:3,1,1:2,2,1:4,1,1 (ranks = product).
 A run writes DIR/final_fields.bin ([output] dump_final = true: u, v, (w), p as doubles in global
-x-fastest order) and monitor.csv (monitor_every = 1); the Poisson solver alone is run through
+x-fastest order, then T when the case has a temperature) and monitor.csv (monitor_every = 1); the Poisson solver alone is run through
 `navier bench poisson --dump FILE --json`. Passes when every field differs by <= TOL relative and
 every iteration count is equal or within one."""
 import csv
@@ -46,11 +47,22 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
     assert summ["ranks"] == p[0] * p[1] * p[2] and summ["decomposition"] == p, summ
     ncell = summ["cells"]
     names = ["u", "v", "p"] if summ["dim"] == 2 else ["u", "v", "w", "p"]
+    if "convection" in summ:  # a temperature follows the pressure
+        names.append("T")
     vals = doubles(os.path.join(out, "final_fields.bin"))
     assert len(vals) == ncell * len(names), (len(vals), ncell)
     fields = {n: vals[i * ncell:(i + 1) * ncell] for i, n in enumerate(names)}
     with open(os.path.join(out, "monitor.csv")) as f:
         its = [int(r["p_iterations"]) for r in csv.DictReader(f) if int(r["step"]) > 0]
+    if "convection" in summ:  # the monitors reduced over ranks, as fields of a few values
+        c = summ["convection"]
+        fields["monitor Nu"] = list(c["nusselt"].values())
+        fields["monitor u_max, v_max"] = [c["u_max"], c["v_max"]]
+        # the position of a maximum that is round-off (u on the mid-plane of a Rayleigh-Benard cell)
+        # is noise: only the positions of maxima above 1e-3 of the larger one count
+        big = max(abs(c["u_max"]), abs(c["v_max"]))
+        fields["monitor positions"] = [c[k + "_" + x] for k, x in (("u_max", "y"), ("v_max", "x"))
+                                       if abs(c[k]) > 1e-3 * big]
     return fields, its
 
 

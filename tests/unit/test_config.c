@@ -4,6 +4,7 @@
  * program needs no arguments and no files from the source tree. Error messages are checked
  * line by line, exactly, including the line numbers. Exit status: 0 if every check passed. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +194,7 @@ static void test_good_file(void) {
 
 static void test_file_errors(void) {
   ONE_ERROR("unknown section, reported once at its header", "[run]\nname = a\n[gird]\nnx = 4\nny = 4\n",
-            "%s:3: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output)");
+            "%s:3: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature)");
   ONE_ERROR("unknown key", "[grid]\nnx = 4\nnxx = 5\n", "%s:3: key 'grid.nxx': unknown key");
   ONE_ERROR("key in the wrong section", "[grid]\n\nnu = 0.1\n",
             "%s:3: key 'grid.nu': unknown key (did you mean 'physics.nu'?)");
@@ -279,7 +280,7 @@ static void test_set_errors(void) {
                has_error("%s:3: key 'time.cfl': expected a real number, got 'x'", "--set") &&
                has_error("%s:4: key 'physics.mu': unknown key", "--set") &&
                has_error("%s:5: section '[foo]': unknown section (known: run, grid, time, physics, boundary, pressure, "
-                         "output)",
+                         "output, temperature)",
                          "--set"),
            "--set: numbered by position, every error reported");
   char *malformed[] = {"gridnx=4", "grid.nx", ".nx=4", "grid.=4"};
@@ -341,6 +342,39 @@ static void test_cross_key(void) {
   ONE_ERROR("wall velocity: normal component", "[boundary]\nx_low_velocity = 1,0.5,0\n",
             "%s:2: key 'boundary.x_low_velocity': x_low is a wall: the normal component u of x_low_velocity must be 0 "
             "(only tangential wall velocity), got 1");
+  /* [temperature]: one input set, faces, initial field */
+  ONE_ERROR("temperature: both inputs", "[temperature]\nmodel = boussinesq\npr = 0.71\nra = 1e4\nkappa = 0.1\n",
+            "%s:5: key 'temperature.kappa': both inputs given: pr (nondimensional, with ra) and kappa (dimensional, "
+            "with beta, gravity, physics.nu); give one");
+  ONE_ERROR("temperature: neither input", "[temperature]\nmodel = boussinesq\nra = 1e4\n",
+            "%s:2: key 'temperature.model': model = boussinesq needs the nondimensional input (ra, pr > 0) or the "
+            "dimensional input (kappa > 0, beta, gravity, physics.nu)");
+  ONE_ERROR("temperature: ra with the dimensional input", "[temperature]\nmodel = boussinesq\nkappa = 0.1\nra = 10\n",
+            "%s:4: key 'temperature.ra': ra belongs to the nondimensional input (with pr); with kappa give beta and "
+            "gravity, got ra = 10");
+  ONE_ERROR("temperature: nu other than pr", "[physics]\nnu = 0.5\n[temperature]\nmodel = boussinesq\npr = 0.71\n",
+            "%s:5: key 'temperature.pr': in the nondimensional input nu = Pr = 0.71, got physics.nu = 0.5");
+  ONE_ERROR("temperature: periodic faces go together",
+            "[boundary]\nx_low = periodic\nx_high = periodic\n[temperature]\nmodel = boussinesq\npr = 1\nx_low = periodic\n",
+            "%s:3: key 'boundary.x_high': the temperature face x_high is flux but its velocity face is periodic: "
+            "periodic goes with periodic");
+  ONE_ERROR("temperature: conduction needs two fixed faces", "[temperature]\nmodel = boussinesq\npr = 1\ninitial = conduction\n",
+            "%s:4: key 'temperature.initial': initial = conduction needs a direction whose two temperature faces are "
+            "fixed");
+  {
+    nav_config t;
+    nav_config_errors te;
+    const char *sets[] = {"temperature.model=boussinesq", "temperature.ra=1e4", "temperature.pr=0.71",
+                          "temperature.gravity=0,-2,0"};
+    NAV_TEST(nav_config_load(&t, NULL, 4, (char *const *)sets, &te) == NAV_OK && t.nu == 0.71 && t.diffusivity == 1 &&
+                 t.buoyancy[0] == 0 && fabs(t.buoyancy[1] + 7100) < 1e-9 && t.buoyancy[2] == 0,
+             "temperature: nondimensional input gives nu = Pr, kappa = 1, b = Ra Pr g/|g|");
+    const char *dsets[] = {"temperature.model=boussinesq", "temperature.kappa=0.2", "temperature.beta=0.003",
+                           "temperature.gravity=0,-9.81,0"};
+    NAV_TEST(nav_config_load(&t, NULL, 4, (char *const *)dsets, &te) == NAV_OK && t.nu == 0.01 && t.diffusivity == 0.2 &&
+                 fabs(t.buoyancy[1] + 0.003 * 9.81) < 1e-15,
+             "temperature: dimensional input gives kappa and b = beta g");
+  }
   ONE_ERROR("lid velocity on a periodic face", "[boundary]\ny_low = periodic\ny_high = periodic\n",
             "%s:3: key 'boundary.y_high': y_high is periodic: y_high_velocity must be 0,0,0, got 1,0,0");
   ONE_ERROR("velocity on a free-slip face", "[boundary]\nx_high_velocity = 0,1,0\nx_high = free_slip\n",

@@ -69,6 +69,10 @@ nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *p,
 nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
 nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum);
 
+nav_err nav_scalar_rhs_cpu(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
+nav_err nav_buoyancy_cpu(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
+                         nav_real *const *rhs);
+
 nav_err nav_laplacian_cpu(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
 nav_err nav_inverse_diagonal_cpu(const nav_box *b, nav_real *inv_diag);
