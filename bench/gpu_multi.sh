@@ -34,6 +34,18 @@ timeout 300 "$BIN/test_kernels" >"$OUT/tests.log" 2>&1
 note "test_kernels: exit $? | $(grep -E 'checks' "$OUT/tests.log" | tail -1)"
 timeout 300 "$BIN/test_flow_backends" $CASE grid.nx=64 grid.ny=64 grid.nz=64 time.max_steps=100 >>"$OUT/tests.log" 2>&1
 note "test_flow_backends 64^3: exit $? | $(tail -1 "$OUT/tests.log")"
+timeout 300 "$BIN/test_flow_backends" cases/natconv2d_ra1e4.ini grid.nx=128 grid.ny=128 time.max_steps=300 \
+  >"$SCRATCH/nc.log" 2>&1
+note "test_flow_backends natconv2d Ra 1e4 128^2 300 steps: exit $? | $(grep -E 'T:|passed|FAIL' "$SCRATCH/nc.log" | tr '\n' ' ')"
+timeout 300 "$BIN/test_flow_backends" cases/bdc3d_ra1e5.ini grid.nx=48 grid.ny=48 grid.nz=48 time.max_steps=100 \
+  >"$SCRATCH/bdc.log" 2>&1
+note "test_flow_backends bdc3d Ra 1e5 48^3 100 steps: exit $? | $(grep -E 'T:|passed|FAIL' "$SCRATCH/bdc.log" | tr '\n' ' ')"
+cat "$SCRATCH/nc.log" "$SCRATCH/bdc.log" >>"$OUT/tests.log"
+bash tests/gpu/test_gpu_ranks.sh mpirun "$NAV" python3 tests/mpi/mpi_compare.py "$SCRATCH/t_nc" 1e-10 \
+  cases/natconv2d_ra1e4.ini transport nccl --set grid.nx=128 --set grid.ny=128 --set time.max_steps=100 \
+  --set pressure.tolerance=1e-12 >"$SCRATCH/t_nc.log" 2>&1
+note "natconv2d 2 GPUs vs 1 (nccl): exit $? | $(grep -E 'ranks \(|SKIP|FAIL|pass' "$SCRATCH/t_nc.log" | tail -3 | tr '\n' ' ')"
+cat "$SCRATCH/t_nc.log" >>"$OUT/tests.log"
 for t in mpi cuda-aware nccl; do
   bash tests/gpu/test_gpu_ranks.sh mpirun "$NAV" python3 tests/mpi/mpi_compare.py "$SCRATCH/t_$t" 1e-10 $CASE \
     transport $t $(g 64 64 64) --set time.max_steps=50 --set pressure.tolerance=1e-12 >"$SCRATCH/t_$t.log" 2>&1
