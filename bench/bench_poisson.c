@@ -3,6 +3,7 @@
  *   navier bench poisson --dim D --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic]
  *                        [--cycle v|f] [--smooth PRE,POST] [--decomposition PX,PY,PZ] [--dump FILE] [--json]
  *                        [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]
+ *                        [--transport auto|mpi|cuda-aware|nccl]
  *
  * Unit box (or NX x NY x NZ cells of width 1/N with --grid, for weak scaling), uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
  * mean), zero initial guess. Prints setup and solve seconds, iterations, final relative residual,
@@ -27,7 +28,8 @@ static int nav_bench_usage(void) {
                   "                            [--bc neumann|dirichlet|periodic] [--cycle v|f] [--smooth PRE,POST] "
                   "[--json]\n"
                   "                            [--decomposition PX,PY,PZ] [--dump FILE] [--backend cpu|cuda] "
-                  "[--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n");
+                  "[--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n"
+                  "                            [--transport auto|mpi|cuda-aware|nccl]\n");
   return 2;
 }
 
@@ -55,6 +57,7 @@ int nav_bench_poisson(int argc, char **argv) {
     else if (!strcmp(a, "--backend")) opt.backend = v;
     else if (!strcmp(a, "--repeat")) repeat = (int)strtol(v, &end, 10);
     else if (!strcmp(a, "--cpu-cells")) opt.cpu_coarse_cells = strtol(v, &end, 10);
+    else if (!strcmp(a, "--transport")) opt.halo_transport = v;
     else if (!strcmp(a, "--grid")) {
       if (sscanf(v, "%d,%d,%d", &grid[0], &grid[1], &grid[2]) != 3) return nav_bench_usage();
     }

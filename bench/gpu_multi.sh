@@ -52,6 +52,12 @@ for t in mpi cuda-aware nccl; do
   note "2 GPUs vs 1, transport $t: exit $? | $(grep -E 'ranks|SKIP|FAIL|pass' "$SCRATCH/t_$t.log" | tail -4 | tr '\n' ' ')"
   cat "$SCRATCH/t_$t.log" >>"$OUT/tests.log"
 done
+for r in 1 2; do # restart on the GPUs: N steps against N/2 + checkpoint + N/2, bit for bit
+  python3 tests/io/io_check.py mpirun "$NAV" "$SCRATCH/rs_$r" restart $r $r cases/natconv2d_ra1e4.ini 40 \
+    --set grid.nx=64 --set grid.ny=64 --set run.backend=cuda >"$SCRATCH/rs_$r.log" 2>&1
+  note "restart bit for bit, natconv2d 64^2, $r rank(s) on $r GPU(s): exit $? | $(grep -E 'identical|PASS|FAIL' "$SCRATCH/rs_$r.log" | tr '\n' ' ')"
+  cat "$SCRATCH/rs_$r.log" >>"$OUT/tests.log"
+done
 for t in nccl mpi; do
   bash tests/mpi/test_overlap.sh mpirun "$NAV" "$SCRATCH/ov_$t" $CASE 1,1,2 2,1,1 -- $(g 64 64 64) \
     --set time.max_steps=20 --set run.backend=cuda --set run.halo_transport=$t >"$SCRATCH/ov_$t.log" 2>&1
@@ -74,4 +80,4 @@ if [ -n "$BASE" ]; then
 fi
 
 note "== 3. scaling over 1 and 2 GPUs"
-OUT=$OUT OVERLAPS="off on" STRONG_DECOMPS=z bash bench/gpu_scaling.sh "$BIN" 1 2 2>&1 | tee -a "$SUM"
+OUT=$OUT OVERLAPS="${OVERLAPS:-off on}" STRONG_DECOMPS=z bash bench/gpu_scaling.sh "$BIN" 1 2 2>&1 | tee -a "$SUM"

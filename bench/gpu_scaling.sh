@@ -78,14 +78,18 @@ for G in "$@"; do
   while read -r dec kind; do
     IFS=, read -r px py pz <<<"$dec"
     run_step weak cavity3d "$G" "$dec" "$kind" $((256 * px)) $((256 * py)) $((256 * pz)) "$OVERLAPS"
-    out=$(timeout 240 mpirun -n "$G" --oversubscribe "$NAV" bench poisson --dim 3 --n 256 \
-      --grid $((256 * px)),$((256 * py)),$((256 * pz)) --decomposition "$dec" --backend cuda --tol 1e-6 \
-      --repeat 3 --json 2>&1 </dev/null)
-    rc=$?
-    echo "== weak poisson G=$G $dec: exit $rc" >>"$LOG"
-    echo "$out" >>"$LOG"
-    record weak poisson3d "$G" "$dec" "$kind" mpi off $rc "$(echo "$out" | grep '^{' | tail -1)"
-    echo "weak poisson G=$G $dec: exit $rc $(echo "$out" | grep -o '"solve_s": [0-9.]*')"
+    ts=$TRANSPORTS
+    [ "$G" -eq 1 ] && ts=auto
+    for t in $ts; do
+      out=$(timeout 240 mpirun -n "$G" --oversubscribe "$NAV" bench poisson --dim 3 --n 256 \
+        --grid $((256 * px)),$((256 * py)),$((256 * pz)) --decomposition "$dec" --backend cuda --tol 1e-6 \
+        --transport $t --repeat 3 --json 2>&1 </dev/null)
+      rc=$?
+      echo "== weak poisson G=$G $dec $t: exit $rc" >>"$LOG"
+      echo "$out" >>"$LOG"
+      record weak poisson3d "$G" "$dec" "$kind" "$t" off $rc "$(echo "$out" | grep '^{' | tail -1)"
+      echo "weak poisson G=$G $dec $t: exit $rc $(echo "$out" | grep -o '"solve_s": [0-9.]*')"
+    done
     for n in $STRONG; do
       [ "$STRONG_DECOMPS" != all ] && [ "$kind" != 1D-z ] && [ "$G" -gt 1 ] && continue
       run_step strong cavity3d_$n "$G" "$dec" "$kind" "$n" "$n" "$n" off

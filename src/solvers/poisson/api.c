@@ -19,6 +19,7 @@ struct nav_poisson {
   double *w[3];
   MPI_Comm comm;
   int decomposition[3];
+  char transport[16];  /* the halo transport asked for (nav_transport.h) */
   nav_decomp dc;       /* the grid over comm (a serial stand-in on one rank) */
   double *block;       /* dense block of this rank */
   char description[256];
@@ -33,6 +34,7 @@ void nav_poisson_options_default(nav_poisson_options *opt) {
   opt->pre_smooth = 2;
   opt->post_smooth = 2;
   opt->backend = "cpu";
+  opt->halo_transport = "auto";
 }
 
 const char *nav_poisson_error(void) { return nav_error_message(); }
@@ -48,6 +50,10 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
             "nav_poisson_create: solver '%s' or cycle '%s' unknown", opt->solver, opt->cycle);
   const nav_kernel_ops *ops = nav_backend_get(opt->backend ? opt->backend : "cpu", nav_decomp_local_rank(comm, NULL));
   NAV_CHECK(ops, NAV_ERR_INPUT, "nav_poisson_create: backend '%s' not available", opt->backend);
+  const char *transport = opt->halo_transport ? opt->halo_transport : "auto";
+  NAV_CHECK(!strcmp(transport, "auto") || !strcmp(transport, "mpi") || !strcmp(transport, "cuda-aware") ||
+                !strcmp(transport, "nccl"),
+            NAV_ERR_INPUT, "nav_poisson_create: halo_transport '%s' unknown (auto, mpi, cuda-aware, nccl)", transport);
   nav_poisson *ps = calloc(1, sizeof *ps);
   NAV_CHECK(ps, NAV_ERR_MEMORY, "nav_poisson_create: out of memory");
   ps->ops = ops;
@@ -61,6 +67,7 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   ps->opt.cpu_coarse_cells = opt->cpu_coarse_cells;
   ps->comm = comm;
   memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
+  snprintf(ps->transport, sizeof ps->transport, "%s", transport);
   ps->dc.comm = MPI_COMM_NULL;
   *out = ps;
   return NAV_OK;
@@ -115,6 +122,8 @@ nav_err nav_poisson_set_grid(nav_poisson *ps, int dim, const int n[3], const dou
   for (int d = 0; d < 3; d++) periodic[d] = d < dim && sbc[d][0] == NAV_SCALAR_PERIODIC;
   if (size > 1)
     NAV_CALL(nav_decomp_create_grid(ps->comm, dim, nn, periodic, ps->decomposition, "nav_poisson_set_grid", &ps->dc));
+  if (size > 1) /* the halo transport of the grid's ranks; nav_decomp_destroy frees it */
+    NAV_CALL(nav_transport_create(ps->ops, ps->dc.comm, ps->transport, "nav_poisson_set_grid", &ps->dc.transport));
   else
     NAV_CALL(nav_decomp_serial(dim, nn, periodic, &ps->dc));
   NAV_CALL(nav_box_create(ps->ops, dim, ps->dc.n, ps->dc.g0, ps->w, &ps->box));
