@@ -11,11 +11,11 @@ extern "C" {
 
 typedef struct nav_memory_count {
   size_t current, peak;
-  size_t len, cap;        /* live allocations */
+  size_t len, cap; /* live allocations */
   struct nav_memory_block {
     const void *ptr;
     size_t bytes;
-  } *live;
+  } * live;
 } nav_memory_count;
 
 /* Record an allocation of bytes at ptr (ignored if the table cannot grow: the count is then low). */

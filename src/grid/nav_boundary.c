@@ -16,8 +16,8 @@ void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scal
       pbc[d][s] = d < dim && vbc->type[d][s] == NAV_BC_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
 }
 
-nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                                 const nav_velocity_bc *bc, nav_real *const *u) {
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
+                                 nav_real *const *u) {
   for (int d = 0; d < b->dim; d++) {
     NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
     for (int s = 0; s < 2; s++)
@@ -37,8 +37,8 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, na
   return NAV_OK;
 }
 
-nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
-                               nav_real *x) {
+nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                               const nav_scalar_bc bc[3][2], nav_real *x) {
   /* The directions without a neighbour rank in one pass first, then each direction with one: its
    * exchange and its physical face. The exchanged planes carry the neighbour's filled ghosts, and
    * the rules are homogeneous (alpha = +-1, beta = 0), so the order of the directions changes no
@@ -77,7 +77,9 @@ void nav_temperature_bc_from_config(const nav_config *cfg, double *const *w, con
       const double v = cfg->tbc_value[d][s];
       const double dc = s ? 0.5 * (w[d][n[d] - 1] + w[d][n[d]]) : 0.5 * (w[d][-1] + w[d][0]);
       switch (cfg->tbc[d][s]) {
-      case NAV_THERMAL_PERIODIC: bc->kind[d][s] = NAV_GHOST_PERIODIC; break;
+      case NAV_THERMAL_PERIODIC:
+        bc->kind[d][s] = NAV_GHOST_PERIODIC;
+        break;
       case NAV_THERMAL_FIXED:
         bc->kind[d][s] = NAV_GHOST_MIRROR;
         bc->alpha[d][s] = -1;
@@ -97,7 +99,8 @@ nav_err nav_fill_temperature_ghosts(const nav_kernel_ops *ops, const nav_box *b,
   for (int d = 0; d < b->dim; d++) {
     NAV_CALL(nav_halo_exchange(halo, b, d, &x, 1));
     for (int s = 0; s < 2; s++)
-      if (!nav_halo_face(halo, d, s)) NAV_CALL(ops->fill_ghost(b, x, d, s, bc->kind[d][s], bc->alpha[d][s], bc->beta[d][s]));
+      if (!nav_halo_face(halo, d, s))
+        NAV_CALL(ops->fill_ghost(b, x, d, s, bc->kind[d][s], bc->alpha[d][s], bc->beta[d][s]));
   }
   return NAV_OK;
 }

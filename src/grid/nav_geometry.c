@@ -24,7 +24,8 @@ void nav_widths_ghosts(double *w, int N, int periodic) {
 
 void nav_widths_coarsen(const double *w, int N, int periodic, double *wc) {
   const int Nc = nav_coarse_count(N);
-  for (int I = 0; I < Nc; I++) wc[I] = w[2 * I] + (2 * I + 1 < N ? w[2 * I + 1] : 0);
+  for (int I = 0; I < Nc; I++)
+    wc[I] = w[2 * I] + (2 * I + 1 < N ? w[2 * I + 1] : 0);
   nav_widths_ghosts(wc, Nc, periodic);
 }
 
@@ -118,7 +119,8 @@ double nav_box_volume(int dim, const int n[3], const int g0[3], double *const w[
   double v = 1;
   for (int d = 0; d < dim; d++) {
     double len = 0;
-    for (int i = 0; i < n[d]; i++) len += w[d][g0[d] + i];
+    for (int i = 0; i < n[d]; i++)
+      len += w[d][g0[d] + i];
     v *= len;
   }
   return v;

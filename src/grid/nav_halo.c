@@ -105,7 +105,8 @@ static nav_err nav_halo_exchange_mpi(nav_halo *h, const nav_box *b, int dir, nav
                   MPI_SUCCESS,
               NAV_ERR_MPI, "halo exchange: MPI_Isend failed");
   }
-  NAV_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI, "halo exchange: MPI_Waitall failed");
+  NAV_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI,
+            "halo exchange: MPI_Waitall failed");
   for (int s = 0; s < 2; s++) {
     if (!h->mpi[dir][s]) continue;
     if (h->staged) NAV_CALL(ops->from_host(h->dbuf[dir][s][1], h->hbuf[dir][s][1], bytes));

@@ -69,8 +69,8 @@ nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const cha
   if (size == 1) return NAV_OK;
   const int device = strcmp(ops->name, "cpu") != 0, is_auto = !strcmp(request, "auto");
   if (!strcmp(request, "mpi") || (is_auto && !device)) return NAV_OK;
-  NAV_CHECK(device, NAV_ERR_INPUT, "%s: key 'run.halo_transport': '%s' moves device memory, but the backend is %s",
-            at, request, ops->name);
+  NAV_CHECK(device, NAV_ERR_INPUT, "%s: key 'run.halo_transport': '%s' moves device memory, but the backend is %s", at,
+            request, ops->name);
   nav_transport *t = calloc(1, sizeof *t);
   NAV_CHECK(t, NAV_ERR_MEMORY, "cannot allocate the halo transport");
   t->ops = ops;

@@ -31,16 +31,19 @@ int main(void) {
     for (int combo = 0; combo < 1 << (2 * dim); combo++) { /* bit d: direction d periodic; bit dim + d: skipped */
       nav_ghost_faces g;
       memset(&g, 0, sizeof g);
-      for (int d = 0; d < dim; d++) g.skip[d] = combo >> (dim + d) & 1;
+      for (int d = 0; d < dim; d++)
+        g.skip[d] = combo >> (dim + d) & 1;
       for (int d = 0; d < 3; d++)
         for (int s = 0; s < 2; s++) {
           g.kind[d][s] = combo >> d & 1 ? NAV_GHOST_PERIODIC : NAV_GHOST_MIRROR;
           g.alpha[d][s] = (nav_real)rnd();
           g.beta[d][s] = (nav_real)rnd();
         }
-      for (nav_idx p = 0; p < b.ntot; p++) ref[p] = x[p] = (nav_real)rnd();
+      for (nav_idx p = 0; p < b.ntot; p++)
+        ref[p] = x[p] = (nav_real)rnd();
       for (int d = 0; d < dim; d++)
-        for (int s = 0; s < 2 && !g.skip[d]; s++) ops->fill_ghost(&b, ref, d, s, g.kind[d][s], g.alpha[d][s], g.beta[d][s]);
+        for (int s = 0; s < 2 && !g.skip[d]; s++)
+          ops->fill_ghost(&b, ref, d, s, g.kind[d][s], g.alpha[d][s], g.beta[d][s]);
       ops->fill_ghosts(&b, x, &g);
       checks++;
       if (memcmp(ref, x, (size_t)b.ntot * sizeof *x)) {

@@ -20,8 +20,12 @@ NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_real *x, in
   const int n = b->n[dir];
   const nav_idx ghost = base + (side ? (nav_idx)n : -1) * s; /* the ghost cell, or the high boundary face */
   switch (kind) {
-  case NAV_GHOST_MIRROR: x[ghost] = alpha * x[side ? ghost - s : ghost + s] + beta; break;
-  case NAV_GHOST_PERIODIC: x[ghost] = x[side ? base : base + (nav_idx)(n - 1) * s]; break;
+  case NAV_GHOST_MIRROR:
+    x[ghost] = alpha * x[side ? ghost - s : ghost + s] + beta;
+    break;
+  case NAV_GHOST_PERIODIC:
+    x[ghost] = x[side ? base : base + (nav_idx)(n - 1) * s];
+    break;
   case NAV_GHOST_FACE:
     if (side) {
       x[ghost] = beta;
@@ -93,7 +97,8 @@ NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_real *x, con
 /* Number of points of nav_ghost_all_point's list. */
 NAV_HD static inline nav_idx nav_ghost_all_count(const nav_box *b, const nav_ghost_faces *g) {
   nav_idx m = 0;
-  for (int d = 0; d < b->dim; d++) m += 2 * nav_ghost_face_points(b, g, d);
+  for (int d = 0; d < b->dim; d++)
+    m += 2 * nav_ghost_face_points(b, g, d);
   return m;
 }
 

@@ -67,12 +67,12 @@ static int nav_nccl_load(void) {
   return 0;
 }
 
-#define NAV_CALL_NCCL(CALL)                                                                          \
-  do {                                                                                               \
-    const int nav_nres_ = (CALL);                                                                    \
-    if (nav_nres_ != NAV_NCCL_SUCCESS)                                                               \
-      return nav_error_set(NAV_ERR_BACKEND, __FILE__, __LINE__, __func__, "%s failed: %s", #CALL,     \
-                           nav_nccl.error_string(nav_nres_));                                        \
+#define NAV_CALL_NCCL(CALL)                                                                                            \
+  do {                                                                                                                 \
+    const int nav_nres_ = (CALL);                                                                                      \
+    if (nav_nres_ != NAV_NCCL_SUCCESS)                                                                                 \
+      return nav_error_set(NAV_ERR_BACKEND, __FILE__, __LINE__, __func__, "%s failed: %s", #CALL,                      \
+                           nav_nccl.error_string(nav_nres_));                                                          \
   } while (0)
 
 extern "C" int nav_cuda_p2p_available(char *why, int size) {

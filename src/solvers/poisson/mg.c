@@ -37,8 +37,8 @@
 #include "solvers/poisson/poisson_impl.h"
 
 #define NAV_MG_COARSE_TOL 1e-10
-#define NAV_MG_OMEGA 1.2            /* over-relaxation of the red-black smoother */
-#define NAV_MG_ODD_MIN_CELLS 4096   /* coarsen a level with an odd count only above this size */
+#define NAV_MG_OMEGA 1.2          /* over-relaxation of the red-black smoother */
+#define NAV_MG_ODD_MIN_CELLS 4096 /* coarsen a level with an odd count only above this size */
 /* On a device backend, the levels of at most NAV_MG_CPU_CELLS cells (global; [pressure]
  * cpu_coarse_cells overrides) go to the CPU of rank 0 (through the gather): a launch there costs
  * more than the level's work (HPGMG's per-level backend choice). The level above them is what
@@ -113,9 +113,11 @@ static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f) {
     e = nav_level_init(ps, c, f->ops, &cd, wc, 0);
   } else if (e == NAV_OK) {
     e = nav_decomp_copy(&cd, &c->dc);
-    for (int d = 0; d < 3; d++) c->N[d] = cd.N[d];
+    for (int d = 0; d < 3; d++)
+      c->N[d] = cd.N[d];
   }
-  for (int d = 0; d < 3; d++) nav_widths_free(wc[d]);
+  for (int d = 0; d < 3; d++)
+    nav_widths_free(wc[d]);
   nav_decomp_release(&cd);
   ps->nlev++;
   return e;
@@ -137,7 +139,8 @@ nav_err nav_mg_setup(nav_psolver *ps) {
     NAV_CALL(nav_decomp_serial(f->dc.dim, f->N, f->dc.periodic, &one));
     nav_err e =
         f->dc.rank == 0 ? nav_level_init(ps, t, &nav_kernel_ops_cpu, &one, f->w, 0) : nav_decomp_copy(&one, &t->dc);
-    for (int d = 0; d < 3; d++) t->N[d] = f->N[d];
+    for (int d = 0; d < 3; d++)
+      t->N[d] = f->N[d];
     nav_decomp_release(&one);
     NAV_CALL(e);
     const size_t nb = (size_t)f->box.n[0] * f->box.n[1] * f->box.n[2], ng = (size_t)f->N[0] * f->N[1] * f->N[2];
@@ -254,8 +257,8 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
   double rel;
   if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->b));
   const int n = lev->N[0] * lev->N[1] * lev->N[2];
-  NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi, NAV_MG_COARSE_TOL,
-                           2 * n + 50, &it, &rel));
+  NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi,
+                           NAV_MG_COARSE_TOL, 2 * n + 50, &it, &rel));
   return nav_level_fill(ps, lev, lev->x);
 }
 
@@ -276,7 +279,8 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   nav_level *c = &ps->lev[l + 1];
   const int gather = l + 1 == ps->gather;
   nav_level *f = gather ? &ps->transfer : lev; /* the fine grid that c coarsens (serial on rank 0) */
-  for (int s = 0; s < ps->opt.pre_smooth; s++) NAV_CALL(nav_mg_sweep(ps, lev, 0));
+  for (int s = 0; s < ps->opt.pre_smooth; s++)
+    NAV_CALL(nav_mg_sweep(ps, lev, 0));
   NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
   if (gather) NAV_CALL(nav_mg_gather(ps, lev));
   if (c->active) { /* f and c share a backend */
@@ -289,6 +293,7 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   }
   if (gather) NAV_CALL(nav_mg_scatter_add(ps, lev));
   NAV_CALL(nav_level_fill(ps, lev, lev->x));
-  for (int s = 0; s < ps->opt.post_smooth; s++) NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
+  for (int s = 0; s < ps->opt.post_smooth; s++)
+    NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
   return NAV_OK;
 }
