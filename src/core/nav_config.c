@@ -101,8 +101,9 @@ static const nav_key nav_keys[] = {
      "on the cpu backend mpi).", .values = nav_transport_values},
     {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "off",
      "Overlap the halo exchange of the multigrid smoother with the work inside each block (on a GPU: the exchange "
-     "on a second stream while the block's core is relaxed) on the levels with blocks of 32768 cells or more: on or off. The result is the same bit for bit; off "
-     "is the default because it was faster on 2 H200 GPUs (docs/performance.md).",
+     "on a second stream while the block's core is relaxed) on the levels with blocks of 32768 cells or more: on "
+     "or off. The result is the same bit for bit; off is the default because it was faster on 2 H200 GPUs "
+     "(docs/performance.md).",
      .values = nav_overlap_values},
     {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
      "MPI ranks per direction px,py,pz (their product must be the number of ranks; pz = 1 in 2D; every block "
