@@ -11,8 +11,9 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   vtk CASE [--set k=v ...]       run CASE writing fields every step and parse the last legacy VTK
                                  file as ParaView's reader does: header, TIME, coordinates, and
                                  the pressure/velocity/vorticity arrays (sizes, finite values)
-  profile CASE [--set k=v ...]   run CASE with --profile and assert that
-                                 summary.json has every phase and that they add up to the loop time
+  profile CASE [--set k=v ...]   run CASE with --profile and assert that summary.json has every
+                                 phase, that they add up to the loop time, that each kind of work was
+                                 charged to its own phase, and the memory per cell (see check_profile)
   devahldavis CASE [--set k=v ...]  run a differentially heated cavity to steady state and assert
                                  against data/devahldavis1983.csv (at the case's Ra): the Nusselt
                                  number of the hot and of the cold wall within 1 %, u_max and v_max
@@ -24,10 +25,18 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  x_low, fixed or flux on x_high, adiabatic elsewhere) and assert that
                                  the final temperature is the linear profile to round-off (1e-12)
                                  and the velocity stays 0
+  dtorder CASE DT MIN [--set ..] run CASE on its grid with dt = DT, DT/2, DT/4 and assert the
+                                 temporal order of the velocity, log2 of the ratio of the successive
+                                 differences, >= MIN (the spatial error cancels)
+  couette3d                      3D Couette flow between moving walls, per direction, against the
+                                 exact linear profile (every tangential wall condition)
+  freeslip3d                     free_slip faces per direction: a uniform flow stays uniform, and half
+                                 channels with a free-slip centre plane equal the full channel's halves
   onset CASE RA1 RA2 T1 T2       run the Rayleigh-Benard CASE at Ra = RA1 and RA2 to time T2, fit
                                  the growth rate of the kinetic energy (monitor.csv) over [T1, T2]
                                  and assert it is negative at RA1 and positive at RA2
-Every check prints the figures it asserts on."""
+Every check prints the figures it asserts on. NAVTEST_LAUNCH in the environment (e.g. "mpiexec -n 2
+--oversubscribe") runs navier under it."""
 import csv
 import json
 import math
@@ -38,7 +47,9 @@ import sys
 
 
 def run(navier, case, outdir, sets):
-    cmd = [navier, "run", case, "--output", outdir]
+    """navier run CASE (None: the embedded default case) with --set overrides; the environment's
+    NAVTEST_LAUNCH (e.g. "mpiexec -n 2 --oversubscribe") goes in front of the command."""
+    cmd = os.environ.get("NAVTEST_LAUNCH", "").split() + [navier, "run"] + ([case] if case else []) + ["--output", outdir]
     for s in sets:
         cmd += [s] if s.startswith("--") else ["--set", s]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -177,6 +188,14 @@ def check_vtk(navier, scratch, case, sets):
 
 
 def check_profile(navier, scratch, case, sets):
+    """The phases add up to the loop time; every kind of work (the marks nav_profile_work beside the
+    predictor, Poisson, correction, halo and output code) was charged to its own phase, the predictor,
+    Poisson solve and correction once per step; the peak memory per cell is within [1.0, 1.15] of what
+    the arrays need: 4 dim + 2 flow arrays (u, rhs, rhs_old, u_prev per component, p, div), 2 of the
+    finest multigrid level (residual, inverse diagonal; its x and b are p and div), 4 with a
+    temperature, each with one ghost layer, and 4 per coarser level (x, b, r, inverse diagonal), which
+    halve each direction: 4 / (2^dim - 1) fine-grid arrays without ghosts in all (per cell of the largest
+    block), and with several ranks the halo buffers (2 x 4 planes per neighbour, flow and levels)."""
     out = os.path.join(scratch, "profile")
     s = run(navier, case, out, sets + ["--profile"])
     p = s["profile"]
@@ -184,8 +203,37 @@ def check_profile(navier, scratch, case, sets):
     total = sum(p[f"{k}_s"] for k in phases)
     print(f"{s['case']}: {s['steps']} steps, loop {p['loop_s']:.4f} s, phases " +
           ", ".join(f"{k} {p[k + '_s']:.4f}" for k in phases) + f", sum {total:.4f} s")
-    return all(p[f"{k}_s"] >= 0 for k in phases) and abs(total - p["loop_s"]) <= 0.02 * p["loop_s"] + 1e-3 \
+    ok = all(p[f"{k}_s"] >= 0 for k in phases) and abs(total - p["loop_s"]) <= 0.02 * p["loop_s"] + 1e-3 \
         and p["poisson_s"] > 0 and p["predictor_s"] > 0
+    work = p["work"]
+    for k in phases:
+        charged = work.get(k, {})
+        wrong = {q: n for q, n in charged.items() if q != k}
+        need = s["steps"] if k in ("predictor", "poisson", "correction") else None
+        good = not wrong and (need is None or charged.get(k, 0) == need) and (k != "halo" or s["ranks"] == 1 or
+                                                                              charged.get(k, 0) > 0)
+        ok &= good
+        print(f"  work of {k}: charged {charged or 'nowhere'}" + (f" (expected {need} in {k})" if need else "")
+              + ("" if good else "  FAIL"))
+    dim, cells, ntot = s["dim"], 1, 1
+    for d in range(dim):  # the largest block (uneven splits: the first ranks get the extra cell)
+        n = -(-s["grid"][d] // s["decomposition"][d])
+        cells *= n
+        ntot *= n + 2
+    arrays = 4 * dim + 2 + 2 + (4 if "convection" in s else 0)
+    need = 8 * (arrays * ntot / cells + 4 / (2 ** dim - 1))
+    for d in range(dim):  # halo buffers (send, receive; 4 fields) of the flow and of each level
+        if s["decomposition"][d] > 1:
+            face = ("x", "y", "z")[d] + "_low"
+            sides = 2 if s["decomposition"][d] > 2 or case_value(case, "boundary", face, sets) == "periodic" else 1
+            plane = ntot // (-(-s["grid"][d] // s["decomposition"][d]) + 2)
+            need += 8 * sides * 2 * 4 * plane / cells * (1 + 2 ** (dim - 1) / (2 ** (dim - 1) - 1))
+    ratio = p["memory_bytes_per_cell"] / need
+    good = 1.0 <= ratio <= 1.15
+    ok &= good
+    print(f"  memory {p['memory_bytes_per_cell']:.1f} bytes per cell, the arrays need {need:.1f}: ratio {ratio:.3f} "
+          f"(band 1.0 to 1.15)" + ("" if good else "  FAIL"))
+    return ok
 
 
 def devahldavis_reference(ra):
@@ -247,6 +295,161 @@ def read_final(out, s):
     vals = struct.unpack(f"<{len(data) // 8}d", data)
     n = s["cells"]
     return [vals[i * n:(i + 1) * n] for i in range(len(vals) // n)]
+
+
+def velocity_fields(out, s):
+    """The velocity components of final_fields.bin (face values, global x-fastest order)."""
+    return read_final(out, s)[:s["dim"]]
+
+
+def check_dtorder(navier, scratch, case, dt, min_order, sets):
+    """Temporal order alone: the grid fixed, dt, dt/2 and dt/4 to the same end time; the spatial error
+    is the same in the three runs, so the differences e1 = max|u_dt - u_dt/2| and
+    e2 = max|u_dt/2 - u_dt/4| (every velocity component, every face) shrink as dt^q:
+    q = log2(e1 / e2) >= MIN_ORDER."""
+    finals = []
+    for m in (1, 2, 4):
+        out = os.path.join(scratch, f"dt{m}")
+        s = run(navier, case, out, sets + [f"time.dt={dt / m!r}", "output.dump_final=true", "time.steady_tol=0"])
+        finals.append(velocity_fields(out, s))
+        print(f"{s['case']}: grid {s['grid']}, dt = {dt / m:.5g}, {s['steps']} steps to t = {s['time']:.6g}"
+              + (f", max velocity error against the exact solution {s['validation']['velocity_error_max']:.3e}"
+                 if "velocity_error_max" in s.get("validation", {}) else ""))
+    diff = [max(abs(a - b) for ca, cb in zip(finals[k], finals[k + 1]) for a, b in zip(ca, cb)) for k in (0, 1)]
+    order = math.log(diff[0] / diff[1]) / math.log(2) if diff[1] > 0 else float("inf")
+    print(f"max|u(dt) - u(dt/2)| = {diff[0]:.4e}, max|u(dt/2) - u(dt/4)| = {diff[1]:.4e}: "
+          f"temporal order {order:.3f} (required >= {min_order})")
+    return order >= min_order
+
+
+AXES = "xyz"
+FACES = [f"{a}_{side}" for a in AXES for side in ("low", "high")]
+
+
+def box3d_sets(kinds, n, lengths=(1, 1, 1), origin=(0, 0, 0), velocity=None):
+    """--set list of a 3D box: kinds[d] is the boundary of both faces of direction d (or a pair),
+    n cells per direction, every face velocity 0,0,0 unless velocity[face] gives it."""
+    sets = ["grid.dim=3"] + [f"grid.n{a}={n[d]}" for d, a in enumerate(AXES)]
+    sets += [f"grid.l{a}={lengths[d]!r}" for d, a in enumerate(AXES)] + [f"grid.{a}0={origin[d]!r}"
+                                                                        for d, a in enumerate(AXES)]
+    for d, a in enumerate(AXES):
+        pair = kinds[d] if isinstance(kinds[d], tuple) else (kinds[d], kinds[d])
+        sets += [f"boundary.{a}_low={pair[0]}", f"boundary.{a}_high={pair[1]}"]
+    for face in FACES:
+        v = (velocity or {}).get(face, (0, 0, 0))
+        sets.append(f"boundary.{face}_velocity={v[0]!r},{v[1]!r},{v[2]!r}")
+    return sets
+
+
+def face_index(s, c, i, j, k):
+    nx, ny, _ = s["grid"]
+    return (k * ny + j) * nx + i
+
+
+def check_couette3d(navier, scratch, sets):
+    """3D Couette flow against its exact solution, once per wall direction d (the other two
+    periodic): the walls of d move tangentially with different velocities in both tangential
+    components (low U_lo, high U_hi), and at steady state u_c(x_d) = U_lo,c + (U_hi,c - U_lo,c) x_d / L
+    (exactly linear: the second-order scheme reproduces it to round-off), the normal component 0.
+    Every tangential condition of every wall face enters the answer; max error <= 1e-7 (the
+    steady-state stop leaves about 1e-9)."""
+    ok = True
+    for d in range(3):
+        n = [4, 4, 4]
+        n[d] = 8
+        kinds = ["periodic"] * 3
+        kinds[d] = "wall"
+        lo, hi = [0.0] * 3, [0.0] * 3
+        t = [c for c in range(3) if c != d]
+        lo[t[0]], lo[t[1]], hi[t[0]], hi[t[1]] = 0.5, -0.25, -1.0, 0.75
+        vel = {f"{AXES[d]}_low": lo, f"{AXES[d]}_high": hi}
+        out = os.path.join(scratch, f"couette_{AXES[d]}")
+        s = run(navier, None, out, box3d_sets(kinds, n, velocity=vel) + [
+            "run.name=couette3d", "physics.nu=1", "physics.initial=rest", "time.dt=0", "time.end_time=0",
+            "time.max_steps=0", "time.steady_tol=1e-9", "pressure.tolerance=1e-12", "output.dump_final=true"] + sets)
+        u = velocity_fields(out, s)
+        err = 0.0
+        for k in range(n[2]):
+            for j in range(n[1]):
+                for i in range(n[0]):
+                    ijk = (i, j, k)
+                    x = (ijk[d] + 0.5) / n[d]
+                    for c in range(3):
+                        exact = 0.0 if c == d else lo[c] + (hi[c] - lo[c]) * x
+                        if c == d and ijk[d] == 0:
+                            exact = 0.0
+                        err = max(err, abs(u[c][face_index(s, c, i, j, k)] - exact))
+        good = s["status"] == "completed" and err <= 1e-7
+        ok &= good
+        print(f"walls at {AXES[d]}: {s['steps']} steps to t = {s['time']:.4g} ({s['message'] or s['status']}), "
+              f"low wall {lo}, high wall {hi}: max |u - u_Couette| = {err:.3e} (bound 1e-7)" + ("" if good else "  FAIL"))
+    return ok
+
+
+def check_freeslip3d(navier, scratch, sets):
+    """free_slip faces of each direction d (the others periodic), two ways:
+    (a) a uniform flow tangential to the faces (both tangential components) stays uniform: max
+        deviation <= 1e-12;
+    (b) a channel [0, 1] in d between two walls that both move with the same tangential velocity,
+        from rest (an unsteady Stokes layer, symmetric about the centre plane), against the half
+        channels [0, 1/2] (wall low, free_slip high) and [1/2, 1] (free_slip low, wall high): each
+        half equals the full channel's half after 40 steps to 1e-12 relative."""
+    ok = True
+    common = ["physics.nu=0.5", "time.dt=0.001", "time.end_time=0", "time.max_steps=40", "time.steady_tol=0",
+              "pressure.tolerance=1e-12", "output.dump_final=true"]
+    for d in range(3):
+        t = [c for c in range(3) if c != d]
+        V = [0.0] * 3
+        V[t[0]], V[t[1]] = 1.0, -0.5
+        n = [4, 4, 4]
+        kinds = ["periodic"] * 3
+        kinds[d] = "free_slip"
+        out = os.path.join(scratch, f"uniform_{AXES[d]}")
+        s = run(navier, None, out, box3d_sets(kinds, n) + common + [
+            "run.name=free_slip_uniform", "physics.initial=uniform", f"physics.uniform_velocity={V[0]},{V[1]},{V[2]}"]
+                + sets)
+        u = velocity_fields(out, s)
+        dev = max(abs(v - V[c]) for c in range(3) for v in u[c])
+        good = dev <= 1e-12
+        ok &= good
+        print(f"free_slip at {AXES[d]}: uniform flow {V} after {s['steps']} steps: max deviation {dev:.2e} (bound 1e-12)"
+              + ("" if good else "  FAIL"))
+        runs = {}
+        for name, length, origin, pair, m in (("full", 1.0, 0.0, ("wall", "wall"), 8),
+                                              ("low", 0.5, 0.0, ("wall", "free_slip"), 4),
+                                              ("high", 0.5, 0.5, ("free_slip", "wall"), 4)):
+            kinds[d] = pair
+            n = [4, 4, 4]
+            n[d] = m
+            lengths, org = [1.0] * 3, [0.0] * 3
+            lengths[d], org[d] = length, origin
+            vel = {f"{AXES[d]}_{side}": V for side, kind in zip(("low", "high"), pair) if kind == "wall"}
+            out = os.path.join(scratch, f"{name}_{AXES[d]}")
+            s = run(navier, None, out, box3d_sets(kinds, n, lengths, org, vel) + common + ["run.name=stokes_layer"]
+                    + sets)
+            runs[name] = (s, velocity_fields(out, s))
+        sf, uf = runs["full"]
+        scale = max(abs(v) for c in range(3) for v in uf[c])
+        worst = 0.0
+        for name, shift in (("low", 0), ("high", 4)):
+            sh, uh = runs[name]
+            nh = sh["grid"]
+            for k in range(nh[2]):
+                for j in range(nh[1]):
+                    for i in range(nh[0]):
+                        ijk = [i, j, k]
+                        full = list(ijk)
+                        full[d] += shift
+                        for c in t:  # the tangential components (the normal one is checked as 0 below)
+                            a = uh[c][(k * nh[1] + j) * nh[0] + i]
+                            b = uf[c][(full[2] * sf["grid"][1] + full[1]) * sf["grid"][0] + full[0]]
+                            worst = max(worst, abs(a - b) / scale)
+            worst = max(worst, max(abs(v) for v in uh[d]) / scale)
+        good = worst <= 1e-12 and scale > 0.1
+        ok &= good
+        print(f"free_slip at {AXES[d]}: Stokes layer of walls moving {V}, max |u| {scale:.3f} after {sf['steps']} steps: "
+              f"half channels against the full channel, max rel diff {worst:.2e} (bound 1e-12)" + ("" if good else "  FAIL"))
+    return ok
 
 
 def check_conduction(navier, scratch, case, sets):
@@ -317,6 +520,12 @@ def main():
         ok = check_conduction(navier, scratch, args[0], sets)
     elif check == "onset":
         ok = check_onset(navier, scratch, args[0], float(args[1]), float(args[2]), float(args[3]), float(args[4]))
+    elif check == "dtorder":
+        ok = check_dtorder(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "couette3d":
+        ok = check_couette3d(navier, scratch, sets)
+    elif check == "freeslip3d":
+        ok = check_freeslip3d(navier, scratch, sets)
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

@@ -8,13 +8,26 @@ static struct {
   nav_profile_phase current;
   double since;
   double seconds[NAV_PHASE_COUNT];
+  long work[NAV_PHASE_COUNT][NAV_PHASE_COUNT]; /* [kind][phase charged] */
 } nav_profile_state;
 
 void nav_profile_enable(const nav_kernel_ops *ops) {
   nav_profile_state.ops = ops;
   nav_profile_state.current = NAV_PHASE_OTHER;
   nav_profile_state.since = nav_wtime();
-  for (int i = 0; i < NAV_PHASE_COUNT; i++) nav_profile_state.seconds[i] = 0;
+  for (int i = 0; i < NAV_PHASE_COUNT; i++) {
+    nav_profile_state.seconds[i] = 0;
+    for (int j = 0; j < NAV_PHASE_COUNT; j++) nav_profile_state.work[i][j] = 0;
+  }
+}
+
+void nav_profile_work(nav_profile_phase kind) {
+  if (nav_profile_state.ops) nav_profile_state.work[kind][nav_profile_state.current]++;
+}
+
+void nav_profile_work_counts(long counts[NAV_PHASE_COUNT][NAV_PHASE_COUNT]) {
+  for (int i = 0; i < NAV_PHASE_COUNT; i++)
+    for (int j = 0; j < NAV_PHASE_COUNT; j++) counts[i][j] = nav_profile_state.work[i][j];
 }
 
 int nav_profile_enabled(void) { return nav_profile_state.ops != NULL; }

@@ -31,5 +31,11 @@ nav_profile_phase nav_profile_enter(nav_profile_phase p);
 /* Seconds charged to each phase so far (the current phase included). */
 void nav_profile_seconds(double seconds[NAV_PHASE_COUNT]);
 const char *nav_profile_name(nav_profile_phase p);
+/* The work of phase `kind` runs here (a mark at the code itself, e.g. beside the correction
+ * kernel): counts one under the phase current now, so that a test can assert that every kind of
+ * work is charged to its own phase (summary.json "profile": "work"). No effect when disabled. */
+void nav_profile_work(nav_profile_phase kind);
+/* counts[kind][charged]: how often work of `kind` ran while `charged` was the current phase. */
+void nav_profile_work_counts(long counts[NAV_PHASE_COUNT][NAV_PHASE_COUNT]);
 
 #endif

@@ -144,6 +144,7 @@ static nav_err nav_halo_exchange_planes(nav_halo *h, const nav_box *b, int dir, 
 nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
   if (!h || !(h->mpi[dir][0] || h->mpi[dir][1])) return NAV_OK;
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_HALO);
+  nav_profile_work(NAV_PHASE_HALO);
   const nav_err e = nav_halo_exchange_planes(h, b, dir, x, nf);
   nav_profile_enter(host);
   return e;

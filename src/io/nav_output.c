@@ -225,7 +225,18 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
     fprintf(out, ",\n  \"profile\": {\"loop_s\": %.6f", s->loop_s);
     for (int p = 0; p < NAV_PHASE_COUNT; p++)
       fprintf(out, ", \"%s_s\": %.6f", nav_profile_name((nav_profile_phase)p), s->profile[p]);
-    fprintf(out, ", \"memory_bytes\": %.0f, \"memory_bytes_per_cell\": %.2f}", s->memory_bytes, s->memory_per_cell);
+    fprintf(out, ", \"memory_bytes\": %.0f, \"memory_bytes_per_cell\": %.2f", s->memory_bytes, s->memory_per_cell);
+    long work[NAV_PHASE_COUNT][NAV_PHASE_COUNT]; /* "work": {kind: {phase charged: count}} (nav_profile_work) */
+    nav_profile_work_counts(work);
+    fprintf(out, ", \"work\": {");
+    for (int k = 0, first = 1; k < NAV_PHASE_COUNT; k++) {
+      fprintf(out, "%s\"%s\": {", first ? "" : ", ", nav_profile_name((nav_profile_phase)k));
+      first = 0;
+      for (int p = 0, any = 0; p < NAV_PHASE_COUNT; p++)
+        if (work[k][p]) fprintf(out, "%s\"%s\": %ld", any++ ? ", " : "", nav_profile_name((nav_profile_phase)p), work[k][p]);
+      fprintf(out, "}");
+    }
+    fprintf(out, "}}");
   }
   if (f->T) {
     const nav_heat_diag *h = &f->heat;

@@ -207,6 +207,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   nav_profile_enter(NAV_PHASE_PREDICTOR);
   const double omega = f->dt_old > 0 ? dt / f->dt_old : 0;
   const nav_real ca = (nav_real)(dt * (1 + 0.5 * omega)), cb = (nav_real)(-dt * 0.5 * omega);
+  nav_profile_work(NAV_PHASE_PREDICTOR);
   NAV_CALL(ops->momentum_rhs(b, f->u, (nav_real)f->cfg->nu, f->rhs));
   if (f->T) { /* S(T^n) with u^n, and the force of T^n in N(u^n) */
     const nav_real coef[3] = {(nav_real)f->cfg->buoyancy[0], (nav_real)f->cfg->buoyancy[1],
@@ -233,6 +234,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   nav_profile_enter(NAV_PHASE_POISSON);
   NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
   nav_psolver_stats st;
+  nav_profile_work(NAV_PHASE_POISSON);
   NAV_CALL(nav_psolver_solve(f->poisson, f->p, f->div, &st));
   f->p_iterations = st.iterations;
   f->p_relres = st.relres;
@@ -245,6 +247,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
             "(tolerance %.1e); raise [pressure] max_iterations or check the case",
             f->step + 1, f->t, st.relres, st.iterations, f->cfg->tolerance);
   nav_profile_enter(NAV_PHASE_CORRECTION);
+  nav_profile_work(NAV_PHASE_CORRECTION);
   NAV_CALL(ops->correct(b, f->u, f->p, (nav_real)dt));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   nav_profile_enter(NAV_PHASE_OTHER);

@@ -82,6 +82,7 @@ static nav_err nav_agree(const nav_flow *f, nav_err e) {
 
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
+  nav_profile_work(NAV_PHASE_OUTPUT);
   nav_err e = nav_snapshot_write(dir, f);
   nav_profile_enter(host);
   return e;
@@ -89,6 +90,7 @@ static nav_err nav_write_fields(const char *dir, nav_flow *f) {
 
 static nav_err nav_write_checkpoint(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
+  nav_profile_work(NAV_PHASE_OUTPUT);
   char path[1200];
   nav_err e = nav_checkpoint_write(dir, f, path, sizeof path);
   if (e == NAV_OK && f->dc.rank == 0) {

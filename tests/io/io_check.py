@@ -20,6 +20,9 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          (pressure exactly, cell-centre velocity to round-off) and the VTK
                          snapshot (vorticity); fields.xmf parses and names exactly the datasets of
                          the files, with their shapes and times
+  vorticity R CASE       the vorticity (and its magnitude) of the snapshot at t = 0 of an analytic field
+                         (taylor_green, abc) in the VTK and HDF5 files against the exact curl,
+                         within the truncation bound of the output's differences (check_vorticity)
   paraview R CASE N      ParaView's pvbatch (when installed; else skipped) opens fields.xmf: every
                          time, the cells, the domain and every cell array of the HDF5 files
   plot CASE              [output] plots = true makes valid PNGs; a failing plot tool is a warning; the
@@ -598,6 +601,110 @@ def check_paraview(mpiexec, navier, scratch, ranks, case, n, sets):
         all(abs(a - b) < 1e-12 for a, b in zip(pv["bounds"][1::2][:s["dim"]], [1.0] * s["dim"]))
 
 
+# ---------------------------------------------------------------------------------------- vorticity
+def case_get(case, sets, section, key, default):
+    for a in sets:
+        if a.split("=", 1)[0].strip() == f"{section}.{key}":
+            return a.split("=", 1)[1].strip()
+    sec = None
+    for line in open(case):
+        line = line.split("#")[0].split(";")[0].strip()
+        if line.startswith("["):
+            sec = line.strip("[]").strip()
+        elif "=" in line and sec == section and line.split("=", 1)[0].strip() == key:
+            return line.split("=", 1)[1].strip()
+    return default
+
+
+def exact_curl(initial, amp, k, X, Y, Z):
+    """The curl of the analytic initial field at t = 0, written out by hand (not from navier):
+    Taylor-Green u = A sin(kx x) cos(ky y), v = -A kx/ky cos(kx x) sin(ky y):
+        w_z = dv/dx - du/dy = A (kx^2/ky + ky) sin(kx x) sin(ky y);
+    ABC (k = kx) u = A (sin kz + cos ky, sin kx + cos kz, sin ky + cos kx):
+        w = (dw/dy - dv/dz, du/dz - dw/dx, dv/dx - du/dy)
+          = A k (cos ky + sin kz, cos kz + sin kx, cos kx + sin ky).
+    Also returns the sum of the amplitudes of the derivative terms of each component (the scale of
+    the truncation bound)."""
+    import numpy as np
+    if initial == "taylor_green":
+        kx, ky = k[0], k[1]
+        return [amp * (kx * kx / ky + ky) * np.sin(kx * X) * np.sin(ky * Y)], amp * (kx * kx / ky + ky)
+    kk = k[0]
+    return [amp * kk * (np.cos(kk * Y) + np.sin(kk * Z)), amp * kk * (np.cos(kk * Z) + np.sin(kk * X)),
+            amp * kk * (np.cos(kk * X) + np.sin(kk * Y))], 2 * amp * kk
+
+
+def check_vorticity(mpiexec, navier, scratch, ranks, case, sets):
+    """The vorticity of the snapshot at t = 0 of an analytic field (Taylor-Green 2D, ABC 3D) in the
+    VTK and HDF5 files against the exact curl at the cell centres: the output interpolates the face
+    velocities to the centres (factor cos(k h/2) on a mode) and differences the neighbours' centre
+    values over 2h (factor sin(k h)/(k h)), so each derivative term is off by at most
+    (1/8 + 1/6) (k h)^2 = 7/24 (k h)^2 of its amplitude: |w - w_exact| <= 7/24 (k h)^2 S per
+    component, S the sum of the term amplitudes; the magnitude (HDF5, 3D) within sqrt(3) times that."""
+    try:
+        import numpy as np
+    except ImportError as e:
+        print(f"skipped: {e}")
+        return SKIP
+    out = os.path.join(scratch, "vort")
+    shutil.rmtree(out, ignore_errors=True)
+    both = has_hdf5(navier)
+    args = ["run", case, "--output", out, "--set", "time.max_steps=1", "--set", "time.end_time=0",
+            "--set", "output.fields_every=1", "--set", f"output.format={'both' if both else 'vtk'}"] + sets_args(sets)
+    rc, log = run(mpiexec, navier, ranks, args, os.path.join(scratch, "vort.log"))
+    if rc:
+        print(log[-2000:])
+        return False
+    s = summary(out)
+    dim = s["dim"]
+    n = s["grid"]
+    initial = case_get(case, sets, "physics", "initial", "rest")
+    amp = float(case_get(case, sets, "physics", "amplitude", "1"))
+    L = [float(case_get(case, sets, "grid", f"l{a}", "1")) for a in "xyz"]
+    O = [float(case_get(case, sets, "grid", f"{a}0", "0")) for a in "xyz"]
+    k = [2 * math.pi / l for l in L]
+    h = [L[d] / n[d] for d in range(3)]
+    centres = [O[d] + (np.arange(n[d]) + 0.5) * h[d] - O[d] for d in range(3)]
+    if dim == 3:
+        Z, Y, X = np.meshgrid(centres[2], centres[1], centres[0], indexing="ij")
+    else:
+        Y, X = np.meshgrid(centres[1], centres[0], indexing="ij")
+        Z = None
+    exact, S = exact_curl(initial, amp, k, X, Y, Z)
+    bound = 7 / 24 * max(k[d] * h[d] for d in range(dim)) ** 2 * S
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from navtest import read_vtk
+    files = {"vtk": os.path.join(out, "fields_00000000.vtk")}
+    _, t0, _, arrays = read_vtk(files["vtk"])
+    shape = X.shape + ((3,) if dim == 3 else ())
+    got = {"vtk": np.array(arrays["vorticity"], dtype=float).reshape(shape)}
+    mag = None
+    if both:
+        import h5py
+        with h5py.File(os.path.join(out, "fields_00000000.h5"), "r") as f:
+            got["hdf5"] = np.array(f["vorticity"]).reshape(shape)
+            if dim == 3:
+                mag = np.array(f["vorticity_magnitude"]).reshape(X.shape)
+    ok = t0 == 0
+    scale = max(float(np.max(np.abs(e))) for e in exact)
+    for fmt, w in got.items():
+        comps = [w[..., c] for c in range(3)] if dim == 3 else [w]
+        errs = [float(np.max(np.abs(a - e))) for a, e in zip(comps, exact)]
+        good = max(errs) <= bound * (1 + 1e-6) + 1e-6 * scale  # 1e-6: the float32 of the VTK file
+        ok &= good
+        print(f"{s['case']} {'x'.join(map(str, n[:dim]))}, t = 0, {fmt}: max |w - curl u_exact| per component "
+              + ", ".join(f"{e:.3e}" for e in errs) + f" (max |w_exact| {scale:.3f}, bound 7/24 (kh)^2 S = {bound:.3e})"
+              + ("" if good else "  FAIL"))
+    if mag is not None:
+        emag = np.sqrt(sum(e * e for e in exact))
+        err = float(np.max(np.abs(mag - emag)))
+        good = err <= math.sqrt(3) * bound * (1 + 1e-6)
+        ok &= good
+        print(f"  hdf5 vorticity_magnitude: max ||w| - |curl u_exact|| = {err:.3e} (bound sqrt(3) x {bound:.3e})"
+              + ("" if good else "  FAIL"))
+    return bool(ok)
+
+
 def main():
     mpiexec, navier, scratch, check = sys.argv[1:5]
     rest = sys.argv[5:]
@@ -614,6 +721,8 @@ def main():
         ok = check_blowup(mpiexec, navier, scratch, args[0], sets)
     elif check == "hdf5":
         ok = check_hdf5(mpiexec, navier, scratch, int(args[0]), args[1], int(args[2]), sets)
+    elif check == "vorticity":
+        ok = check_vorticity(mpiexec, navier, scratch, int(args[0]), args[1], sets)
     elif check == "paraview":
         ok = check_paraview(mpiexec, navier, scratch, int(args[0]), args[1], int(args[2]), sets)
     elif check == "plot":
