@@ -1,7 +1,8 @@
 /* Poisson solver tests through the library API (include/navier/poisson.h):
  *   1. manufactured solutions: second-order convergence of the discrete solution (max norm, two
  *      grids h and h/2, observed order >= 1.8) in 2D and 3D, for Neumann, Dirichlet, periodic and
- *      mixed faces, on uniform and smoothly stretched spacing;
+ *      mixed faces (Dirichlet on one face of a direction and Neumann on the other too), on uniform and
+ *      smoothly stretched spacing;
  *   2. the multigrid V(2,2) convergence factor (relres^(1/cycles), random zero-mean b) is <= 0.1 at
  *      two or more sizes in 2D and 3D, sizes that are not powers of two and odd ones included;
  *   3. every solver (mg V and F, mgpcg, pcg, sor, jacobi) reaches the same solution;
@@ -26,14 +27,21 @@ static int failures = 0;
 
 static const double PI = 3.14159265358979323846;
 
-/* Per-direction exact-solution factor and its second derivative for a face type pair:
- * Neumann cos(pi x), Dirichlet sin(pi x), periodic sin(2 pi x) + cos(2 pi x) / 2. */
-static double f1(nav_poisson_bc t, double x, double *d2) {
-  if (t == NAV_POISSON_NEUMANN) {
+/* Per-direction exact-solution factor and its second derivative for a face type pair (lo, hi):
+ * Neumann cos(pi x), Dirichlet sin(pi x), periodic sin(2 pi x) + cos(2 pi x) / 2; two different
+ * types on the two faces: Dirichlet low and Neumann high sin(pi x / 2), Neumann low and Dirichlet
+ * high cos(pi x / 2). */
+static double f1(nav_poisson_bc lo, nav_poisson_bc hi, double x, double *d2) {
+  if (lo != hi) {
+    const double a = 0.5 * PI, v = lo == NAV_POISSON_DIRICHLET ? sin(a * x) : cos(a * x);
+    *d2 = -a * a * v;
+    return v;
+  }
+  if (lo == NAV_POISSON_NEUMANN) {
     *d2 = -PI * PI * cos(PI * x);
     return cos(PI * x);
   }
-  if (t == NAV_POISSON_DIRICHLET) {
+  if (lo == NAV_POISSON_DIRICHLET) {
     *d2 = -PI * PI * sin(PI * x);
     return sin(PI * x);
   }
@@ -72,7 +80,7 @@ static double mms_error(int dim, int n, int stretched, const nav_poisson_bc bc[3
         vol[q] = 1;
         for (int d = 0; d < dim; d++) {
           const double xc = 0.5 * (xf[d][ijk[d]] + xf[d][ijk[d] + 1]);
-          f[d] = f1(bc[d][0], xc, &d2[d]);
+          f[d] = f1(bc[d][0], bc[d][1], xc, &d2[d]);
           vol[q] *= h[d][ijk[d]];
         }
         ex[q] = f[0] * f[1] * f[2];
@@ -117,15 +125,21 @@ static double mms_error(int dim, int n, int stretched, const nav_poisson_bc bc[3
 
 static void test_mms(void) {
   const nav_poisson_bc N = NAV_POISSON_NEUMANN, D = NAV_POISSON_DIRICHLET, P = NAV_POISSON_PERIODIC;
+  /* faces low, high of x, y, z; "dn-nd": Dirichlet and Neumann on the two faces of every direction */
   const struct {
     const char *name;
-    nav_poisson_bc t[3];
-  } kinds[] = {{"neumann", {N, N, N}}, {"dirichlet", {D, D, D}}, {"periodic", {P, P, P}}, {"mixed", {D, N, P}}};
+    nav_poisson_bc t[3][2];
+  } kinds[] = {{"neumann", {{N, N}, {N, N}, {N, N}}},       {"dirichlet", {{D, D}, {D, D}, {D, D}}},
+               {"periodic", {{P, P}, {P, P}, {P, P}}},      {"mixed", {{D, D}, {N, N}, {P, P}}},
+               {"dn-nd", {{D, N}, {N, D}, {D, N}}}};
   for (int dim = 2; dim <= 3; dim++)
-    for (int kind = 0; kind < 4; kind++)
+    for (int kind = 0; kind < 5; kind++)
       for (int stretched = 0; stretched < 2; stretched++) {
         nav_poisson_bc bc[3][2];
-        for (int d = 0; d < 3; d++) bc[d][0] = bc[d][1] = kinds[kind].t[d];
+        for (int d = 0; d < 3; d++) {
+          bc[d][0] = kinds[kind].t[d][0];
+          bc[d][1] = kinds[kind].t[d][1];
+        }
         const int n1 = dim == 2 ? 32 : 16;
         int it1 = 0, it2 = 0;
         const double e1 = mms_error(dim, n1, stretched, bc, &it1), e2 = mms_error(dim, 2 * n1, stretched, bc, &it2);
