@@ -28,6 +28,8 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   dtorder CASE DT MIN [--set ..] run CASE on its grid with dt = DT, DT/2, DT/4 and assert the
                                  temporal order of the velocity, log2 of the ratio of the successive
                                  differences, >= MIN (the spatial error cancels)
+  adaptive                       the adaptive dt of the first step against min(cfl limit, fourier
+                                 limit) computed from the initial field (each limit binding once)
   couette3d                      3D Couette flow between moving walls, per direction, against the
                                  exact linear profile (every tangential wall condition)
   freeslip3d                     free_slip faces per direction: a uniform flow stays uniform, and half
@@ -452,6 +454,43 @@ def check_freeslip3d(navier, scratch, sets):
     return ok
 
 
+def check_adaptive(navier, scratch, sets):
+    """The adaptive step (time.dt = 0) of the first step against the limits computed here:
+    dt = min(cfl / max_cells sum_d |u_d| / h_d, fourier / (nu sum_d 1 / h_d^2)), the cell-centre velocity
+    the mean of the two face values of the exact initial field; a wall's speed U counts as U / h_min.
+    Three runs: Taylor-Green 2D (2 pi box, 32^2) at nu = 0.01 (the cfl limit binds) and nu = 0.5 (the
+    fourier limit binds), and the cavity at rest with a lid U = 1 at nu = 0.001 (the wall speed binds);
+    the first step's dt (monitor.csv, 7 digits) equal to 1e-6 relative."""
+    ok = True
+    n, L, cfl, fourier = 32, 2 * math.pi, 0.45, 0.2
+    h = L / n
+    adv = 0.0
+    for j in range(n):
+        for i in range(n):
+            u = 0.5 * sum(math.sin(i2 * h) * math.cos((j + 0.5) * h) for i2 in (i, i + 1))
+            v = 0.5 * sum(-math.cos((i + 0.5) * h) * math.sin(j2 * h) for j2 in (j, j + 1))
+            adv = max(adv, (abs(u) + abs(v)) / h)
+    runs = [("taylor_green", 0.01, adv, h), ("taylor_green", 0.5, adv, h), ("cavity", 0.001, 1.0 / (1.0 / n), 1.0 / n)]
+    for kind, nu, rate, hh in runs:
+        out = os.path.join(scratch, f"adaptive_{kind}_{nu}")
+        base = [f"grid.nx={n}", f"grid.ny={n}", "time.dt=0", f"time.cfl={cfl}", f"time.fourier={fourier}",
+                f"physics.nu={nu}", "time.max_steps=2", "time.end_time=0", "time.steady_tol=0", "output.monitor_every=1"]
+        if kind == "taylor_green":
+            base += [f"grid.lx={L!r}", f"grid.ly={L!r}", "physics.initial=taylor_green"] + [
+                f"boundary.{f}=periodic" for f in ("x_low", "x_high", "y_low", "y_high")] + ["boundary.y_high_velocity=0,0,0"]
+        s = run(navier, None, out, base + sets)
+        with open(os.path.join(out, "monitor.csv")) as f:
+            rows = [r for r in csv.DictReader(f) if int(r["step"]) == 1]
+        dt = float(rows[0]["dt"])
+        lim_a, lim_f = cfl / rate, fourier / (nu * 2 / hh ** 2)
+        want = min(lim_a, lim_f)
+        good = abs(dt - want) <= 1e-6 * want
+        ok &= good
+        print(f"{kind} nu = {nu}: first dt {dt:.7g}, expected min(cfl limit {lim_a:.7g}, fourier limit {lim_f:.7g}) = "
+              f"{want:.7g} ({'cfl' if lim_a < lim_f else 'fourier'} binds)" + ("" if good else "  FAIL"))
+    return ok
+
+
 def check_conduction(navier, scratch, case, sets):
     out = os.path.join(scratch, "conduction")
     s = run(navier, case, out, sets + ["output.dump_final=true"])
@@ -522,6 +561,8 @@ def main():
         ok = check_onset(navier, scratch, args[0], float(args[1]), float(args[2]), float(args[3]), float(args[4]))
     elif check == "dtorder":
         ok = check_dtorder(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "adaptive":
+        ok = check_adaptive(navier, scratch, sets)
     elif check == "couette3d":
         ok = check_couette3d(navier, scratch, sets)
     elif check == "freeslip3d":

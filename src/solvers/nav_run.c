@@ -305,6 +305,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
              s.memory_bytes / (1 << 30), ops->name, s.memory_per_cell);
     }
   }
+  if (rank == 0 && !strcmp(c->halo_overlap, "on"))
+    printf("halo overlap: %ld colour sweeps of rank 0 overlapped their halo exchange\n",
+           nav_psolver_overlapped(f.poisson));
   if (rank == 0 && v.cavity)
     printf("validation: Ghia et al. (1982), Re = %g: max |u - u_ref| = %.4f on x = 0.5 (%d points), max |v - v_ref| = "
            "%.4f on y = 0.5 (%d points)\n",

@@ -7,12 +7,18 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          R2 ranks, twice (the second time as after a crash past the checkpoint):
                          final_fields.bin equal byte for byte (and monitor.csv equal) when
                          R1 = R2, else to 1e-12 relative
-  badckpt R CASE         truncated, corrupt (payload, header), other grid, other viscosity, other
-                         precision, not a checkpoint, missing: exit 2 on R ranks before any step,
+  badckpt R CASE         truncated, corrupt (payload, header), other grid, domain, viscosity, solver,
+                         boundary, wall velocity, temperature input (ra, a face value, the model off;
+                         from a natural-convection checkpoint), other precision, not a checkpoint, missing: exit 2 on R ranks before any step,
                          a message naming the file and the fault, nothing written; an output folder
                          that cannot be written: exit 2
-  signal R CASE          SIGTERM to one rank during a run: exit 3, summary.json status "stopped", a
-                         checkpoint of the last step that a restart continues (exit 0)
+  signal R CASE [SIG]    SIGTERM (or SIG, e.g. SIGINT) to one rank during a run: exit 3, summary.json
+                         status "stopped", a checkpoint of the last step that a restart continues (exit 0)
+  signal2 CASE           two SIGINTs 0.05 s apart during a long step: the second ends the process at once
+                         (killed by SIGINT, no summary), the checkpoints left intact
+  cadence CASE           output.fields_dt and checkpoint_dt with a dt that does not divide them: the
+                         snapshots and checkpoints at the first step at or after each multiple (and at
+                         t = 0 / the end), their steps computed from dt
   blowup CASE            a huge dt after a checkpoint: exit 1, status "failed", a message with the
                          step, time and place, the checkpoints untouched; NaN (max_cfl = 0): the
                          checkpoints left are good (checksums recomputed here, values finite)
@@ -207,17 +213,39 @@ def check_badckpt(mpiexec, navier, scratch, ranks, case, sets):
     bad["other grid"] = (good, ["--set", "grid.nx=16"], r"written for grid.nx = \d+, but the case .* has grid.nx = 16")
     bad["other viscosity"] = (good, ["--set", "physics.nu=0.02"], r"written for physics.nu = [0-9.e-]+, but")
     bad["other solver"] = (good, ["--set", "pressure.solver=pcg"], r"written for pressure.solver = mg")
+    bad["other domain"] = (good, ["--set", "grid.lx=2"], r"written for grid.lx = 1, but the case .* has grid.lx = 2")
+    bad["other boundary"] = (good, ["--set", "boundary.x_low=free_slip"],
+                             r"written for boundary.x_low = wall, but the case .* has boundary.x_low = free_slip")
+    bad["other wall velocity"] = (good, ["--set", "boundary.y_high_velocity=2,0,0"],
+                                  r"written for boundary.y_high_velocity = 1,0,0, but .* = 2,0,0")
+    # the temperature input: a checkpoint of a natural-convection case (its own short run)
+    nc_case = os.path.join(os.path.dirname(case), "natconv2d_ra1e4.ini")
+    nc_dir = os.path.join(scratch, "good_nc")
+    shutil.rmtree(nc_dir, ignore_errors=True)
+    rc, _ = run(mpiexec, navier, 1, ["run", nc_case] + sets_args(sets) + [
+        "--set", "time.max_steps=2", "--set", "output.checkpoint_interval=2", "--output", nc_dir],
+        os.path.join(scratch, "good_nc.log"))
+    nc = os.path.join(nc_dir, "checkpoint_00000002.nck")
+    assert rc == 0 and os.path.exists(nc), "the good natural-convection run"
+    bad["other temperature ra"] = (nc, ["--set", "temperature.ra=2e4"], r"written for temperature.ra = 10000, but",
+                                   nc_case)
+    bad["other temperature face"] = (nc, ["--set", "temperature.x_low_value=2"],
+                                     r"written for temperature.x_low_value = 1, but", nc_case)
+    bad["temperature model off"] = (nc, ["--set", "temperature.model=off", "--set", "temperature.ra=0",
+                                         "--set", "temperature.pr=0", "--set", "physics.nu=0.71"],
+                                    r"written for temperature.model = boussinesq, but .* has temperature.model = off",
+                                    nc_case)
     other = os.path.join(scratch, "single.nck")
     with_header(good, other, lambda h: h.replace("precision_bytes 8", "precision_bytes 4"))
     bad["other precision"] = (other, [], r"written in single precision \(4-byte reals\), this navier is double")
     bad["not a checkpoint"] = (put("text.nck", b"hello\n" * 1000), [], r"not a navier checkpoint")
     bad["missing"] = (os.path.join(scratch, "missing.nck"), [], r"cannot open")
     ok = True
-    for what, (path, extra, pattern) in bad.items():
+    for what, (path, extra, pattern, *own) in bad.items():
         out = os.path.join(scratch, "out_" + what.replace(" ", "_"))
         shutil.rmtree(out, ignore_errors=True)
         keys = [e.split("=")[0] for e in extra if "=" in e]  # a key may be given once: drop the case's own
-        mine = ["run", case] + sets_args([s for s in sets if s.split("=")[0] not in keys])
+        mine = ["run", own[0] if own else case] + sets_args([s for s in sets if s.split("=")[0] not in keys])
         rc, log = run(mpiexec, navier, ranks, mine + ["--set", "time.max_steps=8", "--restart", path, "--output", out]
                       + extra, out + ".log")
         msg = [l for l in log.splitlines() if "error" in l]
@@ -247,7 +275,8 @@ def child_pids(pid):
         return []
 
 
-def check_signal(mpiexec, navier, scratch, ranks, case, sets):
+def check_signal(mpiexec, navier, scratch, ranks, case, sets, signame="SIGTERM"):
+    sig = getattr(signal, signame)
     out = os.path.join(scratch, "sig")
     shutil.rmtree(out, ignore_errors=True)
     args = ["run", case, "--output", out, "--set", "time.max_steps=10000000", "--set", "time.steady_tol=0",
@@ -261,14 +290,14 @@ def check_signal(mpiexec, navier, scratch, ranks, case, sets):
             break
         time.sleep(0.05)
     target = p.pid if ranks == 1 else (child_pids(p.pid) or [p.pid])[-1]
-    os.kill(target, signal.SIGTERM)
+    os.kill(target, sig)
     rc = p.wait(timeout=120)
     log.close()
     s = summary(out)
     cks = checkpoints(out)
-    print(f"SIGTERM to pid {target} ({'the rank' if ranks == 1 else 'the last rank of ' + str(ranks)}): exit {rc}, "
+    print(f"{signame} to pid {target} ({'the rank' if ranks == 1 else 'the last rank of ' + str(ranks)}): exit {rc}, "
           f"status {s['status']!r}, message {s['message']!r}, checkpoints {[os.path.basename(c) for c in cks]}")
-    ok = rc == 3 and s["status"] == "stopped" and "SIGTERM" in s["message"] and len(cks) == 1 and \
+    ok = rc == 3 and s["status"] == "stopped" and signame in s["message"] and len(cks) == 1 and \
         cks[0].endswith(f"checkpoint_{s['steps']:08d}.nck")
     if not ok:
         print(open(os.path.join(scratch, "sig.log")).read()[-2000:])
@@ -282,6 +311,86 @@ def check_signal(mpiexec, navier, scratch, ranks, case, sets):
     print(f"checkpoint: step {ck['step']}, time {ck['time']!r} (summary {s['time']!r}), checksums good; restart to "
           f"step {more}: exit {rc2}, status {s2['status']!r}, steps {s2['steps']}")
     return rc2 == 0 and s2["status"] == "completed" and s2["steps"] == more and ck["step"] == s["steps"]
+
+
+def check_second_signal(mpiexec, navier, scratch, case, sets):
+    """Two SIGINTs 0.05 s apart at the start of a step that lasts longer (512^2 cells, V(20,20)
+    cycles to 1e-12: about 0.3 s), sent when the checkpoint of the step before appears: the first asks
+    for a clean stop at the end of the step, the second ends the process at once (the default
+    action: killed by SIGINT, no summary), and the checkpoint written before them is intact."""
+    for attempt in range(2):
+        out = os.path.join(scratch, f"sig2_{attempt}")
+        shutil.rmtree(out, ignore_errors=True)
+        args = ["run", case, "--output", out, "--set", "grid.nx=512", "--set", "grid.ny=512",
+                "--set", "pressure.pre_smooth=20", "--set", "pressure.post_smooth=20", "--set", "pressure.tolerance=1e-12",
+                "--set", "time.max_steps=1000", "--set", "time.steady_tol=0", "--set", "time.end_time=0",
+                "--set", "output.checkpoint_interval=1", "--set", "output.checkpoint_keep=1"] + sets_args(sets)
+        log = open(os.path.join(scratch, "sig2.log"), "w")
+        p = subprocess.Popen([navier] + args, stdout=log, stderr=subprocess.STDOUT)
+        t0 = time.time()
+        while time.time() - t0 < 120 and p.poll() is None and not checkpoints(out):
+            time.sleep(0.005)
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        try:
+            p.send_signal(signal.SIGINT)
+            second = True
+        except ProcessLookupError:
+            second = False
+        rc = p.wait(timeout=120)
+        log.close()
+        if rc == 3 and attempt == 0:  # the first signal fell at the very end of a step: once more
+            print(f"attempt {attempt}: the run stopped cleanly before the second signal came (exit 3); again")
+            continue
+        cks = checkpoints(out)
+        good = []
+        for c in cks:
+            try:
+                good.append(read_checkpoint(c)["step"])
+            except Exception as e:  # noqa: BLE001: any failure to read is a bad checkpoint
+                print(f"{c}: {e}")
+        print(f"two SIGINTs 0.05 s apart: exit {rc} (killed by SIGINT: {-signal.SIGINT}), second sent {second}, "
+              f"summary written {os.path.exists(os.path.join(out, 'summary.json'))}, complete checkpoints of steps "
+              f"{good} of {len(cks)}")
+        return rc == -signal.SIGINT and second and len(cks) > 0 and len(good) == len(cks) and \
+            not os.path.exists(os.path.join(out, "summary.json"))
+    return False
+
+
+def check_cadence(mpiexec, navier, scratch, case, sets):
+    """output.fields_dt and checkpoint_dt with a fixed dt that does not divide them (dt = 0.003,
+    fields_dt = 0.01, checkpoint_dt = 0.02, end_time = 0.05, the last step shortened to end there):
+    a snapshot at t = 0, at the first step at or after each multiple of fields_dt and at the end;
+    a checkpoint at the first step at or after each multiple of checkpoint_dt and at the end; the
+    expected steps are computed here from dt alone, and each snapshot's TIME is its step's time."""
+    out = os.path.join(scratch, "cadence")
+    shutil.rmtree(out, ignore_errors=True)
+    dt, fdt, cdt, end = 0.003, 0.01, 0.02, 0.05
+    args = ["run", case, "--output", out, "--set", f"time.dt={dt}", "--set", f"time.end_time={end}",
+            "--set", "time.max_steps=0", "--set", "time.steady_tol=0", "--set", f"output.fields_dt={fdt}",
+            "--set", f"output.checkpoint_dt={cdt}", "--set", "output.checkpoint_keep=100",
+            "--set", "output.format=vtk"] + sets_args(sets)
+    rc, log = run(mpiexec, navier, 1, args, os.path.join(scratch, "cadence.log"))
+    if rc:
+        print(log[-2000:])
+        return False
+    last = math.ceil(end / dt - 1e-9)  # 17 steps, the last one shortened
+
+    def firsts(interval):  # the first step n with n dt >= k interval, k = 1, 2, ... before the end
+        return sorted({math.ceil(k * interval / dt - 1e-9) for k in range(1, int(end / interval + 1e-9) + 1)} - {last})
+
+    want_fields = [0] + firsts(fdt) + [last]
+    want_ckpt = firsts(cdt) + [last]
+    got_fields = sorted(int(re.search(r"fields_(\d+)\.vtk", f).group(1)) for f in glob.glob(os.path.join(out, "*.vtk")))
+    got_ckpt = sorted(int(re.search(r"checkpoint_(\d+)\.nck", f).group(1)) for f in checkpoints(out))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from navtest import read_vtk
+    times = {n: read_vtk(os.path.join(out, f"fields_{n:08d}.vtk"))[1] for n in got_fields}
+    time_ok = all(abs(t - (end if n == last else n * dt)) <= 1e-12 for n, t in times.items())
+    print(f"dt {dt}, fields_dt {fdt}, checkpoint_dt {cdt}, end_time {end}: snapshots at steps {got_fields} (expected "
+          f"{want_fields}), times {[round(t, 6) for t in times.values()]} (step x dt: {time_ok}); checkpoints at steps "
+          f"{got_ckpt} (expected {want_ckpt})")
+    return got_fields == want_fields and got_ckpt == want_ckpt and time_ok
 
 
 def check_blowup(mpiexec, navier, scratch, case, sets):
@@ -716,7 +825,11 @@ def main():
     elif check == "badckpt":
         ok = check_badckpt(mpiexec, navier, scratch, int(args[0]), args[1], sets)
     elif check == "signal":
-        ok = check_signal(mpiexec, navier, scratch, int(args[0]), args[1], sets)
+        ok = check_signal(mpiexec, navier, scratch, int(args[0]), args[1], sets, *args[2:3])
+    elif check == "cadence":
+        ok = check_cadence(mpiexec, navier, scratch, args[0], sets)
+    elif check == "signal2":
+        ok = check_second_signal(mpiexec, navier, scratch, args[0], sets)
     elif check == "blowup":
         ok = check_blowup(mpiexec, navier, scratch, args[0], sets)
     elif check == "hdf5":

@@ -219,6 +219,7 @@ static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
 static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const nav_box shell[6], int nshell,
                                        const nav_box *core, int colour) {
   const nav_kernel_ops *ops = lev->ops;
+  ps->overlapped++;
   for (int i = 0; i < nshell; i++)
     NAV_CALL(ops->relax_colour(&shell[i], lev->x, lev->b, lev->inv_diag, colour, (nav_real)NAV_MG_OMEGA));
   if (!ops->stream_fork) {

@@ -52,6 +52,9 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
 void nav_psolver_destroy(nav_psolver *ps);
 /* One line on the solver: multigrid levels and the coarsest level, relaxation factor. */
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size);
+/* How many colour sweeps of this rank overlapped their halo exchange with the core's relaxation so
+ * far ([run] halo_overlap; 0 when it is off or no level qualifies). Not collective. */
+long nav_psolver_overlapped(const nav_psolver *ps);
 /* Setup seconds of nav_psolver_create. */
 double nav_psolver_setup_seconds(const nav_psolver *ps);
 

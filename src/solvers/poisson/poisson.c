@@ -169,6 +169,8 @@ void nav_psolver_destroy(nav_psolver *ps) {
 
 double nav_psolver_setup_seconds(const nav_psolver *ps) { return ps->setup_s; }
 
+long nav_psolver_overlapped(const nav_psolver *ps) { return ps->overlapped; }
+
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   const int *c = ps->lev[ps->nlev - 1].N;
   char gathered[96] = "";

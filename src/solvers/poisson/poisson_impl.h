@@ -47,6 +47,7 @@ struct nav_psolver {
                          rank 0 as level `gather`, and prolongation source after the scatter */
   double *gblock, *gglobal; /* host buffers of the gather/scatter (dense block, dense global on rank 0) */
   nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
+  long overlapped;    /* colour sweeps relaxed beside their halo exchange (nav_mg_relax_overlapped) so far */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
