@@ -81,19 +81,39 @@ def check_order(navier, scratch, case, n1, n2, min_order):
     dim = int(case_value(case, "grid", "dim"))
     dt = float(case_value(case, "time", "dt"))
     n0 = int(case_value(case, "grid", "nx"))
-    errs = []
+    errs, ke_ok = [], True
     for n in (n1, n2):
         sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.dt={dt * n0 / n!r}"]
         if dim == 3:
             sets.append(f"grid.nz={n}")
         s = run(navier, case, os.path.join(scratch, f"n{n}"), sets)
         e = s["validation"]["velocity_error_max"]
+        ke, ke_exact, ke_bound = s["kinetic_energy"], *exact_kinetic_energy(case, s["time"], e)
+        ke_ok &= abs(ke - ke_exact) <= ke_bound
         print(f"{os.path.basename(case)}: n = {n}, dt = {dt * n0 / n:.5g}, steps = {s['steps']}, "
-              f"max velocity error = {e:.4e}, max|div u| = {s['max_div']:.2e}")
+              f"max velocity error = {e:.4e}, max|div u| = {s['max_div']:.2e}; kinetic energy {ke:.8g}, exact "
+              f"{ke_exact:.8g}, |difference| {abs(ke - ke_exact):.2e} (bound {ke_bound:.2e})")
         errs.append(e)
     order = math.log(errs[0] / errs[1]) / math.log(n2 / n1)
-    print(f"observed order {order:.3f} (required >= {min_order})")
-    return order >= min_order
+    print(f"observed order {order:.3f} (required >= {min_order}); kinetic energy within its bound: {ke_ok}")
+    return order >= min_order and ke_ok
+
+
+def exact_kinetic_energy(case, t, e):
+    """The mean kinetic energy 1/2 <|u|^2> of the exact solution of CASE at time t, and the bound on
+    the difference to the discrete one that a max velocity error e allows:
+    |dKE| <= 1/2 sum_c <|du_c| |u_c + u_c,h|> <= e sum_c max|u_c| + dim e^2 / 2.
+    Taylor-Green (A sin(kx x) cos(ky y), -A kx/ky cos(kx x) sin(ky y)) F, F = exp(-nu (kx^2 + ky^2) t):
+    KE = A^2 F^2 (1 + (kx/ky)^2) / 8; ABC (each component of two unit modes) A^2 F^2 3/2, F = exp(-nu k^2 t)."""
+    get = lambda sec, key, default: float(case_value(case, sec, key) or default)
+    A, nu = get("physics", "amplitude", 1), get("physics", "nu", 0.01)
+    kx, ky = 2 * math.pi / get("grid", "lx", 1), 2 * math.pi / get("grid", "ly", 1)
+    dim = int(case_value(case, "grid", "dim"))
+    if case_value(case, "physics", "initial") == "abc":
+        F = math.exp(-nu * kx * kx * t)
+        return 1.5 * (A * F) ** 2, e * 3 * 2 * A * F + dim * e * e / 2
+    F = math.exp(-nu * (kx * kx + ky * ky) * t)
+    return (A * F) ** 2 * (1 + (kx / ky) ** 2) / 8, e * A * F * (1 + kx / ky) + dim * e * e / 2
 
 
 def check_ghia(navier, scratch, case, tol, sets):
