@@ -478,8 +478,9 @@ def check_adaptive(navier, scratch, sets):
     """The adaptive step (time.dt = 0) of the first step against the limits computed here:
     dt = min(cfl / max_cells sum_d |u_d| / h_d, fourier / (nu sum_d 1 / h_d^2)), the cell-centre velocity
     the mean of the two face values of the exact initial field; a wall's speed U counts as U / h_min.
-    Three runs: Taylor-Green 2D (2 pi box, 32^2) at nu = 0.01 (the cfl limit binds) and nu = 0.5 (the
-    fourier limit binds), and the cavity at rest with a lid U = 1 at nu = 0.001 (the wall speed binds);
+    Four runs: Taylor-Green 2D (2 pi box, 32^2) at nu = 0.01 (the cfl limit binds) and nu = 0.5 (the
+    fourier limit binds), the uniform flow (-1, -0.5) (negative components: the rate sums magnitudes),
+    and the cavity at rest with a lid U = 1 at nu = 0.001 (the wall speed binds);
     the first step's dt (monitor.csv, 7 digits) equal to 1e-6 relative."""
     ok = True
     n, L, cfl, fourier = 32, 2 * math.pi, 0.45, 0.2
@@ -490,13 +491,15 @@ def check_adaptive(navier, scratch, sets):
             u = 0.5 * sum(math.sin(i2 * h) * math.cos((j + 0.5) * h) for i2 in (i, i + 1))
             v = 0.5 * sum(-math.cos((i + 0.5) * h) * math.sin(j2 * h) for j2 in (j, j + 1))
             adv = max(adv, (abs(u) + abs(v)) / h)
-    runs = [("taylor_green", 0.01, adv, h), ("taylor_green", 0.5, adv, h), ("cavity", 0.001, 1.0 / (1.0 / n), 1.0 / n)]
+    runs = [("taylor_green", 0.01, adv, h), ("taylor_green", 0.5, adv, h), ("uniform", 0.01, 1.5 / h, h),
+            ("cavity", 0.001, 1.0 / (1.0 / n), 1.0 / n)]
     for kind, nu, rate, hh in runs:
         out = os.path.join(scratch, f"adaptive_{kind}_{nu}")
         base = [f"grid.nx={n}", f"grid.ny={n}", "time.dt=0", f"time.cfl={cfl}", f"time.fourier={fourier}",
                 f"physics.nu={nu}", "time.max_steps=2", "time.end_time=0", "time.steady_tol=0", "output.monitor_every=1"]
-        if kind == "taylor_green":
-            base += [f"grid.lx={L!r}", f"grid.ly={L!r}", "physics.initial=taylor_green"] + [
+        if kind != "cavity":
+            base += [f"grid.lx={L!r}", f"grid.ly={L!r}", f"physics.initial={kind}"] + (
+                ["physics.uniform_velocity=-1,-0.5,0"] if kind == "uniform" else []) + [
                 f"boundary.{f}=periodic" for f in ("x_low", "x_high", "y_low", "y_high")] + ["boundary.y_high_velocity=0,0,0"]
         s = run(navier, None, out, base + sets)
         with open(os.path.join(out, "monitor.csv")) as f:

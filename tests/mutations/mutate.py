@@ -8,7 +8,8 @@ DIR/src (default /tmp/navier-mutations; the working tree is never changed), conf
 (Release, CPU only: -DNAV_ENABLE_CUDA=OFF) and builds it, runs every test that a selected mutation
 names on the unchanged copy (they must all pass), then for each mutation of the list (or the IDs
 given): applies it to the copy, rebuilds (incrementally), runs its tests with ctest (stopping at the
-first failure) and puts the file back. A mutation is KILLED when a test fails (or the mutant does
+first failure; a time limit of 60 s + 4 times their time on the unchanged copy, past which the mutant
+counts as killed: it hangs or crawls) and puts the file back. A mutation is KILLED when a test fails (or the mutant does
 not build: reported as such), SURVIVED when all its tests pass. Prints one line per mutation and a
 summary; exits 1 when a mutation survived, 2 when the setup failed.
 
@@ -18,10 +19,12 @@ List format (mutations.txt): blocks separated by blank lines, '#' lines are comm
     file: path/in/the/repository
     old: exact text that occurs exactly once in the file
     new: its replacement            (old/new pairs may repeat, applied in order)
-    tests: ctest names, space-separated (run as ^(a|b)$)"""
+    tests: ctest names, space-separated (run as ^(a|b)$)
+    env: NAME=value ...             (optional: the environment of those tests, e.g. to run a part)"""
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -49,7 +52,7 @@ def parse(path):
             cur["pairs"].append([val, None])
         elif key == "new":
             cur["pairs"][-1][1] = val
-        elif key in ("id", "why", "file", "tests"):
+        elif key in ("id", "why", "file", "tests", "env"):
             cur[key] = val
         else:
             sys.exit(f"{path}: unknown line {line!r}")
@@ -90,17 +93,35 @@ def copy_tree(work):
     return src
 
 
-def run_tests(build, tests, log):
+def run_tests(build, tests, log, limit=None, env=None):
+    """ctest on the tests (stopping at the first failure); limit: seconds for all of them, after which
+    the tests are stopped and count as failed (a mutant that hangs or crawls), rc 124."""
     regex = "^(" + "|".join(re.escape(t) for t in tests) + ")$"
-    cmd = ["ctest", "-R", regex, "--stop-on-failure", "--output-on-failure", "--timeout", "600"]
-    rc = sh(cmd, log, cwd=build)
+    cmd = ["ctest", "-R", regex, "--stop-on-failure", "--output-on-failure"]
+    with open(log, "w") as out:
+        p = subprocess.Popen(cmd, cwd=build, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                             env=dict(os.environ, **(env or {})))
+        try:
+            rc = p.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            rc = 124
     text = open(log).read()
     ran = len(re.findall(r"Test +#\d+: ", text))
     failed = re.findall(r"Test +#\d+: (\S+) \.*\s*\*+\w+", text)
-    return rc, ran, failed
+    if rc == 124:
+        failed.append(f"the time limit ({limit:.0f} s)")
+    times = {m.group(1): float(m.group(2)) for m in re.finditer(r"Test +#\d+: (\S+) \.+ +Passed +([0-9.]+) sec", text)}
+    return rc, ran, failed, times
+
+
+def stop(signum, _frame):
+    raise KeyboardInterrupt(f"signal {signum}")  # unwinds through the finally that puts the file back
 
 
 def main():
+    signal.signal(signal.SIGTERM, stop)
     args = sys.argv[1:]
     work, jobs, listfile = "/tmp/navier-mutations", "2", os.path.join(HERE, "mutations.txt")
     while args and args[0].startswith("--"):
@@ -141,11 +162,17 @@ def main():
                 print(f"mutation {m['id']}: the text {old!r} occurs {text.count(old)} times in {m['file']} (needs 1)")
                 return 2
     everything = sorted({t for m in muts for t in m["tests"].split()})
-    rc, ran, failed = run_tests(build, everything, os.path.join(logs, "baseline.log"))
-    if rc or ran != len(everything):
-        print(f"the unchanged copy fails (or lacks) tests: {failed or everything} ({ran} of {len(everything)} ran); "
-              f"see {logs}/baseline.log")
-        return 2
+    base_s = {}  # seconds of each test (per environment) on the unchanged copy
+    for envs in sorted({m.get("env", "") for m in muts}):
+        names = sorted({t for m in muts if m.get("env", "") == envs for t in m["tests"].split()})
+        env = dict(kv.split("=", 1) for kv in envs.split())
+        log = os.path.join(logs, f"baseline{len(base_s)}.log")
+        rc, ran, failed, times = run_tests(build, names, log, None, env)
+        if rc or ran != len(names):
+            print(f"the unchanged copy fails (or lacks) tests: {failed or names} ({ran} of {len(names)} ran; "
+                  f"environment {envs or 'plain'}); see {log}")
+            return 2
+        base_s.update({(t, envs): s for t, s in times.items()})
     print(f"mutation check: {len(muts)} mutations, {len(everything)} tests pass on the unchanged copy "
           f"(set-up {time.time() - t0:.0f} s; work folder {work})")
     survived, killed = [], 0
@@ -162,7 +189,10 @@ def main():
             if sh(["cmake", "--build", build, "-j", jobs], blog):
                 verdict, by = "KILLED", "does not build"
             else:
-                rc, ran, failed = run_tests(build, m["tests"].split(), os.path.join(logs, f"{m['id']}.test.log"))
+                names = m["tests"].split()
+                limit = 60 + 4 * sum(base_s.get((t, m.get("env", "")), 60) for t in names)
+                env = dict(kv.split("=", 1) for kv in m.get("env", "").split())
+                rc, ran, failed, _ = run_tests(build, names, os.path.join(logs, f"{m['id']}.test.log"), limit, env)
                 if rc:
                     verdict, by = "KILLED", "by " + (", ".join(failed) if failed else "a test (see the log)")
                 else:

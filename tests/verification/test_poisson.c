@@ -259,12 +259,19 @@ static void test_bad_options(void) {
   }
 }
 
+/* Environment NAV_TEST_POISSON_PARTS (e.g. "mms,factor"): run only those parts (options, mms, factor,
+ * solvers; the mutation check uses it to skip the slow ones); unset: all. */
+static int part(const char *name) {
+  const char *only = getenv("NAV_TEST_POISSON_PARTS");
+  return !only || strstr(only, name) != NULL;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  test_bad_options();
-  test_mms();
-  test_mg_factor();
-  test_solvers_agree();
+  if (part("options")) test_bad_options();
+  if (part("mms")) test_mms();
+  if (part("factor")) test_mg_factor();
+  if (part("solvers")) test_solvers_agree();
   printf("test_poisson: %d failed\n", failures);
   MPI_Finalize();
   return failures > 0;
