@@ -84,7 +84,7 @@ def copy_tree(work):
         if os.path.exists(dst) and open(dst, "rb").read() == open(s, "rb").read():
             continue  # unchanged: keep its time stamp (no rebuild)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(s, dst)
+        shutil.copy(s, dst)  # a new time stamp: make rebuilds what it changed
     for dirpath, _, names in os.walk(src):  # files gone from the tree
         for n in names:
             rel = os.path.relpath(os.path.join(dirpath, n), src)
