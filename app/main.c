@@ -1,6 +1,7 @@
 /* The navier command.
  *
  *   navier run [CASE.ini] [--set section.key=value ...] [--output DIR] [--restart FILE]
+ *   navier plot DIR [KIND]        figures of a run's output folder (tools/navier-plot)
  *   navier doc case-file          print the case-file reference (docs/case-file.md)
  *   navier --help | --version
  *
@@ -19,6 +20,7 @@
 #include "core/nav_config.h"
 #include "core/nav_error.h"
 #include "grid/nav_decomp.h"
+#include "io/nav_snapshot.h"
 #include "nav_version.h"
 #include "solvers/nav_run.h"
 
@@ -42,6 +44,7 @@ static void nav_usage(FILE *out) {
           "                            [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n"
           "                            [--transport auto|mpi|cuda-aware|nccl] [--smooth PRE,POST] [--cycle v|f]\n"
           "       navier bench step --case FILE [--set section.key=value ...] [--steps K] [--json]\n"
+          "       navier plot DIR [monitor|fields|cavity|convection]\n"
           "       navier doc case-file\n"
           "       navier --help | --version\n\n"
           "Incompressible Navier-Stokes on staggered Cartesian grids (projection method, multigrid pressure).\n\n"
@@ -61,6 +64,9 @@ static void nav_usage(FILE *out) {
           "  bench step      time K steps of a case (default 20, after 3 warm-up steps): nanoseconds per cell\n"
           "                  per step, and the bandwidth of each main kernel against the copy bandwidth of the\n"
           "                  backend, measured first\n"
+          "  plot       figures (PNG) of the output folder DIR of a run, into DIR/plots: every kind that\n"
+          "             applies, or one (tools/navier-plot run by the Python the build found with numpy,\n"
+          "             matplotlib and h5py)\n"
           "  doc case-file   print the reference of every case-file key (Markdown)\n\n"
           "Exit status: 0 completed, 1 failed during the run (blow-up: the step, time and place of the\n"
           "first bad value), 2 bad input (case file, option, output folder, checkpoint: nothing computed),\n"
@@ -79,6 +85,13 @@ static void nav_version(void) {
   char *nl = strchr(lib, '\n');
   if (nl) *nl = 0;
   printf("MPI %d.%d: %s\n", version, subversion, lib);
+  if (strstr(nav_backend_list(), "cuda")) {
+    const int gpus = nav_backend_device_count("cuda");
+    if (gpus > 0)
+      printf("devices: %d CUDA GPU(s) visible (backend auto runs on cuda)\n", gpus);
+    else
+      printf("devices: no CUDA GPU visible: backend auto runs on cpu, and cuda, cuda-aware and nccl need a GPU\n");
+  }
   char why[300];
   const int nccl = nav_backend_p2p_available("cuda", why, (int)sizeof why);
   printf("halo transports: mpi: yes; cuda-aware: %s; nccl: %s (%s)\n",
@@ -188,6 +201,44 @@ static int nav_cli_parse(int argc, char **argv, int bench, int rank, nav_cli *cl
   return -1;
 }
 
+/* Where key section.name got its value, as "FILE:LINE" of an error message: the last --set that
+ * names it ("--set:N"), else its line in the case file, else "(default):0". */
+static void nav_key_origin(const nav_cli *cli, const char *section, const char *name, char *buf, size_t n) {
+  char key[80];
+  snprintf(key, sizeof key, "%s.%s", section, name);
+  for (int i = cli->nset - 1; i >= 0; i--) {
+    const char *a = cli->sets[i];
+    while (*a == ' ') a++;
+    size_t len = strlen(key);
+    if (strncmp(a, key, len)) continue;
+    while (a[len] == ' ') len++;
+    if (a[len] == '=') {
+      snprintf(buf, n, "--set:%d", i + 1);
+      return;
+    }
+  }
+  FILE *fp = cli->case_path ? fopen(cli->case_path, "r") : NULL;
+  char line[512], current[80] = "";
+  int lineno = 0;
+  while (fp && fgets(line, sizeof line, fp)) {
+    lineno++;
+    char *p = line, *q;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '[' && (q = strchr(p, ']'))) {
+      snprintf(current, sizeof current, "%.*s", (int)(q - p - 1), p + 1);
+    } else if (!strcmp(current, section) && !strncmp(p, name, strlen(name))) {
+      for (q = p + strlen(name); *q == ' ' || *q == '\t'; q++) continue;
+      if (*q == '=' || *q == ':') {
+        snprintf(buf, n, "%s:%d", cli->case_path, lineno);
+        fclose(fp);
+        return;
+      }
+    }
+  }
+  if (fp) fclose(fp);
+  snprintf(buf, n, "%s:0", cli->case_path ? cli->case_path : "(default)");
+}
+
 /* Load the case of cli, choose the backend and the computing ranks. Returns -1 when this rank
  * computes (cfg, ops set), else the exit status (already agreed with nav_verdict). */
 static int nav_setup(const nav_cli *cli, nav_config *cfg, const nav_kernel_ops **ops) {
@@ -219,11 +270,13 @@ static int nav_setup(const nav_cli *cli, nav_config *cfg, const nav_kernel_ops *
   *ops = nav_backend_get(backend, local_rank);
   if (!*ops && !strcmp(cfg->backend, "auto")) *ops = nav_backend_get("cpu", local_rank);
   if (!*ops) {
+    char where[NAV_CONFIG_STR + 32];
+    nav_key_origin(cli, "run", "backend", where, sizeof where);
     if (!strcmp(cfg->backend, "cuda") && strstr(nav_backend_list(), "cuda"))
       fprintf(stderr, "%s: key 'run.backend': backend 'cuda' needs a CUDA device, and none is visible (check the "
-                      "driver and CUDA_VISIBLE_DEVICES, or use backend cpu or auto)\n", cfg->source);
+                      "driver and CUDA_VISIBLE_DEVICES, or use backend cpu or auto)\n", where);
     else
-      fprintf(stderr, "%s: key 'run.backend': backend '%s' is not available in this build (have: %s)\n", cfg->source,
+      fprintf(stderr, "%s: key 'run.backend': backend '%s' is not available in this build (have: %s)\n", where,
               cfg->backend, nav_backend_list());
     return nav_verdict(NAV_EXIT_INPUT, 0);
   }
@@ -251,6 +304,8 @@ static int nav_cmd_case(int argc, char **argv, int bench) {
   nav_config cfg;
   const nav_kernel_ops *ops = NULL;
   if (status < 0) status = nav_setup(&cli, &cfg, &ops);
+  char where[NAV_CONFIG_STR + 32]; /* the source of grid.nx, for the memory check */
+  nav_key_origin(&cli, "grid", "nx", where, sizeof where);
   free(cli.sets);
   if (status >= 0) return status;
   MPI_Comm_rank(nav_compute_comm(), &rank);
@@ -262,13 +317,14 @@ static int nav_cmd_case(int argc, char **argv, int bench) {
     char dir[NAV_CONFIG_STR + 80];
     snprintf(dir, sizeof dir, "%s", cli.output ? cli.output : cfg.dir[0] ? cfg.dir : "");
     if (!dir[0]) snprintf(dir, sizeof dir, "output/%s", cfg.name);
-    if (rank == 0) {
-      printf("# effective configuration (%s)\n", cfg.source);
-      nav_config_print(&cfg, stdout);
+    if (rank == 0) { /* the full configuration goes to DIR/config.ini */
+      printf("case: %s; keys other than the defaults:\n", cfg.source);
+      if (nav_config_print_changed(&cfg, stdout, "  ") == 0) printf("  (none)\n");
       fflush(stdout);
     }
     nav_run_options opt = {dir, size, cli.profile, cli.restart, 0};
-    e = nav_run(&cfg, ops, &opt);
+    e = nav_run_memory_check(&cfg, ops, size, where); /* before the output folder: nothing is left behind */
+    if (e == NAV_OK) e = nav_run(&cfg, ops, &opt);
     if (e == NAV_OK && opt.stopped) return nav_verdict(NAV_EXIT_STOPPED, 0);
   }
   return nav_verdict(e == NAV_OK ? NAV_EXIT_OK : nav_failed(e, rank), 0);
@@ -280,6 +336,7 @@ int main(int argc, char **argv) {
    * some subarray views (open-mpi/ompi#10546); ROMIO does neither. Unless the user chose an MPI-IO
    * component, leave OMPIO out. Other MPI libraries ignore the variable. */
   setenv("OMPI_MCA_io", "^ompio", 0);
+  if (argc >= 2 && !strcmp(argv[1], "plot")) return nav_plot_exec(argc - 2, argv + 2); /* no MPI: a plain program */
   MPI_Init(&argc, &argv);
   int rank, size, status = NAV_EXIT_OK;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

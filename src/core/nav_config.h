@@ -116,6 +116,10 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
 /* Write the effective configuration, defaults included, as an INI file. */
 void nav_config_print(const nav_config *cfg, FILE *out);
 
+/* Write the keys whose value differs from the key table's default, one "section.key = value" line
+ * each (after indent), in table order; returns their number. Not collective. */
+int nav_config_print_changed(const nav_config *cfg, FILE *out, const char *indent);
+
 /* Write the Markdown reference of every section and key (docs/case-file.md). */
 void nav_config_markdown(FILE *out);
 
