@@ -141,8 +141,9 @@ static const nav_key nav_keys[] = {
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
-     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y) or abc "
-     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic).",
+     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y), abc "
+     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic) or uniform (the constant velocity "
+     "uniform_velocity everywhere).",
      .values = nav_initial_values},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
