@@ -28,6 +28,10 @@ static nav_config nav_fuzz_cfg;
 static nav_flow nav_fuzz_flow;
 static char nav_fuzz_path[64];
 
+/* Scratch files in memory (/dev/shm) where there is one: each input is written to a file. */
+static const char *nav_fuzz_tmp(void) { return access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"; }
+static void nav_fuzz_cleanup(void) { remove(nav_fuzz_path); }
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   MPI_Init(argc, argv);
   char *sets[] = {"grid.nx=8", "grid.ny=8"};
@@ -41,7 +45,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
       if (nav_flow_dt(&nav_fuzz_flow, &dt, &cfl) != NAV_OK || nav_flow_step(&nav_fuzz_flow, dt, 1) != NAV_OK) abort();
     if (nav_checkpoint_write(seed, &nav_fuzz_flow, NULL, 0) != NAV_OK) abort();
   }
-  snprintf(nav_fuzz_path, sizeof nav_fuzz_path, "/tmp/nav_fuzz_ckpt_%d.nck", (int)getpid());
+  snprintf(nav_fuzz_path, sizeof nav_fuzz_path, "%s/nav_fuzz_ckpt_%d.nck", nav_fuzz_tmp(), (int)getpid());
+  atexit(nav_fuzz_cleanup);
   return 0;
 }
 

@@ -20,11 +20,19 @@
 
 static char nav_fuzz_case[64], nav_fuzz_echo[64];
 
+/* Scratch files in memory (/dev/shm) where there is one: each input is written to a file. */
+static const char *nav_fuzz_tmp(void) { return access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"; }
+static void nav_fuzz_cleanup(void) {
+  remove(nav_fuzz_case);
+  remove(nav_fuzz_echo);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  snprintf(nav_fuzz_case, sizeof nav_fuzz_case, "/tmp/nav_fuzz_case_%d.ini", (int)getpid());
-  snprintf(nav_fuzz_echo, sizeof nav_fuzz_echo, "/tmp/nav_fuzz_echo_%d.ini", (int)getpid());
+  snprintf(nav_fuzz_case, sizeof nav_fuzz_case, "%s/nav_fuzz_case_%d.ini", nav_fuzz_tmp(), (int)getpid());
+  snprintf(nav_fuzz_echo, sizeof nav_fuzz_echo, "%s/nav_fuzz_echo_%d.ini", nav_fuzz_tmp(), (int)getpid());
+  atexit(nav_fuzz_cleanup);
   return 0;
 }
 
