@@ -201,44 +201,6 @@ static int nav_cli_parse(int argc, char **argv, int bench, int rank, nav_cli *cl
   return -1;
 }
 
-/* Where key section.name got its value, as "FILE:LINE" of an error message: the last --set that
- * names it ("--set:N"), else its line in the case file, else "(default):0". */
-static void nav_key_origin(const nav_cli *cli, const char *section, const char *name, char *buf, size_t n) {
-  char key[80];
-  snprintf(key, sizeof key, "%s.%s", section, name);
-  for (int i = cli->nset - 1; i >= 0; i--) {
-    const char *a = cli->sets[i];
-    while (*a == ' ') a++;
-    size_t len = strlen(key);
-    if (strncmp(a, key, len)) continue;
-    while (a[len] == ' ') len++;
-    if (a[len] == '=') {
-      snprintf(buf, n, "--set:%d", i + 1);
-      return;
-    }
-  }
-  FILE *fp = cli->case_path ? fopen(cli->case_path, "r") : NULL;
-  char line[512], current[80] = "";
-  int lineno = 0;
-  while (fp && fgets(line, sizeof line, fp)) {
-    lineno++;
-    char *p = line, *q;
-    while (*p == ' ' || *p == '\t') p++;
-    if (*p == '[' && (q = strchr(p, ']'))) {
-      snprintf(current, sizeof current, "%.*s", (int)(q - p - 1), p + 1);
-    } else if (!strcmp(current, section) && !strncmp(p, name, strlen(name))) {
-      for (q = p + strlen(name); *q == ' ' || *q == '\t'; q++) continue;
-      if (*q == '=' || *q == ':') {
-        snprintf(buf, n, "%s:%d", cli->case_path, lineno);
-        fclose(fp);
-        return;
-      }
-    }
-  }
-  if (fp) fclose(fp);
-  snprintf(buf, n, "%s:0", cli->case_path ? cli->case_path : "(default)");
-}
-
 /* Load the case of cli, choose the backend and the computing ranks. Returns -1 when this rank
  * computes (cfg, ops set), else the exit status (already agreed with nav_verdict). */
 static int nav_setup(const nav_cli *cli, nav_config *cfg, const nav_kernel_ops **ops) {
@@ -271,7 +233,7 @@ static int nav_setup(const nav_cli *cli, nav_config *cfg, const nav_kernel_ops *
   if (!*ops && !strcmp(cfg->backend, "auto")) *ops = nav_backend_get("cpu", local_rank);
   if (!*ops) {
     char where[NAV_CONFIG_STR + 32];
-    nav_key_origin(cli, "run", "backend", where, sizeof where);
+    nav_config_where(cfg, "run", "backend", where, sizeof where);
     if (!strcmp(cfg->backend, "cuda") && strstr(nav_backend_list(), "cuda"))
       fprintf(stderr, "%s: key 'run.backend': backend 'cuda' needs a CUDA device, and none is visible (check the "
                       "driver and CUDA_VISIBLE_DEVICES, or use backend cpu or auto)\n", where);
@@ -304,8 +266,6 @@ static int nav_cmd_case(int argc, char **argv, int bench) {
   nav_config cfg;
   const nav_kernel_ops *ops = NULL;
   if (status < 0) status = nav_setup(&cli, &cfg, &ops);
-  char where[NAV_CONFIG_STR + 32]; /* the source of grid.nx, for the memory check */
-  nav_key_origin(&cli, "grid", "nx", where, sizeof where);
   free(cli.sets);
   if (status >= 0) return status;
   MPI_Comm_rank(nav_compute_comm(), &rank);
@@ -323,7 +283,7 @@ static int nav_cmd_case(int argc, char **argv, int bench) {
       fflush(stdout);
     }
     nav_run_options opt = {dir, size, cli.profile, cli.restart, 0};
-    e = nav_run_memory_check(&cfg, ops, size, where); /* before the output folder: nothing is left behind */
+    e = nav_run_memory_check(&cfg, ops, size); /* before the output folder: nothing is left behind */
     if (e == NAV_OK) e = nav_run(&cfg, ops, &opt);
     if (e == NAV_OK && opt.stopped) return nav_verdict(NAV_EXIT_STOPPED, 0);
   }

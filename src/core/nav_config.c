@@ -902,6 +902,8 @@ static void nav_check_consistency(nav_load *ld) {
 /* Public functions                                                                               */
 
 void nav_config_defaults(nav_config *cfg) {
+  if (NAV_NKEYS > NAV_CONFIG_MAX_KEYS)
+    NAV_ABORT("nav_config: %d keys in the schema table, NAV_CONFIG_MAX_KEYS is %d", NAV_NKEYS, NAV_CONFIG_MAX_KEYS);
   memset(cfg, 0, sizeof *cfg);
   snprintf(cfg->source, sizeof cfg->source, "(default)");
   for (int k = 0; k < NAV_NKEYS; k++) {
@@ -928,6 +930,10 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
   }
   for (int i = 0; i < nset; i++) nav_load_set(ld, i + 1, sets[i]);
   nav_check_consistency(ld);
+  for (int k = 0; k < NAV_NKEYS; k++) {
+    cfg->origin[k].src = (unsigned char)ld->at[k].src;
+    cfg->origin[k].line = ld->at[k].line;
+  }
   return errs->count ? NAV_ERR_INPUT : NAV_OK;
 }
 
@@ -1058,6 +1064,16 @@ int nav_config_value(const nav_config *cfg, const char *section, const char *nam
   if (k < 0) return -1;
   nav_format_value(&nav_keys[k], cfg, buf, n);
   return 0;
+}
+
+const char *nav_config_where(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n) {
+  const int k = nav_find_key(section, name);
+  const struct nav_config_origin *o = k >= 0 ? &cfg->origin[k] : NULL;
+  if (o && o->src == NAV_SRC_SET)
+    snprintf(buf, n, "--set:%d", o->line);
+  else
+    snprintf(buf, n, "%s:%d", cfg->source, o && o->src == NAV_SRC_FILE ? o->line : 0);
+  return buf;
 }
 
 const char *nav_face_name(int dir, int side) {

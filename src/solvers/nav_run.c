@@ -223,7 +223,9 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
 /* The lower bound of the memory a rank needs: the flow's own arrays over the rank's share of the
  * cells (u, its AB2 history, the predictor and the previous step per direction, pressure and
  * divergence, four more with a temperature; the multigrid, ghosts and buffers come on top). */
-nav_err nav_run_memory_check(const nav_config *c, const nav_kernel_ops *ops, int ranks, const char *where) {
+nav_err nav_run_memory_check(const nav_config *c, const nav_kernel_ops *ops, int ranks) {
+  char where[NAV_CONFIG_STR + 32];
+  nav_config_where(c, "grid", "nx", where, sizeof where);
   const double cells = (double)c->nx * c->ny * (c->dim == 3 ? c->nz : 1);
   const int arrays = 4 * c->dim + 2 + (strcmp(c->model, "off") ? 4 : 0);
   const double need = (double)arrays * sizeof(nav_real) * cells / ranks; /* per rank */

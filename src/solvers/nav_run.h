@@ -23,11 +23,10 @@ typedef struct nav_run_options {
 
 nav_err nav_run(const nav_config *cfg, const nav_kernel_ops *ops, nav_run_options *opt);
 
-/* Before nav_run: NAV_ERR_INPUT, "WHERE: key 'grid.nx': ..." with the bytes needed and available,
- * when the grid of cfg cannot fit in the memory of ops's backend (device memory on a GPU, else the
- * host memory of the node, shared by its ranks) over `ranks` ranks; where names the source of
- * grid.nx (e.g. "--set:1", "case.ini:4"). The need is a lower bound (the flow's own arrays), so
- * a grid that is refused cannot fit. Collective. */
-nav_err nav_run_memory_check(const nav_config *cfg, const nav_kernel_ops *ops, int ranks, const char *where);
+/* Before nav_run: NAV_ERR_INPUT, "FILE:LINE: key 'grid.nx': ..." with the bytes needed and
+ * available, when the grid of cfg cannot fit in the memory of ops's backend (device memory on a
+ * GPU, else the host memory of the node, shared by its ranks) over `ranks` ranks. The need is a
+ * lower bound (the flow's own arrays), so a grid that is refused cannot fit. Collective. */
+nav_err nav_run_memory_check(const nav_config *cfg, const nav_kernel_ops *ops, int ranks);
 
 #endif

@@ -129,12 +129,12 @@ fi
 if has monitor; then
   # rows every 200 steps, a progress line every 0.2 s: once step 600 is passed the file must
   # hold the header and rows 0, 200, 400 while the run goes on
-  "$navier" run --set grid.nx=48 --set grid.ny=48 --set time.steady_tol=0 --set time.max_steps=1000000 \
+  OMP_NUM_THREADS=1 "$navier" run --set grid.nx=48 --set grid.ny=48 --set time.steady_tol=0 --set time.max_steps=1000000 \
     --set output.monitor_every=200 --set output.progress_interval=0.2 --set output.plots=false --output mon \
     >mon.out 2>mon.err &
   pid=$!
   rows=0
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 600); do
     sleep 0.1
     step=$(grep -o 'step *[0-9]*' mon.out 2>/dev/null | tail -1 | grep -o '[0-9]*$')
     if [ "${step:-0}" -gt 600 ]; then
