@@ -15,14 +15,15 @@ JOBS=${JOBS:-$(nproc)}
 
 # Debian packages the build and the tests need; only the missing ones are installed.
 # libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); python3-numpy, -matplotlib, -h5py: `navier plot`
-# and the output tests; python3-paraview (with paraview: pvbatch): the test that ParaView opens fields.xmf;
-# clang: libFuzzer for the fuzz test of the input readers (bench/fuzz.sh).
+# and the output tests. For the tests only (TEST_PACKAGES): python3-paraview (with paraview: pvbatch), the
+# test that ParaView opens fields.xmf; clang, libFuzzer for the fuzz test of the input readers (bench/fuzz.sh).
 PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev
-          python3-numpy python3-matplotlib python3-h5py python3-paraview clang"
+          python3-numpy python3-matplotlib python3-h5py"
+TEST_PACKAGES="python3-paraview clang"
 
-need_packages() {
+need_packages() { # need_packages PACKAGE...
   local missing="" pkg
-  for pkg in $PACKAGES; do
+  for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
   done
   if [ -n "$missing" ]; then
@@ -35,7 +36,7 @@ need_packages() {
 }
 
 build() {
-  need_packages
+  need_packages $PACKAGES
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
   cmake --build "$BUILD_DIR" -j "$JOBS"
 }
@@ -63,6 +64,6 @@ shift || true
 case "$cmd" in
   build) build ;;
   run) build; export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}; exec "$BUILD_DIR/navier" run "$@" ;;
-  test) build; cd "$BUILD_DIR"; run_tests "$@" ;;
+  test) need_packages $TEST_PACKAGES; build; cd "$BUILD_DIR"; run_tests "$@" ;;
   *) echo "usage: ./bootstrap.sh run|test|build [arguments]" >&2; exit 2 ;;
 esac
