@@ -14,14 +14,16 @@ BUILD_TYPE=${BUILD_TYPE:-Release}
 JOBS=${JOBS:-$(nproc)}
 
 # Debian packages the build and the tests need; only the missing ones are installed.
-# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); python3-numpy, -matplotlib, -h5py: tools/navier-plot
-# and the output tests.
+# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); python3-numpy, -matplotlib, -h5py: `navier plot`
+# and the output tests. For the tests only (TEST_PACKAGES): python3-paraview (with paraview: pvbatch), the
+# test that ParaView opens fields.xmf; clang, libFuzzer for the fuzz test of the input readers (bench/fuzz.sh).
 PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev
           python3-numpy python3-matplotlib python3-h5py"
+TEST_PACKAGES="python3-paraview clang"
 
-need_packages() {
+need_packages() { # need_packages PACKAGE...
   local missing="" pkg
-  for pkg in $PACKAGES; do
+  for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
   done
   if [ -n "$missing" ]; then
@@ -34,9 +36,27 @@ need_packages() {
 }
 
 build() {
-  need_packages
+  need_packages $PACKAGES
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
   cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+# ctest without the gpu and long labels, then one summary line that counts the skipped tests apart
+# from the passed ones, and the reason of each skip (the test's "skipped: ..." line).
+run_tests() {
+  local rc=0
+  ctest -LE "gpu|long" --output-on-failure "$@" | tee ctest.log || rc=$?
+  local passed skipped failed
+  passed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* +Passed ' ctest.log || true)
+  skipped=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*\*\*\*Skipped' ctest.log || true)
+  failed=$(grep -cE '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .*(\*\*\*Failed|\*\*\*Timeout|\*\*\*Exception|Not Run)' ctest.log || true)
+  echo "bootstrap: tests: $passed passed, $skipped skipped, $failed failed"
+  if [ "$skipped" -gt 0 ]; then
+    # LastTest.log holds every test's output: the last "skipped:" line of each skipped test
+    awk '/^[0-9]+\/[0-9]+ Testing: /{name=$3} /^skipped:/{why[name]=$0} END{for (n in why) print "  " n ": " why[n]}' \
+      Testing/Temporary/LastTest.log 2>/dev/null
+  fi
+  [ "$rc" -eq 0 ] && [ "$failed" -eq 0 ]
 }
 
 cmd=${1:-run}
@@ -44,6 +64,6 @@ shift || true
 case "$cmd" in
   build) build ;;
   run) build; export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}; exec "$BUILD_DIR/navier" run "$@" ;;
-  test) build; cd "$BUILD_DIR"; exec ctest -LE "gpu|long" --output-on-failure "$@" ;;
+  test) need_packages $TEST_PACKAGES; build; cd "$BUILD_DIR"; run_tests "$@" ;;
   *) echo "usage: ./bootstrap.sh run|test|build [arguments]" >&2; exit 2 ;;
 esac

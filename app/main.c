@@ -1,6 +1,7 @@
 /* The navier command.
  *
  *   navier run [CASE.ini] [--set section.key=value ...] [--output DIR] [--restart FILE]
+ *   navier plot DIR [KIND]        figures of a run's output folder (tools/navier-plot)
  *   navier doc case-file          print the case-file reference (docs/case-file.md)
  *   navier --help | --version
  *
@@ -19,6 +20,7 @@
 #include "core/nav_config.h"
 #include "core/nav_error.h"
 #include "grid/nav_decomp.h"
+#include "io/nav_snapshot.h"
 #include "nav_version.h"
 #include "solvers/nav_run.h"
 
@@ -42,6 +44,7 @@ static void nav_usage(FILE *out) {
           "                            [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n"
           "                            [--transport auto|mpi|cuda-aware|nccl] [--smooth PRE,POST] [--cycle v|f]\n"
           "       navier bench step --case FILE [--set section.key=value ...] [--steps K] [--json]\n"
+          "       navier plot DIR [monitor|fields|cavity|convection]\n"
           "       navier doc case-file\n"
           "       navier --help | --version\n\n"
           "Incompressible Navier-Stokes on staggered Cartesian grids (projection method, multigrid pressure).\n\n"
@@ -61,6 +64,9 @@ static void nav_usage(FILE *out) {
           "  bench step      time K steps of a case (default 20, after 3 warm-up steps): nanoseconds per cell\n"
           "                  per step, and the bandwidth of each main kernel against the copy bandwidth of the\n"
           "                  backend, measured first\n"
+          "  plot       figures (PNG) of the output folder DIR of a run, into DIR/plots: every kind that\n"
+          "             applies, or one (tools/navier-plot run by the Python the build found with numpy,\n"
+          "             matplotlib and h5py)\n"
           "  doc case-file   print the reference of every case-file key (Markdown)\n\n"
           "Exit status: 0 completed, 1 failed during the run (blow-up: the step, time and place of the\n"
           "first bad value), 2 bad input (case file, option, output folder, checkpoint: nothing computed),\n"
@@ -79,6 +85,13 @@ static void nav_version(void) {
   char *nl = strchr(lib, '\n');
   if (nl) *nl = 0;
   printf("MPI %d.%d: %s\n", version, subversion, lib);
+  if (strstr(nav_backend_list(), "cuda")) {
+    const int gpus = nav_backend_device_count("cuda");
+    if (gpus > 0)
+      printf("devices: %d CUDA GPU(s) visible (backend auto runs on cuda)\n", gpus);
+    else
+      printf("devices: no CUDA GPU visible: backend auto runs on cpu, and cuda, cuda-aware and nccl need a GPU\n");
+  }
   char why[300];
   const int nccl = nav_backend_p2p_available("cuda", why, (int)sizeof why);
   printf("halo transports: mpi: yes; cuda-aware: %s; nccl: %s (%s)\n",
@@ -219,11 +232,13 @@ static int nav_setup(const nav_cli *cli, nav_config *cfg, const nav_kernel_ops *
   *ops = nav_backend_get(backend, local_rank);
   if (!*ops && !strcmp(cfg->backend, "auto")) *ops = nav_backend_get("cpu", local_rank);
   if (!*ops) {
+    char where[NAV_CONFIG_STR + 32];
+    nav_config_where(cfg, "run", "backend", where, sizeof where);
     if (!strcmp(cfg->backend, "cuda") && strstr(nav_backend_list(), "cuda"))
       fprintf(stderr, "%s: key 'run.backend': backend 'cuda' needs a CUDA device, and none is visible (check the "
-                      "driver and CUDA_VISIBLE_DEVICES, or use backend cpu or auto)\n", cfg->source);
+                      "driver and CUDA_VISIBLE_DEVICES, or use backend cpu or auto)\n", where);
     else
-      fprintf(stderr, "%s: key 'run.backend': backend '%s' is not available in this build (have: %s)\n", cfg->source,
+      fprintf(stderr, "%s: key 'run.backend': backend '%s' is not available in this build (have: %s)\n", where,
               cfg->backend, nav_backend_list());
     return nav_verdict(NAV_EXIT_INPUT, 0);
   }
@@ -262,13 +277,14 @@ static int nav_cmd_case(int argc, char **argv, int bench) {
     char dir[NAV_CONFIG_STR + 80];
     snprintf(dir, sizeof dir, "%s", cli.output ? cli.output : cfg.dir[0] ? cfg.dir : "");
     if (!dir[0]) snprintf(dir, sizeof dir, "output/%s", cfg.name);
-    if (rank == 0) {
-      printf("# effective configuration (%s)\n", cfg.source);
-      nav_config_print(&cfg, stdout);
+    if (rank == 0) { /* the full configuration goes to DIR/config.ini */
+      printf("case: %s; keys other than the defaults:\n", cfg.source);
+      if (nav_config_print_changed(&cfg, stdout, "  ") == 0) printf("  (none)\n");
       fflush(stdout);
     }
     nav_run_options opt = {dir, size, cli.profile, cli.restart, 0};
-    e = nav_run(&cfg, ops, &opt);
+    e = nav_run_memory_check(&cfg, ops, size); /* before the output folder: nothing is left behind */
+    if (e == NAV_OK) e = nav_run(&cfg, ops, &opt);
     if (e == NAV_OK && opt.stopped) return nav_verdict(NAV_EXIT_STOPPED, 0);
   }
   return nav_verdict(e == NAV_OK ? NAV_EXIT_OK : nav_failed(e, rank), 0);
@@ -280,6 +296,7 @@ int main(int argc, char **argv) {
    * some subarray views (open-mpi/ompi#10546); ROMIO does neither. Unless the user chose an MPI-IO
    * component, leave OMPIO out. Other MPI libraries ignore the variable. */
   setenv("OMPI_MCA_io", "^ompio", 0);
+  if (argc >= 2 && !strcmp(argv[1], "plot")) return nav_plot_exec(argc - 2, argv + 2); /* no MPI: a plain program */
   MPI_Init(&argc, &argv);
   int rank, size, status = NAV_EXIT_OK;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -45,3 +45,12 @@ int nav_backend_device_count(const char *name) {
   (void)name;
   return 0;
 }
+
+int nav_backend_device_memory(const char *name, size_t *free_bytes, size_t *total_bytes) {
+#ifdef NAV_HAVE_CUDA
+  if (!strcmp(name, "cuda")) return nav_cuda_memory_info(free_bytes, total_bytes);
+#endif
+  (void)name;
+  *free_bytes = *total_bytes = 0;
+  return -1;
+}

@@ -163,6 +163,9 @@ const char *nav_backend_list(void);
 int nav_backend_p2p_available(const char *name, char *why, int size);
 /* Devices on this node that backend `name` would use (0 for cpu, unknown or unavailable backends). */
 int nav_backend_device_count(const char *name);
+/* Free and total bytes of the device that backend `name` selected for this rank (after
+ * nav_backend_get); returns 0, or -1 for a backend without device memory (cpu) or on failure. */
+int nav_backend_device_memory(const char *name, size_t *free_bytes, size_t *total_bytes);
 
 extern const nav_kernel_ops nav_kernel_ops_cpu;
 /* Defined only when the CUDA backend is built (NAV_HAVE_CUDA); reach it through nav_backend_get("cuda"). */

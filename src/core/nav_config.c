@@ -141,8 +141,9 @@ static const nav_key nav_keys[] = {
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
-     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y) or abc "
-     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic).",
+     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y), abc "
+     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic) or uniform (the constant velocity "
+     "uniform_velocity everywhere).",
      .values = nav_initial_values},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
@@ -217,8 +218,9 @@ static const nav_key nav_keys[] = {
      "Keep the newest this many checkpoints in DIR; older ones are deleted after a new one is complete.",
      NAV_ATLEAST(1)},
     {"output", "plots", NAV_KT_CHOICE, NAV_FIELD(plots), "false",
-     "true: run tools/navier-plot on DIR at the end of the run (PNG figures in DIR/plots; a failure of the plot "
-     "tool is a warning).", .values = nav_bool_values},
+     "true: at the end of a run that completed or stopped, write the final fields (unless the last snapshot is of "
+     "the last step) and make the figures of `navier plot DIR` (PNG in DIR/plots; a failure of the plot tool is a "
+     "warning). The embedded default case (`navier run` without a case file) has true.", .values = nav_bool_values},
     {"time", "max_cfl", NAV_KT_REAL, NAV_FIELD(max_cfl), "5",
      "Stop the run as failed when the CFL number of a step (max sum_d |u_d| dt / h_d) exceeds this; 0 = off.",
      NAV_ATLEAST(0)},
@@ -900,6 +902,8 @@ static void nav_check_consistency(nav_load *ld) {
 /* Public functions                                                                               */
 
 void nav_config_defaults(nav_config *cfg) {
+  if (NAV_NKEYS > NAV_CONFIG_MAX_KEYS)
+    NAV_ABORT("nav_config: %d keys in the schema table, NAV_CONFIG_MAX_KEYS is %d", NAV_NKEYS, NAV_CONFIG_MAX_KEYS);
   memset(cfg, 0, sizeof *cfg);
   snprintf(cfg->source, sizeof cfg->source, "(default)");
   for (int k = 0; k < NAV_NKEYS; k++) {
@@ -919,12 +923,17 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
   errs->count = 0;
   errs->text[0] = '\0';
   nav_config_defaults(cfg);
+  if (!path) snprintf(cfg->plots, sizeof cfg->plots, "true"); /* the default case ends with its figures */
   if (path) {
     snprintf(cfg->source, sizeof cfg->source, "%s", path);
     nav_load_file(ld);
   }
   for (int i = 0; i < nset; i++) nav_load_set(ld, i + 1, sets[i]);
   nav_check_consistency(ld);
+  for (int k = 0; k < NAV_NKEYS; k++) {
+    cfg->origin[k].src = (unsigned char)ld->at[k].src;
+    cfg->origin[k].line = ld->at[k].line;
+  }
   return errs->count ? NAV_ERR_INPUT : NAV_OK;
 }
 
@@ -939,6 +948,22 @@ void nav_config_print(const nav_config *cfg, FILE *out) {
       fprintf(out, "%s = %s\n", key->name, value);
     }
   }
+}
+
+int nav_config_print_changed(const nav_config *cfg, FILE *out, const char *indent) {
+  static nav_config def; /* static: the struct is large */
+  nav_config_defaults(&def);
+  int count = 0;
+  for (int k = 0; k < NAV_NKEYS; k++) {
+    char value[NAV_CONFIG_STR + 8], base[NAV_CONFIG_STR + 8];
+    nav_format_value(&nav_keys[k], cfg, value, sizeof value);
+    nav_format_value(&nav_keys[k], &def, base, sizeof base);
+    if (strcmp(value, base)) {
+      fprintf(out, "%s%s.%s = %s\n", indent, nav_keys[k].section, nav_keys[k].name, value);
+      count++;
+    }
+  }
+  return count;
 }
 
 /* Markdown table cell: escape the characters that would end the cell or start HTML. */
@@ -988,7 +1013,8 @@ void nav_config_markdown(FILE *out) {
         "A case is one INI file: `[section]` headers, then `key = value` lines. Lines that start with `;` or `#` "
         "are comments, and ` ;` starts a comment after a value. Every key is optional: a key left out takes its "
         "default, and the defaults together are the embedded default case, the 2D lid-driven cavity at Re = 100 on "
-        "a 128 x 128 grid, run to steady state.\n\n"
+        "a 128 x 128 grid, run to steady state (which also sets `[output] plots = true`, so that it ends with its "
+        "final fields and figures).\n\n"
         "Any key can be overridden on the command line with `--set section.key=value` (repeatable, applied after "
         "the file, in order), e.g. `navier run cavity.ini --set grid.nx=64 --set grid.ny=64`.\n\n"
         "Unknown sections and keys, keys given twice, values of the wrong type or out of range and inconsistent "
@@ -1038,6 +1064,16 @@ int nav_config_value(const nav_config *cfg, const char *section, const char *nam
   if (k < 0) return -1;
   nav_format_value(&nav_keys[k], cfg, buf, n);
   return 0;
+}
+
+const char *nav_config_where(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n) {
+  const int k = nav_find_key(section, name);
+  const struct nav_config_origin *o = k >= 0 ? &cfg->origin[k] : NULL;
+  if (o && o->src == NAV_SRC_SET)
+    snprintf(buf, n, "--set:%d", o->line);
+  else
+    snprintf(buf, n, "%s:%d", cfg->source, o && o->src == NAV_SRC_FILE ? o->line : 0);
+  return buf;
 }
 
 const char *nav_face_name(int dir, int side) {

@@ -20,6 +20,7 @@ typedef enum nav_bc_type { NAV_BC_WALL = 0, NAV_BC_FREE_SLIP = 1, NAV_BC_PERIODI
 typedef enum nav_thermal_type { NAV_THERMAL_FLUX = 0, NAV_THERMAL_FIXED = 1, NAV_THERMAL_PERIODIC = 2 } nav_thermal_type;
 
 #define NAV_CONFIG_STR 256
+#define NAV_CONFIG_MAX_KEYS 320 /* room for the rows of the schema table (checked at load) */
 
 typedef struct nav_config {
   char source[NAV_CONFIG_STR]; /* case file path, or "(default)" for the embedded case */
@@ -91,6 +92,12 @@ typedef struct nav_config {
   double t_amplitude;       /* key 'amplitude': of the wave, or of the perturbation */
   nav_thermal_type tbc[3][2];  /* keys x_low ... z_high */
   double tbc_value[3][2];      /* keys x_low_value ...: wall temperature (fixed) or heat flux into the domain (flux) */
+  /* where each key's value came from (nav_config_where), set by nav_config_load; index = the key's
+   * row in the schema table. src: 0 default, 1 case file, 2 --set; line: file line or --set index. */
+  struct nav_config_origin {
+    unsigned char src;
+    int line;
+  } origin[NAV_CONFIG_MAX_KEYS];
   /* derived by nav_config_load (not keys): */
   double diffusivity;       /* kappa, or 1 in the nondimensional scaling */
   double buoyancy[3];       /* b in the body force -b (T - t_ref): beta g, or Ra Pr g/|g| */
@@ -116,12 +123,21 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
 /* Write the effective configuration, defaults included, as an INI file. */
 void nav_config_print(const nav_config *cfg, FILE *out);
 
+/* Write the keys whose value differs from the key table's default, one "section.key = value" line
+ * each (after indent), in table order; returns their number. Not collective. */
+int nav_config_print_changed(const nav_config *cfg, FILE *out, const char *indent);
+
 /* Write the Markdown reference of every section and key (docs/case-file.md). */
 void nav_config_markdown(FILE *out);
 
 /* The value of key section.name of cfg as a case file would write it (reals: the shortest text
  * that reads back exactly), in buf. Returns 0, or -1 if there is no such key. Not collective. */
 int nav_config_value(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n);
+
+/* Where key section.name of cfg got its value, as the "FILE:LINE" of an error message: "PATH:LINE"
+ * (the case file), "--set:N" (the N-th override) or "SOURCE:0" (its default; SOURCE is the case
+ * file or "(default)"), in buf. Returns buf. Not collective. */
+const char *nav_config_where(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n);
 
 /* Face name "x_low" etc. for dir 0..2, side 0..1. */
 const char *nav_face_name(int dir, int side);

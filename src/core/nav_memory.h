@@ -23,6 +23,11 @@ void nav_memory_added(nav_memory_count *m, const void *ptr, size_t bytes);
 /* Record the free of ptr (unknown pointers are ignored). */
 void nav_memory_removed(nav_memory_count *m, const void *ptr);
 
+/* Bytes of host memory this process can still get: MemAvailable of /proc/meminfo (else the free
+ * pages), bounded by the limit of its cgroup (memory.max - memory.current, cgroup v2) when it has
+ * one. 0 if unknown. Not collective. */
+size_t nav_memory_host_available(void);
+
 #ifdef __cplusplus
 }
 #endif

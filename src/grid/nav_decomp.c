@@ -107,7 +107,9 @@ nav_err nav_decomp_create(const nav_config *cfg, nav_decomp *dc) {
   const int N[3] = {cfg->nx, cfg->ny, cfg->nz};
   int periodic[3];
   for (int d = 0; d < 3; d++) periodic[d] = cfg->bc[d][0] == NAV_BC_PERIODIC;
-  return nav_decomp_create_grid(nav_compute_comm(), cfg->dim, N, periodic, cfg->decomposition, cfg->source, dc);
+  char at[NAV_CONFIG_STR + 32];
+  nav_config_where(cfg, "run", "decomposition", at, sizeof at);
+  return nav_decomp_create_grid(nav_compute_comm(), cfg->dim, N, periodic, cfg->decomposition, at, dc);
 }
 
 nav_err nav_decomp_copy(const nav_decomp *src, nav_decomp *dst) {

@@ -13,19 +13,30 @@
 #include "core/nav_profile.h"
 #include "io/nav_cellfields.h"
 
+/* The first folder that nav_output_prepare created ("" if none): nav_output_abandon removes it and
+ * the folders below it on the way to dir. */
+static char nav_output_created[1024];
+
 nav_err nav_output_prepare(const char *dir) {
   char path[1024];
+  nav_output_created[0] = 0;
   NAV_CHECK(strlen(dir) > 0 && strlen(dir) < sizeof path, NAV_ERR_INPUT, "output folder '%s': bad name", dir);
   snprintf(path, sizeof path, "%s", dir);
-  for (char *s = path + 1; *s; s++) { /* mkdir -p */
-    if (*s != '/') continue;
+  for (char *s = path + 1;; s++) { /* mkdir -p */
+    if (*s && *s != '/') continue;
+    const char end = *s;
     *s = 0;
-    if (mkdir(path, 0777) != 0 && errno != EEXIST)
+    struct stat st;
+    if (mkdir(path, 0777) == 0) {
+      if (!nav_output_created[0]) snprintf(nav_output_created, sizeof nav_output_created, "%s", path);
+    } else if (errno != EEXIST) {
       NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create '%s': %s", dir, path, strerror(errno));
-    *s = '/';
+    } else if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+      NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': '%s' exists and is not a folder", dir, path);
+    }
+    *s = end;
+    if (!end) break;
   }
-  if (mkdir(path, 0777) != 0 && errno != EEXIST)
-    NAV_CHECK(0, NAV_ERR_INPUT, "output folder '%s': cannot create: %s", dir, strerror(errno));
   NAV_CHECK(access(path, W_OK | X_OK) == 0, NAV_ERR_INPUT, "output folder '%s': not writable: %s", dir,
             strerror(errno));
   /* access() says yes to root everywhere but on read-only mounts, and an empty file fits on a
@@ -43,6 +54,22 @@ nav_err nav_output_prepare(const char *dir) {
   NAV_CHECK(wrote && closed, NAV_ERR_INPUT, "output folder '%s': cannot write a file: %s", dir,
             strerror(err ? err : ENOSPC));
   return NAV_OK;
+}
+
+void nav_output_abandon(const char *dir) {
+  char path[1024];
+  const size_t top = strlen(nav_output_created);
+  if (!top || strlen(dir) >= sizeof path) return;
+  snprintf(path, sizeof path, "%s", dir);
+  for (;;) { /* rmdir dir, then its parents up to the first one created */
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') path[--n] = 0;
+    if (n < top || rmdir(path) != 0 || n == top) break;
+    char *slash = strrchr(path, '/');
+    if (!slash) break;
+    *slash = 0;
+  }
+  nav_output_created[0] = 0;
 }
 
 /* A restart keeps the rows of monitor.csv up to its step and drops later ones (written after the
@@ -82,7 +109,8 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
     for (int m = 0; m < f->heat.nfaces; m++) fprintf(*out, ",nusselt_%s", nav_face_name(f->heat.face[m][0], f->heat.face[m][1]));
     fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
   }
-  fprintf(*out, "\n");
+  fprintf(*out, ",change\n");
+  fflush(*out);
   return NAV_OK;
 }
 
@@ -94,7 +122,11 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
     for (int m = 0; m < h->nfaces; m++) fprintf(out, ",%.8e", h->nusselt[m]);
     fprintf(out, ",%.8e,%.6e,%.8e,%.6e", h->u_max, h->u_max_y, h->v_max, h->v_max_x);
   }
-  fputc('\n', out);
+  if (f->change >= 0)
+    fprintf(out, ",%.3e\n", f->change);
+  else
+    fprintf(out, ",nan\n"); /* not measured (the first row) */
+  fflush(out); /* each row is in the file at once (tail -f; a run killed later keeps it) */
 }
 
 /* Legacy VTK binary data are big-endian 32-bit floats. */

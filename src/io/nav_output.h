@@ -12,9 +12,15 @@
  * reason if not. */
 nav_err nav_output_prepare(const char *dir);
 
+/* Undo nav_output_prepare after an input error found before the first step: remove the folders
+ * that it created (deepest first, each only if empty), so that the output folder is as it was.
+ * Rank 0, after nav_output_prepare of the same dir. */
+void nav_output_abandon(const char *dir);
+
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row);
  * with a temperature then nusselt_<face> for each face of f->heat, u_max, u_max_y, v_max, v_max_x
- * (nav_heat.h; measured on monitor steps). restart_step >= 0 (a restart from that step): keep the
+ * (nav_heat.h; measured on monitor steps); last the steady-state change of the progress line
+ * (f->change; nan where not measured). Every row is flushed as it is written. restart_step >= 0 (a restart from that step): keep the
  * rows of an existing monitor.csv up to that step and append to it, instead of starting a new file. */
 nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, FILE **out);
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);

@@ -1,9 +1,11 @@
 /* Field snapshots in the chosen formats, and the plot tool (see nav_snapshot.h). */
 #include "io/nav_snapshot.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/nav_error.h"
 #include "grid/nav_reduce.h"
@@ -46,6 +48,31 @@ nav_err nav_snapshot_write(const char *dir, nav_flow *f) {
   return NAV_OK;
 }
 
+/* The Python of the plot tool: the one the build found with numpy, matplotlib and h5py (an
+ * absolute path); if it found none (NAV_PLOT_PYTHON is then plain "python3"), the system one, and
+ * the tool names the module that is missing. */
+static const char *nav_plot_python(void) {
+  if (NAV_PLOT_PYTHON[0] == '/') return NAV_PLOT_PYTHON;
+  return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+}
+
+int nav_plot_exec(int argc, char **argv) {
+  const char *tool = getenv("NAVIER_PLOT");
+  const int own = !(tool && tool[0]);
+  char **args = calloc((size_t)argc + 3, sizeof *args);
+  if (!args) return 1;
+  int n = 0;
+  if (own) args[n++] = (char *)nav_plot_python();
+  args[n++] = (char *)(own ? NAV_PLOT_TOOL : tool);
+  for (int i = 0; i < argc; i++) args[n++] = argv[i];
+  args[n] = NULL;
+  fflush(stdout);
+  execvp(args[0], args);
+  fprintf(stderr, "navier: error: cannot run the plot tool %s: %s\n", args[0], strerror(errno));
+  free(args);
+  return 1;
+}
+
 int nav_plots_run(const char *dir) {
   const char *tool = getenv("NAVIER_PLOT");
   char cmd[3000];
@@ -53,7 +80,7 @@ int nav_plots_run(const char *dir) {
     snprintf(cmd, sizeof cmd, "'%s' '%s'", tool, dir);
   } else {
     tool = NAV_PLOT_TOOL;
-    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", NAV_PLOT_PYTHON, tool, dir);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", nav_plot_python(), tool, dir);
   }
   printf("plots: %s\n", cmd);
   fflush(stdout);

@@ -18,4 +18,10 @@ void nav_snapshot_formats(const nav_config *cfg, int *vtk, int *hdf5);
  * its exit status, 0 when it worked). Rank 0 only. */
 int nav_plots_run(const char *dir);
 
+/* `navier plot ARGS...`: replace this process by the plot tool with ARGS (the output folder and
+ * optionally the kind), run by the same Python as nav_plots_run (so the tool works whichever
+ * python3 comes first on the PATH). Returns only if the exec failed (exit status 1, reason on
+ * stderr). Not collective; call before MPI_Init. */
+int nav_plot_exec(int argc, char **argv);
+
 #endif

@@ -1,6 +1,7 @@
 /* The time loop of one run (see nav_run.h). */
 #include "solvers/nav_run.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,11 @@
 
 #include "core/nav_comm.h"
 #include "core/nav_error.h"
+#include "core/nav_memory.h"
 #include "core/nav_profile.h"
 #include "core/nav_signal.h"
 #include "core/nav_timer.h"
+#include "grid/nav_decomp.h"
 #include "grid/nav_reduce.h"
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
@@ -118,11 +121,12 @@ static double nav_next_time(double interval, double t) {
   return next;
 }
 
-/* The time loop; on return f holds the last state, and *stop_signal the signal that stopped the
- * run (0 when it ran to a stop criterion). restarted: f comes from a checkpoint (its first
- * monitor row and snapshot were written by the run that wrote the checkpoint). */
+/* The time loop; on return f holds the last state, *stop_signal the signal that stopped the run
+ * (0 when it ran to a stop criterion) and *steady 1 when it stopped at steady state (time.steady_tol).
+ * restarted: f comes from a checkpoint (its first monitor row and snapshot were written by the run
+ * that wrote the checkpoint). */
 static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, FILE *mon, double t_start,
-                             int restarted, int *stop_signal) {
+                             int restarted, int *stop_signal, int *steady) {
   double last_print = t_start, next_fields_t = nav_next_time(c->fields_dt, f->t);
   double next_ckpt_t = nav_next_time(c->checkpoint_dt, f->t);
   const int checkpoints = c->checkpoint_interval > 0 || c->checkpoint_dt > 0;
@@ -132,6 +136,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
   double change_last = -1; /* the last measured steady-state change */
   double ke;
   *stop_signal = 0;
+  *steady = 0;
   NAV_CALL(nav_flow_kinetic_energy(f, &ke));
   if (!restarted) nav_monitor_row(mon, f, 0, ke);
   if (!restarted && (c->fields_every > 0 || c->fields_dt > 0)) NAV_CALL(nav_write_fields(dir, f));
@@ -206,6 +211,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       NAV_CALL(ec);
     }
     if (done) {
+      *steady = done_steady;
       nav_progress_break();
       if (f->dc.rank == 0)
         printf("stopped: %s\n", done_steady  ? "steady state reached"
@@ -214,6 +220,51 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       return NAV_OK;
     }
   }
+}
+
+/* The lower bound of the memory a rank needs: the flow's own arrays over the rank's share of the
+ * cells (u, its AB2 history, the predictor and the previous step per direction, pressure and
+ * divergence, four more with a temperature; the multigrid, ghosts and buffers come on top). */
+nav_err nav_run_memory_check(const nav_config *c, const nav_kernel_ops *ops, int ranks) {
+  char where[NAV_CONFIG_STR + 32];
+  nav_config_where(c, "grid", "nx", where, sizeof where);
+  const double cells = (double)c->nx * c->ny * (c->dim == 3 ? c->nz : 1);
+  const int arrays = 4 * c->dim + 2 + (strcmp(c->model, "off") ? 4 : 0);
+  const double need = (double)arrays * sizeof(nav_real) * cells / ranks; /* per rank */
+  int local_size = 1;
+  nav_decomp_local_rank(nav_compute_comm(), &local_size);
+  size_t free_b = 0, total_b = 0;
+  const int device = nav_backend_device_memory(ops->name, &free_b, &total_b) == 0;
+  const double avail = device ? (double)free_b : (double)nav_memory_host_available();
+  const double want = device ? need : need * local_size;
+  const int bad = avail > 0 && want > avail;
+  const int any = nav_reduce_err(ranks > 1 ? nav_compute_comm() : MPI_COMM_NULL, bad);
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  NAV_CHECK(!bad, NAV_ERR_INPUT,
+            "%s: key 'grid.nx': the grid of %.0f cells does not fit in memory: it needs at least %.3g GiB (%d arrays "
+            "of %zu-byte reals%s), and %.3g GiB of %s memory is available%s; use fewer cells or more %s",
+            where, cells, want / gib, arrays, sizeof(nav_real),
+            device ? " on each rank's GPU" : local_size > 1 ? ", all ranks of the node" : "", avail / gib,
+            device ? "device" : "host", device ? " on the GPU" : "", device ? "GPUs" : "nodes");
+  NAV_CHECK(!any, NAV_ERR_INPUT, "the grid does not fit in the memory of another rank (rank 0 reports it)");
+  return NAV_OK;
+}
+
+/* DIR/config.ini: every key of the effective configuration, with [output] dir = the folder used: a
+ * case file that runs it again. Rank 0. */
+static nav_err nav_config_save(const nav_config *c, const char *dir) {
+  char path[1100];
+  snprintf(path, sizeof path, "%s/config.ini", dir);
+  FILE *fp = fopen(path, "w");
+  NAV_CHECK(fp, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  fprintf(fp, "; The effective configuration of the run in this folder (case %s, every key with its value);\n"
+              "; `navier run %s` runs it again.\n\n", c->source, path);
+  static nav_config run; /* as run: the output folder is the one used (--output included) */
+  run = *c;
+  snprintf(run.dir, sizeof run.dir, "%s", dir);
+  nav_config_print(&run, fp);
+  NAV_CHECK(fclose(fp) == 0, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  return NAV_OK;
 }
 
 nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options *opt) {
@@ -226,25 +277,24 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (code != NAV_OK && ep == NAV_OK)
     ep = nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "the output folder failed on rank 0");
   NAV_CALL(ep);
+  /* An error before the first step (no memory, a rejected checkpoint) leaves the output folder as
+   * it was: the folders that nav_output_prepare created are removed again, nothing is written. */
   nav_flow f;
   nav_err ec = nav_flow_create(c, ops, &f);
+  if (ec == NAV_OK && opt->restart) ec = nav_checkpoint_read(opt->restart, &f); /* every check before step 1 */
+  if (ec == NAV_OK && rank == 0) ec = nav_config_save(c, dir);
   if (ec != NAV_OK) {
     nav_flow_destroy(&f);
+    if (rank == 0) nav_output_abandon(dir);
     NAV_CALL(ec);
-  }
-  if (opt->restart) { /* every check before the first step; a bad checkpoint leaves nothing computed */
-    ec = nav_checkpoint_read(opt->restart, &f);
-    if (ec != NAV_OK) {
-      nav_flow_destroy(&f);
-      NAV_CALL(ec);
-    }
   }
   char desc[256];
   nav_psolver_describe(f.poisson, desc, sizeof desc);
   if (rank == 0)
-    printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s\n",
+    printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s "
+           "(every key in %s/config.ini)\n",
          c->name, c->dim, c->nx, c->ny, c->dim == 3 ? "x" : "", c->dim == 3 ? c->nz : 0, ops->name, opt->ranks, desc,
-         c->tolerance, dir);
+         c->tolerance, dir, dir);
   if (rank == 0 && f.dc.size > 1)
     printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells, halo transport %s\n", f.dc.p[0],
            f.dc.p[1], f.dc.p[2], f.dc.n[0], f.dc.n[1], f.dc.n[2], nav_transport_name(f.dc.transport));
@@ -254,8 +304,8 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &f, opt->restart ? f.step : -1, &mon) : NAV_OK);
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
-  int stop_signal = 0;
-  if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start, opt->restart != NULL, &stop_signal);
+  int stop_signal = 0, steady = 0;
+  if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start, opt->restart != NULL, &stop_signal, &steady);
   opt->stopped = err == NAV_OK && stop_signal;
   if (mon) fclose(mon);
   nav_profile_enter(NAV_PHASE_OUTPUT);
@@ -277,7 +327,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   }
   nav_host_fields_free(&h);
   err = nav_agree(&f, err);
-  if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0)) err = nav_snapshot_write(dir, &f);
+  /* the final fields: with snapshots on, and for the figures of plots = true */
+  const int plots = !strcmp(c->plots, "true");
+  if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0 || plots)) err = nav_snapshot_write(dir, &f);
   if (err != NAV_OK && !message[0]) snprintf(message, sizeof message, "%s", nav_error_message());
   s.status = err != NAV_OK ? "failed" : opt->stopped ? "stopped" : "completed";
   nav_flow_kinetic_energy(&f, &s.final_ke);
@@ -312,6 +364,11 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     printf("validation: Ghia et al. (1982), Re = %g: max |u - u_ref| = %.4f on x = 0.5 (%d points), max |v - v_ref| = "
            "%.4f on y = 0.5 (%d points)\n",
            v.re, v.max_dev_u, v.points_u, v.max_dev_v, v.points_v);
+  if (rank == 0 && v.cavity && !steady)
+    printf("validation: warning: the run stopped before steady state (%s), so these deviations are not those of the "
+           "converged flow%s\n",
+           c->steady_tol > 0 ? "time.steady_tol not reached" : "time.steady_tol = 0",
+           c->steady_tol > 0 ? ": raise time.max_steps or time.end_time" : "");
   if (rank == 0 && v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
   if (rank == 0 && f.T) {
     printf("convection:");
@@ -325,7 +382,13 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);
   if (rank == 0)
     printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);
-  if (rank == 0 && !strcmp(c->plots, "true")) nav_plots_run(dir); /* a failure is a warning */
+  if (rank == 0 && plots && err == NAV_OK) {
+    int vtk, hdf5;
+    nav_snapshot_formats(c, &vtk, &hdf5);
+    printf("fields: %s/fields_%08ld.%s%s\n", dir, f.step, hdf5 ? "h5" : "vtk",
+           hdf5 ? " (open fields.xmf in ParaView)" : "");
+    if (nav_plots_run(dir) == 0) printf("figures: %s/plots\n", dir); /* a failure is a warning */
+  }
   nav_flow_destroy(&f);
   NAV_CALL(err);
   NAV_CALL(es);

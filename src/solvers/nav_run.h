@@ -5,7 +5,8 @@
  * failed run (pressure not converged, blow-up with its place, I/O) still writes summary.json
  * with status "failed" and returns the error, and a blow-up writes no checkpoint. A restart
  * (opt->restart) whose checkpoint is unreadable, corrupt or of another case returns
- * NAV_ERR_INPUT before any step, with nothing written. Collective. */
+ * NAV_ERR_INPUT before any step, and the output folder is left as it was (folders created for
+ * the run are removed again, nothing is written). Collective. */
 #ifndef NAV_RUN_H
 #define NAV_RUN_H
 
@@ -21,5 +22,11 @@ typedef struct nav_run_options {
 } nav_run_options;
 
 nav_err nav_run(const nav_config *cfg, const nav_kernel_ops *ops, nav_run_options *opt);
+
+/* Before nav_run: NAV_ERR_INPUT, "FILE:LINE: key 'grid.nx': ..." with the bytes needed and
+ * available, when the grid of cfg cannot fit in the memory of ops's backend (device memory on a
+ * GPU, else the host memory of the node, shared by its ranks) over `ranks` ranks. The need is a
+ * lower bound (the flow's own arrays), so a grid that is refused cannot fit. Collective. */
+nav_err nav_run_memory_check(const nav_config *cfg, const nav_kernel_ops *ops, int ranks);
 
 #endif

@@ -93,7 +93,11 @@ static void test_defaults(void) {
                d.progress_interval == 2.0,
            "defaults: [output]");
   nav_err e = nav_config_load(&cfg, NULL, 0, NULL, &errs);
-  NAV_TEST(e == NAV_OK && errs.count == 0 && !memcmp(&cfg, &d, sizeof d), "load(NULL) is the valid default case");
+  static nav_config dp; /* the default case: the defaults, and its figures at the end */
+  dp = d;
+  snprintf(dp.plots, sizeof dp.plots, "true");
+  NAV_TEST(e == NAV_OK && errs.count == 0 && !memcmp(&cfg, &dp, sizeof dp),
+           "load(NULL) is the valid default case (the defaults with output.plots = true)");
   NAV_TEST(!strcmp(nav_face_name(0, 0), "x_low") && !strcmp(nav_face_name(1, 1), "y_high") &&
                !strcmp(nav_face_name(2, 1), "z_high"),
            "nav_face_name");
@@ -171,6 +175,14 @@ static void test_good_file(void) {
                cfg.ny == 16,
            "--set overrides file values");
 
+  char where[300], want_ny[300], want_dt[300];
+  snprintf(want_ny, sizeof want_ny, "%s:10", cfg.source); /* ny=16 on line 10 */
+  snprintf(want_dt, sizeof want_dt, "%s:0", cfg.source);
+  NAV_TEST(!strcmp(nav_config_where(&cfg, "grid", "nx", where, sizeof where), "--set:1") &&
+               !strcmp(nav_config_where(&cfg, "grid", "ny", where, sizeof where), want_ny) &&
+               !strcmp(nav_config_where(&cfg, "time", "dt", where, sizeof where), want_dt),
+           "nav_config_where: --set:N for an override, FILE:LINE from the file, FILE:0 for a default");
+
   /* nav_config_print writes a case file that loads back to the same configuration. */
   nav_config printed = cfg;
   char path[256];
@@ -179,7 +191,8 @@ static void test_good_file(void) {
   nav_config_print(&printed, f);
   fclose(f);
   nav_err e = nav_config_load(&cfg, path, 0, NULL, &errs);
-  memcpy(cfg.source, printed.source, sizeof cfg.source);
+  memcpy(cfg.source, printed.source, sizeof cfg.source); /* where the values came from differs */
+  memcpy(cfg.origin, printed.origin, sizeof cfg.origin);
   NAV_TEST(e == NAV_OK && !memcmp(&cfg, &printed, sizeof cfg), "nav_config_print output loads back identically");
   nav_config d;
   nav_config_defaults(&d);
@@ -189,6 +202,7 @@ static void test_good_file(void) {
   fclose(f);
   e = nav_config_load(&cfg, path, 0, NULL, &errs);
   memcpy(cfg.source, d.source, sizeof cfg.source);
+  memcpy(cfg.origin, d.origin, sizeof cfg.origin);
   NAV_TEST(e == NAV_OK && !memcmp(&cfg, &d, sizeof cfg), "defaults printed and loaded back are the defaults");
 }
 

@@ -21,8 +21,8 @@ timeout 60 mpiexec -n 2 --oversubscribe "$navier" run --set time.max_steps=2 --s
   --output "$out" >"$scratch/ranks.out" 2>"$scratch/ranks.err"
 rc=$?
 check "2 ranks, 3 blocks: exit 2 (got $rc)" test "$rc" -eq 2
-check "2 ranks, 3 blocks: message names the key and the rank count" \
-  grep -q "key 'run.decomposition': 3 x 1 x 1 = 3 blocks, but the run has 2 MPI rank(s)" "$scratch/ranks.err"
+check "2 ranks, 3 blocks: message names the --set, the key and the rank count" \
+  grep -q "^--set:2: key 'run.decomposition': 3 x 1 x 1 = 3 blocks, but the run has 2 MPI rank(s)" "$scratch/ranks.err"
 check "2 ranks, 3 blocks: nothing computed" test ! -e "$out/summary.json" -a ! -e "$out/monitor.csv"
 
 out=$scratch/noconv

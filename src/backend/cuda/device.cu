@@ -26,6 +26,14 @@ extern "C" void nav_cuda_describe(char *text, int size) {
   }
 }
 
+extern "C" int nav_cuda_memory_info(size_t *free_bytes, size_t *total_bytes) {
+  if (cudaMemGetInfo(free_bytes, total_bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return 0;
+}
+
 extern "C" int nav_cuda_select_device(int index) {
   if (cudaSetDevice(index) != cudaSuccess) {
     cudaGetLastError();
