@@ -70,6 +70,7 @@ static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
+static const char *const nav_smoother_values[] = {"auto", "point", "line", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
@@ -212,6 +213,13 @@ static const nav_key nav_keys[] = {
      "Relaxation factor of sor and jacobi; 0 = estimated optimum (sor: 2 / (1 + sqrt(1 - rho_J^2)) from the grid) "
      "or 0.8 (jacobi).",
      NAV_RANGE(0, 0, 2, 1)},
+    {"pressure", "smoother", NAV_KT_CHOICE, NAV_FIELD(smoother), "auto",
+     "Multigrid smoother (mg, mgpcg): auto (zebra line Gauss-Seidel, a tridiagonal solve per line, along each "
+     "direction whose coupling 1/h^2 is somewhere more than twice that of the other directions, as on stretched "
+     "grids; red-black Gauss-Seidel on levels without such a direction, e.g. uniform grids), point (red-black "
+     "Gauss-Seidel on every level) or line (zebra lines along every direction in turn on every level). Lines split "
+     "over ranks are relaxed block by block (the neighbour rank's values are kept during a sweep).",
+     .values = nav_smoother_values},
     {"pressure", "cpu_coarse_cells", NAV_KT_INT, NAV_FIELD(cpu_coarse_cells), "0",
      "On a GPU backend the multigrid levels of at most this many cells (global) run on the CPU of rank 0, where a "
      "launch would cost more than the level's work; 0 = automatic (4096, measured in docs/performance.md).",

@@ -70,6 +70,7 @@ typedef struct nav_config {
   int pre_smooth;      /* red-black Gauss-Seidel sweeps before coarse correction */
   int post_smooth;     /* ... and after */
   double omega;        /* relaxation factor of sor and jacobi; 0 = estimate */
+  char smoother[8];     /* auto | point | line: multigrid smoothing */
   int cpu_coarse_cells; /* GPU runs: multigrid levels of at most this many cells on the CPU; 0 = automatic */
 
   /* [output] */

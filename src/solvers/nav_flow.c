@@ -145,6 +145,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
   po.cpu_coarse_cells = cfg->cpu_coarse_cells;
+  snprintf(po.smoother, sizeof po.smoother, "%s", cfg->smoother);
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;

@@ -55,6 +55,57 @@ NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_real *x, con
   return x[p] + omega * (rhs[p] - lx) * inv_diag[p];
 }
 
+/* Zebra line relaxation: one line of cells along direction ld, cell p0 (ijk[ld] = 0) to
+ * p0 + (n - 1) st[ld] with n = b->n[ld], the other indices of ijk fixed. In correction form:
+ *   res_i = rhs_i - (L x)_i,  T delta = res,  x_i += omega delta_i
+ * where T is the tridiagonal part of L on the line (cw_i delta_{i-1} + diag_i delta_i + ce_i delta_{i+1};
+ * diag_i = the full diagonal of L, so the couplings to the other lines stay at their current values:
+ * line Gauss-Seidel for omega = 1). The ends: kind +1, a Neumann boundary (ghost = x_0: delta_ghost =
+ * delta_0, folded into the diagonal); -1, a homogeneous Dirichlet one (ghost = -x_0); 0, a ghost owned
+ * by a neighbour rank or a periodic wrap: kept (delta_ghost = 0; block-Jacobi across ranks). Thomas
+ * algorithm; cp and dd are scratch arrays of the field layout (the forward coefficients). ijk is
+ * modified (ijk[ld] runs over the line). */
+NAV_HD static inline void nav_relax_line(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp,
+                                         nav_real *dd, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
+                                         nav_real omega) {
+  const nav_idx s = b->st[ld];
+  const int n = b->n[ld];
+  nav_real cprev = 0, dprev = 0;
+  for (int i = 0; i < n; i++) {
+    ijk[ld] = i;
+    const nav_idx p = p0 + i * s;
+    nav_real dg;
+    const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+    const nav_real rf = b->rdf[ld][i];
+    nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
+    if (i == 0) {
+      dg += (nav_real)lo_kind * cw;
+      cw = 0;
+    }
+    if (i == n - 1) {
+      dg += (nav_real)hi_kind * ce;
+      ce = 0;
+    }
+    const nav_real inv = 1 / (dg - cw * cprev);
+    cprev = ce * inv;
+    dprev = (res - cw * dprev) * inv;
+    cp[p] = cprev;
+    dd[p] = dprev;
+  }
+  nav_real next = 0;
+  for (int i = n - 1; i >= 0; i--) {
+    const nav_idx p = p0 + i * s;
+    next = dd[p] - cp[p] * next;
+    x[p] += omega * next;
+  }
+}
+
+/* The two directions other than ld (in 2D the second is 2, of extent 1). */
+NAV_HD static inline void nav_line_others(int ld, int *oa, int *ob) {
+  *oa = ld == 0 ? 1 : 0;
+  *ob = ld == 2 ? 1 : 2;
+}
+
 /* Volume of cell ijk. */
 NAV_HD static inline nav_real nav_cell_volume(const nav_box *b, const int *ijk) {
   nav_real v = b->df[0][ijk[0]] * b->df[1][ijk[1]];

@@ -27,6 +27,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .residual = nav_residual_cpu,
     .inverse_diagonal = nav_inverse_diagonal_cpu,
     .relax_colour = nav_relax_colour_cpu,
+    .relax_line = nav_relax_line_cpu,
     .jacobi = nav_jacobi_cpu,
     .diag_scale = nav_diag_scale_cpu,
     .restrict_residual = nav_restrict_residual_cpu,

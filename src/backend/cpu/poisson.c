@@ -60,6 +60,24 @@ nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rh
   return NAV_OK;
 }
 
+nav_err nav_relax_line_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                           int colour, const int kind[2], nav_real omega) {
+  int oa, ob;
+  nav_line_others(dir, &oa, &ob);
+  const int na = b->n[oa], nb = b->n[ob];
+  NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)))
+  for (int kb = 0; kb < nb; kb++)
+    for (int ka = 0; ka < na; ka++) {
+      if (((b->g0[oa] + ka + b->g0[ob] + kb) & 1) != colour) continue;
+      int ijk[3] = {0, 0, 0};
+      ijk[oa] = ka;
+      ijk[ob] = kb;
+      const nav_idx p0 = b->off + ka * b->st[oa] + kb * b->st[ob];
+      nav_relax_line(b, x, rhs, cp, dd, p0, ijk, dir, kind[0], kind[1], omega);
+    }
+  return NAV_OK;
+}
+
 nav_err nav_jacobi_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
                        nav_real *x_new, nav_real omega) {
   NAV_CPU_LOOP(box, , { x_new[p] = nav_relax(b, x, rhs, inv_diag, p, ijk, omega); });

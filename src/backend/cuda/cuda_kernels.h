@@ -203,6 +203,8 @@ nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *r
 nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag);
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega);
+nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                            int colour, const int kind[2], nav_real omega);
 nav_err nav_jacobi_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
                         nav_real *x_new, nav_real omega);
 nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);

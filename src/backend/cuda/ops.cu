@@ -45,6 +45,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .residual = nav_residual_cuda,
     .inverse_diagonal = nav_inverse_diagonal_cuda,
     .relax_colour = nav_relax_colour_cuda,
+    .relax_line = nav_relax_line_cuda,
     .jacobi = nav_jacobi_cuda,
     .diag_scale = nav_diag_scale_cuda,
     .restrict_residual = nav_restrict_residual_cuda,

@@ -89,6 +89,44 @@ nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs
   return NAV_OK;
 }
 
+/* One thread per line of the colour: thread t takes line (ka, kb) = (t mod na, t / na) of the other
+ * two directions and runs the line's Thomas solve (nav_relax_line); lines of one colour do not touch
+ * each other (their neighbours are of the other colour). */
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_relax_line_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                          int colour, int lo_kind, int hi_kind, nav_real omega) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int oa, ob;
+  nav_line_others(dir, &oa, &ob);
+  const long t = (long)blockIdx.x * blockDim.x + threadIdx.x, na = b->n[oa];
+  if (t >= na * b->n[ob]) return;
+  const int ka = (int)(t % na), kb = (int)(t / na);
+  if (((b->g0[oa] + ka + b->g0[ob] + kb) & 1) != colour) return;
+  int ijk[3] = {0, 0, 0};
+  ijk[oa] = ka;
+  ijk[ob] = kb;
+  const nav_idx p0 = b->off + (nav_idx)ka * b->st[oa] + (nav_idx)kb * b->st[ob];
+  nav_relax_line(b, x, rhs, cp, dd, p0, ijk, dir, lo_kind, hi_kind, omega);
+}
+
+nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                            int colour, const int kind[2], nav_real omega) {
+  int oa, ob;
+  nav_line_others(dir, &oa, &ob);
+  const long lines = (long)b->n[oa] * b->n[ob];
+  const dim3 grid((unsigned)((lines + NAV_CUDA_THREADS - 1) / NAV_CUDA_THREADS));
+  if (b->dim == 2)
+    nav_relax_line_kernel<2><<<grid, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(*b, x, rhs, cp, dd, dir, colour, kind[0],
+                                                                             kind[1], omega);
+  else
+    nav_relax_line_kernel<3><<<grid, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(*b, x, rhs, cp, dd, dir, colour, kind[0],
+                                                                             kind[1], omega);
+  NAV_CUDA_LAUNCHED("nav_relax_line_kernel");
+  return NAV_OK;
+}
+
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_jacobi_kernel(nav_box box, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag, nav_real *x_new,

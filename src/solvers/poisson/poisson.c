@@ -65,6 +65,7 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
   nav_real *v[4] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b};
   for (int i = 0; i < 4; i++)
     if (v[i]) ops->free(v[i]);
+  if (lev->lw) ops->free(lev->lw);
   for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
   nav_halo_destroy(lev->halo);
   if (lev->box.ntot) nav_box_destroy(ops, &lev->box);
@@ -101,6 +102,9 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   NAV_CHECK(kind != NAV_PSOLVER_MGPCG || opt->pre_smooth == opt->post_smooth, NAV_ERR_INPUT,
             "mgpcg needs a symmetric cycle: pre_smooth (%d) must equal post_smooth (%d)", opt->pre_smooth,
             opt->post_smooth);
+  NAV_CHECK(!opt->smoother[0] || !strcmp(opt->smoother, "auto") || !strcmp(opt->smoother, "point") ||
+                !strcmp(opt->smoother, "line"),
+            NAV_ERR_INPUT, "multigrid smoother '%s': unknown (auto, point, line)", opt->smoother);
   NAV_CHECK(opt->omega >= 0 && opt->omega < 2, NAV_ERR_INPUT, "relaxation factor omega %g: must be in [0, 2)",
             opt->omega);
   for (int d = 0; d < dim; d++)

@@ -24,6 +24,10 @@ typedef struct nav_level {
   nav_halo *halo;      /* NULL: no neighbour rank */
   MPI_Comm comm;       /* reductions: MPI_COMM_NULL when the level is one block */
   int active;          /* this rank works on the level */
+  int nline;           /* multigrid smoothing by zebra lines along line_dir[0..nline-1]; 0: red-black points */
+  int line_dir[3];
+  int line_kind[3][2]; /* the ends of the block's lines per direction: +1 Neumann, -1 Dirichlet, 0 ghost kept */
+  nav_real *lw;        /* scratch of the line solves (forward coefficients); NULL without lines */
 } nav_level;
 
 enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI };
