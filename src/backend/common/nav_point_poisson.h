@@ -6,7 +6,8 @@
  * periodic: wrap). L is symmetric in the volume-weighted inner product (x, y) = sum x y dV,
  * which every Krylov solver and norm of navier uses.
  *
- * Transfers between a fine block and the coarse block with half as many cells per direction:
+ * Transfers between a fine block and the coarse block with half as many cells per direction (or the
+ * same number in the directions the coarse box keeps, c->keep[d] = 1: semi-coarsening, one child):
  *   restriction: volume-weighted average of the 2^dim children (the residual of a finite-volume
  *                equation divided by volume);
  *   prolongation: (bi/tri)linear interpolation from the coarse centres to the fine centres, with
@@ -117,16 +118,17 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
   return (b->g0[0] + ijk[0] + b->g0[1] + ijk[1] + (b->dim == 3 ? b->g0[2] + ijk[2] : 0)) & 1;
 }
 
-/* Restriction to coarse cell IJK of the fine field r (fine block f): the volume-weighted
- * average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd fine count
- * has one child in that direction. */
-NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, const int *IJK) {
+/* Restriction to coarse cell IJK of the fine field r (fine block f, coarse block c): the
+ * volume-weighted average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd
+ * fine count has one child in that direction, and so has every cell in a kept direction. */
+NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, const nav_box *c, const int *IJK) {
   nav_real sum = 0, vol = 0;
-  const int kmax = f->dim == 3 ? 2 : 1;
+  const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   for (int dk = 0; dk < kmax; dk++)
-    for (int dj = 0; dj < 2; dj++)
-      for (int di = 0; di < 2; di++) {
-        const int ijk[3] = {2 * IJK[0] + di, 2 * IJK[1] + dj, f->dim == 3 ? 2 * IJK[2] + dk : 0};
+    for (int dj = 0; dj < jmax; dj++)
+      for (int di = 0; di < imax; di++) {
+        const int ijk[3] = {c->keep[0] ? IJK[0] : 2 * IJK[0] + di, c->keep[1] ? IJK[1] : 2 * IJK[1] + dj,
+                            f->dim != 3 ? 0 : c->keep[2] ? IJK[2] : 2 * IJK[2] + dk};
         if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;
         const nav_real dv = nav_cell_volume(f, ijk);
         sum += r[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * dv;
@@ -139,11 +141,16 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
  * fine cell ijk (fine block f). Per direction the fine centre lies between its parent I and the
  * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
  * parent's and the fine centre, (W_I - w_i) / 2, over the coarse centre distance (1/4 on uniform
- * spacing; 0 for a lone child, whose centre is the parent's). */
+ * spacing; 0 for a lone child, whose centre is the parent's, as in a direction the coarse box keeps). */
 NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_real *xc, const nav_box *f, const int *ijk) {
   int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
   nav_real w[3] = {0, 0, 0};
   NAV_FOR_DIM(d, f) {
+    if (c->keep[d]) {
+      I[d] = ijk[d];
+      step[d] = 1;
+      continue;
+    }
     const int i = ijk[d], parent = i >> 1;
     I[d] = parent;
     step[d] = (i & 1) ? 1 : -1;

@@ -159,7 +159,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_restrict_residual_kernel(nav_box fine, const nav_real *r, nav_box coarse, nav_real *rhs) {
   const nav_box fl = nav_cuda_box_dim<DIM>(fine);
   NAV_CUDA_INTERIOR(coarse);
-  rhs[p] = nav_restrict(&fl, r, ijk);
+  rhs[p] = nav_restrict(&fl, r, b, ijk);
 }
 
 nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {

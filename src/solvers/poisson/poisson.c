@@ -57,7 +57,8 @@ nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *op
 void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
   (void)ps;
   const nav_kernel_ops *ops = lev->ops;
-  if (!ops) { /* a level this rank does not work on: partition only */
+  if (!ops) { /* a level this rank does not work on: partition and widths only */
+    for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
     nav_decomp_release(&lev->dc);
     memset(lev, 0, sizeof *lev);
     return;
