@@ -112,7 +112,8 @@ def read_checkpoint(path):
     size = int(fields["precision_bytes"])
     points = int(fields["points"])
     fmt = "d" if size == 8 else "f"
-    assert len(data) == 4096 + len(arrays) * points * size, "size"
+    ncoord = int(fields.get("coordinates", 0))  # format 2: the face coordinates follow the arrays
+    assert len(data) == 4096 + len(arrays) * points * size + 8 * ncoord, "size"
     values = {}
     for q, (name, want) in enumerate(arrays):
         raw = data[4096 + q * points * size:4096 + (q + 1) * points * size]
@@ -122,7 +123,10 @@ def read_checkpoint(path):
             s = (s + mix64(b ^ mix64((g + 0x9e3779b97f4a7c15) & MASK))) & MASK
         assert s == want, f"checksum of {name}"
         values[name] = struct.unpack(f"<{points}{fmt}", raw)
-    return {"step": int(fields["step"]), "time": float.fromhex(fields["time"]), "values": values, "header": head}
+    at = 4096 + len(arrays) * points * size
+    coords = struct.unpack(f"<{ncoord}d", data[at:at + 8 * ncoord])
+    return {"step": int(fields["step"]), "time": float.fromhex(fields["time"]), "values": values, "header": head,
+            "coordinates": coords}
 
 
 def checkpoints(d):
@@ -204,6 +208,8 @@ def check_badckpt(mpiexec, navier, scratch, ranks, case, sets):
     bad["other grid"] = (good, ["--set", "grid.nx=16"], r"written for grid.nx = \d+, but the case .* has grid.nx = 16")
     bad["other viscosity"] = (good, ["--set", "physics.nu=0.02"], r"written for physics.nu = [0-9.e-]+, but")
     bad["other solver"] = (good, ["--set", "pressure.solver=pcg"], r"written for pressure.solver = mg")
+    bad["other spacing"] = (good, ["--set", "grid.y_spacing=tanh"],
+                            r"written on other face coordinates: y face 1 was [0-9.e-]+, the case .* has [0-9.e-]+")
     other = os.path.join(scratch, "single.nck")
     with_header(good, other, lambda h: h.replace("precision_bytes 8", "precision_bytes 4"))
     bad["other precision"] = (other, [], r"written in single precision \(4-byte reals\), this navier is double")
