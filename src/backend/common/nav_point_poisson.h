@@ -56,48 +56,81 @@ NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_real *x, con
   return x[p] + omega * (rhs[p] - lx) * inv_diag[p];
 }
 
-/* Zebra line relaxation: one line of cells along direction ld, cell p0 (ijk[ld] = 0) to
- * p0 + (n - 1) st[ld] with n = b->n[ld], the other indices of ijk fixed. In correction form:
- *   res_i = rhs_i - (L x)_i,  T delta = res,  x_i += omega delta_i
- * where T is the tridiagonal part of L on the line (cw_i delta_{i-1} + diag_i delta_i + ce_i delta_{i+1};
- * diag_i = the full diagonal of L, so the couplings to the other lines stay at their current values:
- * line Gauss-Seidel for omega = 1). The ends: kind +1, a Neumann boundary (ghost = x_0: delta_ghost =
- * delta_0, folded into the diagonal); -1, a homogeneous Dirichlet one (ghost = -x_0); 0, a ghost owned
- * by a neighbour rank or a periodic wrap: kept (delta_ghost = 0; block-Jacobi across ranks). Thomas
- * algorithm; cp and dd are scratch arrays of the field layout (the forward coefficients). ijk is
- * modified (ijk[ld] runs over the line). */
-NAV_HD static inline void nav_relax_line(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp,
-                                         nav_real *dd, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
-                                         nav_real omega) {
+/* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]
+ * with n = b->n[ld], the other indices of ijk fixed. T is the tridiagonal part of L on the line
+ * (cw_i d_{i-1} + diag_i d_i + ce_i d_{i+1}; diag_i = the full diagonal of L, so the couplings to the
+ * other lines are not part of T). The ends: kind +1, a Neumann boundary (ghost = x_0: d_ghost = d_0,
+ * folded into the diagonal); -1, a homogeneous Dirichlet one (ghost = -x_0); 0, a ghost owned by a
+ * neighbour rank or a periodic wrap (d_ghost = 0 here; nav_line_update adds the ghosts' part).
+ * nav_line_solve solves T out = f by the Thomas algorithm (cp: scratch of the field layout) with
+ *   mode 0: f_i = rhs_i - (L x)_i, the residual (out: the line Gauss-Seidel correction);
+ *   mode 1: f = -cw_0 e_0, the response to a unit value of the low ghost's correction;
+ *   mode 2: f = -ce_{n-1} e_{n-1}, the response to a unit high ghost;
+ * and returns out at the first and last cell in ends[0], ends[1] (when ends is not NULL). ijk is
+ * modified (ijk[ld] runs over the line). x is read in mode 0 only. */
+NAV_HD static inline void nav_line_solve(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp,
+                                         nav_real *out, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
+                                         int mode, nav_real *ends) {
   const nav_idx s = b->st[ld];
   const int n = b->n[ld];
   nav_real cprev = 0, dprev = 0;
   for (int i = 0; i < n; i++) {
     ijk[ld] = i;
     const nav_idx p = p0 + i * s;
-    nav_real dg;
-    const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+    nav_real dg, f = 0;
+    if (mode == 0)
+      f = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+    else
+      dg = nav_laplacian_diagonal(b, ijk);
     const nav_real rf = b->rdf[ld][i];
     nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
     if (i == 0) {
+      if (mode == 1 && lo_kind == 0) f = -cw;
       dg += (nav_real)lo_kind * cw;
       cw = 0;
     }
     if (i == n - 1) {
+      if (mode == 2 && hi_kind == 0) f = -ce;
       dg += (nav_real)hi_kind * ce;
       ce = 0;
     }
     const nav_real inv = 1 / (dg - cw * cprev);
     cprev = ce * inv;
-    dprev = (res - cw * dprev) * inv;
+    dprev = (f - cw * dprev) * inv;
     cp[p] = cprev;
-    dd[p] = dprev;
+    out[p] = dprev;
   }
   nav_real next = 0;
   for (int i = n - 1; i >= 0; i--) {
     const nav_idx p = p0 + i * s;
-    next = dd[p] - cp[p] * next;
-    x[p] += omega * next;
+    next = out[p] - cp[p] * next;
+    out[p] = next;
+  }
+  if (ends) {
+    ends[0] = out[p0];
+    ends[1] = out[p0 + (n - 1) * s];
+  }
+}
+
+/* Zebra line relaxation of one line (line Gauss-Seidel for omega = 1): d = T^-1 (rhs - L x) with the
+ * ghosts' corrections 0 (nav_line_solve mode 0, d in dd), then x += omega d. */
+NAV_HD static inline void nav_relax_line(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp,
+                                         nav_real *dd, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
+                                         nav_real omega) {
+  nav_line_solve(b, x, rhs, cp, dd, p0, ijk, ld, lo_kind, hi_kind, 0, (nav_real *)0);
+  for (int i = 0; i < b->n[ld]; i++) x[p0 + i * b->st[ld]] += omega * dd[p0 + i * b->st[ld]];
+}
+
+/* A line split over ranks: the exact correction of the whole line is, on this rank's segment,
+ * d = dd + alpha v + beta w (dd: mode 0 with zero ghosts, v and w: the unit responses of modes 1
+ * and 2, alpha and beta: the corrections of the neighbour segments' adjacent cells, from the reduced
+ * system of the segment ends; solvers/poisson/mg_line.c); x += omega d. */
+NAV_HD static inline void nav_line_update(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v,
+                                          const nav_real *w, nav_real alpha, nav_real beta, nav_idx p0, int ld,
+                                          nav_real omega) {
+  for (int i = 0; i < b->n[ld]; i++) {
+    const nav_idx p = p0 + i * b->st[ld];
+    x[p] += omega * (dd[p] + alpha * v[p] + beta * w[p]);
   }
 }
 

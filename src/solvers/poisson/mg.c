@@ -39,8 +39,6 @@
 
 #define NAV_MG_COARSE_TOL 1e-10
 #define NAV_MG_OMEGA 1.2          /* over-relaxation of the red-black smoother */
-#define NAV_MG_LINE_ANISOTROPY 2.0 /* smoother auto: lines along a direction coupled this much more strongly */
-#define NAV_MG_LINE_OMEGA 1.0      /* relaxation of the line solves */
 #define NAV_MG_ODD_MIN_CELLS 4096 /* coarsen a level with an odd count only above this size */
 /* On a device backend, the levels of at most NAV_MG_CPU_CELLS cells (global; [pressure]
  * cpu_coarse_cells overrides) go to the CPU of rank 0 (through the gather): a launch there costs
@@ -135,39 +133,6 @@ static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f, const int k
   return e;
 }
 
-/* Largest coupling of direction d over the level's cells, relative to the smallest couplings of the
- * other directions: max_i c_d(i) / sum_{e != d} min_j c_e(j), with c_d(i) = (1/dc_i + 1/dc_{i+1}) / df_i
- * the coefficients of L (separable widths). 1 on a uniform square grid, 1/2 on a cube. */
-static double nav_mg_anisotropy(const nav_level *lev, int d) {
-  double big = 0, others = 0;
-  for (int e = 0; e < lev->dc.dim; e++) {
-    const double *w = lev->w[e];
-    double lo = HUGE_VAL, hi = 0;
-    for (int i = 0; i < lev->N[e]; i++) {
-      const double c = (2 / (w[i - 1] + w[i]) + 2 / (w[i] + w[i + 1])) / w[i];
-      lo = fmin(lo, c);
-      hi = fmax(hi, c);
-    }
-    if (e == d)
-      big = hi;
-    else
-      others += lo;
-  }
-  return big / others;
-}
-
-/* The line directions of level lev (global widths; the same on every rank): every direction whose
- * coupling is somewhere more than NAV_MG_LINE_ANISOTROPY times the others' (smoother auto; all
- * directions with line; none with point, or for the solvers other than mg and mgpcg). */
-static int nav_mg_line_dirs(const nav_psolver *ps, const nav_level *lev, int dirs[3]) {
-  const char *sm = ps->opt.smoother;
-  int n = 0;
-  if (!strcmp(sm, "point") || ps->kind > NAV_PSOLVER_MGPCG) return 0;
-  for (int d = 0; d < lev->dc.dim; d++)
-    if (!strcmp(sm, "line") || nav_mg_anisotropy(lev, d) > NAV_MG_LINE_ANISOTROPY) dirs[n++] = d;
-  return n;
-}
-
 /* The directions that the coarsening of level f keeps (semi-coarsening): its line directions, when
  * some other direction can still be coarsened (more than 2 cells); otherwise none. Line relaxation
  * along y smooths the error in x and z whatever the coupling in y, and the y grid that is kept resolves
@@ -179,25 +144,6 @@ static void nav_mg_keep(const nav_psolver *ps, const nav_level *f, int keep[3]) 
   for (int q = 0; q < n; q++) line[dirs[q]] = 1;
   for (int d = 0; d < f->dc.dim; d++) other |= !line[d] && f->N[d] > 2;
   for (int d = 0; d < 3; d++) keep[d] = other && line[d];
-}
-
-/* The smoother of level lev: zebra lines along nav_mg_line_dirs, alternating when there are several;
- * red-black points otherwise. The ends of the block's lines: a physical face folds its
- * Neumann/Dirichlet ghost relation into the line solve, a neighbour rank's or periodic ghost is kept
- * (block-Jacobi across ranks). */
-static nav_err nav_mg_line_setup(const nav_psolver *ps, nav_level *lev) {
-  lev->nline = nav_mg_line_dirs(ps, lev, lev->line_dir);
-  for (int q = 0; q < lev->nline; q++) {
-    const int d = lev->line_dir[q];
-    for (int s = 0; s < 2; s++) {
-      const int edge = s ? lev->dc.coord[d] == lev->dc.p[d] - 1 : lev->dc.coord[d] == 0;
-      const nav_scalar_bc bc = ps->bc[d][s];
-      lev->line_kind[d][s] = !edge || bc == NAV_SCALAR_PERIODIC ? 0 : bc == NAV_SCALAR_NEUMANN ? 1 : -1;
-    }
-  }
-  if (!lev->nline) return NAV_OK;
-  NAV_CALL(lev->ops->alloc((void **)&lev->lw, (size_t)lev->box.ntot * sizeof(nav_real)));
-  return lev->ops->set(&lev->box, lev->lw, 0);
 }
 
 nav_err nav_mg_setup(nav_psolver *ps) {
@@ -322,21 +268,6 @@ static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const na
   NAV_CALL(ops->stream_use(0));
   NAV_CALL(e);
   return ops->stream_join();
-}
-
-/* One zebra line sweep per line direction (order 0: directions in turn, each colour 0 then 1; order 1:
- * the reverse, so that pre- and post-smoothing are adjoint), a ghost fill after each colour. lev->r is
- * the scratch of the line solves (free during smoothing). */
-static nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order) {
-  for (int q = 0; q < lev->nline; q++) {
-    const int d = lev->line_dir[order ? lev->nline - 1 - q : q];
-    for (int h = 0; h < 2; h++) {
-      NAV_CALL(lev->ops->relax_line(&lev->box, lev->x, lev->b, lev->lw, lev->r, d, h ^ order, lev->line_kind[d],
-                                    (nav_real)NAV_MG_LINE_OMEGA));
-      NAV_CALL(nav_level_fill(ps, lev, lev->x));
-    }
-  }
-  return NAV_OK;
 }
 
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. */

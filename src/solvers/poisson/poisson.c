@@ -66,7 +66,7 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
   nav_real *v[4] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b};
   for (int i = 0; i < 4; i++)
     if (v[i]) ops->free(v[i]);
-  if (lev->lw) ops->free(lev->lw);
+  nav_mg_line_free(lev);
   for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
   nav_halo_destroy(lev->halo);
   if (lev->box.ntot) nav_box_destroy(ops, &lev->box);
