@@ -21,6 +21,15 @@ static int NAV_PRINTF(3, 4) nav_spacing_fail(char *why, size_t n, const char *fm
   return 1;
 }
 
+/* Shortest "%.Ng" text of v that reads back exactly (for messages). */
+static const char *nav_spacing_real(double v, char *buf, size_t n) {
+  for (int prec = 15; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+  return buf;
+}
+
 void nav_spacing_path(const nav_config *cfg, int d, char *path, size_t n) {
   const char *f = cfg->file[d], *slash = strrchr(cfg->source, '/');
   if (f[0] == '/' || !slash || !strcmp(cfg->source, "(default)"))
@@ -38,6 +47,8 @@ static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, doub
   if (!fp) return nav_spacing_fail(why, n, "cannot open the face file %s: %s", path, strerror(errno));
   int count = 0, line = 0, bad = 0;
   double prev = 0;
+  char t1[32], t2[32];
+  const char c = "xyz"[d];
   while (!bad && fgets(buf, sizeof buf, fp)) {
     line++;
     char *s = buf, *end;
@@ -53,10 +64,12 @@ static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, doub
       bad = nav_spacing_fail(why, n, "%s:%d: more than n%c + 1 = %d face coordinates (the grid has %d cells)", path,
                              line, "xyz"[d], N + 1, N);
     else if (count > 0 && !(v > prev))
-      bad = nav_spacing_fail(why, n, "%s:%d: coordinate %.17g is not above the previous one %.17g: faces must "
-                             "increase strictly", path, line, v, prev);
+      bad = nav_spacing_fail(why, n, "%s:%d: coordinate %s is not above the previous one %s: faces must increase "
+                             "strictly", path, line, nav_spacing_real(v, t1, sizeof t1),
+                             nav_spacing_real(prev, t2, sizeof t2));
     else if (count == 0 && fabs(v - x0) > NAV_SPACING_EXTENT_TOL * L)
-      bad = nav_spacing_fail(why, n, "%s:%d: the first face %.17g must be the origin %.17g", path, line, v, x0);
+      bad = nav_spacing_fail(why, n, "%s:%d: the first face %s must be the origin %c0 = %s", path, line,
+                             nav_spacing_real(v, t1, sizeof t1), c, nav_spacing_real(x0, t2, sizeof t2));
     if (bad) break;
     xf[count++] = v;
     prev = v;
@@ -67,8 +80,9 @@ static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, doub
     return nav_spacing_fail(why, n, "%s:%d: %d face coordinates, the grid needs n%c + 1 = %d (%d cells)", path, line,
                             count, "xyz"[d], N + 1, N);
   if (fabs(xf[N] - (x0 + L)) > NAV_SPACING_EXTENT_TOL * L)
-    return nav_spacing_fail(why, n, "%s:%d: the last face %.17g must be the end of the domain origin + length = "
-                            "%.17g", path, line, xf[N], x0 + L);
+    return nav_spacing_fail(why, n, "%s:%d: the last face %s must be the end of the domain %c0 + l%c = %s", path,
+                            line, nav_spacing_real(xf[N], t1, sizeof t1), c, c,
+                            nav_spacing_real(x0 + L, t2, sizeof t2));
   xf[0] = x0;
   xf[N] = x0 + L;
   return 0;
