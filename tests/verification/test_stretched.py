@@ -4,6 +4,7 @@
 usage: test_stretched.py NAVIER SCRATCH tgv CASE N1 N2 MIN_ORDER SEED
        test_stretched.py NAVIER SCRATCH mgfactor DIM N ASPECT MAX_FACTOR [BENCH ARGS ...]
        test_stretched.py NAVIER SCRATCH badkeys CASE
+       test_stretched.py NAVIER SCRATCH tool NAVIER_GRID CASE
 
 tgv: the Taylor-Green vortex of CASE (periodic x and y) on grids whose face coordinates are read from
   files (x_spacing = y_spacing = file): x_j = L (s + sum_k a_k (sin(2 pi k s + p_k) - sin p_k) / (2 pi k)),
@@ -15,7 +16,10 @@ tgv: the Taylor-Green vortex of CASE (periodic x and y) on grids whose face coor
 mgfactor: `navier bench poisson --dim DIM --n N --aspect ASPECT` (tanh in y, the largest cell aspect
   ratio ASPECT): the mean V-cycle convergence factor must be <= MAX_FACTOR.
 badkeys: every bad spacing key and face file exits 2 with "FILE:LINE: key 'grid.<key>': reason" (the
-  face file and its line named where the file is at fault) and computes nothing."""
+  face file and its line named where the file is at fault) and computes nothing.
+tool: tools/navier-grid writes the grid around a body (a uniform block of width 0.05 on [-1, 3] in
+  [-10, 30], growing by 1.08 outside): the block's widths are 0.05, neighbouring widths differ by at
+  most 10 %, and CASE runs 3 steps on it (x_spacing = file, nx = the count the tool printed)."""
 import json
 import math
 import os
@@ -149,6 +153,28 @@ def check_badkeys(navier, scratch, case):
     return ok
 
 
+def check_tool(navier, scratch, tool, case):
+    path = os.path.join(scratch, "body.txt")
+    res = subprocess.run([sys.executable, tool, "--domain", "-10,30", "--block", "-1,3", "--h", "0.05", "--ratio",
+                          "1.08", "-o", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    print(res.stderr.strip())
+    m = re.search(r"(\d+) cells", res.stderr)
+    if res.returncode or not m:
+        return False
+    x = [float(l) for l in open(path) if l.strip() and not l.startswith("#")]
+    w = [b - a for a, b in zip(x, x[1:])]
+    block = [v for a, v in zip(x, w) if -1 - 1e-12 <= a < 3 - 1e-12]
+    growth = max(max(p / q, q / p) for p, q in zip(w, w[1:]))
+    ok = len(w) == int(m.group(1)) and x[0] == -10 and x[-1] == 30 and len(block) == 80 and \
+        all(abs(v - 0.05) < 1e-12 for v in block) and growth <= 1.1
+    print(f"{len(w)} cells, {len(block)} in the block (width 0.05), largest neighbour ratio {growth:.4f}")
+    rc, log = run(navier, ["run", case, "--set", f"grid.nx={len(w)}", "--set", "grid.ny=8", "--set", "grid.lx=40",
+                           "--set", "grid.x0=-10", "--set", "grid.x_spacing=file", "--set", f"grid.x_file={path}",
+                           "--set", "time.max_steps=3"], os.path.join(scratch, "run"))
+    print(f"navier run on it: exit {rc}")
+    return ok and rc == 0
+
+
 def main():
     navier, scratch, check = sys.argv[1:4]
     a = sys.argv[4:]
@@ -157,6 +183,8 @@ def main():
         ok = check_tgv(navier, scratch, a[0], int(a[1]), int(a[2]), float(a[3]), int(a[4]))
     elif check == "mgfactor":
         ok = check_mgfactor(navier, int(a[0]), int(a[1]), float(a[2]), float(a[3]), a[4:])
+    elif check == "tool":
+        ok = check_tool(navier, scratch, a[0], a[1])
     elif check == "badkeys":
         ok = check_badkeys(navier, scratch, a[0])
     else:
