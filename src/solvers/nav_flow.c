@@ -127,14 +127,15 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(ops->set(&f->box, f->p, 0));
   NAV_CALL(ops->alloc((void **)&f->div, bytes));
   NAV_CALL(ops->set(&f->box, f->div, 0));
-  for (int d = 0; d < f->dim; d++)
-    for (int s = 0; s < 2; s++)
-      if (cfg->bc[d][s] == NAV_BC_WALL)
-        for (int c = 0; c < f->dim; c++) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]));
-  double rmax = 0; /* 1 / the smallest global cell width */
-  for (int d = 0; d < f->dim; d++)
-    for (int i = 0; i < f->n[d]; i++) rmax = fmax(rmax, 1.0 / f->w[d][i]);
-  f->wall_rate *= rmax;
+  /* a wall moving with U_c: the advective rate |U_c| / h_c of the cells along c (stretched grids: the
+   * smallest width along c, not the smallest of all directions) */
+  for (int c = 0; c < f->dim; c++) {
+    double rmax = 0; /* 1 / the smallest global cell width along c */
+    for (int i = 0; i < f->n[c]; i++) rmax = fmax(rmax, 1.0 / f->w[c][i]);
+    for (int d = 0; d < f->dim; d++)
+      for (int s = 0; s < 2; s++)
+        if (cfg->bc[d][s] == NAV_BC_WALL) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]) * rmax);
+  }
   nav_psolver_options po;
   memset(&po, 0, sizeof po);
   snprintf(po.solver, sizeof po.solver, "%s", cfg->solver);
