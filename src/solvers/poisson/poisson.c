@@ -181,13 +181,22 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
     snprintf(gathered, sizeof gathered, ", levels %d-%d gathered on rank 0%s", ps->gather + 1, ps->nlev,
              ps->ops != &nav_kernel_ops_cpu ? " (on its CPU)" : "");
   const char *sing = ps->singular ? ", singular (zero-mean)" : "";
+  char lines[96] = ""; /* line smoothing: the directions and the levels (rank 0's view) */
+  int nl = 0, dirs = 0;
+  for (int l = 0; l < ps->nlev; l++) {
+    nl += ps->lev[l].nline > 0;
+    for (int q = 0; q < ps->lev[l].nline; q++) dirs |= 1 << ps->lev[l].line_dir[q];
+  }
+  if (nl)
+    snprintf(lines, sizeof lines, ", zebra lines along %s%s%s on %d level(s)", dirs & 1 ? "x" : "",
+             dirs & 2 ? "y" : "", dirs & 4 ? "z" : "", nl);
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG:
-    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s, coarsest %dx%dx%d solved by CG%s",
+    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s%s, coarsest %dx%dx%d solved by CG%s",
              ps->kind == NAV_PSOLVER_MGPCG ? "CG preconditioned by a multigrid " : "multigrid ",
              ps->kind == NAV_PSOLVER_MG && !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth,
-             ps->opt.post_smooth, ps->nlev, gathered, c[0], c[1], c[2], sing);
+             ps->opt.post_smooth, ps->nlev, lines, gathered, c[0], c[1], c[2], sing);
     break;
   case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
   case NAV_PSOLVER_SOR: snprintf(text, (size_t)size, "red-black SOR, omega %.4f%s", ps->omega, sing); break;
