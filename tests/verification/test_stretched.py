@@ -5,6 +5,7 @@ usage: test_stretched.py NAVIER SCRATCH tgv CASE N1 N2 MIN_ORDER SEED
        test_stretched.py NAVIER SCRATCH mgfactor DIM N ASPECT MAX_FACTOR [BENCH ARGS ...]
        test_stretched.py NAVIER SCRATCH badkeys CASE
        test_stretched.py NAVIER SCRATCH tool NAVIER_GRID CASE
+       test_stretched.py NAVIER SCRATCH spacing CASE
 
 tgv: the Taylor-Green vortex of CASE (periodic x and y) on grids whose face coordinates are read from
   files (x_spacing = y_spacing = file): x_j = L (s + sum_k a_k (sin(2 pi k s + p_k) - sin p_k) / (2 pi k)),
@@ -17,6 +18,9 @@ mgfactor: `navier bench poisson --dim DIM --n N --aspect ASPECT` (tanh in y, the
   ratio ASPECT): the mean V-cycle convergence factor must be <= MAX_FACTOR.
 badkeys: every bad spacing key and face file exits 2 with "FILE:LINE: key 'grid.<key>': reason" (the
   face file and its line named where the file is at fault) and computes nothing.
+spacing: the face coordinates of the VTK snapshot (float32) of CASE on 20 x 12 cells, [x0, x0 + 2] x
+  [y0, y0 + 1.5] with x0 = -0.5, y0 = 0.25, equal to the formulas of docs/case-file.md within 1e-6 for
+  tanh (both, low, high) and geometric (both, low, high) spacings.
 tool: tools/navier-grid writes the grid around a body (a uniform block of width 0.05 on [-1, 3] in
   [-10, 30], growing by 1.08 outside): the block's widths are 0.05, neighbouring widths differ by at
   most 10 %, and CASE runs 3 steps on it (x_spacing = file, nx = the count the tool printed)."""
@@ -153,6 +157,52 @@ def check_badkeys(navier, scratch, case):
     return ok
 
 
+def expected_faces(kind, cluster, n, x0, length, gamma, ratio):
+    if kind == "tanh":
+        t = math.tanh(gamma)
+        if cluster == "low":
+            return [x0 + length * (1 + math.tanh(gamma * (j / n - 1)) / t) for j in range(n + 1)]
+        if cluster == "high":
+            return [x0 + length * math.tanh(gamma * j / n) / t for j in range(n + 1)]
+        return [x0 + 0.5 * length * (1 + math.tanh(gamma * (2 * j / n - 1)) / t) for j in range(n + 1)]
+    k = [i if cluster == "low" else n - 1 - i if cluster == "high" else min(i, n - 1 - i) for i in range(n)]
+    w = [ratio ** q for q in k]
+    x = [x0]
+    for v in w:
+        x.append(x[-1] + v * length / sum(w))
+    return x
+
+
+def check_spacing(navier, scratch, case):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from navtest import read_vtk
+    ok = True
+    for kind, cluster in (("tanh", "both"), ("tanh", "low"), ("tanh", "high"), ("geometric", "both"),
+                          ("geometric", "low"), ("geometric", "high")):
+        out = os.path.join(scratch, f"{kind}_{cluster}")
+        shutil.rmtree(out, ignore_errors=True)
+        sets = {"grid.nx": "20", "grid.ny": "12", "grid.lx": "2", "grid.ly": "1.5", "grid.x0": "-0.5", "grid.y0": "0.25",
+                "grid.x_spacing": kind, "grid.x_cluster": cluster, "grid.x_gamma": "2.2", "grid.x_ratio": "1.15",
+                "grid.y_spacing": kind, "grid.y_cluster": cluster, "grid.y_gamma": "1.7", "grid.y_ratio": "0.9",
+                "time.max_steps": "1", "output.format": "vtk", "output.fields_every": "1"}
+        args = ["run", case]
+        for k, v in sets.items():
+            args += ["--set", f"{k}={v}"]
+        rc, log = run(navier, args, out)
+        if rc:
+            print(log[-2000:])
+            return False
+        _, _, coords, _ = read_vtk(os.path.join(out, "fields_00000000.vtk"))
+        wx = expected_faces(kind, cluster, 20, -0.5, 2, 2.2, 1.15)
+        wy = expected_faces(kind, cluster, 12, 0.25, 1.5, 1.7, 0.9)
+        err = max(max(abs(a - b) for a, b in zip(coords[0], wx)), max(abs(a - b) for a, b in zip(coords[1], wy)))
+        this = len(coords[0]) == 21 and len(coords[1]) == 13 and err <= 1e-6
+        ok &= this
+        print(f"{kind} {cluster}: x widths {coords[0][1] - coords[0][0]:.4g} .. {coords[0][-1] - coords[0][-2]:.4g}, "
+              f"max face error {err:.1e}" + ("" if this else "  FAIL"))
+    return ok
+
+
 def check_tool(navier, scratch, tool, case):
     path = os.path.join(scratch, "body.txt")
     res = subprocess.run([sys.executable, tool, "--domain", "-10,30", "--block", "-1,3", "--h", "0.05", "--ratio",
@@ -183,6 +233,8 @@ def main():
         ok = check_tgv(navier, scratch, a[0], int(a[1]), int(a[2]), float(a[3]), int(a[4]))
     elif check == "mgfactor":
         ok = check_mgfactor(navier, int(a[0]), int(a[1]), float(a[2]), float(a[3]), a[4:])
+    elif check == "spacing":
+        ok = check_spacing(navier, scratch, a[0])
     elif check == "tool":
         ok = check_tool(navier, scratch, a[0], a[1])
     elif check == "badkeys":
