@@ -4,13 +4,17 @@
  * direction has more than 2 cells. A level with an odd count is coarsened only when it has more
  * than NAV_MG_ODD_MIN_CELLS cells (its last coarse cell holds one fine cell, which slows the
  * cycle: 0.14 instead of 0.07 per cycle at 100^2); smaller ones become the coarsest level.
+ * Stretched grids: a level smoothed by lines (mg_line.c) keeps the cells of its line directions
+ * while another direction can still be paired (semi-coarsening, nav_box.keep on the coarse level;
+ * the odd-count rule then looks at the paired directions only).
  * Coarse widths are sums of fine widths and the operator is re-discretised on each level. The
  * coarsest level is solved accurately by Jacobi-preconditioned CG (relative 1e-10).
  * Cycle on level l (V; the F-cycle recurses with an F-cycle then a V-cycle):
  *   pre-smooth, r = b - L x, b_{l+1} = R r, x_{l+1} = 0, cycle on l+1, x += P x_{l+1}, post-smooth.
  * R: volume-weighted average of the children; P: linear interpolation (nav_point_poisson.h).
  * Smoother: red-black Gauss-Seidel over-relaxed by NAV_MG_OMEGA, red then black; as the
- * preconditioner of CG the post-smoothing runs black then red so the cycle is symmetric.
+ * preconditioner of CG the post-smoothing runs black then red so the cycle is symmetric. Levels with
+ * strongly anisotropic couplings (stretched grids) use zebra line Gauss-Seidel instead (mg_line.c).
  * Across ranks: the hierarchy is the one-rank hierarchy, whatever the split. Each rank coarsens
  * its own block (n -> (n+1)/2) while the global grid would be coarsened (the rule above, on the
  * global counts) and every block count is even (the last block of a direction may be odd) and
