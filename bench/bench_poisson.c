@@ -3,7 +3,8 @@
  *   navier bench poisson --dim D --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic]
  *                        [--cycle v|f] [--smooth PRE,POST] [--decomposition PX,PY,PZ] [--dump FILE] [--json]
  *                        [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]
- *                        [--transport auto|mpi|cuda-aware|nccl]
+ *                        [--transport auto|mpi|cuda-aware|nccl] [--smoother auto|point|line]
+ *                        [--stretch DIR:GAMMA | --aspect A]
  *
  * Unit box (or NX x NY x NZ cells of width 1/N with --grid, for weak scaling), uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
  * mean), zero initial guess. Prints setup and solve seconds, iterations, final relative residual,
@@ -14,13 +15,19 @@
  * FILE from rank 0, for comparisons between rank counts. Exit status 0, or 1 when the solve did
  * not converge, 2 for bad arguments. --backend picks the backend of the solve (default cpu);
  * --repeat R solves R times from the zero initial guess and reports the median solve time (the
- * first solve of a GPU run pays for module loading and first launches). */
+ * first solve of a GPU run pays for module loading and first launches).
+ * Stretched grids: --stretch y:GAMMA makes the widths of direction y (or x, z) the tanh wall clustering
+ * of [grid] y_spacing = tanh (grid/nav_spacing.h, both walls) over the same length; --aspect A does that
+ * in y with the gamma at which the largest cell aspect ratio (1/N) / min h_y is A (bisection), the
+ * wall-resolved channel grid. The output adds gamma and aspect; --smoother picks the multigrid smoother. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/nav_bench.h"
+#include "core/nav_config.h"
+#include "grid/nav_spacing.h"
 #include "navier/poisson.h"
 
 static int nav_bench_usage(void) {
@@ -29,14 +36,51 @@ static int nav_bench_usage(void) {
                   "[--json]\n"
                   "                            [--decomposition PX,PY,PZ] [--dump FILE] [--backend cpu|cuda] "
                   "[--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n"
-                  "                            [--transport auto|mpi|cuda-aware|nccl]\n");
+                  "                            [--transport auto|mpi|cuda-aware|nccl] [--smoother auto|point|line]\n"
+                  "                            [--stretch x|y|z:GAMMA | --aspect A]\n");
   return 2;
+}
+
+/* The N widths h of a direction of length L with the tanh clustering gamma at both ends (the case-file
+ * formula, grid/nav_spacing.c). Returns 0, or 1 if the spacing cannot be made. */
+static int nav_bench_tanh(int N, double L, double gamma, double *h) {
+  nav_config c;
+  nav_config_defaults(&c);
+  c.ny = N;
+  c.ly = L;
+  snprintf(c.spacing[1], sizeof c.spacing[1], "tanh");
+  c.gamma[1] = gamma;
+  double *xf = malloc(((size_t)N + 1) * sizeof *xf);
+  char why[400];
+  const int bad = !xf || nav_spacing_faces(&c, 1, xf, h, why, sizeof why);
+  free(xf);
+  return bad;
+}
+
+/* The gamma whose smallest width is L / (N aspect) ... i.e. (1/n) / min h = aspect, by bisection. */
+static double nav_bench_gamma(int N, double L, double hx, double aspect, double *h) {
+  double lo = 1e-6, hi = 30;
+  for (int it = 0; it < 200; it++) {
+    const double mid = 0.5 * (lo + hi);
+    if (nav_bench_tanh(N, L, mid, h)) {
+      hi = mid;
+      continue;
+    }
+    double hmin = h[0];
+    for (int i = 1; i < N; i++) hmin = fmin(hmin, h[i]);
+    if (hx / hmin > aspect)
+      hi = mid;
+    else
+      lo = mid;
+  }
+  return lo;
 }
 
 int nav_bench_poisson(int argc, char **argv) {
   nav_poisson_options opt;
   nav_poisson_options_default(&opt);
-  int dim = 2, n = 0, json = 0, rank = 0, repeat = 1, grid[3] = {0, 0, 0};
+  int dim = 2, n = 0, json = 0, rank = 0, repeat = 1, grid[3] = {0, 0, 0}, sdir = -1;
+  double gamma = 0, aspect = 0;
   const char *dump = NULL;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int size;
@@ -58,6 +102,14 @@ int nav_bench_poisson(int argc, char **argv) {
     else if (!strcmp(a, "--repeat")) repeat = (int)strtol(v, &end, 10);
     else if (!strcmp(a, "--cpu-cells")) opt.cpu_coarse_cells = strtol(v, &end, 10);
     else if (!strcmp(a, "--transport")) opt.halo_transport = v;
+    else if (!strcmp(a, "--smoother")) opt.smoother = v;
+    else if (!strcmp(a, "--aspect")) aspect = strtod(v, &end);
+    else if (!strcmp(a, "--stretch")) {
+      char dc;
+      if (sscanf(v, "%c:%lf", &dc, &gamma) != 2 || !strchr("xyz", dc) || !(gamma > 0)) return nav_bench_usage();
+      sdir = dc - 'x';
+      end = (char *)v + strlen(v);
+    }
     else if (!strcmp(a, "--grid")) {
       if (sscanf(v, "%d,%d,%d", &grid[0], &grid[1], &grid[2]) != 3) return nav_bench_usage();
     }
@@ -88,9 +140,23 @@ int nav_bench_poisson(int argc, char **argv) {
   const int longest = nn[0] > nn[1] ? (nn[0] > nn[2] ? nn[0] : nn[2]) : (nn[1] > nn[2] ? nn[1] : nn[2]);
   const size_t count = (size_t)nn[0] * nn[1] * nn[2];
   double *h = malloc((size_t)longest * sizeof *h), *x = calloc(count, sizeof *x), *b = malloc(count * sizeof *b);
-  if (!h || !x || !b) return 1;
+  double *hs = malloc((size_t)longest * sizeof *hs);
+  if (!h || !x || !b || !hs) return 1;
   for (int i = 0; i < longest; i++) h[i] = 1.0 / n;
   const double *hh[3] = {h, h, h};
+  if (aspect > 0) {
+    if (aspect < 1 || sdir >= 0) return nav_bench_usage();
+    sdir = 1;
+    gamma = nav_bench_gamma(nn[1], (double)nn[1] / n, 1.0 / n, aspect, hs);
+  }
+  if (sdir >= dim) return nav_bench_usage();
+  if (sdir >= 0) {
+    if (nav_bench_tanh(nn[sdir], (double)nn[sdir] / n, gamma, hs)) return nav_bench_usage();
+    double hmin = hs[0];
+    for (int i = 1; i < nn[sdir]; i++) hmin = fmin(hmin, hs[i]);
+    aspect = (1.0 / n) / hmin;
+    hh[sdir] = hs;
+  }
   nav_poisson_bc bc[3][2];
   for (int d = 0; d < 3; d++) bc[d][0] = bc[d][1] = bct;
   unsigned long long s = 88172645463325252ULL; /* xorshift64: the same b on every machine */
@@ -145,18 +211,21 @@ int nav_bench_poisson(int argc, char **argv) {
     if (rank != 0)
       ;
     else if (json)
-      printf("{\"dim\": %d, \"n\": %d, \"grid\": [%d, %d, %d], \"ranks\": %d, \"backend\": \"%s\", \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
+      printf("{\"gamma\": %.6g, \"aspect\": %.6g, \"smoother\": \"%s\", \"dim\": %d, \"n\": %d, \"grid\": [%d, %d, %d], \"ranks\": %d, \"backend\": \"%s\", \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
              "\"solve_s\": %.6f, \"iterations\": %d, \"relres\": %.3e, \"factor\": %.4f, \"unknowns_per_s\": %.4e, "
              "\"converged\": %s}\n",
-             dim, n, nn[0], nn[1], nn[2], size, opt.backend ? opt.backend : "cpu", opt.solver, bct == NAV_POISSON_NEUMANN ? "neumann" : bct == NAV_POISSON_DIRICHLET ? "dirichlet" : "periodic",
+             gamma, sdir >= 0 ? aspect : 1.0, opt.smoother ? opt.smoother : "auto", dim, n, nn[0], nn[1], nn[2], size, opt.backend ? opt.backend : "cpu", opt.solver, bct == NAV_POISSON_NEUMANN ? "neumann" : bct == NAV_POISSON_DIRICHLET ? "dirichlet" : "periodic",
              opt.tolerance, r.setup_s, r.solve_s, r.iterations, r.relres, factor, ups, r.converged ? "true" : "false");
-    else
+    else {
+      if (sdir >= 0) printf("tanh stretching in %c: gamma %.6g, largest cell aspect ratio %.6g\n", "xyz"[sdir], gamma, aspect);
       printf("%s\n%-8s %6s %10s %10s %6s %10s %8s %14s\n%-8s %6d %10.4f %10.4f %6d %10.2e %8.4f %14.4e\n",
              nav_poisson_describe(ps), "solver", "N", "setup_s", "solve_s", "iter", "relres", "factor",
              "unknowns/s", opt.solver, n, r.setup_s, r.solve_s, r.iterations, r.relres, factor, ups);
+    }
   }
   nav_poisson_destroy(ps);
   free(h);
+  free(hs);
   free(x);
   free(b);
   return status;

@@ -45,6 +45,9 @@ typedef struct nav_poisson_options {
   long cpu_coarse_cells; /* device backends: multigrid levels of at most this many cells run on the CPU of
                            rank 0; 0 (default) = 4096 */
   int decomposition[3]; /* ranks per direction over the communicator; 0,0,0 = automatic (default) */
+  const char *smoother; /* multigrid smoothing: "auto" (default, NULL too: zebra line relaxation along the directions
+                           of strong coupling of stretched grids, red-black Gauss-Seidel elsewhere), "point"
+                           (red-black everywhere), "line" (alternating zebra lines along every direction) */
   const char *halo_transport; /* between ranks: "auto" (default: nccl, else cuda-aware, else mpi on a GPU
                                  backend; mpi on the cpu), "mpi", "cuda-aware", "nccl" */
 } nav_poisson_options;

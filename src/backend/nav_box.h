@@ -29,6 +29,8 @@ typedef struct nav_box {
   nav_idx st[3];         /* strides; st[2] = 0 in 2D */
   nav_idx off;           /* linear index of cell (0,0,0) */
   nav_idx ntot;          /* points in one array, ghosts included */
+  int keep[3];           /* multigrid coarse levels: 1 if direction d was not coarsened from the finer level
+                            (semi-coarsening: one child per cell in d), 0 if cells were paired (the default) */
   const nav_real *df[3];
   const nav_real *rdf[3];
   const nav_real *rdc[3];

@@ -131,6 +131,19 @@ typedef struct nav_kernel_ops {
   /* one Gauss-Seidel/SOR half sweep over the cells of one colour (0 red, 1 black), in place */
   nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                           nav_real omega);
+  /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
+   * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
+   * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays */
+  nav_err (*relax_line)(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                        int colour, const int kind[2], nav_real omega);
+  /* nav_line_solve (mode 0, 1, 2) along direction dir on the lines of one colour (every line if
+   * colour < 0) into out; ends (backend memory, may be NULL): the first and last value of line
+   * l = ka + n[oa] kb (oa, ob: nav_line_others) at ends[2 l], ends[2 l + 1] */
+  nav_err (*line_solve)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out, int dir,
+                        int colour, const int kind[2], int mode, nav_real *ends);
+  /* nav_line_update on the lines of one colour, alpha = coef[2 l], beta = coef[2 l + 1] */
+  nav_err (*line_update)(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
+                         const nav_real *coef, int dir, int colour, nav_real omega);
   /* damped Jacobi: x_new = x + omega (rhs - L x) / diag */
   nav_err (*jacobi)(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
                     nav_real *x_new, nav_real omega);

@@ -30,6 +30,7 @@
 
 #include "core/nav_error.h"
 #include "core/nav_comm.h"
+#include "grid/nav_spacing.h"
 
 #define NAV_CONFIG_MIN_BLOCK 2 /* = NAV_DECOMP_MIN_CELLS of grid/nav_decomp.h */
 
@@ -69,6 +70,7 @@ static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
+static const char *const nav_smoother_values[] = {"auto", "point", "line", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
@@ -77,6 +79,31 @@ static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NUL
 static const char *const nav_thermal_values[] = {"flux", "fixed", "periodic", NULL};
 static const char *const nav_model_values[] = {"off", "boussinesq", NULL};
 static const char *const nav_tinitial_values[] = {"uniform", "conduction", "wave", NULL};
+static const char *const nav_spacing_values[] = {"uniform", "tanh", "geometric", "file", NULL};
+static const char *const nav_cluster_values[] = {"both", "low", "high", NULL};
+
+/* The spacing keys of direction x, y or z (grid/nav_spacing.h has the formulas). */
+#define NAV_SPACING_KEYS(x, d, n, l)                                                                    \
+  {"grid", #x "_spacing", NAV_KT_CHOICE, NAV_FIELD(spacing[d]), "uniform",                             \
+   "Cell widths along " #x ": uniform, tanh (clustered at the walls: " #x "_gamma, " #x "_cluster), "   \
+   "geometric (growing by " #x "_ratio from one or both sides: " #x "_cluster) or file (the " n " + 1 "  \
+   "face coordinates read from " #x "_file).", .values = nav_spacing_values},                          \
+  {"grid", #x "_gamma", NAV_KT_REAL, NAV_FIELD(gamma[d]), "2",                                         \
+   "tanh spacing: the clustering gamma; both ends: " #x "_j = " #x "0 + " l "/2 (1 + tanh(gamma (2j/" n  \
+   " - 1)) / tanh gamma), one end (low): " #x "0 + " l " (1 + tanh(gamma (j/" n " - 1)) / tanh gamma), " \
+   "(high): " #x "0 + " l " tanh(gamma j/" n ") / tanh gamma. Larger is finer at the walls.",           \
+   NAV_ABOVE(0)},                                                                                      \
+  {"grid", #x "_cluster", NAV_KT_CHOICE, NAV_FIELD(cluster[d]), "both",                                \
+   "tanh and geometric spacing: where the smallest cells are: both (both ends), low (" #x " = " #x "0) " \
+   "or high (" #x " = " #x "0 + " l ").", .values = nav_cluster_values},                                \
+  {"grid", #x "_ratio", NAV_KT_REAL, NAV_FIELD(ratio[d]), "1.1",                                       \
+   "geometric spacing: the ratio of successive cell widths, away from the " #x "_cluster side(s) (1 = "  \
+   "uniform).", NAV_ABOVE(0)},                                                                         \
+  {"grid", #x "_file", NAV_KT_TEXT, NAV_FIELD(file[d]), "",                                            \
+   "file spacing: a text file of the " n " + 1 face coordinates along " #x ", one per line ('#' lines "  \
+   "and blank lines skipped), strictly increasing from " #x "0 to " #x "0 + " l "; a relative path is "  \
+   "taken from the case file's folder. tools/navier-grid writes one (a uniform block with growing "    \
+   "outer parts).", .values = NULL}
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
@@ -122,6 +149,9 @@ static const nav_key nav_keys[] = {
     {"grid", "x0", NAV_KT_REAL, NAV_FIELD(x0), "0", "Domain origin (lower corner) in x.", NAV_ANY},
     {"grid", "y0", NAV_KT_REAL, NAV_FIELD(y0), "0", "Domain origin (lower corner) in y.", NAV_ANY},
     {"grid", "z0", NAV_KT_REAL, NAV_FIELD(z0), "0", "Domain origin (lower corner) in z.", NAV_ANY},
+    NAV_SPACING_KEYS(x, 0, "nx", "lx"),
+    NAV_SPACING_KEYS(y, 1, "ny", "ly"),
+    NAV_SPACING_KEYS(z, 2, "nz", "lz"),
 
     {"time", "dt", NAV_KT_REAL, NAV_FIELD(dt), "0",
      "Fixed time step; 0 = adaptive, the largest step that cfl and fourier allow.", NAV_ATLEAST(0)},
@@ -184,6 +214,13 @@ static const nav_key nav_keys[] = {
      "Relaxation factor of sor and jacobi; 0 = estimated optimum (sor: 2 / (1 + sqrt(1 - rho_J^2)) from the grid) "
      "or 0.8 (jacobi).",
      NAV_RANGE(0, 0, 2, 1)},
+    {"pressure", "smoother", NAV_KT_CHOICE, NAV_FIELD(smoother), "auto",
+     "Multigrid smoother (mg, mgpcg): auto (zebra line Gauss-Seidel, a tridiagonal solve per line, along each "
+     "direction whose coupling 1/h^2 is somewhere more than twice that of the other directions, as on stretched "
+     "grids; red-black Gauss-Seidel on levels without such a direction, e.g. uniform grids), point (red-black "
+     "Gauss-Seidel on every level) or line (zebra lines along every direction in turn on every level). Lines split "
+     "over ranks are relaxed block by block (the neighbour rank's values are kept during a sweep).",
+     .values = nav_smoother_values},
     {"pressure", "cpu_coarse_cells", NAV_KT_INT, NAV_FIELD(cpu_coarse_cells), "0",
      "On a GPU backend the multigrid levels of at most this many cells (global) run on the CPU of rank 0, where a "
      "launch would cost more than the level's work; 0 = automatic (4096, measured in docs/performance.md).",
@@ -283,7 +320,8 @@ static const struct {
   const char *name, *doc;
 } nav_sections[] = {
     {"run", "What the case is called and where it runs."},
-    {"grid", "The domain, a box [x0, x0 + lx] x [y0, y0 + ly] x [z0, z0 + lz], and its uniform grid of cells."},
+    {"grid", "The domain, a box [x0, x0 + lx] x [y0, y0 + ly] x [z0, z0 + lz], and its grid of cells: uniform, or "
+             "stretched per direction (tanh, geometric, or face coordinates from a file)."},
     {"time", "Time step and stop criteria. The run stops at the first criterion met; at least one of end_time, "
              "max_steps and steady_tol must be non-zero."},
     {"physics", "Fluid and initial condition."},
@@ -847,6 +885,40 @@ static void nav_check_temperature(nav_load *ld) {
     nav_conflict(ld, ld->at[tinit].bad ? -1 : tinit, "initial = wave needs every temperature face periodic");
 }
 
+/* [grid] spacing: the file key goes with spacing = file; the faces of each direction can be made (a face file
+ * that cannot be read, has the wrong count, does not increase or does not span the domain is reported at
+ * the key x_file, naming the face file and its line). */
+static void nav_check_grid(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  const int N[3] = {c->nx, c->ny, c->nz};
+  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++) {
+    char name[32];
+    snprintf(name, sizeof name, "%c_spacing", "xyz"[d]);
+    const int sp = nav_key_id("grid", name);
+    snprintf(name, sizeof name, "%c_file", "xyz"[d]);
+    const int fk = nav_key_id("grid", name);
+    const int is_file = !strcmp(c->spacing[d], "file");
+    if (ld->at[sp].bad || ld->at[fk].bad) continue;
+    if (is_file && !c->file[d][0]) {
+      nav_conflict(ld, sp, "spacing = file needs the face file %c_file", "xyz"[d]);
+      continue;
+    }
+    if (!is_file && c->file[d][0]) {
+      nav_conflict(ld, nav_later(ld, sp, fk), "%c_file is given but %c_spacing = %s (not file)", "xyz"[d], "xyz"[d],
+                   c->spacing[d]);
+      continue;
+    }
+    double *xf = malloc(((size_t)N[d] + 1) * sizeof *xf), *w = malloc((size_t)N[d] * sizeof *w);
+    char why[400];
+    if (!xf || !w)
+      nav_conflict(ld, sp, "cannot allocate the %d faces", N[d] + 1);
+    else if (nav_spacing_faces(c, d, xf, w, why, sizeof why))
+      nav_conflict(ld, is_file ? fk : sp, "%s", why);
+    free(xf);
+    free(w);
+  }
+}
+
 static void nav_check_consistency(nav_load *ld) {
   nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -868,6 +940,7 @@ static void nav_check_consistency(nav_load *ld) {
                  "no stop criterion: end_time, max_steps and steady_tol are all 0");
   nav_check_decomposition(ld);
   nav_check_output(ld);
+  nav_check_grid(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);

@@ -37,6 +37,13 @@ typedef struct nav_config {
   int nx, ny, nz;          /* cells per direction (nz ignored and 1 in 2D) */
   double lx, ly, lz;       /* domain lengths */
   double x0, y0, z0;       /* domain origin */
+  /* spacing per direction (keys x_spacing, x_gamma, x_cluster, x_ratio, x_file; y_, z_ likewise;
+   * grid/nav_spacing.h computes the faces) */
+  char spacing[3][16];             /* uniform | tanh | geometric | file */
+  double gamma[3];                 /* tanh: clustering parameter (> 0) */
+  char cluster[3][8];              /* tanh, geometric: both | low | high */
+  double ratio[3];                 /* geometric: growth ratio of successive widths (> 0) */
+  char file[3][NAV_CONFIG_STR];    /* file: n+1 face coordinates, one per line */
 
   /* [time] */
   double dt;          /* fixed time step; 0 = adaptive from cfl and fourier */
@@ -64,6 +71,7 @@ typedef struct nav_config {
   int pre_smooth;      /* red-black Gauss-Seidel sweeps before coarse correction */
   int post_smooth;     /* ... and after */
   double omega;        /* relaxation factor of sor and jacobi; 0 = estimate */
+  char smoother[8];     /* auto | point | line: multigrid smoothing */
   int cpu_coarse_cells; /* GPU runs: multigrid levels of at most this many cells on the CPU; 0 = automatic */
 
   /* [output] */

@@ -36,8 +36,15 @@ void nav_cell_vorticity(const nav_cell_input *in, int i, int j, int k, double *o
         vhi += 0.5 * NAV_AT(in->u[c], b, bb[0], bb[1], bb[2]);
       }
       const int gi = b->g0[d] + ijk[d]; /* global index: the widths are global, -1..n */
-      const double dist = 0.5 * f->w[d][gi - 1] + f->w[d][gi] + 0.5 * f->w[d][gi + 1];
-      g[c][d] = (vhi - vlo) / dist;
+      const double hm = 0.5 * (f->w[d][gi - 1] + f->w[d][gi]), hp = 0.5 * (f->w[d][gi] + f->w[d][gi + 1]);
+      if (hm == hp) {
+        g[c][d] = (vhi - vlo) / (hm + hp);
+      } else { /* stretched: the second-order three-point derivative at the centre */
+        int up[3] = {i, j, k};
+        up[c]++;
+        const double vc = 0.5 * (NAV_AT(in->u[c], b, i, j, k) + NAV_AT(in->u[c], b, up[0], up[1], up[2]));
+        g[c][d] = (hm * hm * (vhi - vc) + hp * hp * (vc - vlo)) / (hm * hp * (hm + hp));
+      }
     }
   out[0] = g[2][1] - g[1][2];
   out[1] = g[0][2] - g[2][0];

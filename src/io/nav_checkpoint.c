@@ -15,7 +15,7 @@
 #include "grid/nav_reduce.h"
 
 #define NAV_CKPT_MAGIC "navier checkpoint"
-#define NAV_CKPT_VERSION 1
+#define NAV_CKPT_VERSION 2 /* 2: the face coordinates follow the arrays */
 #define NAV_CKPT_HEADER 4096
 
 /* The case keys whose values change the solution: a restart under other values is refused. */
@@ -77,6 +77,21 @@ static uint64_t nav_fnv1a(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
     h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
   return h;
+}
+
+/* Number of face coordinates stored: n_d + 1 per direction. */
+static size_t nav_ckpt_ncoord(const nav_flow *f) {
+  size_t c = 0;
+  for (int d = 0; d < f->dim; d++) c += (size_t)f->n[d] + 1;
+  return c;
+}
+
+/* The face coordinates of every direction in one array (x, then y, then z). */
+static void nav_ckpt_coords(const nav_flow *f, double *c) {
+  for (int d = 0; d < f->dim; d++) {
+    memcpy(c, f->xf[d], ((size_t)f->n[d] + 1) * sizeof *c);
+    c += f->n[d] + 1;
+  }
 }
 
 static MPI_Datatype nav_real_mpi(void) { return sizeof(nav_real) == 8 ? MPI_DOUBLE : MPI_FLOAT; }
@@ -187,9 +202,9 @@ static void nav_ckpt_prune(const char *dir, int keep) {
 static int nav_ckpt_header(const nav_flow *f, const nav_ckpt_block *k, const uint64_t *sum, char *h) {
   int len = snprintf(h, NAV_CKPT_HEADER,
                      "%s\nformat %d\nprecision_bytes %zu\nbyte_order %s\nstep %ld\ntime %a\ndt_old %a\n"
-                     "points %" PRId64 "\narrays %d\n",
+                     "points %" PRId64 "\narrays %d\ncoordinates %zu\n",
                      NAV_CKPT_MAGIC, NAV_CKPT_VERSION, sizeof(nav_real), nav_little_endian() ? "little" : "big",
-                     f->step, f->t, f->dt_old, (int64_t)k->total, k->na);
+                     f->step, f->t, f->dt_old, (int64_t)k->total, k->na, nav_ckpt_ncoord(f));
   for (int q = 0; q < k->na; q++)
     len += snprintf(h + len, NAV_CKPT_HEADER - len, "array %s %016" PRIx64 "\n", k->a[q].name, sum[q]);
   for (int i = 0; i < NAV_CKPT_NKEYS; i++) {
@@ -265,6 +280,16 @@ nav_err nav_checkpoint_write(const char *dir, nav_flow *f, char *path_out, size_
       wrc = MPI_File_write_at(fh, 0, header, NAV_CKPT_HEADER, MPI_BYTE, &st);
       if (wrc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || got != NAV_CKPT_HEADER))
         wrc = MPI_ERR_IO;
+      const size_t nc = nav_ckpt_ncoord(f); /* the face coordinates after the arrays */
+      double *c = malloc(nc * sizeof *c);
+      if (!c) wrc = MPI_ERR_NO_MEM;
+      if (wrc == MPI_SUCCESS) {
+        nav_ckpt_coords(f, c);
+        wrc = MPI_File_write_at(fh, NAV_CKPT_HEADER + k.na * bytes, c, (int)nc, MPI_DOUBLE, &st);
+        if (wrc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_DOUBLE, &got) != MPI_SUCCESS || got != (int)nc))
+          wrc = MPI_ERR_IO;
+      }
+      free(c);
     }
     /* every rank reaches the sync and the close, whatever failed before */
     int src = MPI_File_sync(fh);
@@ -369,13 +394,62 @@ static nav_err nav_ckpt_parse(const char *path, const char *h, MPI_Offset size, 
               NAV_ERR_INPUT, "checkpoint %s: array %d is not '%s' as this case needs", path, q + 1, k->a[q].name);
     line = strchr(line + 1, '\n');
   }
-  const MPI_Offset expect = NAV_CKPT_HEADER + (MPI_Offset)na * (MPI_Offset)k->total * (MPI_Offset)sizeof(nav_real);
+  size_t ncoord = 0;
+  NAV_CHECK(nav_ckpt_field(h, "coordinates", v, sizeof v) && sscanf(v, "%zu", &ncoord) == 1, NAV_ERR_INPUT,
+            "checkpoint %s: corrupt header (coordinates)", path);
+  NAV_CHECK(ncoord == nav_ckpt_ncoord(f), NAV_ERR_INPUT, "checkpoint %s: holds %zu face coordinates, this grid has %zu",
+            path, ncoord, nav_ckpt_ncoord(f));
+  const MPI_Offset expect = NAV_CKPT_HEADER + (MPI_Offset)na * (MPI_Offset)k->total * (MPI_Offset)sizeof(nav_real) +
+                            (MPI_Offset)(ncoord * sizeof(double));
   NAV_CHECK(size == expect, NAV_ERR_INPUT, "checkpoint %s: %s: %lld bytes, expected %lld", path,
             size < expect ? "truncated" : "too long", (long long)size, (long long)expect);
   NAV_CHECK(nav_ckpt_field(h, "step", v, sizeof v) && sscanf(v, "%ld", step) == 1 && *step >= 0 &&
                 nav_ckpt_field(h, "time", v, sizeof v) && sscanf(v, "%la", t) == 1 && isfinite(*t) &&
                 nav_ckpt_field(h, "dt_old", v, sizeof v) && sscanf(v, "%la", dt_old) == 1 && isfinite(*dt_old),
             NAV_ERR_INPUT, "checkpoint %s: corrupt header (step, time, dt_old)", path);
+  return NAV_OK;
+}
+
+/* The face coordinates stored at offset `at` of the open checkpoint against the grid of f: a restart on
+ * other coordinates (another spacing, stretching or face file) is refused, naming the first face that
+ * differs. Rank 0 reads, every rank decides the same. Collective. */
+static nav_err nav_ckpt_check_coords(const char *path, MPI_File fh, MPI_Offset at, const nav_flow *f) {
+  const size_t nc = nav_ckpt_ncoord(f);
+  double *c = malloc(2 * nc * sizeof *c);
+  int ok = c != NULL;
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, f->dc.comm);
+  if (!ok) {
+    free(c);
+    NAV_CHECK(0, NAV_ERR_MEMORY, "cannot allocate the checkpoint coordinates");
+  }
+  double *mine = c + nc;
+  nav_ckpt_coords(f, mine);
+  int got = 0;
+  if (f->dc.rank == 0) {
+    MPI_Status st;
+    if (MPI_File_read_at(fh, at, c, (int)nc, MPI_DOUBLE, &st) != MPI_SUCCESS ||
+        MPI_Get_count(&st, MPI_DOUBLE, &got) != MPI_SUCCESS)
+      got = 0;
+  }
+  MPI_Bcast(&got, 1, MPI_INT, 0, f->dc.comm);
+  MPI_Bcast(c, (int)nc, MPI_DOUBLE, 0, f->dc.comm);
+  size_t q = 0;
+  int dir = -1, face = 0;
+  double was = 0, now = 0;
+  for (int d = 0; d < f->dim && got == (int)nc && dir < 0; d++)
+    for (int i = 0; i <= f->n[d]; i++, q++)
+      if (dir < 0 && memcmp(&c[q], &mine[q], sizeof *c)) { /* bit for bit */
+        dir = d;
+        face = i;
+        was = c[q];
+        now = mine[q];
+      }
+  free(c);
+  NAV_CHECK(got == (int)nc, NAV_ERR_INPUT, "checkpoint %s: cannot read the face coordinates", path);
+  NAV_CHECK(dir < 0, NAV_ERR_INPUT,
+            "checkpoint %s: written on other face coordinates: %c face %d was %.17g, the case (%s) has %.17g (a "
+            "restart needs the same grid spacing)",
+            path, "xyz"[dir < 0 ? 0 : dir], face, was, f->cfg->source, now);
   return NAV_OK;
 }
 
@@ -405,6 +479,7 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
   /* the payload: every rank reads its hyperslab of each array */
   int bad = 0;
   const MPI_Offset bytes = (MPI_Offset)k.total * (MPI_Offset)sizeof(nav_real);
+  if (e == NAV_OK) e = nav_ckpt_check_coords(path, fh, NAV_CKPT_HEADER + k.na * bytes, f);
   for (int q = 0; q < k.na && e == NAV_OK; q++) {
     MPI_Status st;
     int got = 0;

@@ -5,10 +5,12 @@
  *     real (precision) and byte order, step, time and the previous time step (C99 hex floats, so
  *     they read back to the bit), the state arrays (name and checksum each, nav_flow_state order),
  *     the case keys that change the solution (grid, domain, viscosity, boundaries and wall
- *     velocities, pressure solver: nav_checkpoint_keys in nav_checkpoint.c), and a checksum of the
- *     header itself;
+ *     velocities, pressure solver: nav_checkpoint_keys in nav_checkpoint.c), the number of face
+ *     coordinates, and a checksum of the header itself;
  *   - then each state array in turn: the interior points of the GLOBAL grid, x fastest, native
- *     reals. Every rank writes and reads its block as a hyperslab (an MPI subarray file view,
+ *     reals;
+ *   - then (format 2) the face coordinates of the grid, n_x + 1 then n_y + 1 (then n_z + 1) native
+ *     doubles: a restart on other coordinates (spacing, stretching, face file) is refused. Every rank writes and reads its block as a hyperslab (an MPI subarray file view,
  *     collective MPI-IO), so the file does not depend on the rank count or decomposition.
  * The checksum of an array is sum over points of mix(bits of the value, global index) mod 2^64
  * (mix: the splitmix64 finaliser), the same whichever ranks hold which points; any changed,

@@ -11,6 +11,7 @@
 #include "core/nav_signal.h"
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
+#include "grid/nav_spacing.h"
 
 /* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
  * their exchange (on smaller ones the extra launches of the split cost more than it hides) */
@@ -93,7 +94,6 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   f->ops = ops;
   f->dim = cfg->dim;
   const int nn[3] = {cfg->nx, cfg->ny, cfg->dim == 3 ? cfg->nz : 1};
-  const double len[3] = {cfg->lx, cfg->ly, cfg->lz}, org[3] = {cfg->x0, cfg->y0, cfg->z0};
   if (!strcmp(cfg->initial, "abc"))
     NAV_CHECK(cfg->lx == cfg->ly && cfg->ly == cfg->lz, NAV_ERR_INPUT,
               "%s: key 'physics.initial': abc needs a cubic box (lx = ly = lz)", cfg->source);
@@ -105,10 +105,10 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
     f->w[d] = nav_widths_alloc(nn[d]);
     f->xf[d] = calloc((size_t)nn[d] + 1, sizeof(double));
     NAV_CHECK(f->w[d] && f->xf[d], NAV_ERR_MEMORY, "cannot allocate the grid");
-    for (int i = 0; i < nn[d]; i++) f->w[d][i] = len[d] / nn[d]; /* uniform spacing */
+    char why[400];
+    NAV_CHECK(!nav_spacing_faces(cfg, d, f->xf[d], f->w[d], why, sizeof why), NAV_ERR_INPUT, "%s: grid %c: %s",
+              cfg->source, "xyz"[d], why);
     nav_widths_ghosts(f->w[d], nn[d], cfg->bc[d][0] == NAV_BC_PERIODIC);
-    f->xf[d][0] = org[d];
-    for (int i = 0; i < nn[d]; i++) f->xf[d][i + 1] = f->xf[d][i] + f->w[d][i];
   }
   const int g0[3] = {0, 0, 0};
   NAV_CALL(nav_box_create(ops, f->dim, f->dc.n, f->dc.g0, f->w, &f->box));
@@ -127,14 +127,15 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(ops->set(&f->box, f->p, 0));
   NAV_CALL(ops->alloc((void **)&f->div, bytes));
   NAV_CALL(ops->set(&f->box, f->div, 0));
-  for (int d = 0; d < f->dim; d++)
-    for (int s = 0; s < 2; s++)
-      if (cfg->bc[d][s] == NAV_BC_WALL)
-        for (int c = 0; c < f->dim; c++) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]));
-  double rmax = 0; /* 1 / the smallest global cell width */
-  for (int d = 0; d < f->dim; d++)
-    for (int i = 0; i < f->n[d]; i++) rmax = fmax(rmax, 1.0 / f->w[d][i]);
-  f->wall_rate *= rmax;
+  /* a wall moving with U_c: the advective rate |U_c| / h_c of the cells along c (stretched grids: the
+   * smallest width along c, not the smallest of all directions) */
+  for (int c = 0; c < f->dim; c++) {
+    double rmax = 0; /* 1 / the smallest global cell width along c */
+    for (int i = 0; i < f->n[c]; i++) rmax = fmax(rmax, 1.0 / f->w[c][i]);
+    for (int d = 0; d < f->dim; d++)
+      for (int s = 0; s < 2; s++)
+        if (cfg->bc[d][s] == NAV_BC_WALL) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]) * rmax);
+  }
   nav_psolver_options po;
   memset(&po, 0, sizeof po);
   snprintf(po.solver, sizeof po.solver, "%s", cfg->solver);
@@ -145,6 +146,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
   po.cpu_coarse_cells = cfg->cpu_coarse_cells;
+  snprintf(po.smoother, sizeof po.smoother, "%s", cfg->smoother);
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;

@@ -45,7 +45,8 @@ typedef struct nav_flow {
   double t;
   long step;
   double dt_old;      /* the previous step (0 before the first) */
-  double wall_rate;    /* largest wall speed / smallest cell width: bounds the advective rate */
+  double wall_rate;    /* max over wall velocity components U_c of |U_c| / smallest width along c: bounds the
+                          advective rate */
   /* diagnostics of the last step */
   int p_iterations;     /* pressure iterations (multigrid cycles or CG iterations) */
   double p_relres;      /* final relative pressure residual */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/common/nav_point_poisson.h"
 #include "backend/nav_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
@@ -87,6 +88,26 @@ static void box_coarsen(const pair_box *f, pair_box *pb, const char *label) {
   OK(nav_box_create(gpu, pb->dim, pb->n, pb->g0, pb->w, &pb->g));
 }
 
+/* Semi-coarse pair: the directions with keep[d] keep their cells (nav_box.keep), the others are paired. */
+static void box_coarsen_keep(const pair_box *f, pair_box *pb, const char *label, const int keep[3]) {
+  memset(pb, 0, sizeof *pb);
+  pb->label = label;
+  pb->dim = f->dim;
+  for (int d = 0; d < 3; d++) {
+    pb->n[d] = d >= f->dim ? 1 : keep[d] ? f->n[d] : nav_coarse_count(f->n[d]);
+    if (d >= f->dim) continue;
+    pb->w[d] = nav_widths_alloc(pb->n[d]);
+    if (keep[d]) {
+      for (int i = -1; i <= f->n[d]; i++) pb->w[d][i] = f->w[d][i];
+    } else {
+      nav_widths_coarsen(f->w[d], f->n[d], 0, pb->w[d]);
+    }
+  }
+  OK(nav_box_create(cpu, pb->dim, pb->n, pb->g0, pb->w, &pb->c));
+  OK(nav_box_create(gpu, pb->dim, pb->n, pb->g0, pb->w, &pb->g));
+  for (int d = 0; d < 3; d++) pb->c.keep[d] = pb->g.keep[d] = keep[d];
+}
+
 static void box_free(pair_box *pb) {
   nav_box_destroy(cpu, &pb->c);
   nav_box_destroy(gpu, &pb->g);
@@ -139,6 +160,58 @@ static void check_field(const char *kernel, const pair_box *pb, const field *f) 
 static void check_scalar(const char *kernel, const pair_box *pb, double c, double g) {
   const double rel = c == g ? 0 : fabs(c - g) / fmax(fabs(c), 1e-300);
   report(kernel, pb->label, rel);
+}
+
+/* Random values on both backends in arrays of n reals (not a field: the line ends and coefficients). */
+static field array_new(size_t n) {
+  field f;
+  f.n = n;
+  nav_real *h = malloc(n * sizeof *h);
+  for (size_t p = 0; p < n; p++) h[p] = (nav_real)rnd();
+  OK(cpu->alloc((void **)&f.c, n * sizeof *h));
+  OK(gpu->alloc((void **)&f.g, n * sizeof *h));
+  OK(cpu->from_host(f.c, h, n * sizeof *h));
+  OK(gpu->from_host(f.g, h, n * sizeof *h));
+  free(h);
+  return f;
+}
+
+/* The line kernels of the multigrid on stretched grids along every direction of one box: zebra line
+ * relaxation, the segment solves (residual, low and high unit responses, with their ends) and the
+ * update of lines split over ranks, with physical ends (Neumann low, Dirichlet high) and kept ends. */
+static void test_lines(pair_box *pb) {
+  const nav_box *bc = &pb->c, *bg = &pb->g;
+  char name[64];
+  for (int d = 0; d < pb->dim; d++)
+    for (int k = 0; k < 2; k++) {
+      const int kind[2] = {k ? 1 : 0, k ? -1 : 0};
+      int oa, ob;
+      nav_line_others(d, &oa, &ob);
+      const size_t lines = (size_t)pb->n[oa] * pb->n[ob];
+      field x = field_new(pb, 0), rhs = field_new(pb, 0), cp = field_new(pb, 0), out = field_new(pb, 0);
+      field v = field_new(pb, 0), w = field_new(pb, 0), ends = array_new(2 * lines), coef = array_new(2 * lines);
+      for (int colour = 0; colour < 2; colour++) {
+        OK(cpu->relax_line(bc, x.c, rhs.c, cp.c, out.c, d, colour, kind, (nav_real)1));
+        OK(gpu->relax_line(bg, x.g, rhs.g, cp.g, out.g, d, colour, kind, (nav_real)1));
+        snprintf(name, sizeof name, "relax_line %c %s %s", "xyz"[d], colour ? "black" : "red", k ? "walls" : "kept");
+        check_field(name, pb, &x);
+      }
+      for (int mode = 0; mode < 3; mode++) {
+        field *o = mode == 0 ? &out : mode == 1 ? &v : &w;
+        OK(cpu->line_solve(bc, x.c, rhs.c, cp.c, o->c, d, mode ? -1 : 1, kind, mode, ends.c));
+        OK(gpu->line_solve(bg, x.g, rhs.g, cp.g, o->g, d, mode ? -1 : 1, kind, mode, ends.g));
+        snprintf(name, sizeof name, "line_solve %c mode %d %s", "xyz"[d], mode, k ? "walls" : "kept");
+        check_field(name, pb, o);
+        snprintf(name, sizeof name, "line_solve ends %c %d %s", "xyz"[d], mode, k ? "walls" : "kept");
+        check_field(name, pb, &ends);
+      }
+      OK(cpu->line_update(bc, x.c, out.c, v.c, w.c, coef.c, d, 1, (nav_real)1));
+      OK(gpu->line_update(bg, x.g, out.g, v.g, w.g, coef.g, d, 1, (nav_real)1));
+      snprintf(name, sizeof name, "line_update %c %s", "xyz"[d], k ? "walls" : "kept");
+      check_field(name, pb, &x);
+      field *all[8] = {&x, &rhs, &cp, &out, &v, &w, &ends, &coef};
+      for (int i = 0; i < 8; i++) field_free(all[i]);
+    }
 }
 
 /* The kernels of one box. */
@@ -402,6 +475,7 @@ int main(void) {
   box_make(&boxes[3], "3D 32x16x24 uniform", 3, 32, 16, 24, 0, 1);
   box_make(&boxes[4], "3D 66x40x36 stretched", 3, 66, 40, 36, 0, 0);
   for (int i = 0; i < 5; i++) test_box(&boxes[i]);
+  for (int i = 0; i < 5; i++) test_lines(&boxes[i]);
   /* multigrid transfers: fine boxes (even and odd counts) and their coarse boxes */
   enum { NT = 5 };
   pair_box fine[NT], coarse[NT];
@@ -416,6 +490,15 @@ int main(void) {
     box_coarsen(&fine[i], &coarse[i], cl[i]);
     test_transfer(&fine[i], &coarse[i]);
   }
+  /* semi-coarsening: y kept */
+  pair_box semi[2];
+  const int keep_y[3] = {0, 1, 0};
+  box_coarsen_keep(&fine[0], &semi[0], "2D 20x34 (y kept)", keep_y);
+  box_coarsen_keep(&fine[4], &semi[1], "3D 10x22x7 (y kept)", keep_y);
+  test_transfer(&fine[0], &semi[0]);
+  test_transfer(&fine[4], &semi[1]);
+  box_free(&semi[0]);
+  box_free(&semi[1]);
   for (int i = 0; i < 5; i++) box_free(&boxes[i]);
   for (int i = 0; i < NT; i++) {
     box_free(&fine[i]);

@@ -121,7 +121,8 @@ def read_checkpoint(path):
     size = int(fields["precision_bytes"])
     points = int(fields["points"])
     fmt = "d" if size == 8 else "f"
-    assert len(data) == 4096 + len(arrays) * points * size, "size"
+    ncoord = int(fields.get("coordinates", 0))  # format 2: the face coordinates follow the arrays
+    assert len(data) == 4096 + len(arrays) * points * size + 8 * ncoord, "size"
     values = {}
     for q, (name, want) in enumerate(arrays):
         raw = data[4096 + q * points * size:4096 + (q + 1) * points * size]
@@ -131,7 +132,10 @@ def read_checkpoint(path):
             s = (s + mix64(b ^ mix64((g + 0x9e3779b97f4a7c15) & MASK))) & MASK
         assert s == want, f"checksum of {name}"
         values[name] = struct.unpack(f"<{points}{fmt}", raw)
-    return {"step": int(fields["step"]), "time": float.fromhex(fields["time"]), "values": values, "header": head}
+    at = 4096 + len(arrays) * points * size
+    coords = struct.unpack(f"<{ncoord}d", data[at:at + 8 * ncoord])
+    return {"step": int(fields["step"]), "time": float.fromhex(fields["time"]), "values": values, "header": head,
+            "coordinates": coords}
 
 
 def checkpoints(d):
@@ -235,6 +239,8 @@ def check_badckpt(mpiexec, navier, scratch, ranks, case, sets):
                                          "--set", "temperature.pr=0", "--set", "physics.nu=0.71"],
                                     r"written for temperature.model = boussinesq, but .* has temperature.model = off",
                                     nc_case)
+    bad["other spacing"] = (good, ["--set", "grid.y_spacing=tanh"],
+                            r"written on other face coordinates: y face 1 was [0-9.e-]+, the case .* has [0-9.e-]+")
     other = os.path.join(scratch, "single.nck")
     with_header(good, other, lambda h: h.replace("precision_bytes 8", "precision_bytes 4"))
     bad["other precision"] = (other, [], r"written in single precision \(4-byte reals\), this navier is double")
@@ -471,6 +477,7 @@ def check_hdf5(mpiexec, navier, scratch, ranks, case, n, sets):
         vort = np.array(f["vorticity"])
         t, step = float(f.attrs["time"]), int(f.attrs["step"])
         xs = np.array(f["x"])
+        ys = np.array(f["y"])
         mag = np.array(f["vorticity_magnitude"]) if dim == 3 else None
     # the cell-centre velocity from the faces; the high wall faces (not in final_fields.bin) are 0
     ok = True
@@ -485,7 +492,18 @@ def check_hdf5(mpiexec, navier, scratch, ranks, case, n, sets):
     vtk = os.path.join(out, f"fields_{step:08d}.vtk")
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     from navtest import read_vtk
-    _, _, _, arrays = read_vtk(vtk)
+    _, _, vtk_coords, arrays = read_vtk(vtk)
+    # stretched grids: the real face coordinates in the HDF5 file (against the tanh formula of
+    # docs/case-file.md when y_spacing = tanh is set; the domain is [0, 1]) and in the VTK file (float32)
+    setd = dict(s_.split("=", 1) for s_ in sets if "=" in s_)
+    if setd.get("grid.y_spacing") == "tanh":
+        g = float(setd.get("grid.y_gamma", "2"))
+        want = [0.5 * (1 + math.tanh(g * (2 * j / ny - 1)) / math.tanh(g)) for j in range(ny + 1)]
+        y_err = float(np.max(np.abs(ys - np.array(want))))
+        vtk_err = float(np.max(np.abs(np.array(vtk_coords[1]) - ys)))
+        print(f"tanh y faces (gamma {g}): HDF5 max error {y_err:.1e}, VTK (float32) max difference {vtk_err:.1e}; "
+              f"widths {ys[1] - ys[0]:.4g} .. {np.max(np.diff(ys)):.4g}")
+        ok &= y_err <= 1e-14 and vtk_err <= 1e-6
     vv = np.array(arrays["vorticity"]).reshape(vort.shape)
     vort_err = float(np.max(np.abs(vv - vort)) / max(np.max(np.abs(vort)), 1e-30))
     mag_err = float(np.max(np.abs(mag - np.sqrt((vort ** 2).sum(axis=-1))))) if dim == 3 else 0.0

@@ -6,7 +6,8 @@
  * periodic: wrap). L is symmetric in the volume-weighted inner product (x, y) = sum x y dV,
  * which every Krylov solver and norm of navier uses.
  *
- * Transfers between a fine block and the coarse block with half as many cells per direction:
+ * Transfers between a fine block and the coarse block with half as many cells per direction (or the
+ * same number in the directions the coarse box keeps, c->keep[d] = 1: semi-coarsening, one child):
  *   restriction: volume-weighted average of the 2^dim children (the residual of a finite-volume
  *                equation divided by volume);
  *   prolongation: (bi/tri)linear interpolation from the coarse centres to the fine centres, with
@@ -55,6 +56,90 @@ NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_real *x, con
   return x[p] + omega * (rhs[p] - lx) * inv_diag[p];
 }
 
+/* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]
+ * with n = b->n[ld], the other indices of ijk fixed. T is the tridiagonal part of L on the line
+ * (cw_i d_{i-1} + diag_i d_i + ce_i d_{i+1}; diag_i = the full diagonal of L, so the couplings to the
+ * other lines are not part of T). The ends: kind +1, a Neumann boundary (ghost = x_0: d_ghost = d_0,
+ * folded into the diagonal); -1, a homogeneous Dirichlet one (ghost = -x_0); 0, a ghost owned by a
+ * neighbour rank or a periodic wrap (d_ghost = 0 here; nav_line_update adds the ghosts' part).
+ * nav_line_solve solves T out = f by the Thomas algorithm (cp: scratch of the field layout) with
+ *   mode 0: f_i = rhs_i - (L x)_i, the residual (out: the line Gauss-Seidel correction);
+ *   mode 1: f = -cw_0 e_0, the response to a unit value of the low ghost's correction;
+ *   mode 2: f = -ce_{n-1} e_{n-1}, the response to a unit high ghost;
+ * and returns out at the first and last cell in ends[0], ends[1] (when ends is not NULL). ijk is
+ * modified (ijk[ld] runs over the line). x is read in mode 0 only. */
+NAV_HD static inline void nav_line_solve(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp,
+                                         nav_real *out, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
+                                         int mode, nav_real *ends) {
+  const nav_idx s = b->st[ld];
+  const int n = b->n[ld];
+  nav_real cprev = 0, dprev = 0;
+  for (int i = 0; i < n; i++) {
+    ijk[ld] = i;
+    const nav_idx p = p0 + i * s;
+    nav_real dg, f = 0;
+    if (mode == 0)
+      f = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+    else
+      dg = nav_laplacian_diagonal(b, ijk);
+    const nav_real rf = b->rdf[ld][i];
+    nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
+    if (i == 0) {
+      if (mode == 1 && lo_kind == 0) f = -cw;
+      dg += (nav_real)lo_kind * cw;
+      cw = 0;
+    }
+    if (i == n - 1) {
+      if (mode == 2 && hi_kind == 0) f = -ce;
+      dg += (nav_real)hi_kind * ce;
+      ce = 0;
+    }
+    const nav_real inv = 1 / (dg - cw * cprev);
+    cprev = ce * inv;
+    dprev = (f - cw * dprev) * inv;
+    cp[p] = cprev;
+    out[p] = dprev;
+  }
+  nav_real next = 0;
+  for (int i = n - 1; i >= 0; i--) {
+    const nav_idx p = p0 + i * s;
+    next = out[p] - cp[p] * next;
+    out[p] = next;
+  }
+  if (ends) {
+    ends[0] = out[p0];
+    ends[1] = out[p0 + (n - 1) * s];
+  }
+}
+
+/* Zebra line relaxation of one line (line Gauss-Seidel for omega = 1): d = T^-1 (rhs - L x) with the
+ * ghosts' corrections 0 (nav_line_solve mode 0, d in dd), then x += omega d. */
+NAV_HD static inline void nav_relax_line(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp,
+                                         nav_real *dd, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
+                                         nav_real omega) {
+  nav_line_solve(b, x, rhs, cp, dd, p0, ijk, ld, lo_kind, hi_kind, 0, (nav_real *)0);
+  for (int i = 0; i < b->n[ld]; i++) x[p0 + i * b->st[ld]] += omega * dd[p0 + i * b->st[ld]];
+}
+
+/* A line split over ranks: the exact correction of the whole line is, on this rank's segment,
+ * d = dd + alpha v + beta w (dd: mode 0 with zero ghosts, v and w: the unit responses of modes 1
+ * and 2, alpha and beta: the corrections of the neighbour segments' adjacent cells, from the reduced
+ * system of the segment ends; solvers/poisson/mg_line.c); x += omega d. */
+NAV_HD static inline void nav_line_update(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v,
+                                          const nav_real *w, nav_real alpha, nav_real beta, nav_idx p0, int ld,
+                                          nav_real omega) {
+  for (int i = 0; i < b->n[ld]; i++) {
+    const nav_idx p = p0 + i * b->st[ld];
+    x[p] += omega * (dd[p] + alpha * v[p] + beta * w[p]);
+  }
+}
+
+/* The two directions other than ld (in 2D the second is 2, of extent 1). */
+NAV_HD static inline void nav_line_others(int ld, int *oa, int *ob) {
+  *oa = ld == 0 ? 1 : 0;
+  *ob = ld == 2 ? 1 : 2;
+}
+
 /* Volume of cell ijk. */
 NAV_HD static inline nav_real nav_cell_volume(const nav_box *b, const int *ijk) {
   nav_real v = b->df[0][ijk[0]] * b->df[1][ijk[1]];
@@ -66,16 +151,17 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
   return (b->g0[0] + ijk[0] + b->g0[1] + ijk[1] + (b->dim == 3 ? b->g0[2] + ijk[2] : 0)) & 1;
 }
 
-/* Restriction to coarse cell IJK of the fine field r (fine block f): the volume-weighted
- * average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd fine count
- * has one child in that direction. */
-NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, const int *IJK) {
+/* Restriction to coarse cell IJK of the fine field r (fine block f, coarse block c): the
+ * volume-weighted average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd
+ * fine count has one child in that direction, and so has every cell in a kept direction. */
+NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, const nav_box *c, const int *IJK) {
   nav_real sum = 0, vol = 0;
-  const int kmax = f->dim == 3 ? 2 : 1;
+  const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   for (int dk = 0; dk < kmax; dk++)
-    for (int dj = 0; dj < 2; dj++)
-      for (int di = 0; di < 2; di++) {
-        const int ijk[3] = {2 * IJK[0] + di, 2 * IJK[1] + dj, f->dim == 3 ? 2 * IJK[2] + dk : 0};
+    for (int dj = 0; dj < jmax; dj++)
+      for (int di = 0; di < imax; di++) {
+        const int ijk[3] = {c->keep[0] ? IJK[0] : 2 * IJK[0] + di, c->keep[1] ? IJK[1] : 2 * IJK[1] + dj,
+                            f->dim != 3 ? 0 : c->keep[2] ? IJK[2] : 2 * IJK[2] + dk};
         if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;
         const nav_real dv = nav_cell_volume(f, ijk);
         sum += r[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * dv;
@@ -88,11 +174,16 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
  * fine cell ijk (fine block f). Per direction the fine centre lies between its parent I and the
  * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
  * parent's and the fine centre, (W_I - w_i) / 2, over the coarse centre distance (1/4 on uniform
- * spacing; 0 for a lone child, whose centre is the parent's). */
+ * spacing; 0 for a lone child, whose centre is the parent's, as in a direction the coarse box keeps). */
 NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_real *xc, const nav_box *f, const int *ijk) {
   int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
   nav_real w[3] = {0, 0, 0};
   NAV_FOR_DIM(d, f) {
+    if (c->keep[d]) {
+      I[d] = ijk[d];
+      step[d] = 1;
+      continue;
+    }
     const int i = ijk[d], parent = i >> 1;
     I[d] = parent;
     step[d] = (i & 1) ? 1 : -1;

@@ -60,6 +60,47 @@ nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rh
   return NAV_OK;
 }
 
+/* The lines of one colour (colour < 0: all) along direction DIR of box B: BODY runs with p0, ijk (the
+ * line's first cell) and l (the line's index ka + n[oa] kb). */
+#define NAV_CPU_LINES(B, DIR, COLOUR, BODY)                                                         \
+  do {                                                                                             \
+    int oa_, ob_;                                                                                  \
+    nav_line_others(DIR, &oa_, &ob_);                                                              \
+    const int na_ = (B)->n[oa_], nb_ = (B)->n[ob_];                                                \
+    NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(B)))             \
+    for (int kb = 0; kb < nb_; kb++)                                                               \
+      for (int ka = 0; ka < na_; ka++) {                                                           \
+        if ((COLOUR) >= 0 && (((B)->g0[oa_] + ka + (B)->g0[ob_] + kb) & 1) != (COLOUR)) continue;   \
+        int ijk[3] = {0, 0, 0};                                                                    \
+        ijk[oa_] = ka;                                                                             \
+        ijk[ob_] = kb;                                                                             \
+        const nav_idx p0 = (B)->off + ka * (B)->st[oa_] + kb * (B)->st[ob_];                       \
+        const long l = ka + (long)na_ * kb;                                                        \
+        (void)l;                                                                                   \
+        (void)ijk;                                                                                 \
+        BODY;                                                                                      \
+      }                                                                                            \
+  } while (0)
+
+nav_err nav_relax_line_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                           int colour, const int kind[2], nav_real omega) {
+  NAV_CPU_LINES(b, dir, colour, nav_relax_line(b, x, rhs, cp, dd, p0, ijk, dir, kind[0], kind[1], omega));
+  return NAV_OK;
+}
+
+nav_err nav_line_solve_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
+                           int dir, int colour, const int kind[2], int mode, nav_real *ends) {
+  NAV_CPU_LINES(b, dir, colour,
+                nav_line_solve(b, x, rhs, cp, out, p0, ijk, dir, kind[0], kind[1], mode, ends ? ends + 2 * l : NULL));
+  return NAV_OK;
+}
+
+nav_err nav_line_update_cpu(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
+                            const nav_real *coef, int dir, int colour, nav_real omega) {
+  NAV_CPU_LINES(b, dir, colour, nav_line_update(b, x, dd, v, w, coef[2 * l], coef[2 * l + 1], p0, dir, omega));
+  return NAV_OK;
+}
+
 nav_err nav_jacobi_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
                        nav_real *x_new, nav_real omega) {
   NAV_CPU_LOOP(box, , { x_new[p] = nav_relax(b, x, rhs, inv_diag, p, ijk, omega); });
@@ -72,7 +113,7 @@ nav_err nav_diag_scale_cpu(const nav_box *box, const nav_real *inv_diag, const n
 }
 
 nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {
-  NAV_CPU_LOOP(coarse, , { rhs[p] = nav_restrict(fine, r, ijk); });
+  NAV_CPU_LOOP(coarse, , { rhs[p] = nav_restrict(fine, r, b, ijk); });
   return NAV_OK;
 }
 

@@ -203,6 +203,12 @@ nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *r
 nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag);
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega);
+nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                            int colour, const int kind[2], nav_real omega);
+nav_err nav_line_solve_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
+                            int dir, int colour, const int kind[2], int mode, nav_real *ends);
+nav_err nav_line_update_cuda(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
+                             const nav_real *coef, int dir, int colour, nav_real omega);
 nav_err nav_jacobi_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
                         nav_real *x_new, nav_real omega);
 nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);

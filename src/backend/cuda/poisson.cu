@@ -89,6 +89,80 @@ nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs
   return NAV_OK;
 }
 
+/* One thread per line of the colour (colour < 0: every line): thread t takes line l = t = ka + na kb
+ * of the other two directions (nav_line_others) and runs the line's Thomas solve; lines of one
+ * colour do not touch each other (their neighbours are of the other colour). */
+#define NAV_CUDA_LINE(BOX, DIR, COLOUR)                                                              \
+  const nav_box bl_ = nav_cuda_box_dim<DIM>(BOX);                                                    \
+  const nav_box *const b = &bl_;                                                                     \
+  int oa, ob;                                                                                        \
+  nav_line_others(DIR, &oa, &ob);                                                                    \
+  const long l = (long)blockIdx.x * blockDim.x + threadIdx.x, na = b->n[oa];                         \
+  if (l >= na * b->n[ob]) return;                                                                    \
+  const int ka = (int)(l % na), kb = (int)(l / na);                                                  \
+  if ((COLOUR) >= 0 && ((b->g0[oa] + ka + b->g0[ob] + kb) & 1) != (COLOUR)) return;                  \
+  int ijk[3] = {0, 0, 0};                                                                            \
+  ijk[oa] = ka;                                                                                      \
+  ijk[ob] = kb;                                                                                      \
+  const nav_idx p0 = b->off + (nav_idx)ka * b->st[oa] + (nav_idx)kb * b->st[ob]
+
+/* Launch a line kernel: one thread per line of the block along dir. */
+#define NAV_CUDA_LAUNCH_LINES(B, DIR, KERNEL, ...)                                                   \
+  do {                                                                                               \
+    int oa_, ob_;                                                                                    \
+    nav_line_others(DIR, &oa_, &ob_);                                                                \
+    const long lines_ = (long)(B)->n[oa_] * (B)->n[ob_];                                             \
+    const dim3 grid_((unsigned)((lines_ + NAV_CUDA_THREADS - 1) / NAV_CUDA_THREADS));                 \
+    if ((B)->dim == 2)                                                                               \
+      KERNEL<2><<<grid_, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(__VA_ARGS__);                       \
+    else                                                                                             \
+      KERNEL<3><<<grid_, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(__VA_ARGS__);                       \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_relax_line_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                          int colour, int lo_kind, int hi_kind, nav_real omega) {
+  NAV_CUDA_LINE(box, dir, colour);
+  nav_relax_line(b, x, rhs, cp, dd, p0, ijk, dir, lo_kind, hi_kind, omega);
+}
+
+nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
+                            int colour, const int kind[2], nav_real omega) {
+  NAV_CUDA_LAUNCH_LINES(b, dir, nav_relax_line_kernel, *b, x, rhs, cp, dd, dir, colour, kind[0], kind[1], omega);
+  return NAV_OK;
+}
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_line_solve_kernel(nav_box box, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out, int dir,
+                          int colour, int lo_kind, int hi_kind, int mode, nav_real *ends) {
+  NAV_CUDA_LINE(box, dir, colour);
+  nav_line_solve(b, x, rhs, cp, out, p0, ijk, dir, lo_kind, hi_kind, mode, ends ? ends + 2 * l : (nav_real *)0);
+}
+
+nav_err nav_line_solve_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
+                            int dir, int colour, const int kind[2], int mode, nav_real *ends) {
+  NAV_CUDA_LAUNCH_LINES(b, dir, nav_line_solve_kernel, *b, x, rhs, cp, out, dir, colour, kind[0], kind[1], mode, ends);
+  return NAV_OK;
+}
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_line_update_kernel(nav_box box, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
+                           const nav_real *coef, int dir, int colour, nav_real omega) {
+  NAV_CUDA_LINE(box, dir, colour);
+  (void)ijk;
+  nav_line_update(b, x, dd, v, w, coef[2 * l], coef[2 * l + 1], p0, dir, omega);
+}
+
+nav_err nav_line_update_cuda(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
+                             const nav_real *coef, int dir, int colour, nav_real omega) {
+  NAV_CUDA_LAUNCH_LINES(b, dir, nav_line_update_kernel, *b, x, dd, v, w, coef, dir, colour, omega);
+  return NAV_OK;
+}
+
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_jacobi_kernel(nav_box box, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag, nav_real *x_new,
@@ -121,7 +195,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_restrict_residual_kernel(nav_box fine, const nav_real *r, nav_box coarse, nav_real *rhs) {
   const nav_box fl = nav_cuda_box_dim<DIM>(fine);
   NAV_CUDA_INTERIOR(coarse);
-  rhs[p] = nav_restrict(&fl, r, ijk);
+  rhs[p] = nav_restrict(&fl, r, b, ijk);
 }
 
 nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {

@@ -65,6 +65,9 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   ps->opt.post_smooth = opt->post_smooth;
   ps->opt.omega = opt->omega;
   ps->opt.cpu_coarse_cells = opt->cpu_coarse_cells;
+  NAV_CHECK(!opt->smoother || strlen(opt->smoother) < sizeof ps->opt.smoother, NAV_ERR_INPUT,
+            "nav_poisson_create: smoother '%s' unknown (auto, point, line)", opt->smoother);
+  snprintf(ps->opt.smoother, sizeof ps->opt.smoother, "%s", opt->smoother ? opt->smoother : "auto");
   ps->comm = comm;
   memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
   snprintf(ps->transport, sizeof ps->transport, "%s", transport);

@@ -4,13 +4,17 @@
  * direction has more than 2 cells. A level with an odd count is coarsened only when it has more
  * than NAV_MG_ODD_MIN_CELLS cells (its last coarse cell holds one fine cell, which slows the
  * cycle: 0.14 instead of 0.07 per cycle at 100^2); smaller ones become the coarsest level.
+ * Stretched grids: a level smoothed by lines (mg_line.c) keeps the cells of its line directions
+ * while another direction can still be paired (semi-coarsening, nav_box.keep on the coarse level;
+ * the odd-count rule then looks at the paired directions only).
  * Coarse widths are sums of fine widths and the operator is re-discretised on each level. The
  * coarsest level is solved accurately by Jacobi-preconditioned CG (relative 1e-10).
  * Cycle on level l (V; the F-cycle recurses with an F-cycle then a V-cycle):
  *   pre-smooth, r = b - L x, b_{l+1} = R r, x_{l+1} = 0, cycle on l+1, x += P x_{l+1}, post-smooth.
  * R: volume-weighted average of the children; P: linear interpolation (nav_point_poisson.h).
  * Smoother: red-black Gauss-Seidel over-relaxed by NAV_MG_OMEGA, red then black; as the
- * preconditioner of CG the post-smoothing runs black then red so the cycle is symmetric.
+ * preconditioner of CG the post-smoothing runs black then red so the cycle is symmetric. Levels with
+ * strongly anisotropic couplings (stretched grids) use zebra line Gauss-Seidel instead (mg_line.c).
  * Across ranks: the hierarchy is the one-rank hierarchy, whatever the split. Each rank coarsens
  * its own block (n -> (n+1)/2) while the global grid would be coarsened (the rule above, on the
  * global counts) and every block count is even (the last block of a direction may be odd) and
@@ -30,6 +34,7 @@
  * doubled the V(2,2) factor (0.22 vs 0.13 at 256^2); post-smoothing red-black instead of
  * black-red took it from 0.13 to 0.094 (2D) and 0.15 to 0.12 (3D); omega = 1.2 to 0.069 (2D, 256^2)
  * and 0.084 (3D, 64^3). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +59,12 @@ static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
   return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= limit;
 }
 
-/* Would one rank coarsen the global grid of this level? */
-static int nav_mg_can_coarsen(const nav_level *l) {
+/* Would one rank coarsen the global grid of this level, pairing the cells of the directions with
+ * keep[d] = 0? */
+static int nav_mg_can_coarsen(const nav_level *l, const int keep[3]) {
   int big = 0, odd = 0;
   for (int d = 0; d < l->dc.dim; d++) {
+    if (keep[d]) continue;
     big |= l->N[d] > 2;
     odd |= l->N[d] % 2;
   }
@@ -65,56 +72,63 @@ static int nav_mg_can_coarsen(const nav_level *l) {
 }
 
 /* Can the ranks coarsen their own blocks of level l and get the one-rank coarse grid? Every
- * block count must be even (except the last block of a direction: one rank pairs the cells of
- * an odd count the same way) and at least 4, so coarse blocks keep >= 2 cells. */
-static int nav_mg_blocks_coarsen(const nav_level *l) {
+ * block count of a paired direction must be even (except the last block of a direction: one rank
+ * pairs the cells of an odd count the same way) and at least 4, so coarse blocks keep >= 2 cells. */
+static int nav_mg_blocks_coarsen(const nav_level *l, const int keep[3]) {
   if (l->dc.size == 1) return 1;
   for (int d = 0; d < l->dc.dim; d++)
-    for (int j = 0; j < l->dc.p[d]; j++) {
+    for (int j = 0; j < l->dc.p[d] && !keep[d]; j++) {
       const int c = nav_decomp_count(&l->dc, d, j);
       if (c < 4 || (c % 2 && j < l->dc.p[d] - 1)) return 0;
     }
   return 1;
 }
 
-/* Coarse partition (every block n -> (n+1)/2) and coarse global widths of the fine level f. */
-static nav_err nav_mg_coarsen(const nav_psolver *ps, const nav_level *f, nav_decomp *cd, double *wc[3]) {
+/* Coarse partition (every block n -> (n+1)/2 in the paired directions, n in the kept ones) and coarse
+ * global widths of the fine level f (on every rank: the smoother choice of gathered levels needs them). */
+static nav_err nav_mg_coarsen(const nav_psolver *ps, const nav_level *f, const int keep[3], nav_decomp *cd,
+                              double *wc[3]) {
   NAV_CALL(nav_decomp_copy(&f->dc, cd));
   for (int d = 0; d < 3; d++) {
     cd->start[d][0] = 0;
-    for (int j = 0; j < cd->p[d]; j++)
-      cd->start[d][j + 1] = cd->start[d][j] + (d < cd->dim ? nav_coarse_count(nav_decomp_count(&f->dc, d, j)) : 1);
+    for (int j = 0; j < cd->p[d]; j++) {
+      const int m = nav_decomp_count(&f->dc, d, j);
+      cd->start[d][j + 1] = cd->start[d][j] + (d >= cd->dim ? 1 : keep[d] ? m : nav_coarse_count(m));
+    }
     cd->N[d] = cd->start[d][cd->p[d]];
     cd->n[d] = nav_decomp_count(cd, d, cd->coord[d]);
     cd->g0[d] = cd->start[d][cd->coord[d]];
   }
-  if (!f->active) return NAV_OK; /* a gathered level on a rank other than 0: counts only */
   for (int d = 0; d < cd->dim; d++) {
     wc[d] = nav_widths_alloc(cd->N[d]);
     NAV_CHECK(wc[d], NAV_ERR_MEMORY, "cannot allocate widths");
     for (int j = 0; j < cd->p[d]; j++) {
       const int m = nav_decomp_count(&f->dc, d, j), sf = f->dc.start[d][j], sc = cd->start[d][j];
-      for (int I = 0; I < nav_coarse_count(m); I++)
-        wc[d][sc + I] = f->w[d][sf + 2 * I] + (2 * I + 1 < m ? f->w[d][sf + 2 * I + 1] : 0);
+      for (int I = 0; I < cd->start[d][j + 1] - sc; I++)
+        wc[d][sc + I] = keep[d] ? f->w[d][sf + I] : f->w[d][sf + 2 * I] + (2 * I + 1 < m ? f->w[d][sf + 2 * I + 1] : 0);
     }
     nav_widths_ghosts(wc[d], cd->N[d], ps->bc[d][0] == NAV_SCALAR_PERIODIC);
   }
   return NAV_OK;
 }
 
-/* Level c = the coarsening of f: a block per rank (f distributed), or on rank 0 only (counts
- * elsewhere) when f is serial. */
-static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f) {
+/* Level c = the coarsening of f: a block per rank (f distributed), or on rank 0 only (partition and
+ * widths elsewhere) when f is serial. */
+static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f, const int keep[3]) {
   nav_level *c = &ps->lev[ps->nlev];
   nav_decomp cd;
   double *wc[3] = {NULL, NULL, NULL};
-  nav_err e = nav_mg_coarsen(ps, f, &cd, wc);
+  nav_err e = nav_mg_coarsen(ps, f, keep, &cd, wc);
   if (e == NAV_OK && f->active) {
     e = nav_level_init(ps, c, f->ops, &cd, wc, 0);
+    for (int d = 0; d < 3; d++) c->box.keep[d] = keep[d];
   } else if (e == NAV_OK) {
     e = nav_decomp_copy(&cd, &c->dc);
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
       c->N[d] = cd.N[d];
+      c->w[d] = wc[d]; /* kept: nav_level_free frees them */
+      wc[d] = NULL;
+    }
   }
   for (int d = 0; d < 3; d++)
     nav_widths_free(wc[d]);
@@ -123,12 +137,28 @@ static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f) {
   return e;
 }
 
+/* The directions that the coarsening of level f keeps (semi-coarsening): its line directions, when
+ * some other direction can still be coarsened (more than 2 cells); otherwise none. Line relaxation
+ * along y smooths the error in x and z whatever the coupling in y, and the y grid that is kept resolves
+ * every y frequency on the coarse levels: robust for a weak as well as a strong coupling in y. With
+ * lines in every direction (2D, alternating) the cells are paired everywhere. */
+static void nav_mg_keep(const nav_psolver *ps, const nav_level *f, int keep[3]) {
+  int dirs[3], line[3] = {0, 0, 0}, other = 0;
+  const int n = nav_mg_line_dirs(ps, f, dirs);
+  for (int q = 0; q < n; q++) line[dirs[q]] = 1;
+  for (int d = 0; d < f->dc.dim; d++) other |= !line[d] && f->N[d] > 2;
+  for (int d = 0; d < 3; d++) keep[d] = other && line[d];
+}
+
 nav_err nav_mg_setup(nav_psolver *ps) {
   ps->gather = NAV_MG_MAX_LEVELS + 1;
-  while (ps->nlev < NAV_MG_MAX_LEVELS && nav_mg_can_coarsen(&ps->lev[ps->nlev - 1])) {
+  int keep[3];
+  while (ps->nlev < NAV_MG_MAX_LEVELS) {
     const nav_level *f = &ps->lev[ps->nlev - 1];
-    if (nav_mg_blocks_coarsen(f) && !nav_mg_to_cpu(ps, f)) {
-      NAV_CALL(nav_mg_add_level(ps, f));
+    nav_mg_keep(ps, f, keep);
+    if (!nav_mg_can_coarsen(f, keep)) break;
+    if (nav_mg_blocks_coarsen(f, keep) && !nav_mg_to_cpu(ps, f)) {
+      NAV_CALL(nav_mg_add_level(ps, f, keep));
       continue;
     }
     /* gather: rank 0 holds a serial copy of f (the transfer level, on the CPU) and coarsens it
@@ -141,6 +171,11 @@ nav_err nav_mg_setup(nav_psolver *ps) {
         f->dc.rank == 0 ? nav_level_init(ps, t, &nav_kernel_ops_cpu, &one, f->w, 0) : nav_decomp_copy(&one, &t->dc);
     for (int d = 0; d < 3; d++)
       t->N[d] = f->N[d];
+    for (int d = 0; d < f->dc.dim && f->dc.rank != 0 && e == NAV_OK; d++) { /* widths everywhere */
+      t->w[d] = nav_widths_alloc(f->N[d]);
+      if (t->w[d]) memcpy(t->w[d] - 1, f->w[d] - 1, ((size_t)f->N[d] + 2) * sizeof(double));
+      else e = nav_error_set(NAV_ERR_MEMORY, __FILE__, __LINE__, __func__, "cannot allocate widths");
+    }
     nav_decomp_release(&one);
     NAV_CALL(e);
     const size_t nb = (size_t)f->box.n[0] * f->box.n[1] * f->box.n[2], ng = (size_t)f->N[0] * f->N[1] * f->N[2];
@@ -150,12 +185,16 @@ nav_err nav_mg_setup(nav_psolver *ps) {
     ps->gstage = malloc((size_t)stage * sizeof(nav_real));
     NAV_CHECK(ps->gblock && ps->gglobal && ps->gstage, NAV_ERR_MEMORY, "cannot allocate the gather buffers");
     const nav_level *g = t;
-    do {
-      NAV_CALL(nav_mg_add_level(ps, g));
+    for (;;) {
+      NAV_CALL(nav_mg_add_level(ps, g, keep));
       g = &ps->lev[ps->nlev - 1];
-    } while (ps->nlev < NAV_MG_MAX_LEVELS && nav_mg_can_coarsen(g));
+      nav_mg_keep(ps, g, keep);
+      if (ps->nlev >= NAV_MG_MAX_LEVELS || !nav_mg_can_coarsen(g, keep)) break;
+    }
     break;
   }
+  for (int l = 0; l < ps->nlev - 1; l++) /* the coarsest level is not smoothed */
+    if (ps->lev[l].active) NAV_CALL(nav_mg_line_setup(ps, &ps->lev[l]));
   const nav_level *cl = &ps->lev[ps->nlev - 1];
   if (!cl->active) return NAV_OK;
   const size_t bytes = (size_t)cl->box.ntot * sizeof(nav_real);
@@ -238,6 +277,7 @@ static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const na
 
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. */
 static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
+  if (lev->nline) return nav_mg_line_sweep(ps, lev, order);
   nav_box shell[6], core;
   const long cells = (long)lev->box.n[0] * lev->box.n[1] * lev->box.n[2];
   const int overlap = lev->halo && ps->opt.overlap_cells > 0 && cells >= ps->opt.overlap_cells;

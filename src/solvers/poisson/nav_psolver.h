@@ -30,6 +30,9 @@ typedef struct nav_psolver_options {
   int pre_smooth, post_smooth;
   double omega;       /* relaxation factor of sor and jacobi; 0 = estimate (sor) or 0.8 (jacobi) */
   long cpu_coarse_cells; /* device backends: levels of at most this many cells on the CPU; 0: automatic (mg.c) */
+  char smoother[8];   /* mg, mgpcg: auto (zebra lines along the directions of strong coupling on stretched
+                         grids, red-black points elsewhere; mg.c), point, or line (lines along every direction,
+                         alternating); "" = auto */
   long overlap_cells; /* mg smoothing on a level split over ranks whose block has at least this many
                          cells (> 0) overlaps its halo exchange with the block's core (mg.c); 0: never */
 } nav_psolver_options;

@@ -57,7 +57,8 @@ nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *op
 void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
   (void)ps;
   const nav_kernel_ops *ops = lev->ops;
-  if (!ops) { /* a level this rank does not work on: partition only */
+  if (!ops) { /* a level this rank does not work on: partition and widths only */
+    for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
     nav_decomp_release(&lev->dc);
     memset(lev, 0, sizeof *lev);
     return;
@@ -65,6 +66,7 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
   nav_real *v[4] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b};
   for (int i = 0; i < 4; i++)
     if (v[i]) ops->free(v[i]);
+  nav_mg_line_free(lev);
   for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
   nav_halo_destroy(lev->halo);
   if (lev->box.ntot) nav_box_destroy(ops, &lev->box);
@@ -101,6 +103,9 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   NAV_CHECK(kind != NAV_PSOLVER_MGPCG || opt->pre_smooth == opt->post_smooth, NAV_ERR_INPUT,
             "mgpcg needs a symmetric cycle: pre_smooth (%d) must equal post_smooth (%d)", opt->pre_smooth,
             opt->post_smooth);
+  NAV_CHECK(!opt->smoother[0] || !strcmp(opt->smoother, "auto") || !strcmp(opt->smoother, "point") ||
+                !strcmp(opt->smoother, "line"),
+            NAV_ERR_INPUT, "multigrid smoother '%s': unknown (auto, point, line)", opt->smoother);
   NAV_CHECK(opt->omega >= 0 && opt->omega < 2, NAV_ERR_INPUT, "relaxation factor omega %g: must be in [0, 2)",
             opt->omega);
   for (int d = 0; d < dim; d++)
@@ -178,13 +183,22 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
     snprintf(gathered, sizeof gathered, ", levels %d-%d gathered on rank 0%s", ps->gather + 1, ps->nlev,
              ps->ops != &nav_kernel_ops_cpu ? " (on its CPU)" : "");
   const char *sing = ps->singular ? ", singular (zero-mean)" : "";
+  char lines[96] = ""; /* line smoothing: the directions and the levels (rank 0's view) */
+  int nl = 0, dirs = 0;
+  for (int l = 0; l < ps->nlev; l++) {
+    nl += ps->lev[l].nline > 0;
+    for (int q = 0; q < ps->lev[l].nline; q++) dirs |= 1 << ps->lev[l].line_dir[q];
+  }
+  if (nl)
+    snprintf(lines, sizeof lines, ", zebra lines along %s%s%s on %d level(s)", dirs & 1 ? "x" : "",
+             dirs & 2 ? "y" : "", dirs & 4 ? "z" : "", nl);
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG:
-    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s, coarsest %dx%dx%d solved by CG%s",
+    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s%s, coarsest %dx%dx%d solved by CG%s",
              ps->kind == NAV_PSOLVER_MGPCG ? "CG preconditioned by a multigrid " : "multigrid ",
              ps->kind == NAV_PSOLVER_MG && !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth,
-             ps->opt.post_smooth, ps->nlev, gathered, c[0], c[1], c[2], sing);
+             ps->opt.post_smooth, ps->nlev, lines, gathered, c[0], c[1], c[2], sing);
     break;
   case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
   case NAV_PSOLVER_SOR: snprintf(text, (size_t)size, "red-black SOR, omega %.4f%s", ps->omega, sing); break;

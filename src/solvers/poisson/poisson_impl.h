@@ -24,6 +24,11 @@ typedef struct nav_level {
   nav_halo *halo;      /* NULL: no neighbour rank */
   MPI_Comm comm;       /* reductions: MPI_COMM_NULL when the level is one block */
   int active;          /* this rank works on the level */
+  int nline;           /* multigrid smoothing by zebra lines along line_dir[0..nline-1]; 0: red-black points */
+  int line_dir[3];
+  int line_kind[3][2]; /* the ends of the block's lines per direction: +1 Neumann, -1 Dirichlet, 0 ghost kept */
+  nav_real *lw;        /* scratch of the line solves (forward coefficients); NULL without lines */
+  struct nav_line_split *split[3]; /* lines along d split over ranks (mg_line.c); NULL otherwise */
 } nav_level;
 
 enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI };
@@ -71,6 +76,16 @@ double nav_sor_omega_estimate(const nav_psolver *ps);
  * the last smoothing sweep, the fill after the correction, or the coarsest solve). */
 nav_err nav_mg_setup(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
+
+/* Line smoothing (mg_line.c): the line directions of level lev (from its global widths and the
+ * smoother option; the same on every rank); the set-up of its line smoother (called on the smoothed
+ * levels this rank works on; collective over the level's ranks when lines are split over them); one
+ * sweep (order 0: directions in turn, colours 0 then 1; order 1: the reverse, adjoint), a ghost fill
+ * after each colour; lev->r is the scratch of the line solves (free during smoothing). */
+int nav_mg_line_dirs(const nav_psolver *ps, const nav_level *lev, int dirs[3]);
+nav_err nav_mg_line_setup(const nav_psolver *ps, nav_level *lev);
+nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order);
+void nav_mg_line_free(nav_level *lev);
 
 /* Ghost fill of level lev's field x (halo exchange, then the homogeneous boundary types). */
 nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x);
