@@ -22,6 +22,7 @@
 #include "grid/nav_boundary.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
+#include "solvers/nav_drive.h"
 #include "solvers/nav_heat.h"
 #include "solvers/poisson/nav_psolver.h"
 
@@ -61,6 +62,10 @@ typedef struct nav_flow {
   nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
   double *plane_host[2];
   int stop_signal;      /* a SIGINT/SIGTERM reached some rank (set by nav_flow_dt on every rank), else 0 */
+  /* inflow and outflow faces (nav_open.h): the plane arrays (NULL where a direction has none) */
+  nav_real *open[3][3];
+  double outflow_speed; /* U_c of the last step */
+  nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
@@ -81,7 +86,7 @@ nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
  * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
  * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
-#define NAV_FLOW_MAX_STATE 12
+#define NAV_FLOW_MAX_STATE 24
 typedef struct nav_flow_array {
   const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old" */
   nav_real *data;   /* backend memory, one block array (f->box) */
