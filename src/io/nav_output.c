@@ -107,7 +107,7 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   fprintf(out, ",%.10e", g->bulk_velocity);
   if (g->channel) fprintf(out, ",%.8e", g->re_tau);
   if (strcmp(f->cfg->forcing, "none")) fprintf(out, ",%.8e", g->gradient);
-  for (int m = 0; m < g->nopen; m++) fprintf(out, ",%.10e", g->flux[m]);
+  for (int m = 0; m < g->nopen; m++) fprintf(out, ",%.16e", g->flux[m]);
   fputc('\n', out);
 }
 
