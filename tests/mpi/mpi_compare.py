@@ -63,6 +63,12 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
         big = max(abs(c["u_max"]), abs(c["v_max"]))
         fields["monitor positions"] = [c[k + "_" + x] for k, x in (("u_max", "y"), ("v_max", "x"))
                                        if abs(c[k]) > 1e-3 * big]
+    # the wall, bulk and flux monitors (nav_drive.h), reduced over ranks
+    for name, v in (("monitor tau_w", [w["tau_w"] for w in summ.get("walls", {}).values()]),
+                    ("monitor bulk_velocity", [summ["bulk_velocity"]] if "bulk_velocity" in summ else []),
+                    ("monitor flux", list(summ.get("flux", {}).values()))):
+        if v:
+            fields[name] = v
     return fields, its
 
 
