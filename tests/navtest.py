@@ -37,6 +37,8 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   developed CASE X TOL [--set ...]  run a channel CASE (walls at y_low, y_high) and assert that u at
                                  every x >= X is the Poiseuille profile 6 U s (1 - s) of its bulk
                                  velocity U to TOL (max over the profile)
+  walls CASE TAU TOL [--set ...]  run a driven channel CASE and assert tau_w of every wall face, and
+                                 re_tau = sqrt(TAU) (ly / 2) / nu, within TOL (relative) of TAU
 Every check prints the figures it asserts on."""
 import csv
 import json
@@ -151,6 +153,19 @@ def check_developed(navier, scratch, case, x_from, tol, sets):
     print(f"{s['case']}: {nx}x{ny}, {s['steps']} steps to t = {s['time']:.4g}, bulk velocity {U:.12g}: "
           f"max |u - 6 U s (1 - s)| over x >= {x_from:g} = {worst:.4e} (tolerance {tol:g}); walls {s['walls']}")
     return s["status"] == "completed" and worst <= tol
+
+
+def check_walls(navier, scratch, case, tau, tol, sets):
+    s = run(navier, case, os.path.join(scratch, "walls"), sets)
+    nu = float(case_value(case, "physics", "nu", sets))
+    ly = float(case_value(case, "grid", "ly", sets) or 1)
+    re_tau = math.sqrt(tau) * 0.5 * ly / nu
+    worst = max(abs(w["tau_w"] - tau) / tau for w in s["walls"].values())
+    e_re = abs(s["re_tau"] - re_tau) / re_tau
+    print(f"{s['case']}: grid {s['grid'][0]}x{s['grid'][1]}, walls {s['walls']}, re_tau {s['re_tau']:.6g} "
+          f"(expected tau_w {tau:g}, re_tau {re_tau:.6g}): largest relative deviations {worst:.2e}, {e_re:.2e} "
+          f"(tolerance {tol:g}); bulk velocity {s['bulk_velocity']:.12g}")
+    return len(s["walls"]) == 2 and worst <= tol and e_re <= tol
 
 
 def check_ghia(navier, scratch, case, tol, sets):
@@ -393,6 +408,8 @@ def main():
         ok = check_mass(navier, scratch, args[0], float(args[1]), sets)
     elif check == "developed":
         ok = check_developed(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "walls":
+        ok = check_walls(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

@@ -113,8 +113,9 @@ typedef struct nav_kernel_ops {
   nav_err (*outflow_update)(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
                             nav_real shift, nav_real *plane);
   /* over the interior points of face (dir, side), area elements dA: *sum = sum x dA with x a plane
-   * (what 0), or sum of the inward normal derivative of x dA, (x_adjacent - x_ghost) / (centre
-   * distance), with x a component with filled ghosts (what 1) */
+   * (what 0), or (what 1 + c) the integral of the inward normal derivative of the tangential
+   * component x = u_c (ghosts filled), (x_adjacent - x_ghost) / (centre distance) at its faces,
+   * by the trapezoidal rule along c */
   nav_err (*face_integral)(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
   /* sum over interior faces of x dV_c, x staggered in direction c */
   nav_err (*face_sum)(const nav_box *b, const nav_real *x, int c, double *sum);

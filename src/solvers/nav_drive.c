@@ -70,7 +70,7 @@ nav_err nav_drive_diagnose(nav_flow *f) {
       g->wall[m][1] = s;
       if (nav_halo_face(f->halo, d, s)) continue;
       for (int c = 0; c < f->dim; c++)
-        if (c != d) NAV_CALL(f->ops->face_integral(&f->box, f->u[c], d, s, 1, &v[3 * m + c]));
+        if (c != d) NAV_CALL(f->ops->face_integral(&f->box, f->u[c], d, s, 1 + c, &v[3 * m + c]));
     }
   nav_reduce_sum(f->comm, v, 3 * NAV_DRIVE_FACES);
   for (int m = 0; m < g->nwalls; m++) {

@@ -62,17 +62,27 @@ NAV_HD static inline void nav_outflow_point(const nav_box *b, const nav_real *x,
   plane[at] = (plane[at] + ratio * xa) / (1 + ratio) + shift;
 }
 
-/* The integrand of point (r, q) of face (dir, side) times its area dA (interior points only):
- *   what 0: x (a plane) dA;   what 1: the inward normal derivative (x_adjacent - x_ghost) / dc dA. */
+/* Inward normal derivative (x_adjacent - x_ghost) / dc at the face point with plane offset `at`. */
+NAV_HD static inline nav_real nav_face_gradient(const nav_box *b, const nav_real *x, int dir, int side, nav_idx at) {
+  const nav_idx s = b->st[dir];
+  return (x[at] - x[side ? at + s : at - s]) * b->rdc[dir][side ? b->n[dir] : 0];
+}
+
+/* The integrand of point (r, q) of face (dir, side) times its area dA = df[t0][r] df[t1][q]
+ * (interior points only):
+ *   what 0:     x dA, x a plane (the normal component: cell-centred along the face);
+ *   what 1 + c: the inward normal derivative of the tangential component c (x = u_c, ghosts
+ *               filled), averaged from its two faces along c to the cell centre (r, q), dA: summed
+ *               over the face this is the trapezoidal rule over the faces of u_c. */
 NAV_HD static inline nav_real nav_face_integrand(const nav_box *b, const nav_real *x, int dir, int side, int what,
                                                  int t0, int r, int t1, int q) {
   const int n = b->n[dir];
-  const nav_idx s = b->st[dir], base = nav_open_point(b, dir, 0, t0, r, t1, q);
+  const nav_idx base = nav_open_point(b, dir, 0, t0, r, t1, q);
   const nav_real da = b->df[t0][r] * (b->dim == 3 ? b->df[t1][q] : (nav_real)1);
-  const nav_idx at = base + (side ? (nav_idx)(n - 1) : 0) * s;
+  const nav_idx at = base + (side ? (nav_idx)(n - 1) : 0) * b->st[dir];
   if (what == 0) return x[at] * da;
-  const nav_real ghost = x[side ? at + s : at - s];
-  return (x[at] - ghost) * b->rdc[dir][side ? n : 0] * da;
+  const nav_idx next = b->st[what - 1]; /* the face of u_c beyond this cell along c */
+  return (nav_real)0.5 * (nav_face_gradient(b, x, dir, side, at) + nav_face_gradient(b, x, dir, side, at + next)) * da;
 }
 
 #endif
