@@ -924,6 +924,11 @@ static void nav_check_open(nav_load *ld) {
       const int face = nav_key_id("boundary", nav_face_name(d, s)), pk = nav_key_id("boundary", pname);
       const int fk = nav_key_id("boundary", fname);
       const char *prof = c->inflow_profile[d][s], *file = c->inflow_file[d][s];
+      const int ncell[3] = {c->nx, c->ny, c->nz};
+      if ((c->bc[d][s] == NAV_BC_INFLOW || c->bc[d][s] == NAV_BC_OUTFLOW) && ncell[d] < 2)
+        nav_conflict(ld, nav_later(ld, face, nav_key_id("grid", d == 0 ? "nx" : d == 1 ? "ny" : "nz")),
+                     "%s = %s needs at least 2 cells across (the face values of both ends are kept apart)",
+                     nav_face_name(d, s), nav_bc_values[c->bc[d][s]]);
       if (c->bc[d][s] != NAV_BC_INFLOW) {
         if (strcmp(prof, "uniform"))
           nav_conflict(ld, nav_later(ld, face, pk), "%s applies to inflow faces only, but %s is %s", pname,

@@ -254,17 +254,17 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   fprintf(out, ",\n  \"walls\": {");
   for (int m = 0; m < g->nwalls; m++) {
     fprintf(out, "%s\"%s\": {\"tau_w\": %s", m ? ", " : "", nav_face_name(g->wall[m][0], g->wall[m][1]),
-            nav_json_real(g->tau_w[m], "%.8e", num));
-    fprintf(out, ", \"cf\": %s}", nav_json_real(g->cf[m], "%.8e", num));
+            nav_json_real(g->tau_w[m], "%.16e", num));
+    fprintf(out, ", \"cf\": %s}", nav_json_real(g->cf[m], "%.16e", num));
   }
-  fprintf(out, "},\n  \"bulk_velocity\": %s", nav_json_real(g->bulk_velocity, "%.10e", num));
-  if (g->channel) fprintf(out, ",\n  \"re_tau\": %s", nav_json_real(g->re_tau, "%.8e", num));
-  if (strcmp(c->forcing, "none")) fprintf(out, ",\n  \"forcing_gradient\": %s", nav_json_real(g->gradient, "%.8e", num));
+  fprintf(out, "},\n  \"bulk_velocity\": %s", nav_json_real(g->bulk_velocity, "%.16e", num));
+  if (g->channel) fprintf(out, ",\n  \"re_tau\": %s", nav_json_real(g->re_tau, "%.16e", num));
+  if (strcmp(c->forcing, "none")) fprintf(out, ",\n  \"forcing_gradient\": %s", nav_json_real(g->gradient, "%.16e", num));
   if (g->nopen) {
     fprintf(out, ",\n  \"flux\": {");
     for (int m = 0; m < g->nopen; m++)
       fprintf(out, "%s\"%s\": %s", m ? ", " : "", nav_face_name(g->open[m][0], g->open[m][1]),
-              nav_json_real(g->flux[m], "%.10e", num));
+              nav_json_real(g->flux[m], "%.16e", num));
     fprintf(out, "}");
   }
   if (v && (v->cavity || v->analytic)) {
