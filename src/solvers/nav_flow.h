@@ -13,7 +13,10 @@
  * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
  * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
  * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
- * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ]. */
+ * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ].
+ * Inflow and outflow faces (nav_open.h): before the predictor the outflow face values advance
+ * from u^n and are flux-corrected; the ghosts of u* and u^{n+1} come from them. Forcing
+ * (nav_drive.h): a mean pressure gradient is part of N(u); a held flow rate shifts u^{n+1}. */
 #ifndef NAV_FLOW_H
 #define NAV_FLOW_H
 
