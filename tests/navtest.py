@@ -37,6 +37,18 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   onset CASE RA1 RA2 T1 T2       run the Rayleigh-Benard CASE at Ra = RA1 and RA2 to time T2, fit
                                  the growth rate of the kinetic energy (monitor.csv) over [T1, T2]
                                  and assert it is negative at RA1 and positive at RA2
+  sorder CASE N1 N2 ... MIN [--set k=v ...]  run CASE to its stop on grids of ny = N1, N2, ... (nx, nz in
+                                 the case's proportion) and assert the observed order of the max
+                                 velocity error (validation.velocity_error_max) between consecutive
+                                 grids >= MIN
+  mass CASE BOUND [--set k=v ...]  run an inflow/outflow CASE with monitor_every = 1 and assert after
+                                 every step max|div u| <= BOUND * U / h_min and |sum of the face
+                                 fluxes| (in - out) <= 1e-13 * the largest face flux
+  developed CASE X TOL [--set ...]  run a channel CASE (walls at y_low, y_high) and assert that u at
+                                 every x >= X is the Poiseuille profile 6 U s (1 - s) of its bulk
+                                 velocity U to TOL (max over the profile)
+  walls CASE TAU TOL [--set ...]  run a driven channel CASE and assert tau_w of every wall face, and
+                                 re_tau = sqrt(TAU) (ly / 2) / nu, within TOL (relative) of TAU
 Every check prints the figures it asserts on. NAVTEST_LAUNCH in the environment (e.g. "mpiexec -n 2
 --oversubscribe") runs navier under it."""
 import csv
@@ -114,6 +126,79 @@ def exact_kinetic_energy(case, t, e):
         return 1.5 * (A * F) ** 2, e * 3 * 2 * A * F + dim * e * e / 2
     F = math.exp(-nu * (kx * kx + ky * ky) * t)
     return (A * F) ** 2 * (1 + (kx / ky) ** 2) / 8, e * A * F * (1 + kx / ky) + dim * e * e / 2
+
+
+def check_sorder(navier, scratch, case, ns, min_order, sets):
+    nx0, ny0 = int(case_value(case, "grid", "nx", sets)), int(case_value(case, "grid", "ny", sets))
+    dim = int(case_value(case, "grid", "dim", sets) or "2")
+    nz0 = int(case_value(case, "grid", "nz", sets) or "1")
+    errs, ok = [], True
+    for n in ns:
+        g = [f"grid.ny={n}", f"grid.nx={max(2, round(nx0 * n / ny0))}"]
+        if dim == 3:
+            g.append(f"grid.nz={max(2, round(nz0 * n / ny0))}")
+        s = run(navier, case, os.path.join(scratch, f"n{n}"), sets + g)
+        e = s["validation"]["velocity_error_max"]
+        line = (f"{os.path.basename(case)}: grid {s['grid'][0]}x{s['grid'][1]}, {s['steps']} steps to t = {s['time']:.4g}, "
+                f"max velocity error = {e:.4e}, max|div u| = {s['max_div']:.2e}")
+        if errs:
+            order = math.log(errs[-1] / e) / math.log(n / prev)
+            line += f", observed order {order:.3f} (required >= {min_order})"
+            ok = ok and order >= min_order
+        print(line)
+        errs.append(e)
+        prev = n
+    return ok
+
+
+def check_mass(navier, scratch, case, bound, sets):
+    out = os.path.join(scratch, "mass")
+    s = run(navier, case, out, sets + ["output.monitor_every=1"])
+    h = min(float(s_l) / n for s_l, n in zip(
+        [case_value(case, "grid", k, sets) or "1" for k in ("lx", "ly", "lz")], s["grid"]) if n > 1)
+    with open(os.path.join(out, "monitor.csv")) as f:
+        rows = list(csv.DictReader(f))[1:]
+    worst = max(float(r["max_div"]) for r in rows)
+    cols = [k for k in rows[0] if k.startswith("flux_")]
+    net = max(abs(sum(float(r[k]) for k in cols)) for r in rows)
+    scale = max(abs(float(r[k])) for r in rows for k in cols)
+    print(f"{s['case']}: {len(rows)} steps, largest max|div u| after a step = {worst:.3e} (bound {bound / h:.3e}); "
+          f"faces {', '.join(cols)}: largest |net flux| = {net:.3e}, largest face flux {scale:.4g} "
+          f"(bound 1e-13 * it)")
+    return len(rows) == s["steps"] and worst <= bound / h and net <= 1e-13 * scale and scale > 0
+
+
+def check_developed(navier, scratch, case, x_from, tol, sets):
+    out = os.path.join(scratch, "developed")
+    s = run(navier, case, out, sets + ["output.dump_final=true"])
+    nx, ny = s["grid"][0], s["grid"][1]
+    x0 = float(case_value(case, "grid", "x0", sets) or 0)
+    lx = float(case_value(case, "grid", "lx", sets) or 1)
+    u = read_final(out, s)[0]
+    U = s["bulk_velocity"]
+    worst = 0.0
+    for i in range(nx):
+        if x0 + lx * i / nx < x_from:  # u(i) sits on the face x0 + i lx / nx
+            continue
+        for j in range(ny):
+            sj = (j + 0.5) / ny
+            worst = max(worst, abs(u[j * nx + i] - 6 * U * sj * (1 - sj)))
+    print(f"{s['case']}: {nx}x{ny}, {s['steps']} steps to t = {s['time']:.4g}, bulk velocity {U:.12g}: "
+          f"max |u - 6 U s (1 - s)| over x >= {x_from:g} = {worst:.4e} (tolerance {tol:g}); walls {s['walls']}")
+    return s["status"] == "completed" and worst <= tol
+
+
+def check_walls(navier, scratch, case, tau, tol, sets):
+    s = run(navier, case, os.path.join(scratch, "walls"), sets)
+    nu = float(case_value(case, "physics", "nu", sets))
+    ly = float(case_value(case, "grid", "ly", sets) or 1)
+    re_tau = math.sqrt(tau) * 0.5 * ly / nu
+    worst = max(abs(w["tau_w"] - tau) / tau for w in s["walls"].values())
+    e_re = abs(s["re_tau"] - re_tau) / re_tau
+    print(f"{s['case']}: grid {s['grid'][0]}x{s['grid'][1]}, walls {s['walls']}, re_tau {s['re_tau']:.6g} "
+          f"(expected tau_w {tau:g}, re_tau {re_tau:.6g}): largest relative deviations {worst:.2e}, {e_re:.2e} "
+          f"(tolerance {tol:g}); bulk velocity {s['bulk_velocity']:.12g}")
+    return len(s["walls"]) == 2 and worst <= tol and e_re <= tol
 
 
 def check_ghia(navier, scratch, case, tol, sets):
@@ -590,6 +675,14 @@ def main():
         ok = check_couette3d(navier, scratch, sets)
     elif check == "freeslip3d":
         ok = check_freeslip3d(navier, scratch, sets)
+    elif check == "sorder":
+        ok = check_sorder(navier, scratch, args[0], [int(a) for a in args[1:-1]], float(args[-1]), sets)
+    elif check == "mass":
+        ok = check_mass(navier, scratch, args[0], float(args[1]), sets)
+    elif check == "developed":
+        ok = check_developed(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "walls":
+        ok = check_walls(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

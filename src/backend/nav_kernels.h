@@ -98,6 +98,28 @@ typedef struct nav_kernel_ops {
   nav_err (*pack_face)(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
   nav_err (*unpack_face)(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
 
+  /* inflow and outflow faces (nav_point_open.h). The values of the velocity on an open face
+   * (dir, side) live in a PLANE array: a block array whose layer 0 (side 0) or n-1 (side 1) along
+   * dir holds, at each point (r, q) of the face (tangential ghost rows included), the value of a
+   * component at the boundary face. */
+  /* ghosts of face (dir, side) of component x from its plane: normal (x is component dir): the
+   * boundary face = plane (side 0: also the ghost -1 = 2 plane - x_1); tangential: the ghost =
+   * 2 plane - the adjacent interior value */
+  nav_err (*fill_ghost_plane)(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane);
+  /* convective outflow, backward Euler and upwind: plane = (plane + r x_a) / (1 + r) + shift at
+   * every face point, x_a the interior value next to the face (normal: the face one cell inside,
+   * r = rate / its distance df; tangential: the adjacent cell centre, r = rate / (df / 2));
+   * rate = dt U_c; rate = 0 only shifts */
+  nav_err (*outflow_update)(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                            nav_real shift, nav_real *plane);
+  /* over the interior points of face (dir, side), area elements dA: *sum = sum x dA with x a plane
+   * (what 0), or (what 1 + c) the integral of the inward normal derivative of the tangential
+   * component x = u_c (ghosts filled), (x_adjacent - x_ghost) / (centre distance) at its faces,
+   * by the trapezoidal rule along c */
+  nav_err (*face_integral)(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
+  /* sum over interior faces of x dV_c, x staggered in direction c */
+  nav_err (*face_sum)(const nav_box *b, const nav_real *x, int c, double *sum);
+
   /* flow (nav_point_flow.h) */
   /* rhs_c = N_c(u) for every component c, interior faces; u needs filled ghosts */
   nav_err (*momentum_rhs)(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);

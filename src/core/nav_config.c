@@ -31,6 +31,7 @@
 #include "core/nav_error.h"
 #include "core/nav_comm.h"
 #include "grid/nav_spacing.h"
+#include "core/nav_table.h"
 
 #define NAV_CONFIG_MIN_BLOCK 2 /* = NAV_DECOMP_MIN_CELLS of grid/nav_decomp.h */
 
@@ -67,14 +68,17 @@ typedef struct nav_key {
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
-static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", NULL};
+static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
+static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
+static const char *const nav_profile_values[] = {"uniform", "parabolic", "file", "exact", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_smoother_values[] = {"auto", "point", "line", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
-static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NULL};
+static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", "inflow", "outflow", NULL};
 /* Same order as nav_thermal_type. */
 static const char *const nav_thermal_values[] = {"flux", "fixed", "periodic", NULL};
 static const char *const nav_model_values[] = {"off", "boussinesq", NULL};
@@ -107,14 +111,28 @@ static const char *const nav_cluster_values[] = {"both", "low", "high", NULL};
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
-   "Boundary of the face " where ": wall (no slip), free_slip (no penetration, no shear stress) "  \
-   "or periodic (the opposite face must be periodic too).",                                        \
+   "Boundary of the face " where ": wall (no slip), free_slip (no penetration, no shear stress), " \
+   "periodic (the opposite face must be periodic too), inflow (prescribed velocity: " #face        \
+   "_velocity shaped by " #face "_profile) or outflow (convective outflow du/dt + U_c du/dn = 0, "  \
+   "U_c the mean outflow speed, with a global flux correction that conserves mass).",              \
    .values = nav_bc_values}
 #define NAV_FACE_VELOCITY(face, d, s, def, tangential)                                             \
   {"boundary", #face "_velocity", NAV_KT_VEC3, NAV_FIELD(wall_velocity[d][s]), def,                \
-   "Velocity u,v,w of the " #face " wall; only the tangential components (" tangential             \
-   ") may be non-zero, and only on a wall.",                                                       \
-   NAV_ANY}
+   "Velocity u,v,w of the " #face " wall (only the tangential components (" tangential             \
+   ") may be non-zero), or of the inflow (the normal component is the inflow speed, signed "       \
+   "along the axis); 0,0,0 on the other faces.",                                                   \
+   NAV_ANY},                                                                                       \
+  {"boundary", #face "_profile", NAV_KT_CHOICE, NAV_FIELD(inflow_profile[d][s]), "uniform",        \
+   "Shape of the inflow velocity (inflow faces only): uniform (" #face "_velocity everywhere), "  \
+   "parabolic (" #face "_velocity times 4 s (1 - s) along each non-periodic tangential direction, "\
+   "s from 0 to 1 across the face: the peak value), file (the table " #face "_profile_file) or "   \
+   "exact (the analytic solution of physics.initial).",                                            \
+   .values = nav_profile_values},                                                                  \
+  {"boundary", #face "_profile_file", NAV_KT_TEXT, NAV_FIELD(inflow_file[d][s]), "",               \
+   "Inflow profile table of " #face "_profile = file: lines 'x u v' (2D) or 'x u v w' (3D), x "    \
+   "strictly increasing along the first non-periodic tangential direction and spanning the face "  \
+   "(linear interpolation; uniform along the other tangential direction); # starts a comment.",   \
+   .values = NULL}
 
 static const nav_key nav_keys[] = {
     {"run", "name", NAV_KT_NAME, NAV_FIELD(name), "cavity2d_re100",
@@ -172,14 +190,28 @@ static const nav_key nav_keys[] = {
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
      "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y), abc "
-     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic) or uniform (the constant velocity "
-     "uniform_velocity everywhere).",
+     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic), uniform (uniform_velocity), kovasznay "
+     "(Kovasznay flow, dim = 2: u = 1 - exp(l x) cos(2 pi y), v = l/(2 pi) exp(l x) sin(2 pi y), l = Re/2 - "
+     "sqrt(Re^2/4 + 4 pi^2), Re = 1/nu, in absolute coordinates) or poiseuille (plane Poiseuille flow of "
+     "bulk velocity amplitude along forcing_direction, between the two walls of the first other direction "
+     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across).",
      .values = nav_initial_values},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
     {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
      "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box).",
      NAV_ANY},
+    {"physics", "forcing", NAV_KT_CHOICE, NAV_FIELD(forcing), "none",
+     "Drive a flow along the periodic direction forcing_direction: none, pressure_gradient (a constant mean "
+     "pressure gradient: the body force forcing_value = -dP/dx in the momentum equation of that component) or "
+     "flow_rate (the bulk velocity, the volume mean of that component, held at forcing_value exactly at every "
+     "step by a uniform correction; the pressure gradient it takes is a monitor).",
+     .values = nav_forcing_values},
+    {"physics", "forcing_value", NAV_KT_REAL, NAV_FIELD(forcing_value), "0",
+     "Mean pressure gradient -dP/dx (forcing = pressure_gradient) or bulk velocity (forcing = flow_rate).", NAV_ANY},
+    {"physics", "forcing_direction", NAV_KT_CHOICE, NAV_FIELD(forcing_direction), "x",
+     "The direction (and velocity component) of the forcing; both faces of it must be periodic.",
+     .values = nav_direction_values},
 
     NAV_FACE(x_low, 0, 0, "x = x0"),
     NAV_FACE(x_high, 0, 1, "x = x0 + lx"),
@@ -233,6 +265,11 @@ static const nav_key nav_keys[] = {
      "Write the fields every this much simulated time; 0 = off.", NAV_ATLEAST(0)},
     {"output", "monitor_every", NAV_KT_LONG, NAV_FIELD(monitor_every), "10",
      "Append a row to monitor.csv every this many steps.", NAV_ATLEAST(1)},
+    {"output", "error_margin", NAV_KT_REAL, NAV_FIELD(error_margin), "0",
+     "Analytic validation (validation.velocity_error_max): leave out the velocity points closer than this to an "
+     "outflow face, where the convective outflow condition, which the analytic solution does not satisfy, "
+     "leaves its layer.",
+     NAV_ATLEAST(0)},
     {"output", "progress_interval", NAV_KT_REAL, NAV_FIELD(progress_interval), "2",
      "Wall-clock seconds between progress lines on the terminal.", NAV_ABOVE(0)},
     {"output", "dump_final", NAV_KT_CHOICE, NAV_FIELD(dump_final), "false",
@@ -325,7 +362,11 @@ static const struct {
     {"time", "Time step and stop criteria. The run stops at the first criterion met; at least one of end_time, "
              "max_steps and steady_tol must be non-zero."},
     {"physics", "Fluid and initial condition."},
-    {"boundary", "Velocity boundary condition of each face (the pressure has a zero normal gradient at walls)."},
+    {"boundary", "Velocity boundary condition of each face (the pressure has a zero normal gradient at walls, "
+                 "inflow and outflow faces; docs/design.md says why). An outflow face convects the velocity out "
+                 "with U_c, the mean speed of the outflow, and its normal velocity is corrected by one uniform "
+                 "amount per step so that the flux out equals the flux in: mass is conserved to round-off and "
+                 "the pressure problem is compatible."},
     {"pressure", "Solver of the pressure Poisson equation of the projection step."},
     {"output", "What is written, and how often."},
     {"temperature", "Boussinesq buoyancy: a transported temperature and its boundaries (off unless model = boussinesq)."},
@@ -340,7 +381,12 @@ static const char *const nav_rules[] = {
     "At least one stop criterion among `end_time`, `max_steps` and `steady_tol` is non-zero.",
     "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.",
     "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
-    "On a periodic or free_slip face the velocity is `0,0,0` (it is not imposed there).",
+    "On a periodic, free_slip or outflow face the velocity is `0,0,0` (it is not imposed there).",
+    "`inflow` and `outflow` faces need a non-periodic direction. `<face>_profile` other than `uniform` and "
+    "`<face>_profile_file` apply to inflow faces only; `file` needs a readable table that spans the face, `exact` an "
+    "analytic `physics.initial`. With a temperature an inflow face is `fixed` and an outflow face `flux` with value 0.",
+    "`forcing` other than `none` and `initial = poiseuille` need a periodic `forcing_direction`; `poiseuille` also "
+    "needs another direction with walls on both faces, `kovasznay` needs `dim = 2`.",
     "`format = hdf5` or `both` needs a navier built with HDF5 (`NAV_ENABLE_HDF5=ON`, the default).",
     "`temperature.model = boussinesq` takes either the nondimensional input (`pr` > 0, with `ra`) or the "
     "dimensional input (`kappa` > 0, with `beta`, `gravity`, `physics.nu`): giving `pr` and `kappa`, neither, "
@@ -875,6 +921,14 @@ static void nav_check_temperature(nav_load *ld) {
                                nav_key_id("temperature", nav_face_name(d, s))),
                      "the temperature face %s is %s but its velocity face is %s: periodic goes with periodic",
                      nav_face_name(d, s), nav_thermal_values[c->tbc[d][s]], nav_bc_values[c->bc[d][s]]);
+      const int tkey = nav_key_id("temperature", nav_face_name(d, s)), vkey = nav_key_id("boundary", nav_face_name(d, s));
+      if (c->bc[d][s] == NAV_BC_INFLOW && c->tbc[d][s] != NAV_THERMAL_FIXED)
+        nav_conflict(ld, nav_later(ld, vkey, tkey), "%s is an inflow: its temperature must be fixed, got %s",
+                     nav_face_name(d, s), nav_thermal_values[c->tbc[d][s]]);
+      if (c->bc[d][s] == NAV_BC_OUTFLOW && (c->tbc[d][s] != NAV_THERMAL_FLUX || c->tbc_value[d][s] != 0))
+        nav_conflict(ld, nav_later(ld, vkey, tkey),
+                     "%s is an outflow: its temperature takes a zero normal gradient (flux with value 0), got %s %g",
+                     nav_face_name(d, s), nav_thermal_values[c->tbc[d][s]], c->tbc_value[d][s]);
     }
     both_fixed |= c->tbc[d][0] == NAV_THERMAL_FIXED && c->tbc[d][1] == NAV_THERMAL_FIXED;
   }
@@ -917,6 +971,93 @@ static void nav_check_grid(nav_load *ld) {
     free(xf);
     free(w);
   }
+/* 1 if physics.initial has an analytic velocity (nav_flow_exact_velocity). */
+static int nav_initial_analytic(const nav_config *c) { return strcmp(c->initial, "rest") != 0; }
+
+/* The tangential direction along which an inflow table of face direction d varies: the first
+ * non-periodic one, or -1 if every tangential direction is periodic. */
+int nav_profile_direction(const nav_config *c, int d) {
+  for (int e = 0; e < (c->dim == 3 ? 3 : 2); e++)
+    if (e != d && c->bc[e][0] != NAV_BC_PERIODIC) return e;
+  return -1;
+}
+
+/* [boundary] inflow profiles and [physics] forcing (grid/nav_open.h, solvers/nav_drive.h). */
+static void nav_check_open(nav_load *ld) {
+  nav_config *c = ld->cfg;
+  const int ndir = c->dim == 3 ? 3 : 2, initial = nav_key_id("physics", "initial");
+  const double org[3] = {c->x0, c->y0, c->z0}, len[3] = {c->lx, c->ly, c->lz};
+  for (int d = 0; d < ndir; d++)
+    for (int s = 0; s < 2; s++) {
+      char pname[48], fname[48];
+      snprintf(pname, sizeof pname, "%s_profile", nav_face_name(d, s));
+      snprintf(fname, sizeof fname, "%s_profile_file", nav_face_name(d, s));
+      const int face = nav_key_id("boundary", nav_face_name(d, s)), pk = nav_key_id("boundary", pname);
+      const int fk = nav_key_id("boundary", fname);
+      const char *prof = c->inflow_profile[d][s], *file = c->inflow_file[d][s];
+      const int ncell[3] = {c->nx, c->ny, c->nz};
+      if ((c->bc[d][s] == NAV_BC_INFLOW || c->bc[d][s] == NAV_BC_OUTFLOW) && ncell[d] < 2)
+        nav_conflict(ld, nav_later(ld, face, nav_key_id("grid", d == 0 ? "nx" : d == 1 ? "ny" : "nz")),
+                     "%s = %s needs at least 2 cells across (the face values of both ends are kept apart)",
+                     nav_face_name(d, s), nav_bc_values[c->bc[d][s]]);
+      if (c->bc[d][s] != NAV_BC_INFLOW) {
+        if (strcmp(prof, "uniform"))
+          nav_conflict(ld, nav_later(ld, face, pk), "%s applies to inflow faces only, but %s is %s", pname,
+                       nav_face_name(d, s), nav_bc_values[c->bc[d][s]]);
+        else if (file[0])
+          nav_conflict(ld, nav_later(ld, face, fk), "%s applies to inflow faces only, but %s is %s", fname,
+                       nav_face_name(d, s), nav_bc_values[c->bc[d][s]]);
+        continue;
+      }
+      if (strcmp(prof, "file") && file[0])
+        nav_conflict(ld, nav_later(ld, pk, fk), "%s is given but %s = %s (not file)", fname, pname, prof);
+      if (!strcmp(prof, "exact") && !nav_initial_analytic(c))
+        nav_conflict(ld, nav_later(ld, pk, initial),
+                     "%s = exact needs an analytic physics.initial (taylor_green, abc, uniform, kovasznay, poiseuille), "
+                     "got %s",
+                     pname, c->initial);
+      if (strcmp(prof, "file")) continue;
+      const int e = nav_profile_direction(c, d);
+      if (!file[0]) {
+        nav_conflict(ld, nav_later(ld, pk, fk), "%s = file needs %s, the table", pname, fname);
+      } else if (e < 0) {
+        nav_conflict(ld, nav_later(ld, pk, face), "%s = file needs a non-periodic tangential direction", pname);
+      } else {
+        char path[2 * NAV_CONFIG_STR + 8], why[600];
+        nav_table t;
+        nav_table_path(c->source, file, path, sizeof path);
+        if (nav_table_read(path, 1 + c->dim, &t, why, sizeof why)) {
+          nav_conflict(ld, ld->at[fk].bad ? -1 : fk, "%s", why);
+        } else {
+          const double lo = t.v[0], hi = t.v[(size_t)(t.rows - 1) * t.ncol];
+          if (lo > org[e] || hi < org[e] + len[e])
+            nav_conflict(ld, ld->at[fk].bad ? -1 : fk, "'%s' spans %c = %g .. %g but the face spans %g .. %g", path,
+                         "xyz"[e], lo, hi, org[e], org[e] + len[e]);
+          nav_table_free(&t);
+        }
+      }
+    }
+  const int fkey = nav_key_id("physics", "forcing"), fdir = nav_key_id("physics", "forcing_direction");
+  const int fd = c->forcing_direction[0] - 'x';
+  const int need_periodic = strcmp(c->forcing, "none") || !strcmp(c->initial, "poiseuille");
+  const int by = strcmp(c->forcing, "none") ? fkey : initial;
+  if (need_periodic && fd >= ndir)
+    nav_conflict(ld, nav_later(ld, nav_later(ld, by, fdir), nav_key_id("grid", "dim")),
+                 "forcing_direction = %s is not a direction of a %dD case", c->forcing_direction, c->dim);
+  else if (need_periodic && c->bc[fd][0] != NAV_BC_PERIODIC)
+    nav_conflict(ld, nav_later(ld, nav_later(ld, by, fdir), nav_key_id("boundary", nav_face_name(fd, 0))),
+                 "%s = %s needs a periodic forcing_direction, but %s is %s", by == fkey ? "forcing" : "initial",
+                 by == fkey ? c->forcing : c->initial, nav_face_name(fd, 0), nav_bc_values[c->bc[fd][0]]);
+  if (!strcmp(c->initial, "poiseuille")) {
+    int walls = 0;
+    for (int e = 0; e < ndir; e++) walls |= e != fd && c->bc[e][0] == NAV_BC_WALL && c->bc[e][1] == NAV_BC_WALL;
+    if (!walls)
+      nav_conflict(ld, ld->at[initial].bad ? -1 : initial,
+                   "initial = poiseuille needs a direction other than forcing_direction with walls on both faces");
+  }
+  if (!strcmp(c->initial, "kovasznay") && c->dim != 2)
+    nav_conflict(ld, nav_later(ld, initial, nav_key_id("grid", "dim")), "initial = kovasznay needs dim = 2, got %d",
+                 c->dim);
 }
 
 static void nav_check_consistency(nav_load *ld) {
@@ -929,9 +1070,11 @@ static void nav_check_consistency(nav_load *ld) {
   for (int d = 0; d < ndir; d++) {
     if ((c->bc[d][0] == NAV_BC_PERIODIC) == (c->bc[d][1] == NAV_BC_PERIODIC)) continue;
     const char *lo = nav_face_name(d, 0), *hi = nav_face_name(d, 1);
+    const int open = c->bc[d][0] >= NAV_BC_INFLOW || c->bc[d][1] >= NAV_BC_INFLOW;
     nav_conflict(ld, nav_later(ld, nav_key_id("boundary", lo), nav_key_id("boundary", hi)),
-                 "periodic faces must be paired: %s is %s but %s is %s", lo, nav_bc_values[c->bc[d][0]], hi,
-                 nav_bc_values[c->bc[d][1]]);
+                 open ? "%s is %s but %s is %s: inflow and outflow faces need a non-periodic direction"
+                      : "periodic faces must be paired: %s is %s but %s is %s",
+                 lo, nav_bc_values[c->bc[d][0]], hi, nav_bc_values[c->bc[d][1]]);
   }
   if (c->end_time == 0 && c->max_steps == 0 && c->steady_tol == 0)
     nav_conflict(ld,
@@ -964,11 +1107,12 @@ static void nav_check_consistency(nav_load *ld) {
         nav_conflict(ld, pair,
                      "%s is a wall: the normal component %c of %s must be 0 (only tangential wall velocity), got %g",
                      nav_face_name(d, s), component[d], vname, v[d]);
-      else if (c->bc[d][s] != NAV_BC_WALL && (v[0] != 0 || v[1] != 0 || v[2] != 0))
+      else if (c->bc[d][s] != NAV_BC_WALL && c->bc[d][s] != NAV_BC_INFLOW && (v[0] != 0 || v[1] != 0 || v[2] != 0))
         nav_conflict(ld, pair, "%s is %s: %s must be 0,0,0, got %g,%g,%g", nav_face_name(d, s),
                      nav_bc_values[c->bc[d][s]], vname, v[0], v[1], v[2]);
     }
   nav_check_temperature(ld);
+  nav_check_open(ld);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

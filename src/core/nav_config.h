@@ -13,8 +13,15 @@
 
 #include "navier/nav_types.h"
 
-/* Boundary type of one domain face for the velocity (pressure follows: Neumann at walls). */
-typedef enum nav_bc_type { NAV_BC_WALL = 0, NAV_BC_FREE_SLIP = 1, NAV_BC_PERIODIC = 2 } nav_bc_type;
+/* Boundary type of one domain face for the velocity (pressure follows: Neumann at walls, inflow
+ * and outflow faces). */
+typedef enum nav_bc_type {
+  NAV_BC_WALL = 0,
+  NAV_BC_FREE_SLIP = 1,
+  NAV_BC_PERIODIC = 2,
+  NAV_BC_INFLOW = 3, /* prescribed velocity (grid/nav_open.h) */
+  NAV_BC_OUTFLOW = 4 /* convective outflow with a global flux correction */
+} nav_bc_type;
 
 /* Temperature boundary type of one domain face ([temperature] x_low ...). */
 typedef enum nav_thermal_type { NAV_THERMAL_FLUX = 0, NAV_THERMAL_FIXED = 1, NAV_THERMAL_PERIODIC = 2 } nav_thermal_type;
@@ -58,10 +65,15 @@ typedef struct nav_config {
   char initial[32];        /* rest | taylor_green | abc | uniform */
   double amplitude;        /* velocity amplitude of the analytic initial fields */
   double uniform_velocity[3]; /* the velocity of initial = uniform */
+  char forcing[24];        /* none | pressure_gradient | flow_rate (a periodic direction) */
+  double forcing_value;    /* the mean pressure gradient -dp/dx_c (a body force), or the bulk velocity */
+  char forcing_direction[4]; /* x | y | z: the component c that the forcing drives */
 
   /* [boundary]: faces x_low x_high y_low y_high z_low z_high; index [dir][side] */
   nav_bc_type bc[3][2];
-  double wall_velocity[3][2][3]; /* keys <face>_velocity = "u,v,w": wall velocity (tangential) */
+  double wall_velocity[3][2][3]; /* keys <face>_velocity = "u,v,w": wall velocity (tangential), inflow velocity */
+  char inflow_profile[3][2][16];  /* keys <face>_profile: uniform | parabolic | file | exact (inflow faces) */
+  char inflow_file[3][2][NAV_CONFIG_STR]; /* keys <face>_profile_file: the profile table of profile = file */
 
   /* [pressure] */
   char solver[16];     /* mg | mgpcg | pcg | sor | jacobi */
@@ -79,6 +91,7 @@ typedef struct nav_config {
   long fields_every;        /* write fields every N steps; 0 = off */
   double fields_dt;         /* write fields every this much simulated time; 0 = off */
   long monitor_every;       /* monitor.csv row every N steps (>= 1) */
+  double error_margin;      /* analytic error: leave out the points this close to an outflow face */
   double progress_interval; /* seconds of wall time between progress lines */
   char dump_final[8];       /* true: DIR/final_fields.bin (doubles, interior, global order) */
 
@@ -146,6 +159,9 @@ int nav_config_value(const nav_config *cfg, const char *section, const char *nam
  * (the case file), "--set:N" (the N-th override) or "SOURCE:0" (its default; SOURCE is the case
  * file or "(default)"), in buf. Returns buf. Not collective. */
 const char *nav_config_where(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n);
+/* The tangential direction along which the inflow table of a face of direction d varies (the first
+ * non-periodic one), or -1 if there is none. */
+int nav_profile_direction(const nav_config *cfg, int d);
 
 /* Face name "x_low" etc. for dir 0..2, side 0..1. */
 const char *nav_face_name(int dir, int side);

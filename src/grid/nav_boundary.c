@@ -6,6 +6,7 @@
 #include "core/nav_error.h"
 
 void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc) {
+  memset(bc, 0, sizeof *bc);
   memcpy(bc->type, cfg->bc, sizeof bc->type);
   memcpy(bc->wall_velocity, cfg->wall_velocity, sizeof bc->wall_velocity);
 }
@@ -26,6 +27,8 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, na
         if (nav_halo_face(halo, d, s)) continue;
         if (t == NAV_BC_PERIODIC)
           NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_PERIODIC, 0, 0));
+        else if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW)
+          NAV_CALL(ops->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
         else if (c == d)
           NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_FACE, 0, 0));
         else if (t == NAV_BC_WALL)

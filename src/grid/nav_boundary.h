@@ -4,6 +4,7 @@
  *   normal (c == dir): the boundary face carries the wall's normal velocity, 0 (no penetration);
  *   tangential, no-slip wall with velocity U_c: ghost = 2 U_c - interior (U_c at the face);
  *   tangential, free slip: ghost = interior (zero shear);
+ *   inflow and outflow: from the face values in the plane arrays (see nav_velocity_bc);
  *   periodic: wrap.
  * Pressure and its corrections: homogeneous Neumann at walls and free-slip faces, periodic wrap,
  * homogeneous Dirichlet where asked (nav_scalar_bc). Directions are filled in the order x, y, z
@@ -25,10 +26,14 @@
 
 typedef enum nav_scalar_bc { NAV_SCALAR_NEUMANN, NAV_SCALAR_DIRICHLET, NAV_SCALAR_PERIODIC } nav_scalar_bc;
 
-/* Velocity boundary description of the six faces. */
+/* Velocity boundary description of the six faces. Inflow and outflow faces take their values from
+ * plane arrays (solvers/nav_open.h): plane[d][s][c], backend memory of the ops that fill (NULL on
+ * other faces); the normal component sits on the boundary face, a tangential one gets the ghost
+ * 2 v - interior. */
 typedef struct nav_velocity_bc {
   nav_bc_type type[3][2];
   double wall_velocity[3][2][3];
+  const nav_real *plane[3][2][3];
 } nav_velocity_bc;
 
 void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc);

@@ -63,6 +63,15 @@ static const char *const nav_checkpoint_keys[] = {
     "temperature.y_high_value",
     "temperature.z_low_value",
     "temperature.z_high_value",
+    "physics.forcing",
+    "physics.forcing_value",
+    "physics.forcing_direction",
+    "boundary.x_low_profile",
+    "boundary.x_high_profile",
+    "boundary.y_low_profile",
+    "boundary.y_high_profile",
+    "boundary.z_low_profile",
+    "boundary.z_high_profile",
 };
 #define NAV_CKPT_NKEYS ((int)(sizeof nav_checkpoint_keys / sizeof nav_checkpoint_keys[0]))
 

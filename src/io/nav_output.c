@@ -109,6 +109,13 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
     for (int m = 0; m < f->heat.nfaces; m++) fprintf(*out, ",nusselt_%s", nav_face_name(f->heat.face[m][0], f->heat.face[m][1]));
     fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
   }
+  const nav_drive_diag *g = &f->drive; /* walls, bulk velocity, fluxes (nav_drive.h) */
+  for (int m = 0; m < g->nwalls; m++) fprintf(*out, ",tau_w_%s", nav_face_name(g->wall[m][0], g->wall[m][1]));
+  for (int m = 0; m < g->nwalls; m++) fprintf(*out, ",cf_%s", nav_face_name(g->wall[m][0], g->wall[m][1]));
+  fprintf(*out, ",bulk_velocity");
+  if (g->channel) fprintf(*out, ",re_tau");
+  if (strcmp(f->cfg->forcing, "none")) fprintf(*out, ",forcing_gradient");
+  for (int m = 0; m < g->nopen; m++) fprintf(*out, ",flux_%s", nav_face_name(g->open[m][0], g->open[m][1]));
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
@@ -122,6 +129,13 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
     for (int m = 0; m < h->nfaces; m++) fprintf(out, ",%.8e", h->nusselt[m]);
     fprintf(out, ",%.8e,%.6e,%.8e,%.6e", h->u_max, h->u_max_y, h->v_max, h->v_max_x);
   }
+  const nav_drive_diag *g = &f->drive;
+  for (int m = 0; m < g->nwalls; m++) fprintf(out, ",%.8e", g->tau_w[m]);
+  for (int m = 0; m < g->nwalls; m++) fprintf(out, ",%.8e", g->cf[m]);
+  fprintf(out, ",%.10e", g->bulk_velocity);
+  if (g->channel) fprintf(out, ",%.8e", g->re_tau);
+  if (strcmp(f->cfg->forcing, "none")) fprintf(out, ",%.8e", g->gradient);
+  for (int m = 0; m < g->nopen; m++) fprintf(out, ",%.16e", g->flux[m]);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else
@@ -277,6 +291,24 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
       fprintf(out, "%s\"%s\": %.8g", m ? ", " : "", nav_face_name(h->face[m][0], h->face[m][1]), h->nusselt[m]);
     fprintf(out, "}, \"u_max\": %.8g, \"u_max_y\": %.6g, \"v_max\": %.8g, \"v_max_x\": %.6g}", h->u_max, h->u_max_y,
             h->v_max, h->v_max_x);
+  }
+  const nav_drive_diag *g = &f->drive; /* nav_drive.h */
+  char num[32];
+  fprintf(out, ",\n  \"walls\": {");
+  for (int m = 0; m < g->nwalls; m++) {
+    fprintf(out, "%s\"%s\": {\"tau_w\": %s", m ? ", " : "", nav_face_name(g->wall[m][0], g->wall[m][1]),
+            nav_json_real(g->tau_w[m], "%.16e", num));
+    fprintf(out, ", \"cf\": %s}", nav_json_real(g->cf[m], "%.16e", num));
+  }
+  fprintf(out, "},\n  \"bulk_velocity\": %s", nav_json_real(g->bulk_velocity, "%.16e", num));
+  if (g->channel) fprintf(out, ",\n  \"re_tau\": %s", nav_json_real(g->re_tau, "%.16e", num));
+  if (strcmp(c->forcing, "none")) fprintf(out, ",\n  \"forcing_gradient\": %s", nav_json_real(g->gradient, "%.16e", num));
+  if (g->nopen) {
+    fprintf(out, ",\n  \"flux\": {");
+    for (int m = 0; m < g->nopen; m++)
+      fprintf(out, "%s\"%s\": %s", m ? ", " : "", nav_face_name(g->open[m][0], g->open[m][1]),
+              nav_json_real(g->flux[m], "%.16e", num));
+    fprintf(out, "}");
   }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");

@@ -21,6 +21,7 @@ typedef struct nav_host_fields {
   nav_real *u[3], *p;   /* host copies of the global fields on rank 0, ghosts included (filled as
                            one block would have them); NULL on the other ranks */
   nav_real *T;          /* the temperature likewise (NULL without one) */
+  nav_real *open[3][3]; /* the plane arrays of inflow and outflow faces likewise (solvers/nav_open.h) */
 } nav_host_fields;
 
 /* Gather the fields of every rank into global host copies on rank 0. Collective. */

@@ -12,6 +12,7 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 #include "grid/nav_spacing.h"
+#include "solvers/nav_open.h"
 
 /* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
  * their exchange (on smaller ones the extra launches of the split cost more than it hides) */
@@ -36,6 +37,22 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
     if (c == 2) *value = A * (sin(k[0] * X[1]) + cos(k[0] * X[0])) * F;
   } else if (!strcmp(cfg->initial, "uniform")) {
     *value = cfg->uniform_velocity[c];
+  } else if (!strcmp(cfg->initial, "kovasznay")) {
+    /* Kovasznay (1948): steady, Re = 1/nu, absolute coordinates */
+    const double re = 1 / cfg->nu, lam = 0.5 * re - sqrt(0.25 * re * re + 4 * NAV_PI * NAV_PI);
+    const double e = exp(lam * x[0]);
+    if (c == 0) *value = 1 - e * cos(two_pi * x[1]);
+    if (c == 1) *value = lam / two_pi * e * sin(two_pi * x[1]);
+  } else if (!strcmp(cfg->initial, "poiseuille")) {
+    /* steady plane Poiseuille flow of bulk velocity A between the walls of direction e */
+    const int fc = cfg->forcing_direction[0] - 'x';
+    const double len[3] = {cfg->lx, cfg->ly, cfg->lz};
+    for (int e = 0; e < cfg->dim; e++)
+      if (e != fc && cfg->bc[e][0] == NAV_BC_WALL && cfg->bc[e][1] == NAV_BC_WALL) {
+        const double s = X[e] / len[e];
+        if (c == fc) *value = 6 * A * s * (1 - s);
+        break;
+      }
   } else {
     *has = 0;
   }
@@ -134,7 +151,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
     for (int i = 0; i < f->n[c]; i++) rmax = fmax(rmax, 1.0 / f->w[c][i]);
     for (int d = 0; d < f->dim; d++)
       for (int s = 0; s < 2; s++)
-        if (cfg->bc[d][s] == NAV_BC_WALL) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]) * rmax);
+        if (cfg->bc[d][s] == NAV_BC_WALL || cfg->bc[d][s] == NAV_BC_INFLOW) f->wall_rate = fmax(f->wall_rate, fabs(cfg->wall_velocity[d][s][c]) * rmax);
   }
   nav_psolver_options po;
   memset(&po, 0, sizeof po);
@@ -150,13 +167,16 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
+  NAV_CALL(nav_open_create(f));
   NAV_CALL(nav_flow_initial(f));
+  NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
   return nav_heat_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_heat_destroy(f);
+  nav_open_destroy(f);
   nav_psolver_destroy(f->poisson);
   for (int c = 0; c < f->dim; c++) {
     nav_real *v[4] = {f->u[c], f->rhs[c], f->rhs_old[c], f->u_prev[c]};
@@ -217,6 +237,8 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     NAV_CALL(ops->scalar_rhs(b, f->u, f->T, (nav_real)f->cfg->diffusivity, f->rhs_T));
     NAV_CALL(ops->buoyancy(b, f->T, coef, (nav_real)f->cfg->t_ref, f->rhs));
   }
+  NAV_CALL(nav_drive_force(f));   /* a mean pressure gradient (nav_drive.h) */
+  NAV_CALL(nav_open_advance(f, dt)); /* outflow faces to t^{n+1}, flux correction (nav_open.h) */
   NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, ca, cb));
   for (int c = 0; c < f->dim; c++) { /* N(u^n) becomes the previous step's */
     nav_real *tmp = f->rhs[c];
@@ -252,6 +274,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   nav_profile_work(NAV_PHASE_CORRECTION);
   NAV_CALL(ops->correct(b, f->u, f->p, (nav_real)dt));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
+  NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the bulk velocity held exactly */
   nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;
   f->t += dt;
@@ -273,6 +296,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
       umax = fmax(umax, v[1]);
     }
     f->change = umax > 0 ? dmax / (dt * umax) : 0;
+    NAV_CALL(nav_drive_diagnose(f));
     if (f->T) {
       double d, m;
       int bad;

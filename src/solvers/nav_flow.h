@@ -13,7 +13,10 @@
  * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
  * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
  * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
- * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ]. */
+ * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ].
+ * Inflow and outflow faces (nav_open.h): before the predictor the outflow face values advance
+ * from u^n and are flux-corrected; the ghosts of u* and u^{n+1} come from them. Forcing
+ * (nav_drive.h): a mean pressure gradient is part of N(u); a held flow rate shifts u^{n+1}. */
 #ifndef NAV_FLOW_H
 #define NAV_FLOW_H
 
@@ -22,6 +25,7 @@
 #include "grid/nav_boundary.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
+#include "solvers/nav_drive.h"
 #include "solvers/nav_heat.h"
 #include "solvers/poisson/nav_psolver.h"
 
@@ -62,6 +66,10 @@ typedef struct nav_flow {
   nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
   double *plane_host[2];
   int stop_signal;      /* a SIGINT/SIGTERM reached some rank (set by nav_flow_dt on every rank), else 0 */
+  /* inflow and outflow faces (nav_open.h): the plane arrays (NULL where a direction has none) */
+  nav_real *open[3][3];
+  double outflow_speed; /* U_c of the last step */
+  nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
@@ -82,7 +90,7 @@ nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
  * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
  * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
-#define NAV_FLOW_MAX_STATE 12
+#define NAV_FLOW_MAX_STATE 24
 typedef struct nav_flow_array {
   const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old" */
   nav_real *data;   /* backend memory, one block array (f->box) */

@@ -28,6 +28,11 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
     a[n++] = (nav_flow_array){"T", f->T};
     a[n++] = (nav_flow_array){"rhs_T_old", f->rhs_T_old};
   }
+  static const char *const oname[3][3] = {
+      {"open_x_u", "open_x_v", "open_x_w"}, {"open_y_u", "open_y_v", "open_y_w"}, {"open_z_u", "open_z_v", "open_z_w"}};
+  for (int d = 0; d < 3; d++) /* inflow and outflow faces: the values on them (nav_open.h) */
+    for (int c = 0; c < 3; c++)
+      if (f->open[d][c]) a[n++] = (nav_flow_array){oname[d][c], f->open[d][c]};
   return n;
 }
 

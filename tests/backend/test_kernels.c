@@ -252,6 +252,44 @@ static void test_box(pair_box *pb) {
           field_free(&a);
         }
   }
+  /* inflow and outflow faces (nav_point_open.h): ghosts from a plane, the outflow update (with and
+   * without a shift), the face integrals; every face, normal and tangential components */
+  for (int dir = 0; dir < dim; dir++)
+    for (int side = 0; side < 2; side++)
+      for (int normal = 0; normal < 2; normal++) {
+        field x = field_new(pb, 0), plane = field_new(pb, 1);
+        OK(cpu->fill_ghost_plane(bc, x.c, dir, side, normal, plane.c));
+        OK(gpu->fill_ghost_plane(bg, x.g, dir, side, normal, plane.g));
+        snprintf(name, sizeof name, "fill_ghost_plane d%d s%d n%d", dir, side, normal);
+        check_field(name, pb, &x);
+        OK(cpu->outflow_update(bc, x.c, dir, side, normal, (nav_real)0.037, (nav_real)0.01, plane.c));
+        OK(gpu->outflow_update(bg, x.g, dir, side, normal, (nav_real)0.037, (nav_real)0.01, plane.g));
+        snprintf(name, sizeof name, "outflow_update d%d s%d n%d", dir, side, normal);
+        check_field(name, pb, &plane);
+        OK(cpu->outflow_update(bc, x.c, dir, side, normal, 0, (nav_real)-0.3, plane.c));
+        OK(gpu->outflow_update(bg, x.g, dir, side, normal, 0, (nav_real)-0.3, plane.g));
+        snprintf(name, sizeof name, "outflow shift d%d s%d n%d", dir, side, normal);
+        check_field(name, pb, &plane);
+        for (int what = 0; what <= dim; what++) {
+          double sc, sg;
+          if (what == 1 + dir) continue; /* the normal component has no wall gradient */
+          OK(cpu->face_integral(bc, what ? x.c : plane.c, dir, side, what, &sc));
+          OK(gpu->face_integral(bg, what ? x.g : plane.g, dir, side, what, &sg));
+          snprintf(name, sizeof name, "face_integral d%d s%d w%d", dir, side, what);
+          check_scalar(name, pb, sc, sg);
+        }
+        field_free(&x);
+        field_free(&plane);
+      }
+  for (int c = 0; c < dim; c++) {
+    field x = field_new(pb, 0.5);
+    double sc, sg;
+    OK(cpu->face_sum(bc, x.c, c, &sc));
+    OK(gpu->face_sum(bg, x.g, c, &sg));
+    snprintf(name, sizeof name, "face_sum c%d", c);
+    check_scalar(name, pb, sc, sg);
+    field_free(&x);
+  }
   /* fill_ghosts: all faces at once, mixed mirror and periodic faces */
   for (int variant = 0; variant < 2; variant++) {
     nav_ghost_faces gf;

@@ -66,6 +66,15 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
         big = max(abs(c["u_max"]), abs(c["v_max"]))
         fields["monitor positions"] = [c[k + "_" + x] for k, x in (("u_max", "y"), ("v_max", "x"))
                                        if abs(c[k]) > 1e-3 * big]
+    # the wall, bulk and flux monitors (nav_drive.h), reduced over ranks
+    # (a mean that is round-off, as the bulk velocity of a closed box or the mean shear of a
+    # symmetric convection cell, is noise: only values above 1e-8 count)
+    for name, v in (("monitor tau_w", [w["tau_w"] for w in summ.get("walls", {}).values()]),
+                    ("monitor bulk_velocity", [summ.get("bulk_velocity", 0)]),
+                    ("monitor flux", list(summ.get("flux", {}).values()))):
+        v = [x for x in v if abs(x) > 1e-8]
+        if v:
+            fields[name] = v
     return fields, its
 
 

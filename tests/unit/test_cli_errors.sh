@@ -95,7 +95,7 @@ write_case wrong_choice <<'EOF'
 x_low = slip
 EOF
 expect_input_error wrong_choice \
-  "$scratch/wrong_choice.ini:3: key 'boundary.x_low': must be one of wall, free_slip, periodic, got 'slip'" \
+  "$scratch/wrong_choice.ini:3: key 'boundary.x_low': must be one of wall, free_slip, periodic, inflow, outflow, got 'slip'" \
   "$scratch/wrong_choice.ini"
 
 rm -f "$scratch/missing.ini"
@@ -132,6 +132,61 @@ ny = x
 nu = -1
 EOF
 expect_input_error several "$scratch/several.ini:5: key 'physics.nu': must be > 0, got -1" "$scratch/several.ini"
+
+# Inflow and outflow faces, inflow profiles and forcing (issue 13). Relative profile tables are
+# read from the folder of the case file.
+printf '0 1 0\n0.5 1 0\n0.4 1 0\n' >"$scratch/nonincr.txt"
+printf '0 1\n1 1\n' >"$scratch/cols.txt"
+printf '0.2 1 0\n0.8 1 0\n' >"$scratch/short.txt"
+rm -f "$scratch/missing.txt"
+write_case inflow_periodic <<'EOF'
+[boundary]
+x_low = inflow
+x_high = periodic
+EOF
+expect_input_error inflow_periodic \
+  "$scratch/inflow_periodic.ini:3: key 'boundary.x_high': x_low is inflow but x_high is periodic: inflow and outflow faces need a non-periodic direction" \
+  "$scratch/inflow_periodic.ini"
+expect_input_error forcing_no_periodic \
+  "--set:1: key 'physics.forcing': forcing = flow_rate needs a periodic forcing_direction, but x_low is wall" \
+  "$scratch/good.ini" --set physics.forcing=flow_rate
+expect_input_error forcing_direction_2d \
+  "--set:2: key 'physics.forcing_direction': forcing_direction = z is not a direction of a 2D case" \
+  "$scratch/good.ini" --set physics.forcing=pressure_gradient --set physics.forcing_direction=z
+for t in missing nonincr cols short; do
+  case $t in
+  missing) why="cannot open '$scratch/missing.txt': No such file or directory" ;;
+  nonincr) why="'$scratch/nonincr.txt' line 3: the first column must increase strictly (0.4 after 0.5)" ;;
+  cols) why="'$scratch/cols.txt' line 1: expected 3 real numbers" ;;
+  short) why="'$scratch/short.txt' spans y = 0.2 .. 0.8 but the face spans 0 .. 1" ;;
+  esac
+  expect_input_error "profile_file_$t" "--set:3: key 'boundary.x_low_profile_file': $why" \
+    "$scratch/good.ini" --set boundary.x_low=inflow --set boundary.x_low_profile=file \
+    --set "boundary.x_low_profile_file=$t.txt"
+done
+expect_input_error profile_file_absent \
+  "--set:2: key 'boundary.x_low_profile': x_low_profile = file needs x_low_profile_file, the table" \
+  "$scratch/good.ini" --set boundary.x_low=inflow --set boundary.x_low_profile=file
+expect_input_error profile_not_inflow \
+  "--set:1: key 'boundary.x_low_profile': x_low_profile applies to inflow faces only, but x_low is wall" \
+  "$scratch/good.ini" --set boundary.x_low_profile=parabolic
+expect_input_error profile_exact_rest \
+  "--set:2: key 'boundary.x_low_profile': x_low_profile = exact needs an analytic physics.initial (taylor_green, abc, uniform, kovasznay, poiseuille), got rest" \
+  "$scratch/good.ini" --set boundary.x_low=inflow --set boundary.x_low_profile=exact
+expect_input_error outflow_velocity \
+  "--set:2: key 'boundary.x_high_velocity': x_high is outflow: x_high_velocity must be 0,0,0, got 1,0,0" \
+  "$scratch/good.ini" --set boundary.x_high=outflow --set boundary.x_high_velocity=1,0,0
+expect_input_error outflow_temperature \
+  "--set:4: key 'temperature.x_high': x_high is an outflow: its temperature takes a zero normal gradient (flux with value 0), got fixed 0" \
+  "$scratch/good.ini" --set temperature.model=boussinesq --set temperature.pr=1 --set boundary.x_high=outflow \
+  --set temperature.x_high=fixed
+expect_input_error inflow_temperature \
+  "--set:3: key 'boundary.x_low': x_low is an inflow: its temperature must be fixed, got flux" \
+  "$scratch/good.ini" --set temperature.model=boussinesq --set temperature.pr=1 --set boundary.x_low=inflow
+expect_input_error poiseuille_no_walls \
+  "--set:1: key 'physics.initial': initial = poiseuille needs a direction other than forcing_direction with walls on both faces" \
+  "$scratch/good.ini" --set physics.initial=poiseuille --set boundary.x_low=periodic --set boundary.x_high=periodic \
+  --set boundary.y_high=free_slip --set boundary.y_high_velocity=0,0,0
 
 echo "test_cli_errors: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -229,7 +229,7 @@ static void test_file_errors(void) {
             "%s:2: key 'time.end_time': expected a finite real number, got 'inf'");
   ONE_ERROR("real: overflow", "[grid]\nly = 1e999\n", "%s:2: key 'grid.ly': number out of range, got '1e999'");
   ONE_ERROR("enum: bc", "[boundary]\nx_low = foo\n",
-            "%s:2: key 'boundary.x_low': must be one of wall, free_slip, periodic, got 'foo'");
+            "%s:2: key 'boundary.x_low': must be one of wall, free_slip, periodic, inflow, outflow, got 'foo'");
   ONE_ERROR("enum: choice", "[run]\nbackend = gpu\n",
             "%s:2: key 'run.backend': must be one of auto, cpu, cuda, got 'gpu'");
   ONE_ERROR("enum: case-sensitive", "[pressure]\nsolver = MG\n",
@@ -267,7 +267,7 @@ static void test_file_errors(void) {
   NAV_TEST(load("[grid]\nnx = 0\nny = x\n[time]\ncfl = 0\n[foo]\na = 1\n[boundary]\nz_low = 3\n", 0, NULL) == 5 &&
                has_error("%s:2: key 'grid.nx': must be >= 1, got 0", case_path) &&
                has_error("%s:5: key 'time.cfl': must be > 0, got 0", case_path) &&
-               has_error("%s:9: key 'boundary.z_low': must be one of wall, free_slip, periodic, got '3'", case_path),
+               has_error("%s:9: key 'boundary.z_low': must be one of wall, free_slip, periodic, inflow, outflow, got '3'", case_path),
            "all errors are collected");
 
   nav_err e = nav_config_load(&cfg, "/nonexistent/case.ini", 0, NULL, &errs);
@@ -409,7 +409,7 @@ static void test_markdown(void) {
   NAV_TEST(strstr(md, "## [grid]") && strstr(md, "## [output]") &&
                strstr(md, "| `nx` | integer | `128` | 1 &lt;= nx &lt;= 1048576 |") &&
                strstr(md, "| `y_high_velocity` | vector | `1,0,0` |") &&
-               strstr(md, "| `x_low` | choice | `wall` | `wall`, `free_slip`, `periodic` |") &&
+               strstr(md, "| `x_low` | choice | `wall` | `wall`, `free_slip`, `periodic`, `inflow`, `outflow` |") &&
                strstr(md, "max\\|u\\|") && strstr(md, "Re = U L / nu"),
            "markdown: section tables, ranges, escaped cells");
   free(md);

@@ -97,4 +97,11 @@ nav_err nav_shift_cpu(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_max_abs_diff_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
                              int *bad);
 
+/* open.c */
+nav_err nav_fill_ghost_plane_cpu(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane);
+nav_err nav_outflow_update_cpu(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                               nav_real shift, nav_real *plane);
+nav_err nav_face_integral_cpu(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
+nav_err nav_face_sum_cpu(const nav_box *b, const nav_real *x, int c, double *sum);
+
 #endif

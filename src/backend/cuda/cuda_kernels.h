@@ -186,6 +186,12 @@ nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_face
 nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                             nav_real beta);
 
+nav_err nav_fill_ghost_plane_cuda(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane);
+nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                                nav_real shift, nav_real *plane);
+nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
+nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum);
+
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
                          nav_real a, nav_real c);

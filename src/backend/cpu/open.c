@@ -1,0 +1,60 @@
+/* CPU backend: inflow and outflow faces (ghosts from the plane arrays, the convective outflow
+ * update, face integrals) and the sum over the faces of one component. The formulas are in
+ * common/nav_point_open.h and common/nav_point_flow.h. */
+#include "backend/common/nav_point_boundary.h"
+#include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_open.h"
+#include "backend/cpu/cpu_kernels.h"
+
+/* The face plane of dir: t0, t1 and the range of q (ghost rows included when ghosts != 0). */
+static void nav_open_plane(const nav_box *b, int dir, int ghosts, int *t0, int *t1, int *lo1, int *hi1) {
+  nav_face_plane(b, dir, t0, t1);
+  *lo1 = b->dim == 3 ? -ghosts : 0;
+  *hi1 = b->dim == 3 ? b->n[*t1] - 1 + ghosts : 0;
+}
+
+nav_err nav_fill_ghost_plane_cpu(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane) {
+  int t0, t1, lo1, hi1;
+  nav_open_plane(b, dir, 1, &t0, &t1, &lo1, &hi1);
+#pragma omp parallel for schedule(static) if ((long)(b->n[t0] + 2) * (hi1 - lo1 + 1) >= 8192)
+  for (int q = lo1; q <= hi1; q++)
+    for (int r = -1; r <= b->n[t0]; r++) nav_fill_plane_point(b, x, dir, side, normal, plane, t0, r, t1, q);
+  return NAV_OK;
+}
+
+nav_err nav_outflow_update_cpu(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                               nav_real shift, nav_real *plane) {
+  int t0, t1, lo1, hi1;
+  nav_open_plane(b, dir, 1, &t0, &t1, &lo1, &hi1);
+#pragma omp parallel for schedule(static) if ((long)(b->n[t0] + 2) * (hi1 - lo1 + 1) >= 8192)
+  for (int q = lo1; q <= hi1; q++)
+    for (int r = -1; r <= b->n[t0]; r++) nav_outflow_point(b, x, dir, side, normal, rate, shift, plane, t0, r, t1, q);
+  return NAV_OK;
+}
+
+nav_err nav_face_integral_cpu(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum) {
+  int t0, t1, lo1, hi1;
+  nav_open_plane(b, dir, 0, &t0, &t1, &lo1, &hi1);
+  double s = 0;
+#pragma omp parallel for schedule(static) reduction(+ : s) if ((long)b->n[t0] * (hi1 - lo1 + 1) >= 8192)
+  for (int q = lo1; q <= hi1; q++)
+    for (int r = 0; r < b->n[t0]; r++) s += (double)nav_face_integrand(b, x, dir, side, what, t0, r, t1, q);
+  *sum = s;
+  return NAV_OK;
+}
+
+nav_err nav_face_sum_cpu(const nav_box *b, const nav_real *x, int c, double *sum) {
+  double s = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      int ijk[3] = {0, j, k};
+      nav_idx p = nav_cpu_index(b, 0, j, k);
+      for (int i = 0; i < b->n[0]; i++, p++) {
+        ijk[0] = i;
+        s += (double)x[p] * (double)nav_volume(b, c, ijk);
+      }
+    }
+  *sum = s;
+  return NAV_OK;
+}

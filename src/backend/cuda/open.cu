@@ -1,0 +1,106 @@
+/* CUDA backend: inflow and outflow faces (ghosts from the plane arrays, the convective outflow
+ * update, face integrals) and the sum over the faces of one component. The formulas are in
+ * common/nav_point_open.h and common/nav_point_flow.h. */
+#include "backend/common/nav_point_boundary.h"
+#include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_open.h"
+#include "backend/cuda/cuda_kernels.h"
+
+/* One thread per point (r, q) of the face plane of direction dir, tangential ghost rows included
+ * (r = -1..n[t0], q = -1..n[t1] in 3D, 0 in 2D). */
+static void nav_open_launch_geometry(const nav_box *b, int dir, dim3 *grid, dim3 *block) {
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
+  *block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
+  *grid = dim3((unsigned)((nr + (int)block->x - 1) / (int)block->x), (unsigned)((nq + (int)block->y - 1) / (int)block->y));
+}
+
+__device__ __forceinline__ bool nav_open_thread(const nav_box *b, int dir, int *t0, int *t1, int *r, int *q) {
+  nav_face_plane(b, dir, t0, t1);
+  const int lo1 = b->dim == 3 ? -1 : 0, hi1 = b->dim == 3 ? b->n[*t1] : 0;
+  *r = -1 + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  *q = lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  return *r <= b->n[*t0] && *q <= hi1;
+}
+
+__global__ void __launch_bounds__(256) nav_fill_ghost_plane_kernel(nav_box box, nav_real *x, int dir, int side,
+                                                                   int normal, const nav_real *plane) {
+  int t0, t1, r, q;
+  if (nav_open_thread(&box, dir, &t0, &t1, &r, &q)) nav_fill_plane_point(&box, x, dir, side, normal, plane, t0, r, t1, q);
+}
+
+nav_err nav_fill_ghost_plane_cuda(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane) {
+  dim3 grid, block;
+  nav_open_launch_geometry(b, dir, &grid, &block);
+  nav_fill_ghost_plane_kernel<<<grid, block, 0, nav_cuda_stream>>>(*b, x, dir, side, normal, plane);
+  NAV_CUDA_LAUNCHED("nav_fill_ghost_plane_kernel");
+  return NAV_OK;
+}
+
+__global__ void __launch_bounds__(256) nav_outflow_update_kernel(nav_box box, const nav_real *x, int dir, int side,
+                                                                 int normal, nav_real rate, nav_real shift,
+                                                                 nav_real *plane) {
+  int t0, t1, r, q;
+  if (nav_open_thread(&box, dir, &t0, &t1, &r, &q))
+    nav_outflow_point(&box, x, dir, side, normal, rate, shift, plane, t0, r, t1, q);
+}
+
+nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                                nav_real shift, nav_real *plane) {
+  dim3 grid, block;
+  nav_open_launch_geometry(b, dir, &grid, &block);
+  nav_outflow_update_kernel<<<grid, block, 0, nav_cuda_stream>>>(*b, x, dir, side, normal, rate, shift, plane);
+  NAV_CUDA_LAUNCHED("nav_outflow_update_kernel");
+  return NAV_OK;
+}
+
+/* One thread per interior face point (m = r + n[t0] q), a block reduction per 256 points. */
+__global__ void __launch_bounds__(256) nav_face_integral_kernel(nav_box box, const nav_real *x, int dir, int side,
+                                                                int what, nav_idx count, double *partial) {
+  int t0, t1;
+  nav_face_plane(&box, dir, &t0, &t1);
+  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  double v[1] = {0};
+  if (m < count) {
+    const int r = (int)(m % box.n[t0]), q = (int)(m / box.n[t0]);
+    v[0] = (double)nav_face_integrand(&box, x, dir, side, what, t0, r, t1, q);
+  }
+  nav_cuda_block_reduce<1, false>(v, partial);
+}
+
+nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum) {
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const nav_idx count = (nav_idx)b->n[t0] * (b->dim == 3 ? b->n[t1] : 1);
+  const size_t blocks = (size_t)((count + 255) / 256);
+  double *partial;
+  NAV_CALL(nav_cuda_partials(1, blocks, &partial));
+  nav_face_integral_kernel<<<(unsigned)blocks, 256, 0, nav_cuda_stream>>>(*b, x, dir, side, what, count, partial);
+  NAV_CUDA_LAUNCHED("nav_face_integral_kernel");
+  return nav_cuda_reduce(1, 0, blocks, sum);
+}
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_face_sum_kernel(nav_box box, const nav_real *x, int c,
+                                                                        double *partial) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  double s[1] = {0};
+  if (nav_cuda_point(b, ijk, &p)) s[0] = (double)x[p] * (double)nav_volume(b, c, ijk);
+  nav_cuda_block_reduce<1, false>(s, partial);
+}
+
+nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum) {
+  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+  double *partial;
+  NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
+  if (b->dim == 2)
+    nav_face_sum_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, x, c, partial);
+  else
+    nav_face_sum_kernel<3><<<grid, block, 0, nav_cuda_stream>>>(*b, x, c, partial);
+  NAV_CUDA_LAUNCHED("nav_face_sum_kernel");
+  return nav_cuda_reduce(1, 0, nav_cuda_blocks(grid), sum);
+}
