@@ -971,6 +971,8 @@ static void nav_check_grid(nav_load *ld) {
     free(xf);
     free(w);
   }
+}
+
 /* 1 if physics.initial has an analytic velocity (nav_flow_exact_velocity). */
 static int nav_initial_analytic(const nav_config *c) { return strcmp(c->initial, "rest") != 0; }
 
