@@ -16,7 +16,7 @@ JOBS=${JOBS:-$(nproc)}
 # Debian packages the build and the tests need; only the missing ones are installed.
 # libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); python3-numpy, -matplotlib, -h5py: tools/navier-plot
 # and the output tests.
-PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev
+PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev libfftw3-dev
           python3-numpy python3-matplotlib python3-h5py"
 
 need_packages() {

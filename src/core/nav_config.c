@@ -67,7 +67,7 @@ static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", NULL};
-static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
+static const char *const nav_solver_values[] = {"auto", "fft", "mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
@@ -163,8 +163,10 @@ static const nav_key nav_keys[] = {
     NAV_FACE_VELOCITY(z_low, 2, 0, "0,0,0", "u, v"),
     NAV_FACE_VELOCITY(z_high, 2, 1, "0,0,0", "u, v"),
 
-    {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "mg",
-     "Pressure Poisson solver: mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
+    {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "auto",
+     "Pressure Poisson solver: auto (fft where it applies, else mg), fft (direct: real-to-real transforms in "
+     "every uniformly spaced direction, tridiagonal lines in at most one non-uniform, non-periodic direction; "
+     "FFTW on the CPU, cuFFT on the GPU), mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
      "multigrid V-cycle), and the baselines pcg (Jacobi-preconditioned conjugate gradients), sor (red-black "
      "successive over-relaxation) and jacobi (damped Jacobi).",
      .values = nav_solver_values},

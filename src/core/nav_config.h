@@ -56,7 +56,7 @@ typedef struct nav_config {
   double wall_velocity[3][2][3]; /* keys <face>_velocity = "u,v,w": wall velocity (tangential) */
 
   /* [pressure] */
-  char solver[16];     /* mg | mgpcg | pcg | sor | jacobi */
+  char solver[16];     /* auto | fft | mg | mgpcg | pcg | sor | jacobi */
   double tolerance;    /* relative residual ||b - Ax|| / ||b|| */
   int max_iterations;  /* cycles (mg) or iterations (pcg) */
   char cycle[8];       /* v | f */

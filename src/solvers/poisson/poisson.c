@@ -82,7 +82,7 @@ static nav_err nav_psolver_work(nav_psolver *ps, int n) {
   return NAV_OK;
 }
 
-static const char *const nav_psolver_names[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
+static const char *const nav_psolver_names[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", "fft", NULL};
 
 nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int dim, const int n[3], double *const w[3],
                            const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **out) {
@@ -90,7 +90,11 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   int kind = -1;
   for (int i = 0; nav_psolver_names[i]; i++)
     if (!strcmp(opt->solver, nav_psolver_names[i])) kind = i;
-  NAV_CHECK(kind >= 0, NAV_ERR_INPUT, "pressure solver '%s': unknown (mg, mgpcg, pcg, sor, jacobi)", opt->solver);
+  char why[256];
+  if (!strcmp(opt->solver, "auto")) /* fft where it applies, else the multigrid */
+    kind = nav_fft_applies(ops, dim, n, w, bc, why, sizeof why) ? NAV_PSOLVER_FFT : NAV_PSOLVER_MG;
+  NAV_CHECK(kind >= 0, NAV_ERR_INPUT, "pressure solver '%s': unknown (auto, fft, mg, mgpcg, pcg, sor, jacobi)",
+            opt->solver);
   NAV_CHECK(opt->tolerance > 0 && opt->tolerance < 1, NAV_ERR_INPUT, "pressure tolerance %g: must be in (0, 1)",
             opt->tolerance);
   NAV_CHECK(opt->max_iterations > 0, NAV_ERR_INPUT, "pressure max_iterations %d: must be > 0", opt->max_iterations);
@@ -146,6 +150,7 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
     ps->omega = opt->omega > 0 ? opt->omega : 0.8;
     NAV_CALL(nav_psolver_work(ps, 1));
     break;
+  case NAV_PSOLVER_FFT: NAV_CALL(nav_fft_setup(ps)); break;
   }
   ps->setup_s = nav_wtime() - t0;
   return NAV_OK;
@@ -154,6 +159,7 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
 void nav_psolver_destroy(nav_psolver *ps) {
   if (!ps) return;
   const nav_kernel_ops *ops = ps->ops;
+  nav_fft_destroy(ps);
   free(ps->gblock);
   free(ps->gglobal);
   free(ps->gstage);
@@ -185,6 +191,7 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
              ps->opt.post_smooth, ps->nlev, gathered, c[0], c[1], c[2], sing);
     break;
   case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
+  case NAV_PSOLVER_FFT: nav_fft_describe(ps, text, size); break;
   case NAV_PSOLVER_SOR: snprintf(text, (size_t)size, "red-black SOR, omega %.4f%s", ps->omega, sing); break;
   default: snprintf(text, (size_t)size, "damped Jacobi, omega %.3f%s", ps->omega, sing); break;
   }
@@ -249,7 +256,15 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }
-  if (ps->kind == NAV_PSOLVER_PCG)
+  if (ps->kind == NAV_PSOLVER_FFT) { /* direct: one pass; the residual reports its round-off */
+    NAV_CALL(nav_fft_solve(ps, x, b));
+    NAV_CALL(nav_level_fill(ps, l0, x));
+    double rr;
+    NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
+    nav_reduce_sum(l0->comm, &rr, 1);
+    st->iterations = 1;
+    st->relres = nav_level_norm(l0, rr) / bnorm;
+  } else if (ps->kind == NAV_PSOLVER_PCG)
     NAV_CALL(nav_pcg_iterate(ps, l0, x, b, l0->r, ps->work[0], ps->work[1], ps->work[2], nav_precond_jacobi,
                              ps->opt.tolerance, ps->opt.max_iterations, &st->iterations, &st->relres));
   else if (ps->kind == NAV_PSOLVER_MGPCG)

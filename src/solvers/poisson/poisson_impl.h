@@ -26,7 +26,9 @@ typedef struct nav_level {
   int active;          /* this rank works on the level */
 } nav_level;
 
-enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI };
+enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI, NAV_PSOLVER_FFT };
+
+typedef struct nav_fft nav_fft; /* fft.c */
 #define NAV_PSOLVER_WORK 4
 
 struct nav_psolver {
@@ -47,6 +49,7 @@ struct nav_psolver {
                          rank 0 as level `gather`, and prolongation source after the scatter */
   double *gblock, *gglobal; /* host buffers of the gather/scatter (dense block, dense global on rank 0) */
   nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
+  nav_fft *fft;       /* the FFT solver's plans and buffers (fft.c) */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
@@ -83,5 +86,16 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */
 nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
+
+/* FFT direct solver (fft.c). nav_fft_applies: 1 if the FFT solver serves this grid and backend,
+ * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
+ * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective). */
+int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+                    const nav_scalar_bc bc[3][2], char *why, int size);
+nav_err nav_fft_setup(nav_psolver *ps);
+nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b);
+void nav_fft_destroy(nav_psolver *ps);
+/* One line on the FFT solver: transforms per direction, the tridiagonal direction, the layouts. */
+void nav_fft_describe(const nav_psolver *ps, char *text, int size);
 
 #endif
