@@ -927,7 +927,18 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
   }
   for (int i = 0; i < nset; i++) nav_load_set(ld, i + 1, sets[i]);
   nav_check_consistency(ld);
+  _Static_assert(NAV_NKEYS <= NAV_CONFIG_MAX_KEYS, "raise NAV_CONFIG_MAX_KEYS");
+  for (int k = 0; k < NAV_NKEYS; k++) {
+    cfg->origin_src[k] = (unsigned char)ld->at[k].src;
+    cfg->origin_line[k] = ld->at[k].line;
+  }
   return errs->count ? NAV_ERR_INPUT : NAV_OK;
+}
+
+void nav_config_where(const nav_config *cfg, const char *section, const char *name, char *where, int size) {
+  const int k = nav_key_id(section, name);
+  const nav_source src = (nav_source)cfg->origin_src[k];
+  snprintf(where, (size_t)size, "%s:%d", src == NAV_SRC_SET ? "--set" : cfg->source, cfg->origin_line[k]);
 }
 
 void nav_config_print(const nav_config *cfg, FILE *out) {

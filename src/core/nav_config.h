@@ -20,6 +20,7 @@ typedef enum nav_bc_type { NAV_BC_WALL = 0, NAV_BC_FREE_SLIP = 1, NAV_BC_PERIODI
 typedef enum nav_thermal_type { NAV_THERMAL_FLUX = 0, NAV_THERMAL_FIXED = 1, NAV_THERMAL_PERIODIC = 2 } nav_thermal_type;
 
 #define NAV_CONFIG_STR 256
+#define NAV_CONFIG_MAX_KEYS 256 /* at least the number of keys of the schema table */
 
 typedef struct nav_config {
   char source[NAV_CONFIG_STR]; /* case file path, or "(default)" for the embedded case */
@@ -94,6 +95,9 @@ typedef struct nav_config {
   /* derived by nav_config_load (not keys): */
   double diffusivity;       /* kappa, or 1 in the nondimensional scaling */
   double buoyancy[3];       /* b in the body force -b (T - t_ref): beta g, or Ra Pr g/|g| */
+  /* where each key's value came from (nav_config_where): source 0 default, 1 file, 2 --set; line */
+  unsigned char origin_src[NAV_CONFIG_MAX_KEYS];
+  int origin_line[NAV_CONFIG_MAX_KEYS];
 } nav_config;
 
 /* Collected input errors: each line "FILE:LINE: key 'section.key': reason". */
@@ -112,6 +116,10 @@ void nav_config_defaults(nav_config *cfg);
  * otherwise; cfg is then complete but must not be used on error. Not collective (call on every
  * rank: the file is small). */
 nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const *sets, nav_config_errors *errs);
+
+/* "FILE:LINE" (or "--set:N", or "FILE:0" for a default) of key section.name of a loaded cfg, for
+ * errors found after loading ("FILE:LINE: key 'section.key': reason"). */
+void nav_config_where(const nav_config *cfg, const char *section, const char *name, char *where, int size);
 
 /* Write the effective configuration, defaults included, as an INI file. */
 void nav_config_print(const nav_config *cfg, FILE *out);

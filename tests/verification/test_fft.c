@@ -9,6 +9,7 @@
  * The multigrid reference is CG preconditioned by the multigrid (mgpcg) to 1e-13. On several
  * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
  * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12.
+ * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12 (label gpu).
  * Prints every figure it asserts on (the failures and a summary line per group). */
 #include <math.h>
 #include <stdio.h>
@@ -35,11 +36,14 @@ static void widths(int n, int stretched, double *h) {
 }
 
 /* Solve with `solver` on comm; x returned (initial guess 0); description copied to desc. */
+static const char *backend = "cpu"; /* of solve() */
+
 static int solve(MPI_Comm comm, const char *solver, double tol, int dim, const int n[3], double *const h[3],
                  const nav_poisson_bc bc[3][2], const double *b, double *x, nav_poisson_result *r, char *desc,
                  const int *decomposition) {
   nav_poisson_options opt;
   nav_poisson_options_default(&opt);
+  opt.backend = backend;
   opt.solver = solver;
   opt.tolerance = tol;
   opt.max_iterations = 400;
@@ -198,9 +202,74 @@ static void test_ranks(void) {
       }
 }
 
+/* The CUDA backend's FFT solver (cuFFT) against the CPU's (FFTW), every face combination, 3D and
+ * 2D, one stretched direction or none: <= 1e-12 relative. Exit 77 (skipped) without a GPU. */
+static int test_backends(void) {
+  nav_poisson_options probe;
+  nav_poisson_options_default(&probe);
+  probe.backend = "cuda";
+  nav_poisson *ps = NULL;
+  if (nav_poisson_create(MPI_COMM_SELF, &probe, &ps) != NAV_OK) {
+    printf("skipped: no CUDA backend (%s)\n", nav_poisson_error());
+    return 77;
+  }
+  nav_poisson_destroy(ps);
+  const int sizes[2][3] = {{33, 20, 1}, {24, 17, 16}};
+  for (int dim = 2; dim <= 3; dim++) {
+    const int *n = sizes[dim - 2], ncomb = dim == 2 ? 25 : 125;
+    int cases = 0, bad = 0;
+    double worst = 0;
+    for (int c = 0; c < ncomb; c++) {
+      const int kind[3] = {c % 5, (c / 5) % 5, c / 25};
+      for (int stretch = -1; stretch < dim; stretch++) {
+        if (stretch >= 0 && kind[stretch] == 4) continue;
+        double *h[3];
+        nav_poisson_bc bc[3][2];
+        for (int d = 0; d < 3; d++) {
+          h[d] = malloc((size_t)n[d] * sizeof(double));
+          widths(n[d], d == stretch, h[d]);
+          bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
+          bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
+        }
+        const size_t count = (size_t)n[0] * n[1] * n[2];
+        double *b = malloc(count * sizeof *b), *xc = malloc(count * sizeof *xc), *xg = malloc(count * sizeof *xg);
+        for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
+        nav_poisson_result r;
+        char desc[256];
+        backend = "cpu";
+        const int ec = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, xc, &r, desc, NULL);
+        backend = "cuda";
+        const int eg = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, xg, &r, desc, NULL);
+        const double diff = ec == NAV_OK && eg == NAV_OK ? max_rel_diff(xg, xc, count) : -1;
+        cases++;
+        worst = fmax(worst, diff);
+        if (!(diff >= 0 && diff <= 1e-12)) {
+          bad++;
+          printf("FAIL cuda vs cpu %dD faces %s %s %s stretched %c: %.2e (%s)\n", dim, pair_names[kind[0]],
+                 pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', diff,
+                 eg == NAV_OK ? "solved" : desc);
+        }
+        for (int d = 0; d < 3; d++) free(h[d]);
+        free(b);
+        free(xc);
+        free(xg);
+      }
+    }
+    NAV_TEST(bad == 0, "fft cuda (cuFFT) vs cpu (FFTW) %dD %dx%dx%d: %d cases, worst difference %.2e <= 1e-12, %d failed",
+             dim, n[0], n[1], n[2], cases, worst, bad);
+  }
+  backend = "cpu";
+  return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   srand(3);
+  if (argc > 1 && !strcmp(argv[1], "backends")) {
+    const int rc = test_backends();
+    MPI_Finalize();
+    return rc;
+  }
   if (argc > 1 && !strcmp(argv[1], "ranks")) {
     test_ranks();
   } else {
