@@ -115,6 +115,15 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   *out = ps;
   ps->ops = ops;
   ps->opt = *opt;
+  /* Precision floor of the relative residual: the round-off of L x grows like eps N^2 (the
+   * condition number of the Laplacian); measured in single precision (docs/performance.md):
+   * 2D 1024^2 6e-5 (fft) and 1e-5 (mg), 3D 128^3 1.5e-6 (fft) and 3.6e-7 (mg). A tolerance below
+   * eps max(1000, N^2 / 100) (N the largest cell count; 1.2e-4 at 1024 in single, 2.3e-12 in
+   * double) cannot be reached reliably and is raised to it. */
+  double longest = 1;
+  for (int d = 0; d < dim; d++) longest = fmax(longest, n[d]);
+  ps->tol_asked = opt->tolerance;
+  ps->opt.tolerance = fmax(opt->tolerance, NAV_REAL_EPS * fmax(1000, longest * longest / 100));
   ps->kind = kind;
   memcpy(ps->bc, bc, sizeof ps->bc);
   ps->singular = 1;
@@ -181,7 +190,11 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   if (ps->gather < ps->nlev)
     snprintf(gathered, sizeof gathered, ", levels %d-%d gathered on rank 0%s", ps->gather + 1, ps->nlev,
              ps->ops != &nav_kernel_ops_cpu ? " (on its CPU)" : "");
-  const char *sing = ps->singular ? ", singular (zero-mean)" : "";
+  char sing[96];
+  snprintf(sing, sizeof sing, "%s", ps->singular ? ", singular (zero-mean)" : "");
+  if (ps->opt.tolerance > ps->tol_asked)
+    snprintf(sing + strlen(sing), sizeof sing - strlen(sing), ", tolerance raised to %.1e (precision)",
+             ps->opt.tolerance);
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG:
@@ -191,7 +204,12 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
              ps->opt.post_smooth, ps->nlev, gathered, c[0], c[1], c[2], sing);
     break;
   case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
-  case NAV_PSOLVER_FFT: nav_fft_describe(ps, text, size); break;
+  case NAV_PSOLVER_FFT:
+    nav_fft_describe(ps, text, size);
+    if (ps->opt.tolerance > ps->tol_asked && (int)strlen(text) < size)
+      snprintf(text + strlen(text), (size_t)size - strlen(text), ", tolerance raised to %.1e (precision)",
+               ps->opt.tolerance);
+    break;
   case NAV_PSOLVER_SOR: snprintf(text, (size_t)size, "red-black SOR, omega %.4f%s", ps->omega, sing); break;
   default: snprintf(text, (size_t)size, "damped Jacobi, omega %.3f%s", ps->omega, sing); break;
   }

@@ -36,6 +36,7 @@ struct nav_psolver {
   nav_psolver_options opt;
   int kind;           /* NAV_PSOLVER_* */
   double omega;       /* relaxation factor in use (sor, jacobi) */
+  double tol_asked;   /* the tolerance asked for; opt.tolerance: the one in use (raised to the precision floor) */
   double setup_s;
   nav_scalar_bc bc[3][2];
   int singular;       /* no Dirichlet face: constants are in the null space */
