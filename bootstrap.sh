@@ -2,7 +2,8 @@
 # navier: install what is missing (Debian 12 packages), build, then run the default case or the tests.
 #
 #   ./bootstrap.sh run [navier run arguments]   build, then run a case (default: the 2D cavity, Re = 100)
-#   ./bootstrap.sh test [ctest arguments]       build, then run the test suite without the gpu and long labels
+#   ./bootstrap.sh test [ctest arguments]       build, then run the test suite without the gpu and long labels;
+#                                               then the single-precision build (BUILD_DIR-single) and its tests
 #   ./bootstrap.sh build                        only install and build
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default: all cores).
@@ -44,6 +45,13 @@ shift || true
 case "$cmd" in
   build) build ;;
   run) build; export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}; exec "$BUILD_DIR/navier" run "$@" ;;
-  test) build; cd "$BUILD_DIR"; exec ctest -LE "gpu|long" --output-on-failure "$@" ;;
+  test)
+    build
+    (cd "$BUILD_DIR" && ctest -LE "gpu|long" --output-on-failure "$@")
+    # the single-precision build and its tests (label single, tests/CMakeLists.txt says which and why)
+    cmake -S . -B "$BUILD_DIR-single" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DNAV_SINGLE_PRECISION=ON -DNAV_ENABLE_CUDA=OFF >/dev/null
+    cmake --build "$BUILD_DIR-single" -j "$JOBS"
+    cd "$BUILD_DIR-single"
+    exec ctest -L single -LE "gpu|long" --output-on-failure "$@" ;;
   *) echo "usage: ./bootstrap.sh run|test|build [arguments]" >&2; exit 2 ;;
 esac
