@@ -380,6 +380,8 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
   return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
 }
 
+int nav_fft_zero_mean(const nav_psolver *ps) { return ps->fft->tri < 0; }
+
 void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   static const char *const names[] = {"DCT-II", "DCT-III", "DST-II", "DST-III", "DCT-IV", "DST-IV", "DFT", "DFT"};
   const nav_fft *f = ps->fft;

@@ -279,6 +279,8 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   }
   if (ps->kind == NAV_PSOLVER_FFT) { /* direct: one pass; the residual reports its round-off */
     NAV_CALL(nav_fft_solve(ps, x, b));
+    /* with every direction transformed the zero mode is 0: x has zero mean already */
+    if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
     NAV_CALL(nav_level_fill(ps, l0, x));
     double rr;
     NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
@@ -295,8 +297,10 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     NAV_CALL(nav_psolver_iterate(ps, x, b, bnorm, st));
   st->converged = st->relres <= (ps->kind == NAV_PSOLVER_FFT ? fmax(ps->opt.tolerance, 1e4 * NAV_REAL_EPS)
                                                                : ps->opt.tolerance);
-  if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, x));
-  NAV_CALL(nav_level_fill(ps, l0, x));
+  if (ps->kind != NAV_PSOLVER_FFT) { /* the FFT result has its mean and ghosts already */
+    if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, x));
+    NAV_CALL(nav_level_fill(ps, l0, x));
+  }
   st->solve_s = nav_wtime() - t0;
   return NAV_OK;
 }

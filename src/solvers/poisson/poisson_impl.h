@@ -96,6 +96,8 @@ int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *
 nav_err nav_fft_setup(nav_psolver *ps);
 nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b);
 void nav_fft_destroy(nav_psolver *ps);
+/* 1 if every direction is transformed (no tridiagonal one): the solution has zero mean. */
+int nav_fft_zero_mean(const nav_psolver *ps);
 /* One line on the FFT solver: transforms per direction, the tridiagonal direction, the layouts. */
 void nav_fft_describe(const nav_psolver *ps, char *text, int size);
 
