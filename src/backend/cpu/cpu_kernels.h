@@ -98,6 +98,8 @@ nav_err nav_copy_box_cpu(const int cnt[3], const nav_real *src, nav_idx soff, co
 nav_err nav_fft_plan_cpu(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
 nav_err nav_fft_execute_cpu(void *plan, nav_real *data);
 void nav_fft_plan_free_cpu(void *plan);
+nav_err nav_fft_box_periodic_cpu(const int m[3], const nav_real *const lam[3], nav_real *data, void **state);
+void nav_fft_box_free_cpu(void *state);
 nav_err nav_fft_divide_cpu(const int m[3], const nav_real *const lam[3], nav_real *data);
 nav_err nav_fft_tridiag_cpu(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
                             const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work);

@@ -3,6 +3,7 @@
  * the spectral division and the tridiagonal line solves (nav_point_fft.h), and the strided box copy
  * of the transposes. Without FFTW (NAV_HAVE_FFTW undefined) only the copies and solves are built
  * and fft_plan is NULL: the solver reports that the build has no FFT. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/common/nav_point_fft.h"
@@ -57,6 +58,56 @@ nav_err nav_fft_execute_cpu(void *plan, nav_real *data) {
 
 void nav_fft_plan_free_cpu(void *plan) {
   if (plan) NAV_FFTW(destroy_plan)((NAV_FFTW(plan))plan);
+}
+
+/* A periodic box: one multi-dimensional r2c transform, the division in the half spectrum
+ * (k0 <= m0/2; x fastest), the c2r transform back. */
+typedef struct nav_fftw_box {
+  NAV_FFTW(plan) fwd, inv;
+  NAV_FFTW(complex) *c;
+} nav_fftw_box;
+
+nav_err nav_fft_box_periodic_cpu(const int m[3], const nav_real *const lam[3], nav_real *data, void **state) {
+  nav_fftw_box *s = (nav_fftw_box *)*state;
+  const int h0 = m[0] / 2 + 1;
+  const long half = (long)h0 * m[1] * m[2];
+  if (!s) { /* FFTW's dimensions are slowest first: (z, y, x) */
+    s = calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate an FFTW plan");
+    *state = s;
+    s->c = NAV_FFTW(alloc_complex)((size_t)half);
+    NAV_CHECK(s->c, NAV_ERR_MEMORY, "cannot allocate the FFT half spectrum");
+#ifdef _OPENMP
+    NAV_FFTW(plan_with_nthreads)(half >= 4096 ? omp_get_max_threads() : 1);
+#endif
+    const int rank = m[2] > 1 ? 3 : 2, dims[3] = {m[2], m[1], m[0]};
+    s->fwd = NAV_FFTW(plan_dft_r2c)(rank, dims + 3 - rank, data, s->c, NAV_FFTW_FLAGS);
+    s->inv = NAV_FFTW(plan_dft_c2r)(rank, dims + 3 - rank, s->c, data, NAV_FFTW_FLAGS);
+    NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan a periodic box of %d x %d x %d", m[0], m[1], m[2]);
+  }
+  NAV_FFTW(execute_dft_r2c)(s->fwd, data, s->c);
+  nav_real *c = (nav_real *)s->c;
+#pragma omp parallel for collapse(2) schedule(static) if (half >= 8192)
+  for (int k = 0; k < m[2]; k++)
+    for (int j = 0; j < m[1]; j++) {
+      const nav_real l = lam[1][j] + (lam[2] ? lam[2][k] : 0);
+      nav_real *row = c + 2 * (long)h0 * (j + (long)m[1] * k);
+      for (int i = 0; i < h0; i++) {
+        row[2 * i] = nav_fft_divide(row[2 * i], lam[0][i] + l);
+        row[2 * i + 1] = nav_fft_divide(row[2 * i + 1], lam[0][i] + l);
+      }
+    }
+  NAV_FFTW(execute_dft_c2r)(s->inv, s->c, data);
+  return NAV_OK;
+}
+
+void nav_fft_box_free_cpu(void *state) {
+  nav_fftw_box *s = (nav_fftw_box *)state;
+  if (!s) return;
+  NAV_FFTW(destroy_plan)(s->fwd);
+  NAV_FFTW(destroy_plan)(s->inv);
+  NAV_FFTW(free)(s->c);
+  free(s);
 }
 #endif
 

@@ -241,3 +241,75 @@ nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[
   NAV_CUDA_LAUNCHED("nav_fft_tridiag_kernel");
   return NAV_OK;
 }
+
+/* ---- a whole periodic box in one multi-dimensional transform (fft_box_periodic) ------------ */
+
+typedef struct nav_cuda_fft_box {
+  cufftHandle fwd, inv;
+  size_t work;
+} nav_cuda_fft_box;
+
+/* The half spectrum (k0 <= m0/2, every k1, k2; x fastest) divided by the eigenvalue sum. */
+__global__ void nav_fft_box_divide_kernel(int h0, int m1, nav_idx total, const nav_real *l0, const nav_real *l1,
+                                          const nav_real *l2, nav_real *c) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int k0 = (int)(t % h0), k1 = (int)((t / h0) % m1), k2 = (int)(t / ((nav_idx)h0 * m1));
+  const nav_real lam = l0[k0] + l1[k1] + (l2 ? l2[k2] : 0);
+  c[2 * t] = nav_fft_divide(c[2 * t], lam);
+  c[2 * t + 1] = nav_fft_divide(c[2 * t + 1], lam);
+}
+
+nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], nav_real *data, void **state) {
+  nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
+  const int h0 = m[0] / 2 + 1;
+  const nav_idx half = (nav_idx)h0 * m[1] * m[2];
+  if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
+    s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
+    *state = s;
+    size_t wf = 0, wi = 0;
+    NAV_CALL_CUFFT(cufftCreate(&s->fwd));
+    NAV_CALL_CUFFT(cufftCreate(&s->inv));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+    if (m[2] > 1) {
+      NAV_CALL_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, &wf));
+      NAV_CALL_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, &wi));
+    } else {
+      NAV_CALL_CUFFT(cufftMakePlan2d(s->fwd, m[1], m[0], NAV_CUFFT_R2C, &wf));
+      NAV_CALL_CUFFT(cufftMakePlan2d(s->inv, m[1], m[0], NAV_CUFFT_C2R, &wi));
+    }
+    s->work = wf > wi ? wf : wi;
+    NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
+    NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
+  }
+  nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
+  nav_cufft_real *r = (nav_cufft_real *)data;
+  NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetWorkArea(s->fwd, nav_fft_work));
+  NAV_CALL_CUFFT(cufftSetWorkArea(s->inv, nav_fft_work));
+#ifdef NAV_SINGLE_PRECISION
+  NAV_CALL_CUFFT(cufftExecR2C(s->fwd, r, c));
+#else
+  NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, r, c));
+#endif
+  nav_fft_box_divide_kernel<<<nav_fft_blocks(half), 256, 0, nav_cuda_stream>>>(h0, m[1], half, lam[0], lam[1], lam[2],
+                                                                                nav_fft_cbuf);
+  NAV_CUDA_LAUNCHED("nav_fft_box_divide_kernel");
+#ifdef NAV_SINGLE_PRECISION
+  NAV_CALL_CUFFT(cufftExecC2R(s->inv, c, r));
+#else
+  NAV_CALL_CUFFT(cufftExecZ2D(s->inv, c, r));
+#endif
+  return NAV_OK;
+}
+
+void nav_fft_box_free_cuda(void *state) {
+  nav_cuda_fft_box *s = (nav_cuda_fft_box *)state;
+  if (!s) return;
+  cufftDestroy(s->fwd);
+  cufftDestroy(s->inv);
+  free(s);
+}

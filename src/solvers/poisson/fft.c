@@ -44,6 +44,9 @@ typedef struct nav_fft_layout {
 struct nav_fft {
   int dim, P, rank, host_staged;
   int buf0_borrowed;       /* buf[0] is level 0's residual array (not freed here) */
+  int box;                 /* one rank, every direction periodic, and the backend has fft_box_periodic:
+                              one multi-dimensional transform (box_state) instead of a plan per direction */
+  void *box_state;
   MPI_Comm comm;           /* MPI_COMM_NULL on one rank */
   int order[3];            /* directions in the order they are transformed; the tridiagonal one last */
   int tri;                 /* the direction solved by tridiagonal lines, or -1 */
@@ -337,8 +340,10 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   }
   for (int d = 0; d < dim; d++) free(lam[d]);
   NAV_CALL(e);
+  f->box = f->P == 1 && f->tri < 0 && ops->fft_box_periodic;
+  for (int d = 0; d < dim; d++) f->box &= ps->bc[d][0] == NAV_SCALAR_PERIODIC;
   /* plans, each on the buffer of its layout */
-  for (int t = 1; t <= dim; t++) {
+  for (int t = 1; t <= dim && !f->box; t++) {
     const int d = f->order[t - 1];
     const int *m = f->lay[t].cnt[f->rank];
     if (d == f->tri || nav_fft_cells(m) == 0) continue;
@@ -356,6 +361,11 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
   const nav_idx dense[3] = {1, box->n[0], (nav_idx)box->n[0] * box->n[1]};
   const nav_idx gst[3] = {box->st[0], box->st[1], box->st[2]};
   NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
+  if (f->box) {
+    const nav_real *const lamb[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
+    NAV_CALL(ops->fft_box_periodic(box->n, lamb, f->buf[0], &f->box_state));
+    return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
+  }
   for (int t = 1; t <= dim; t++) { /* forward */
     const int d = f->order[t - 1];
     nav_real *data = f->buf[f->buf_of[t]];
@@ -391,6 +401,8 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
     used += snprintf(text + used, (size_t)(size - used), " %c %s%s", "xyz"[d],
                      d == f->tri ? "tridiagonal" : names[f->fwd[d]], t + 1 < f->dim ? "," : "");
   }
+  if (used < size && f->box)
+    used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform)", f->dim);
   if (used < size && f->P > 1)
     used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (MPI_Alltoallv%s)", f->P,
                      f->host_staged ? " through the host" : "");
@@ -401,6 +413,7 @@ void nav_fft_destroy(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   if (!f) return;
   const nav_kernel_ops *ops = ps->ops;
+  if (f->box_state) ops->fft_box_free(f->box_state);
   for (int d = 0; d < 3; d++) {
     if (f->plan_f[d]) ops->fft_plan_free(f->plan_f[d]);
     if (f->plan_i[d]) ops->fft_plan_free(f->plan_i[d]);
