@@ -8,7 +8,8 @@
 #      also fft periodic and Dirichlet, and 2D 1024^2;
 #   3. navier bench step: 3D cavity 256^3 with solver = auto (fft) and mg (targets 4 / 8.4 ms),
 #      taylor_green3d at 128^3 and 256^3 (nu = 1e-3, CFL-limited dt; jax-cfd: 0.72 / 5.12 ms in FP64);
-#   4. navier run --profile of the 3D cavity 256^3 with solver = auto: device bytes per cell.
+#   4. navier run --profile of the 3D cavity 256^3 with solver = auto: device bytes per cell;
+#   with 2 or more GPUs visible also: fft over 2 ranks (host-staged transposes) against 1, <= 1e-12.
 # Prints a short summary last; logs under $OUT.
 #
 # usage: bench/gpu_fft.sh [BIN_DIR]    BIN_DIR holds navier, test_fft, test_flow_backends (Release,
@@ -72,6 +73,16 @@ for n in 128 256; do
 done
 step "cavity2d 1024^2 auto" --case cases/cavity2d_re100.ini --set grid.nx=1024 --set grid.ny=1024 \
   --set pressure.tolerance=1e-6
+
+if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+  note "== 2 GPUs: the FFT solver over 2 ranks (transposes through the host) against 1 rank"
+  for r in 1 2; do
+    timeout 300 mpirun -n $r "$BIN/navier" bench poisson --dim 3 --n 128 --solver fft --backend cuda --bc neumann \
+      --tol 1e-6 --repeat 3 --json --dump "$SCRATCH/fft_$r.bin" 2>&1 | tail -1 >>"$OUT/bench.log"
+  done
+  note "2 ranks vs 1: $(python3 -c 'import numpy as np,sys; a=np.fromfile(sys.argv[1]); b=np.fromfile(sys.argv[2]); print("max rel diff %.2e (<= 1e-12)" % (abs(a-b).max()/abs(a).max()))' "$SCRATCH/fft_1.bin" "$SCRATCH/fft_2.bin" 2>&1)"
+  note "$(tail -2 "$OUT/bench.log" | python3 -c 'import json,sys; [print("ranks %d: solve %.2f ms" % (d["ranks"], 1e3*d["solve_s"])) for d in map(json.loads, sys.stdin)]' 2>&1 | tr '\n' ' ')"
+fi
 
 note "== 4. run --profile, 3D cavity 256^3, solver = auto"
 OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 \

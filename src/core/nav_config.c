@@ -164,7 +164,7 @@ static const nav_key nav_keys[] = {
     NAV_FACE_VELOCITY(z_high, 2, 1, "0,0,0", "u, v"),
 
     {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "auto",
-     "Pressure Poisson solver: auto (fft where it applies, else mg), fft (direct: real-to-real transforms in "
+     "Pressure Poisson solver: auto (fft where it applies, except on GPUs over several ranks, else mg), fft (direct: real-to-real transforms in "
      "every uniformly spaced direction, tridiagonal lines in at most one non-uniform, non-periodic direction; "
      "FFTW on the CPU, cuFFT on the GPU), mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
      "multigrid V-cycle), and the baselines pcg (Jacobi-preconditioned conjugate gradients), sor (red-black "

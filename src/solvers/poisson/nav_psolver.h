@@ -5,7 +5,8 @@
  *   fft     direct: real-to-real transforms in the uniform directions, tridiagonal lines in at most
  *           one stretched direction (fft.c); one pass, the residual is round-off
  *   auto    fft where it applies (nav_fft_applies: uniform spacing in every direction but one, not
- *           periodic; a backend with an FFT library), else mg
+ *           periodic; a backend with an FFT library; not a device backend over several ranks, whose
+ *           transposes would go through the host), else mg
  *   mg      geometric multigrid cycles (red-black Gauss-Seidel smoothing, V or F cycle)
  *   mgpcg   conjugate gradients preconditioned by one symmetric multigrid V-cycle
  *   pcg     Jacobi-preconditioned conjugate gradients
