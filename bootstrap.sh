@@ -2,7 +2,8 @@
 # navier: install what is missing (Debian 12 packages), build, then run the default case or the tests.
 #
 #   ./bootstrap.sh run [navier run arguments]   build, then run a case (default: the 2D cavity, Re = 100)
-#   ./bootstrap.sh test [ctest arguments]       build, then run the test suite without the gpu and long labels
+#   ./bootstrap.sh test [ctest arguments]       build, then run the test suite without the gpu and long labels;
+#                                               then the single-precision build (BUILD_DIR-single) and its tests
 #   ./bootstrap.sh build                        only install and build
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default: all cores).
@@ -14,10 +15,10 @@ BUILD_TYPE=${BUILD_TYPE:-Release}
 JOBS=${JOBS:-$(nproc)}
 
 # Debian packages the build and the tests need; only the missing ones are installed.
-# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); python3-numpy, -matplotlib, -h5py: `navier plot`
+# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); libfftw3-dev: the FFT pressure solver on the CPU; python3-numpy, -matplotlib, -h5py: `navier plot`
 # and the output tests. For the tests only (TEST_PACKAGES): python3-paraview (with paraview: pvbatch), the
 # test that ParaView opens fields.xmf; clang, libFuzzer for the fuzz test of the input readers (bench/fuzz.sh).
-PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev
+PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev libfftw3-dev
           python3-numpy python3-matplotlib python3-h5py"
 TEST_PACKAGES="python3-paraview clang"
 
@@ -64,6 +65,15 @@ shift || true
 case "$cmd" in
   build) build ;;
   run) build; export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}; exec "$BUILD_DIR/navier" run "$@" ;;
-  test) need_packages $TEST_PACKAGES; build; cd "$BUILD_DIR"; run_tests "$@" ;;
+  test)
+    need_packages $TEST_PACKAGES
+    build
+    rc=0
+    (cd "$BUILD_DIR" && run_tests "$@") || rc=1
+    # the single-precision build and its tests (label single: tests/CMakeLists.txt says which and why)
+    cmake -S . -B "$BUILD_DIR-single" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DNAV_SINGLE_PRECISION=ON -DNAV_ENABLE_CUDA=OFF >/dev/null
+    cmake --build "$BUILD_DIR-single" -j "$JOBS"
+    (cd "$BUILD_DIR-single" && ctest -L single -LE "gpu|long" --output-on-failure "$@") || rc=1
+    exit $rc ;;
   *) echo "usage: ./bootstrap.sh run|test|build [arguments]" >&2; exit 2 ;;
 esac

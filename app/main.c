@@ -48,7 +48,7 @@ static void nav_usage(FILE *out) {
           "       navier plot DIR [monitor|fields|cavity|convection]\n"
           "       navier doc case-file\n"
           "       navier --help | --version\n\n"
-          "Incompressible Navier-Stokes on staggered Cartesian grids (projection method, multigrid pressure).\n\n"
+          "Incompressible Navier-Stokes on staggered Cartesian grids (projection method, FFT or multigrid pressure).\n\n"
           "  run        run a case file; without one, the embedded default case (2D lid-driven cavity,\n"
           "             Re = 100, 128x128 cells, to steady state). Writes DIR/summary.json, DIR/monitor.csv,\n"
           "             field snapshots (HDF5 + fields.xmf for ParaView, or VTK) and checkpoints when\n"

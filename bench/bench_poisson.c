@@ -31,7 +31,7 @@
 #include "navier/poisson.h"
 
 static int nav_bench_usage(void) {
-  fprintf(stderr, "usage: navier bench poisson --dim 2|3 --n N [--solver mg|mgpcg|pcg|sor|jacobi] [--tol T]\n"
+  fprintf(stderr, "usage: navier bench poisson --dim 2|3 --n N [--solver fft|auto|mg|mgpcg|pcg|sor|jacobi] [--tol T]\n"
                   "                            [--bc neumann|dirichlet|periodic] [--cycle v|f] [--smooth PRE,POST] "
                   "[--json]\n"
                   "                            [--decomposition PX,PY,PZ] [--dump FILE] [--backend cpu|cuda] "

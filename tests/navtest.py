@@ -2,7 +2,7 @@
 """Checks that run the navier command and assert on what it writes.
 
 usage: navtest.py NAVIER SCRATCH CHECK [args]
-  order CASE N1 N2 MIN_ORDER     run CASE on N1 and N2 cells per direction (dt and the step count
+  order CASE N1 N2 MIN_ORDER [--set k=v ...]  run CASE on N1 and N2 cells per direction (dt and the step count
                                  scaled with h) and assert the observed order of the max velocity
                                  error, log(e1/e2)/log(N2/N1) >= MIN_ORDER
   ghia CASE TOL [--set k=v ...]  run CASE and assert ghia_max_dev_u and ghia_max_dev_v <= TOL
@@ -70,6 +70,9 @@ def run(navier, case, outdir, sets):
     if res.returncode != 0:
         print(res.stdout)
         sys.exit(f"FAIL: {' '.join(cmd)} exited {res.returncode}")
+    for line in res.stdout.splitlines():
+        if line.startswith("pressure:"):
+            print(line)
     with open(os.path.join(outdir, "summary.json")) as f:
         return json.load(f)
 
@@ -89,7 +92,7 @@ def case_value(case, section, key, sets=()):
     return None
 
 
-def check_order(navier, scratch, case, n1, n2, min_order):
+def check_order(navier, scratch, case, n1, n2, min_order, extra=()):
     dim = int(case_value(case, "grid", "dim"))
     dt = float(case_value(case, "time", "dt"))
     n0 = int(case_value(case, "grid", "nx"))
@@ -98,7 +101,7 @@ def check_order(navier, scratch, case, n1, n2, min_order):
         sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.dt={dt * n0 / n!r}"]
         if dim == 3:
             sets.append(f"grid.nz={n}")
-        s = run(navier, case, os.path.join(scratch, f"n{n}"), sets)
+        s = run(navier, case, os.path.join(scratch, f"n{n}"), sets + list(extra))
         e = s["validation"]["velocity_error_max"]
         ke, ke_exact, ke_bound = s["kinetic_energy"], *exact_kinetic_energy(case, s["time"], e)
         ke_ok &= abs(ke - ke_exact) <= ke_bound
@@ -652,7 +655,7 @@ def main():
     sets = [a for a in args if "=" in a and "." in a.split("=")[0]]
     args = [a for a in args if a not in sets and a != "--set"]
     if check == "order":
-        ok = check_order(navier, scratch, args[0], int(args[1]), int(args[2]), float(args[3]))
+        ok = check_order(navier, scratch, args[0], int(args[1]), int(args[2]), float(args[3]), sets)
     elif check == "ghia":
         ok = check_ghia(navier, scratch, args[0], float(args[1]), sets)
     elif check == "profile":

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compare navier's multigrid with hypre's BoomerAMG-preconditioned CG on the same Poisson problems
+# Compare navier's FFT solver and multigrid with hypre's BoomerAMG-preconditioned CG on the same Poisson problems
 # (all-Neumann, random zero-mean right-hand side, relative residual 1e-8), same cores:
 # navier with OMP_NUM_THREADS=$CORES threads, hypre with $CORES MPI ranks.
 #   bench/hypre/compare.sh [BUILD_DIR]     (needs Debian's libhypre-dev; prints a table and JSON lines)
@@ -20,7 +20,7 @@ import json,sys
 r=min((json.loads(l) for l in sys.stdin), key=lambda d: d['setup_s']+d['solve_s'])
 print('%-28s %4d %6d %9.4f %9.4f %9.4f %5d %9.2e' % ('hypre BoomerAMG-PCG (%d ranks)' % r['ranks'], r['dim'], r['n'], r['setup_s'], r['solve_s'], r['setup_s']+r['solve_s'], r['iterations'], r['relres']))
 print(json.dumps(r), file=sys.stderr)"
-  for solver in mg mgpcg; do
+  for solver in fft mg mgpcg; do
     for rep in 1 2 3; do
       OMP_NUM_THREADS=$cores "$build/navier" bench poisson --dim "$1" --n "$2" --solver $solver --tol 1e-8 --json
     done | python3 -c "

@@ -34,7 +34,10 @@ extern "C" {
 typedef enum nav_poisson_bc { NAV_POISSON_NEUMANN = 0, NAV_POISSON_DIRICHLET = 1, NAV_POISSON_PERIODIC = 2 } nav_poisson_bc;
 
 typedef struct nav_poisson_options {
-  const char *solver;   /* "mg" (default), "mgpcg", "pcg" (Jacobi-CG), "sor", "jacobi" */
+  const char *solver;   /* "mg" (default), "fft" (direct: transforms in the uniform directions, tridiagonal
+                           lines in at most one non-uniform, non-periodic one; NAV_ERR_INPUT with the reason
+                           on a grid it cannot serve), "auto" (fft where it applies, else mg), "mgpcg",
+                           "pcg" (Jacobi-CG), "sor", "jacobi" */
   double tolerance;     /* relative residual ||b - A x|| / ||b||; default 1e-8 */
   int max_iterations;   /* default 200 (multigrid cycles) */
   const char *cycle;    /* "v" (default) or "f" */

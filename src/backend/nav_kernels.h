@@ -48,6 +48,16 @@ typedef struct nav_p2p_msg {
 
 #define NAV_P2P_ID_BYTES 128 /* the opaque id that names a group (NCCL's unique id) */
 
+/* The real-to-real transforms of the FFT Poisson solver along one direction (FFTW's r2r kinds and
+ * their unnormalised definitions; "inverse" kinds undo the forward ones up to the factor 2N, or N
+ * for the DFT): DCT2 = REDFT10 (Neumann faces), DCT3 = REDFT01 (its inverse), DST2 = RODFT10
+ * (Dirichlet), DST3 = RODFT01, DCT4 = REDFT11 (Neumann low, Dirichlet high; its own inverse),
+ * DST4 = RODFT11 (Dirichlet low, Neumann high), R2HC / HC2R (periodic: the DFT in halfcomplex
+ * order, r_0 .. r_{N/2}, i_{(N+1)/2-1} .. i_1). */
+typedef enum nav_fft_kind {
+  NAV_FFT_DCT2, NAV_FFT_DCT3, NAV_FFT_DST2, NAV_FFT_DST3, NAV_FFT_DCT4, NAV_FFT_DST4, NAV_FFT_R2HC, NAV_FFT_HC2R
+} nav_fft_kind;
+
 typedef struct nav_kernel_ops {
   const char *name;
 
@@ -185,6 +195,32 @@ typedef struct nav_kernel_ops {
    * faces too since the index range is the same; *bad = 1 if a value is NaN or Inf */
   nav_err (*max_abs_diff)(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
                           int *bad);
+
+  /* FFT Poisson solver (solvers/poisson/fft.c, nav_point_fft.h); fft_plan is NULL where the backend
+   * was built without an FFT library. Dense arrays: x fastest, m[0] x m[1] x m[2] values (m[2] = 1
+   * in 2D). */
+  /* the box of cnt points: dst[doff + i dst_st[0] + j dst_st[1] + k dst_st[2]] = src[soff + i sst[0] + ...];
+   * src and dst do not overlap */
+  nav_err (*copy_box)(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
+                      nav_idx doff, const nav_idx dst_st[3]);
+  /* a plan of the transform `kind` along direction dir of every line of a dense m array, in place;
+   * data is the array it will run on (planning may overwrite it) */
+  nav_err (*fft_plan)(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
+  nav_err (*fft_execute)(void *plan, nav_real *data);
+  void (*fft_plan_free)(void *plan);
+  /* data = nav_fft_divide(data, lam[0][i] + lam[1][j] + lam[2][k]); lam[2] NULL in 2D */
+  nav_err (*fft_divide)(const int m[3], const nav_real *const lam[3], nav_real *data);
+  /* every line along dir: nav_fft_thomas with a, b, c (m[dir] values) and the shift of the other
+   * directions' lam; lam[dir] is not read; work: a dense m array */
+  nav_err (*fft_tridiag)(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a, const nav_real *b,
+                         const nav_real *c, int singular, nav_real *data, nav_real *work);
+  /* optional (NULL: the solver transforms direction by direction): a whole periodic box in one
+   * multi-dimensional real-to-complex transform: plan once (*state NULL), then data = the inverse
+   * transform of (the transform of data) / (lam[0][k0] + lam[1][k1] + lam[2][k2]) (0 where the sum is
+   * 0), lam indexed by the wavenumber index k (0..m-1; lam[k] = lam[m-k]), unnormalised as the
+   * halfcomplex DFT; fft_box_free releases the state */
+  nav_err (*fft_box_periodic)(const int m[3], const nav_real *const lam[3], nav_real *data, void **state);
+  void (*fft_box_free)(void *state);
 } nav_kernel_ops;
 
 /* The registered backends. nav_backend_get returns NULL for an unknown or unavailable name; for

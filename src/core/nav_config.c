@@ -72,7 +72,7 @@ static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", 
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
 static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
 static const char *const nav_profile_values[] = {"uniform", "parabolic", "file", "exact", NULL};
-static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
+static const char *const nav_solver_values[] = {"auto", "fft", "mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_smoother_values[] = {"auto", "point", "line", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
@@ -226,8 +226,10 @@ static const nav_key nav_keys[] = {
     NAV_FACE_VELOCITY(z_low, 2, 0, "0,0,0", "u, v"),
     NAV_FACE_VELOCITY(z_high, 2, 1, "0,0,0", "u, v"),
 
-    {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "mg",
-     "Pressure Poisson solver: mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
+    {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "auto",
+     "Pressure Poisson solver: auto (fft where it applies, except on GPUs over several ranks, else mg), fft (direct: real-to-real transforms in "
+     "every uniformly spaced direction, tridiagonal lines in at most one non-uniform, non-periodic direction; "
+     "FFTW on the CPU, cuFFT on the GPU), mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
      "multigrid V-cycle), and the baselines pcg (Jacobi-preconditioned conjugate gradients), sor (red-black "
      "successive over-relaxation) and jacobi (damped Jacobi).",
      .values = nav_solver_values},
@@ -1149,6 +1151,7 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
   }
   for (int i = 0; i < nset; i++) nav_load_set(ld, i + 1, sets[i]);
   nav_check_consistency(ld);
+  _Static_assert(NAV_NKEYS <= NAV_CONFIG_MAX_KEYS, "raise NAV_CONFIG_MAX_KEYS");
   for (int k = 0; k < NAV_NKEYS; k++) {
     cfg->origin[k].src = (unsigned char)ld->at[k].src;
     cfg->origin[k].line = ld->at[k].line;

@@ -76,7 +76,7 @@ typedef struct nav_config {
   char inflow_file[3][2][NAV_CONFIG_STR]; /* keys <face>_profile_file: the profile table of profile = file */
 
   /* [pressure] */
-  char solver[16];     /* mg | mgpcg | pcg | sor | jacobi */
+  char solver[16];     /* auto | fft | mg | mgpcg | pcg | sor | jacobi */
   double tolerance;    /* relative residual ||b - Ax|| / ||b|| */
   int max_iterations;  /* cycles (mg) or iterations (pcg) */
   char cycle[8];       /* v | f */

@@ -165,7 +165,16 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.cpu_coarse_cells = cfg->cpu_coarse_cells;
   snprintf(po.smoother, sizeof po.smoother, "%s", cfg->smoother);
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
-  NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
+  const nav_err pe = nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po,
+                                        &f->poisson);
+  if (pe == NAV_ERR_INPUT && !strcmp(cfg->solver, "fft")) { /* the grid or backend rules the FFT solver out */
+    char where[NAV_CONFIG_STR + 16], why[512];
+    nav_config_where(cfg, "pressure", "solver", where, sizeof where);
+    snprintf(why, sizeof why, "%s", nav_error_message());
+    nav_error_clear();
+    NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'pressure.solver': %s", where, why);
+  }
+  NAV_CALL(pe);
   f->change = -1;
   NAV_CALL(nav_open_create(f));
   NAV_CALL(nav_flow_initial(f));

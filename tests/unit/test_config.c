@@ -86,7 +86,7 @@ static void test_defaults(void) {
       for (int c = 0; c < 3; c++) still &= d.wall_velocity[dir][s][c] == ((dir == 1 && s == 1 && c == 0) ? 1 : 0);
     }
   NAV_TEST(walls && still, "defaults: [boundary] walls, lid y_high moving at 1,0,0");
-  NAV_TEST(!strcmp(d.solver, "mg") && d.tolerance == 1e-8 && d.max_iterations == 200 && !strcmp(d.cycle, "v") &&
+  NAV_TEST(!strcmp(d.solver, "auto") && d.tolerance == 1e-8 && d.max_iterations == 200 && !strcmp(d.cycle, "v") &&
                d.pre_smooth == 2 && d.post_smooth == 2,
            "defaults: [pressure]");
   NAV_TEST(d.dir[0] == '\0' && d.fields_every == 0 && d.fields_dt == 0 && d.monitor_every == 10 &&
@@ -204,6 +204,17 @@ static void test_good_file(void) {
   memcpy(cfg.source, d.source, sizeof cfg.source);
   memcpy(cfg.origin, d.origin, sizeof cfg.origin);
   NAV_TEST(e == NAV_OK && !memcmp(&cfg, &d, sizeof cfg), "defaults printed and loaded back are the defaults");
+
+  /* nav_config_where: the origin of a key, for errors found after loading */
+  char expect[400];
+  char *set_solver[] = {"pressure.tolerance=1e-6"};
+  write_fixture(path, sizeof path, "where.ini", "[run]\nname = w\n[pressure]\nsolver = fft\n");
+  e = nav_config_load(&cfg, path, 1, set_solver, &errs);
+  nav_config_where(&cfg, "pressure", "solver", where, sizeof where);
+  snprintf(expect, sizeof expect, "%s:4", path);
+  const int file_ok = !strcmp(where, expect);
+  nav_config_where(&cfg, "pressure", "tolerance", where, sizeof where);
+  NAV_TEST(e == NAV_OK && file_ok && !strcmp(where, "--set:1"), "nav_config_where: file line 4 and --set:1");
 }
 
 static void test_file_errors(void) {
@@ -233,7 +244,7 @@ static void test_file_errors(void) {
   ONE_ERROR("enum: choice", "[run]\nbackend = gpu\n",
             "%s:2: key 'run.backend': must be one of auto, cpu, cuda, got 'gpu'");
   ONE_ERROR("enum: case-sensitive", "[pressure]\nsolver = MG\n",
-            "%s:2: key 'pressure.solver': must be one of mg, mgpcg, pcg, sor, jacobi, got 'MG'");
+            "%s:2: key 'pressure.solver': must be one of auto, fft, mg, mgpcg, pcg, sor, jacobi, got 'MG'");
   ONE_ERROR("vector: two components", "[boundary]\ny_high_velocity = 1,0\n",
             "%s:2: key 'boundary.y_high_velocity': expected three comma-separated real numbers u,v,w, got '1,0'");
   ONE_ERROR("vector: four components", "[boundary]\ny_high_velocity = 1,0,0,0\n",

@@ -26,7 +26,7 @@ check "2 ranks, 3 blocks: message names the --set, the key and the rank count" \
 check "2 ranks, 3 blocks: nothing computed" test ! -e "$out/summary.json" -a ! -e "$out/monitor.csv"
 
 out=$scratch/noconv
-"$navier" run --set grid.nx=32 --set grid.ny=32 --set time.max_steps=5 --set pressure.max_iterations=1 \
+"$navier" run --set grid.nx=32 --set grid.ny=32 --set time.max_steps=5 --set pressure.solver=mg --set pressure.max_iterations=1 \
   --set pressure.tolerance=1e-12 --output "$out" >"$scratch/noconv.out" 2>"$scratch/noconv.err"
 rc=$?
 check "no convergence: exit 1 (got $rc)" test "$rc" -eq 1

@@ -15,15 +15,7 @@
 
 #include "navier/poisson.h"
 
-static int failures = 0;
-#define NAV_TEST(cond, ...)                                                                        \
-  do {                                                                                             \
-    int ok_ = (cond);                                                                              \
-    printf("%s ", ok_ ? "ok  " : "FAIL");                                                          \
-    printf(__VA_ARGS__);                                                                           \
-    printf("\n");                                                                                  \
-    if (!ok_) failures++;                                                                          \
-  } while (0)
+#include "nav_test.h"
 
 static const double PI = 3.14159265358979323846;
 

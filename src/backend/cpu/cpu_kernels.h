@@ -104,4 +104,16 @@ nav_err nav_outflow_update_cpu(const nav_box *b, const nav_real *x, int dir, int
 nav_err nav_face_integral_cpu(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
 nav_err nav_face_sum_cpu(const nav_box *b, const nav_real *x, int c, double *sum);
 
+/* fft.c: the FFT Poisson solver's kernels (FFTW plans only when built with it) */
+nav_err nav_copy_box_cpu(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
+                         nav_idx doff, const nav_idx dst_st[3]);
+nav_err nav_fft_plan_cpu(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
+nav_err nav_fft_execute_cpu(void *plan, nav_real *data);
+void nav_fft_plan_free_cpu(void *plan);
+nav_err nav_fft_box_periodic_cpu(const int m[3], const nav_real *const lam[3], nav_real *data, void **state);
+void nav_fft_box_free_cpu(void *state);
+nav_err nav_fft_divide_cpu(const int m[3], const nav_real *const lam[3], nav_real *data);
+nav_err nav_fft_tridiag_cpu(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
+                            const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work);
+
 #endif

@@ -43,4 +43,14 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .sum = nav_sum_cpu,
     .shift = nav_shift_cpu,
     .max_abs_diff = nav_max_abs_diff_cpu,
+    .copy_box = nav_copy_box_cpu,
+#ifdef NAV_HAVE_FFTW
+    .fft_plan = nav_fft_plan_cpu,
+    .fft_execute = nav_fft_execute_cpu,
+    .fft_plan_free = nav_fft_plan_free_cpu,
+    .fft_box_periodic = nav_fft_box_periodic_cpu,
+    .fft_box_free = nav_fft_box_free_cpu,
+#endif
+    .fft_divide = nav_fft_divide_cpu,
+    .fft_tridiag = nav_fft_tridiag_cpu,
 };

@@ -228,4 +228,16 @@ nav_err nav_shift_cuda(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_max_abs_diff_cuda(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
                               int *bad);
 
+/* fft.cu: the FFT Poisson solver's kernels (cuFFT) */
+nav_err nav_copy_box_cuda(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
+                          nav_idx doff, const nav_idx dst_st[3]);
+nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
+nav_err nav_fft_execute_cuda(void *plan, nav_real *data);
+void nav_fft_plan_free_cuda(void *plan);
+nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_real *data);
+nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
+                             const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work);
+nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], nav_real *data, void **state);
+void nav_fft_box_free_cuda(void *state);
+
 #endif

@@ -61,4 +61,12 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .sum = nav_sum_cuda,
     .shift = nav_shift_cuda,
     .max_abs_diff = nav_max_abs_diff_cuda,
+    .copy_box = nav_copy_box_cuda,
+    .fft_plan = nav_fft_plan_cuda,
+    .fft_execute = nav_fft_execute_cuda,
+    .fft_plan_free = nav_fft_plan_free_cuda,
+    .fft_divide = nav_fft_divide_cuda,
+    .fft_tridiag = nav_fft_tridiag_cuda,
+    .fft_box_periodic = nav_fft_box_periodic_cuda,
+    .fft_box_free = nav_fft_box_free_cuda,
 };

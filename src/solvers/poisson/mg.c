@@ -299,7 +299,10 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
   if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->b));
   const int n = lev->N[0] * lev->N[1] * lev->N[2];
   NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi,
-                           NAV_MG_COARSE_TOL, 2 * n + 50, &it, &rel));
+                           fmax(NAV_MG_COARSE_TOL, 100 * NAV_REAL_EPS), 2 * n + 50, &it, &rel));
+  /* the correction's constant is arbitrary: keep it at 0 so that it does not grow over the cycles
+   * (in single precision a drifting constant swallows the digits of the correction) */
+  if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->x));
   return nav_level_fill(ps, lev, lev->x);
 }
 

@@ -2,6 +2,11 @@
  * block, with Neumann, Dirichlet (homogeneous) or periodic faces.
  *
  * Solvers:
+ *   fft     direct: real-to-real transforms in the uniform directions, tridiagonal lines in at most
+ *           one stretched direction (fft.c); one pass, the residual is round-off
+ *   auto    fft where it applies (nav_fft_applies: uniform spacing in every direction but one, not
+ *           periodic; a backend with an FFT library; not a device backend over several ranks, whose
+ *           transposes would go through the host), else mg
  *   mg      geometric multigrid cycles (red-black Gauss-Seidel smoothing, V or F cycle)
  *   mgpcg   conjugate gradients preconditioned by one symmetric multigrid V-cycle
  *   pcg     Jacobi-preconditioned conjugate gradients
@@ -23,7 +28,7 @@
 #include "grid/nav_geometry.h"
 
 typedef struct nav_psolver_options {
-  char solver[16];    /* mg | mgpcg | pcg | sor | jacobi */
+  char solver[16];    /* auto | fft | mg | mgpcg | pcg | sor | jacobi */
   double tolerance;   /* relative residual */
   int max_iterations; /* cycles or iterations */
   char cycle[8];      /* v | f (mg) */

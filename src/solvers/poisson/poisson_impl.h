@@ -31,7 +31,9 @@ typedef struct nav_level {
   struct nav_line_split *split[3]; /* lines along d split over ranks (mg_line.c); NULL otherwise */
 } nav_level;
 
-enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI };
+enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI, NAV_PSOLVER_FFT };
+
+typedef struct nav_fft nav_fft; /* fft.c */
 #define NAV_PSOLVER_WORK 4
 
 struct nav_psolver {
@@ -39,6 +41,7 @@ struct nav_psolver {
   nav_psolver_options opt;
   int kind;           /* NAV_PSOLVER_* */
   double omega;       /* relaxation factor in use (sor, jacobi) */
+  double tol_asked;   /* the tolerance asked for; opt.tolerance: the one in use (raised to the precision floor) */
   double setup_s;
   nav_scalar_bc bc[3][2];
   int singular;       /* no Dirichlet face: constants are in the null space */
@@ -53,6 +56,7 @@ struct nav_psolver {
   double *gblock, *gglobal; /* host buffers of the gather/scatter (dense block, dense global on rank 0) */
   nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
   long overlapped;    /* colour sweeps relaxed beside their halo exchange (nav_mg_relax_overlapped) so far */
+  nav_fft *fft;       /* the FFT solver's plans and buffers (fft.c) */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
@@ -99,5 +103,18 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */
 nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
+
+/* FFT direct solver (fft.c). nav_fft_applies: 1 if the FFT solver serves this grid and backend,
+ * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
+ * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective). */
+int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+                    const nav_scalar_bc bc[3][2], char *why, int size);
+nav_err nav_fft_setup(nav_psolver *ps);
+nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b);
+void nav_fft_destroy(nav_psolver *ps);
+/* 1 if every direction is transformed (no tridiagonal one): the solution has zero mean. */
+int nav_fft_zero_mean(const nav_psolver *ps);
+/* One line on the FFT solver: transforms per direction, the tridiagonal direction, the layouts. */
+void nav_fft_describe(const nav_psolver *ps, char *text, int size);
 
 #endif

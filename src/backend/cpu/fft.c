@@ -1,0 +1,154 @@
+/* CPU backend of the FFT Poisson solver: FFTW's real-to-real transforms (guru interface, one plan
+ * per direction and layout, every line of the dense array at once, threaded like the OpenMP loops),
+ * the spectral division and the tridiagonal line solves (nav_point_fft.h), and the strided box copy
+ * of the transposes. Without FFTW (NAV_HAVE_FFTW undefined) only the copies and solves are built
+ * and fft_plan is NULL: the solver reports that the build has no FFT. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/common/nav_point_fft.h"
+#include "core/nav_error.h"
+#include "backend/cpu/cpu_kernels.h"
+
+#ifdef NAV_HAVE_FFTW
+#include <fftw3.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef NAV_SINGLE_PRECISION
+#define NAV_FFTW(name) fftwf_##name
+#else
+#define NAV_FFTW(name) fftw_##name
+#endif
+
+/* FFTW_ESTIMATE: planning by FFTW_MEASURE took 33 s at 128^3 (2 loaded cores) for a solve that
+ * is at most a few tens of per cent faster; the flow creates its solver once per run, tests many. */
+#define NAV_FFTW_FLAGS FFTW_ESTIMATE
+
+static const NAV_FFTW(r2r_kind) nav_fftw_kinds[] = {FFTW_REDFT10, FFTW_REDFT01, FFTW_RODFT10, FFTW_RODFT01,
+                                                    FFTW_REDFT11, FFTW_RODFT11, FFTW_R2HC,    FFTW_HC2R};
+
+nav_err nav_fft_plan_cpu(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan) {
+  static int threads_ready = 0;
+  if (!threads_ready) { /* FFTW's threads follow OpenMP's (fftw3_omp) */
+#ifdef _OPENMP
+    NAV_FFTW(init_threads)();
+#endif
+    threads_ready = 1;
+  }
+#ifdef _OPENMP
+  const long cells = (long)m[0] * m[1] * m[2];
+  NAV_FFTW(plan_with_nthreads)(cells >= 8192 ? omp_get_max_threads() : 1);
+#endif
+  const nav_idx st[3] = {1, m[0], (nav_idx)m[0] * m[1]};
+  NAV_FFTW(iodim64) len = {m[dir], st[dir], st[dir]}, batch[2];
+  int nb = 0;
+  for (int d = 0; d < 3; d++)
+    if (d != dir && m[d] > 1) batch[nb++] = (NAV_FFTW(iodim64)){m[d], st[d], st[d]};
+  NAV_FFTW(r2r_kind) k = nav_fftw_kinds[kind];
+  *plan = NAV_FFTW(plan_guru64_r2r)(1, &len, nb, batch, data, data, &k, NAV_FFTW_FLAGS);
+  NAV_CHECK(*plan, NAV_ERR_INTERNAL, "FFTW cannot plan a transform of %d x %d x %d along %d", m[0], m[1], m[2], dir);
+  return NAV_OK;
+}
+
+nav_err nav_fft_execute_cpu(void *plan, nav_real *data) {
+  NAV_FFTW(execute_r2r)((NAV_FFTW(plan))plan, data, data);
+  return NAV_OK;
+}
+
+void nav_fft_plan_free_cpu(void *plan) {
+  if (plan) NAV_FFTW(destroy_plan)((NAV_FFTW(plan))plan);
+}
+
+/* A periodic box: one multi-dimensional r2c transform, the division in the half spectrum
+ * (k0 <= m0/2; x fastest), the c2r transform back. */
+typedef struct nav_fftw_box {
+  NAV_FFTW(plan) fwd, inv;
+  NAV_FFTW(complex) *c;
+} nav_fftw_box;
+
+nav_err nav_fft_box_periodic_cpu(const int m[3], const nav_real *const lam[3], nav_real *data, void **state) {
+  nav_fftw_box *s = (nav_fftw_box *)*state;
+  const int h0 = m[0] / 2 + 1;
+  const long half = (long)h0 * m[1] * m[2];
+  if (!s) { /* FFTW's dimensions are slowest first: (z, y, x) */
+    s = calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate an FFTW plan");
+    *state = s;
+    s->c = NAV_FFTW(alloc_complex)((size_t)half);
+    NAV_CHECK(s->c, NAV_ERR_MEMORY, "cannot allocate the FFT half spectrum");
+#ifdef _OPENMP
+    NAV_FFTW(plan_with_nthreads)(half >= 4096 ? omp_get_max_threads() : 1);
+#endif
+    const int rank = m[2] > 1 ? 3 : 2, dims[3] = {m[2], m[1], m[0]};
+    s->fwd = NAV_FFTW(plan_dft_r2c)(rank, dims + 3 - rank, data, s->c, NAV_FFTW_FLAGS);
+    s->inv = NAV_FFTW(plan_dft_c2r)(rank, dims + 3 - rank, s->c, data, NAV_FFTW_FLAGS);
+    NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan a periodic box of %d x %d x %d", m[0], m[1], m[2]);
+  }
+  NAV_FFTW(execute_dft_r2c)(s->fwd, data, s->c);
+  nav_real *c = (nav_real *)s->c;
+#pragma omp parallel for collapse(2) schedule(static) if (half >= 8192)
+  for (int k = 0; k < m[2]; k++)
+    for (int j = 0; j < m[1]; j++) {
+      const nav_real l = lam[1][j] + (lam[2] ? lam[2][k] : 0);
+      nav_real *row = c + 2 * (long)h0 * (j + (long)m[1] * k);
+      for (int i = 0; i < h0; i++) {
+        row[2 * i] = nav_fft_divide(row[2 * i], lam[0][i] + l);
+        row[2 * i + 1] = nav_fft_divide(row[2 * i + 1], lam[0][i] + l);
+      }
+    }
+  NAV_FFTW(execute_dft_c2r)(s->inv, s->c, data);
+  return NAV_OK;
+}
+
+void nav_fft_box_free_cpu(void *state) {
+  nav_fftw_box *s = (nav_fftw_box *)state;
+  if (!s) return;
+  NAV_FFTW(destroy_plan)(s->fwd);
+  NAV_FFTW(destroy_plan)(s->inv);
+  NAV_FFTW(free)(s->c);
+  free(s);
+}
+#endif
+
+nav_err nav_copy_box_cpu(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
+                         nav_idx doff, const nav_idx dst_st[3]) {
+  const long cells = (long)cnt[0] * cnt[1] * cnt[2];
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
+  for (int k = 0; k < cnt[2]; k++)
+    for (int j = 0; j < cnt[1]; j++) {
+      const nav_real *s = src + soff + j * sst[1] + k * sst[2];
+      nav_real *t = dst + doff + j * dst_st[1] + k * dst_st[2];
+      if (sst[0] == 1 && dst_st[0] == 1)
+        memcpy(t, s, (size_t)cnt[0] * sizeof(nav_real));
+      else
+        for (int i = 0; i < cnt[0]; i++) t[i * dst_st[0]] = s[i * sst[0]];
+    }
+  return NAV_OK;
+}
+
+nav_err nav_fft_divide_cpu(const int m[3], const nav_real *const lam[3], nav_real *data) {
+  const long cells = (long)m[0] * m[1] * m[2];
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
+  for (int k = 0; k < m[2]; k++)
+    for (int j = 0; j < m[1]; j++) {
+      const nav_real s = lam[1][j] + (lam[2] ? lam[2][k] : 0);
+      nav_real *row = data + (nav_idx)m[0] * (j + (nav_idx)m[1] * k);
+      for (int i = 0; i < m[0]; i++) row[i] = nav_fft_divide(row[i], lam[0][i] + s);
+    }
+  return NAV_OK;
+}
+
+nav_err nav_fft_tridiag_cpu(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
+                            const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work) {
+  const nav_idx st[3] = {1, m[0], (nav_idx)m[0] * m[1]};
+  const int e = dir == 0 ? 1 : 0, f = dir == 2 ? 1 : 2; /* the other two directions */
+  const long cells = (long)m[0] * m[1] * m[2];
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
+  for (int jf = 0; jf < m[f]; jf++)
+    for (int je = 0; je < m[e]; je++) {
+      const nav_real s = lam[e][je] + (lam[f] ? lam[f][jf] : 0);
+      nav_fft_thomas(m[dir], je * st[e] + jf * st[f], st[dir], data, work, a, b, c, s, singular);
+    }
+  return NAV_OK;
+}

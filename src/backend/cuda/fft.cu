@@ -1,0 +1,315 @@
+/* CUDA backend of the FFT Poisson solver: the real-to-real transforms through cuFFT (which has no
+ * DCT or DST) with pre- and post-processing kernels (nav_point_fft.h: Makhoul's reordering for
+ * DCT-II/III and DST-II/III, a zero-padded complex FFT for DCT-IV/DST-IV, the halfcomplex DFT),
+ * the spectral division, the tridiagonal line solves and the strided box copy of the transposes.
+ *
+ * One transform along direction dir of a dense m array (x fastest) over B = the product of the
+ * other counts lines of N points: pre kernel (dense array -> FFT input), one batched cuFFT
+ * execution, post kernel (FFT output -> dense array). The FFT buffers hold line b's element n at
+ *   b * L + n   (dir = 0: "line-major", the lines are contiguous in the dense array too), or
+ *   n * B + b   (dir = 1, 2: "batch-fastest": neighbouring lines are neighbours in memory, so the
+ *                kernels' reads and writes coalesce; cuFFT's advanced layout with stride B).
+ * Scratch (FFT input/output buffers and cuFFT's work area) is one set of device buffers shared
+ * by every plan, grown to the largest need (plans run one at a time on the current stream). */
+#include <cufft.h>
+
+#include "backend/common/nav_point_fft.h"
+#include "backend/cuda/cuda_kernels.h"
+
+#define NAV_CALL_CUFFT(...)                                                                          \
+  do {                                                                                               \
+    const cufftResult nav_ferr_ = (__VA_ARGS__);                                                     \
+    NAV_CHECK(nav_ferr_ == CUFFT_SUCCESS, NAV_ERR_BACKEND, "%s failed: cuFFT error %d", #__VA_ARGS__, \
+              (int)nav_ferr_);                                                                       \
+  } while (0)
+
+#ifdef NAV_SINGLE_PRECISION
+#define NAV_CUFFT_R2C CUFFT_R2C
+#define NAV_CUFFT_C2R CUFFT_C2R
+#define NAV_CUFFT_C2C CUFFT_C2C
+typedef cufftComplex nav_cufft_complex;
+typedef cufftReal nav_cufft_real;
+#else
+#define NAV_CUFFT_R2C CUFFT_D2Z
+#define NAV_CUFFT_C2R CUFFT_Z2D
+#define NAV_CUFFT_C2C CUFFT_Z2Z
+typedef cufftDoubleComplex nav_cufft_complex;
+typedef cufftDoubleReal nav_cufft_real;
+#endif
+
+typedef struct nav_cuda_fft_plan {
+  int m[3], dir, N, M, B, cls;
+  nav_fft_kind kind;
+  int lr, lc;   /* line lengths of the real and the complex buffer */
+  cufftHandle h;
+  size_t work;  /* bytes of cuFFT's work area */
+} nav_cuda_fft_plan;
+
+static nav_real *nav_fft_rbuf = NULL, *nav_fft_cbuf = NULL; /* real and complex (interleaved) FFT buffers */
+static void *nav_fft_work = NULL;
+static size_t nav_fft_rlen = 0, nav_fft_clen = 0, nav_fft_wlen = 0; /* bytes */
+
+static nav_err nav_fft_grow(void **buf, size_t *len, size_t need) {
+  if (need <= *len) return NAV_OK;
+  if (*buf) nav_free_cuda(*buf);
+  *buf = NULL;
+  *len = 0;
+  NAV_CALL(nav_alloc_cuda(buf, need));
+  *len = need;
+  return NAV_OK;
+}
+
+/* Line b of the plan: its first point in the dense array. */
+__device__ __forceinline__ nav_idx nav_fft_line_first(const nav_cuda_fft_plan &p, nav_idx b) {
+  if (p.dir == 0) return b * p.m[0];
+  if (p.dir == 1) return (b % p.m[0]) + (b / p.m[0]) * (nav_idx)p.m[0] * p.m[1];
+  return b;
+}
+
+__device__ __forceinline__ nav_idx nav_fft_dense_stride(const nav_cuda_fft_plan &p) {
+  return p.dir == 0 ? 1 : p.dir == 1 ? (nav_idx)p.m[0] : (nav_idx)p.m[0] * p.m[1];
+}
+
+/* Thread t -> (line b, element n) of a buffer whose lines have len elements. */
+__device__ __forceinline__ void nav_fft_split(const nav_cuda_fft_plan &p, nav_idx t, int len, nav_idx *b, int *n) {
+  if (p.dir == 0) {
+    *b = t / len;
+    *n = (int)(t % len);
+  } else {
+    *b = t % p.B;
+    *n = (int)(t / p.B);
+  }
+}
+
+/* Buffer index of (b, n) in a buffer of line length len. */
+__device__ __forceinline__ nav_idx nav_fft_at(const nav_cuda_fft_plan &p, nav_idx b, int n, int len) {
+  return p.dir == 0 ? b * len + n : (nav_idx)n * p.B + b;
+}
+
+__global__ void nav_fft_pre_kernel(nav_cuda_fft_plan p, const nav_real *x, nav_real *r, nav_real *c, nav_idx total,
+                                   int len) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  nav_idx b;
+  int n;
+  nav_fft_split(p, t, len, &b, &n);
+  const nav_real *line = x + nav_fft_line_first(p, b);
+  const nav_idx st = nav_fft_dense_stride(p), q = nav_fft_at(p, b, n, len);
+  if (p.cls == 0)
+    r[q] = nav_fft_pre_r2c(p.kind, p.N, line, st, n);
+  else if (p.cls == 1)
+    nav_fft_pre_c2r(p.kind, p.N, line, st, n, &c[2 * q], &c[2 * q + 1]);
+  else
+    nav_fft_pre_c2c(p.N, line, st, n, &c[2 * q], &c[2 * q + 1]);
+}
+
+__global__ void nav_fft_post_kernel(nav_cuda_fft_plan p, nav_real *x, const nav_real *r, const nav_real *c,
+                                    nav_idx total) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  nav_idx b;
+  int k;
+  nav_fft_split(p, t, p.N, &b, &k);
+  const nav_idx st = nav_fft_dense_stride(p);
+  nav_real y;
+  if (p.cls == 1) {
+    y = nav_fft_post_c2r(p.kind, p.N, r + nav_fft_at(p, b, 0, p.lr), p.dir == 0 ? 1 : p.B, k);
+  } else {
+    const nav_real *Z = c + 2 * nav_fft_at(p, b, 0, p.lc);
+    const nav_idx zs = p.dir == 0 ? 1 : p.B;
+    y = p.cls == 0 ? nav_fft_post_r2c(p.kind, p.N, Z, zs, k) : nav_fft_post_c2c(p.kind, p.N, Z, zs, k);
+  }
+  x[nav_fft_line_first(p, b) + k * st] = y;
+}
+
+static unsigned nav_fft_blocks(nav_idx total) { return (unsigned)((total + 255) / 256); }
+
+nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **out) {
+  (void)data;
+  nav_cuda_fft_plan *p = (nav_cuda_fft_plan *)calloc(1, sizeof *p);
+  NAV_CHECK(p, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
+  *out = p;
+  for (int d = 0; d < 3; d++) p->m[d] = m[d];
+  p->dir = dir;
+  p->kind = kind;
+  p->N = m[dir];
+  p->M = nav_fft_length(kind, p->N);
+  p->B = (int)((long)m[0] * m[1] * m[2] / m[dir]);
+  p->cls = nav_fft_class(kind);
+  p->lr = p->N;
+  p->lc = p->cls == 2 ? p->M : p->M / 2 + 1;
+  const int lm = dir == 0, stride = lm ? 1 : p->B;
+  int n = p->M, inembed = p->cls == 0 ? p->lr : p->lc, onembed = p->cls == 1 ? p->lr : p->lc;
+  const int idist = lm ? inembed : 1, odist = lm ? onembed : 1;
+  const cufftType type = p->cls == 0 ? NAV_CUFFT_R2C : p->cls == 1 ? NAV_CUFFT_C2R : NAV_CUFFT_C2C;
+  NAV_CALL_CUFFT(cufftCreate(&p->h));
+  NAV_CALL_CUFFT(cufftSetAutoAllocation(p->h, 0));
+  NAV_CALL_CUFFT(cufftMakePlanMany(p->h, 1, &n, &inembed, stride, idist, &onembed, stride, odist, type, p->B, &p->work));
+  NAV_CALL(nav_fft_grow((void **)&nav_fft_rbuf, &nav_fft_rlen, (size_t)p->lr * p->B * sizeof(nav_real)));
+  NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)p->lc * p->B * 2 * sizeof(nav_real)));
+  NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, p->work > 0 ? p->work : 1));
+  return NAV_OK;
+}
+
+nav_err nav_fft_execute_cuda(void *plan, nav_real *data) {
+  const nav_cuda_fft_plan *p = (const nav_cuda_fft_plan *)plan;
+  const int len = p->cls == 0 ? p->lr : p->cls == 1 ? p->N / 2 + 1 : p->M; /* elements the pre kernel writes */
+  const nav_idx pre = (nav_idx)len * p->B, post = (nav_idx)p->N * p->B;
+  nav_fft_pre_kernel<<<nav_fft_blocks(pre), 256, 0, nav_cuda_stream>>>(*p, data, nav_fft_rbuf, nav_fft_cbuf, pre,
+                                                                       p->cls == 0 ? p->lr : p->lc);
+  NAV_CUDA_LAUNCHED("nav_fft_pre_kernel");
+  NAV_CALL_CUFFT(cufftSetStream(p->h, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetWorkArea(p->h, nav_fft_work));
+  nav_cufft_real *r = (nav_cufft_real *)nav_fft_rbuf;
+  nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
+#ifdef NAV_SINGLE_PRECISION
+  if (p->cls == 0) NAV_CALL_CUFFT(cufftExecR2C(p->h, r, c));
+  else if (p->cls == 1) NAV_CALL_CUFFT(cufftExecC2R(p->h, c, r));
+  else NAV_CALL_CUFFT(cufftExecC2C(p->h, c, c, CUFFT_FORWARD));
+#else
+  if (p->cls == 0) NAV_CALL_CUFFT(cufftExecD2Z(p->h, r, c));
+  else if (p->cls == 1) NAV_CALL_CUFFT(cufftExecZ2D(p->h, c, r));
+  else NAV_CALL_CUFFT(cufftExecZ2Z(p->h, c, c, CUFFT_FORWARD));
+#endif
+  nav_fft_post_kernel<<<nav_fft_blocks(post), 256, 0, nav_cuda_stream>>>(*p, data, nav_fft_rbuf, nav_fft_cbuf, post);
+  NAV_CUDA_LAUNCHED("nav_fft_post_kernel");
+  return NAV_OK;
+}
+
+void nav_fft_plan_free_cuda(void *plan) {
+  nav_cuda_fft_plan *p = (nav_cuda_fft_plan *)plan;
+  if (!p) return;
+  cufftDestroy(p->h);
+  free(p);
+}
+
+__global__ void nav_copy_box_kernel(int c0, int c1, nav_idx total, const nav_real *src, nav_idx soff, nav_idx s0,
+                                    nav_idx s1, nav_idx s2, nav_real *dst, nav_idx doff, nav_idx d0, nav_idx d1,
+                                    nav_idx d2) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const nav_idx i = t % c0, j = (t / c0) % c1, k = t / ((nav_idx)c0 * c1);
+  dst[doff + i * d0 + j * d1 + k * d2] = src[soff + i * s0 + j * s1 + k * s2];
+}
+
+nav_err nav_copy_box_cuda(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
+                          nav_idx doff, const nav_idx dst_st[3]) {
+  const nav_idx total = (nav_idx)cnt[0] * cnt[1] * cnt[2];
+  if (total == 0) return NAV_OK;
+  nav_copy_box_kernel<<<nav_fft_blocks(total), 256, 0, nav_cuda_stream>>>(
+      cnt[0], cnt[1], total, src, soff, sst[0], sst[1], sst[2], dst, doff, dst_st[0], dst_st[1], dst_st[2]);
+  NAV_CUDA_LAUNCHED("nav_copy_box_kernel");
+  return NAV_OK;
+}
+
+__global__ void nav_fft_divide_kernel(int m0, int m1, nav_idx total, const nav_real *l0, const nav_real *l1,
+                                      const nav_real *l2, nav_real *data) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  data[t] = nav_fft_divide(data[t], l0[i] + l1[j] + (l2 ? l2[k] : 0));
+}
+
+nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_real *data) {
+  const nav_idx total = (nav_idx)m[0] * m[1] * m[2];
+  nav_fft_divide_kernel<<<nav_fft_blocks(total), 256, 0, nav_cuda_stream>>>(m[0], m[1], total, lam[0], lam[1],
+                                                                             lam[2], data);
+  NAV_CUDA_LAUNCHED("nav_fft_divide_kernel");
+  return NAV_OK;
+}
+
+/* One thread per line along dir; lines are numbered with the fastest other direction first. */
+__global__ void nav_fft_tridiag_kernel(int m0, int m1, int m2, int dir, const nav_real *le, const nav_real *lf,
+                                       const nav_real *a, const nav_real *b, const nav_real *c, int singular,
+                                       nav_real *data, nav_real *work) {
+  const int m[3] = {m0, m1, m2};
+  const nav_idx st[3] = {1, m0, (nav_idx)m0 * m1};
+  const int e = dir == 0 ? 1 : 0, f = dir == 2 ? 1 : 2;
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= (nav_idx)m[e] * m[f]) return;
+  const int je = (int)(t % m[e]), jf = (int)(t / m[e]);
+  const nav_real s = le[je] + (lf ? lf[jf] : 0);
+  nav_fft_thomas(m[dir], je * st[e] + jf * st[f], st[dir], data, work, a, b, c, s, singular);
+}
+
+nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
+                             const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work) {
+  const int e = dir == 0 ? 1 : 0, f = dir == 2 ? 1 : 2;
+  const nav_idx lines = (nav_idx)m[e] * m[f];
+  nav_fft_tridiag_kernel<<<nav_fft_blocks(lines), 256, 0, nav_cuda_stream>>>(m[0], m[1], m[2], dir, lam[e], lam[f], a,
+                                                                              b, c, singular, data, work);
+  NAV_CUDA_LAUNCHED("nav_fft_tridiag_kernel");
+  return NAV_OK;
+}
+
+/* ---- a whole periodic box in one multi-dimensional transform (fft_box_periodic) ------------ */
+
+typedef struct nav_cuda_fft_box {
+  cufftHandle fwd, inv;
+  size_t work;
+} nav_cuda_fft_box;
+
+/* The half spectrum (k0 <= m0/2, every k1, k2; x fastest) divided by the eigenvalue sum. */
+__global__ void nav_fft_box_divide_kernel(int h0, int m1, nav_idx total, const nav_real *l0, const nav_real *l1,
+                                          const nav_real *l2, nav_real *c) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int k0 = (int)(t % h0), k1 = (int)((t / h0) % m1), k2 = (int)(t / ((nav_idx)h0 * m1));
+  const nav_real lam = l0[k0] + l1[k1] + (l2 ? l2[k2] : 0);
+  c[2 * t] = nav_fft_divide(c[2 * t], lam);
+  c[2 * t + 1] = nav_fft_divide(c[2 * t + 1], lam);
+}
+
+nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], nav_real *data, void **state) {
+  nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
+  const int h0 = m[0] / 2 + 1;
+  const nav_idx half = (nav_idx)h0 * m[1] * m[2];
+  if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
+    s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
+    *state = s;
+    size_t wf = 0, wi = 0;
+    NAV_CALL_CUFFT(cufftCreate(&s->fwd));
+    NAV_CALL_CUFFT(cufftCreate(&s->inv));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+    if (m[2] > 1) {
+      NAV_CALL_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, &wf));
+      NAV_CALL_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, &wi));
+    } else {
+      NAV_CALL_CUFFT(cufftMakePlan2d(s->fwd, m[1], m[0], NAV_CUFFT_R2C, &wf));
+      NAV_CALL_CUFFT(cufftMakePlan2d(s->inv, m[1], m[0], NAV_CUFFT_C2R, &wi));
+    }
+    s->work = wf > wi ? wf : wi;
+    NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
+    NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
+  }
+  nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
+  nav_cufft_real *r = (nav_cufft_real *)data;
+  NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetWorkArea(s->fwd, nav_fft_work));
+  NAV_CALL_CUFFT(cufftSetWorkArea(s->inv, nav_fft_work));
+#ifdef NAV_SINGLE_PRECISION
+  NAV_CALL_CUFFT(cufftExecR2C(s->fwd, r, c));
+#else
+  NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, r, c));
+#endif
+  nav_fft_box_divide_kernel<<<nav_fft_blocks(half), 256, 0, nav_cuda_stream>>>(h0, m[1], half, lam[0], lam[1], lam[2],
+                                                                                nav_fft_cbuf);
+  NAV_CUDA_LAUNCHED("nav_fft_box_divide_kernel");
+#ifdef NAV_SINGLE_PRECISION
+  NAV_CALL_CUFFT(cufftExecC2R(s->inv, c, r));
+#else
+  NAV_CALL_CUFFT(cufftExecZ2D(s->inv, c, r));
+#endif
+  return NAV_OK;
+}
+
+void nav_fft_box_free_cuda(void *state) {
+  nav_cuda_fft_box *s = (nav_cuda_fft_box *)state;
+  if (!s) return;
+  cufftDestroy(s->fwd);
+  cufftDestroy(s->inv);
+  free(s);
+}

@@ -1,0 +1,434 @@
+/* FFT-based direct solver of the cell-centred Poisson equation (nav_point_poisson.h), as in CaNS
+ * (Costa 2018) and the classic fast Poisson solvers (Schumann & Sweet 1988).
+ *
+ * The operator is separable, L = sum_d L_d, and on a direction with uniform width h the 1D
+ * operator L_d with its two faces is diagonalised by the staggered real-to-real transform that
+ * matches its ghost rules (Neumann: mirror, Dirichlet: negative mirror, periodic: wrap):
+ *   faces           forward / inverse        eigenvalue of index k (k = 0..N-1), times 4/h^2 ...
+ *   Neumann-Neumann DCT-II / DCT-III         -sin^2(pi k / 2N)
+ *   Dirichlet-Dir.  DST-II / DST-III         -sin^2(pi (k+1) / 2N)
+ *   Neumann-Dir.    DCT-IV / DCT-IV          -sin^2(pi (2k+1) / 4N)
+ *   Dirichlet-Neu.  DST-IV / DST-IV          -sin^2(pi (2k+1) / 4N)
+ *   periodic        DFT (halfcomplex order)  -sin^2(pi kappa / N), kappa = k (k <= N/2), N - k
+ * (unnormalised transforms: forward then inverse multiplies by 2N, or N for the DFT; the
+ * eigenvalues are multiplied by the product S of these factors instead of scaling the data).
+ * Every uniform direction is transformed; the eigenvalues add up, and the spectral solution is
+ * bhat / (lam_x + lam_y + lam_z), zero for the zero mode of a problem without Dirichlet face.
+ * At most one direction may have non-uniform widths (and not be periodic): it is not transformed,
+ * and each of its lines solves the tridiagonal matrix of L_d (coefficients from the widths exactly
+ * as in nav_laplacian, ghost rules folded into the first and last rows) shifted by the other
+ * directions' eigenvalues (nav_point_fft.h). The result is the multigrid's discrete solution up to
+ * round-off, in one pass.
+ *
+ * Several ranks: the transforms need whole lines, so the data moves between layouts: the ranks'
+ * blocks (the flow's decomposition), then a pencil along each direction in turn (whole along it,
+ * the other directions split over a q1 x q2 rank grid, MPI_Dims_create; in 2D split over all the
+ * ranks), transform (or tridiagonal solve) in each, and back. A move between two layouts is
+ * general: every rank sends each rank the intersection of its box in the old layout with that
+ * rank's box in the new one, in one MPI_Alltoallv (device data staged through the host). Any
+ * decomposition, even or uneven, is served; consecutive pencils share one split direction, so a
+ * move exchanges only within rank rows. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+#include "solvers/poisson/poisson_impl.h"
+
+#define NAV_FFT_UNIFORM_RTOL 1e-10 /* widths equal to this relative tolerance count as uniform */
+
+typedef struct nav_fft_layout {
+  int (*lo)[3], (*cnt)[3]; /* box of every rank: first global cell, cells */
+} nav_fft_layout;
+
+struct nav_fft {
+  int dim, P, rank, host_staged;
+  int buf0_borrowed;       /* buf[0] is level 0's residual array (not freed here) */
+  int box;                 /* one rank, every direction periodic, and the backend has fft_box_periodic:
+                              one multi-dimensional transform (box_state) instead of a plan per direction */
+  void *box_state;
+  MPI_Comm comm;           /* MPI_COMM_NULL on one rank */
+  int order[3];            /* directions in the order they are transformed; the tridiagonal one last */
+  int tri;                 /* the direction solved by tridiagonal lines, or -1 */
+  int tri_singular;        /* that direction has two Neumann faces */
+  nav_fft_kind fwd[3], inv[3];
+  nav_fft_layout lay[4];   /* 0: the blocks, t = 1..dim: the pencil along order[t-1] */
+  int same[4];             /* lay[t] is lay[t-1] (no move) */
+  int buf_of[4];           /* buffer holding layout t */
+  nav_real *buf[2], *work; /* dense arrays; work: tridiagonal scratch */
+  nav_real *sbuf, *rbuf;   /* backend send/receive buffers of the moves */
+  nav_real *hs, *hr;       /* host staging of sbuf/rbuf (device backends) */
+  int *sc, *sd, *rc, *rd;  /* counts and displacements of one move */
+  void *plan_f[3], *plan_i[3]; /* per transformed direction (index into order) */
+  nav_real *lam[3];        /* eigenvalues (times S) of the last layout's local indices; NULL: none */
+  nav_real *ta, *tb, *tc;  /* tridiagonal coefficients (times S) of direction tri */
+};
+
+static int nav_fft_uniform(const double *w, int n) {
+  for (int i = 1; i < n; i++)
+    if (fabs(w[i] - w[0]) > NAV_FFT_UNIFORM_RTOL * w[0]) return 0;
+  return 1;
+}
+
+int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
+                    const nav_scalar_bc bc[3][2], char *why, int size) {
+  if (!ops->fft_plan) {
+    snprintf(why, (size_t)size, "the %s backend of this build has no FFT library (%s)", ops->name,
+             strcmp(ops->name, "cpu") ? "cuFFT missing" : "FFTW was not found at configure: install libfftw3-dev");
+    return 0;
+  }
+  int stretched = -1;
+  for (int d = 0; d < dim; d++) {
+    if (nav_fft_uniform(w[d], n[d])) continue;
+    if (stretched >= 0) {
+      snprintf(why, (size_t)size,
+               "the spacing of %c and of %c is not uniform: the FFT solver needs uniform spacing in every direction "
+               "but one (use solver = mg or auto)",
+               "xyz"[stretched], "xyz"[d]);
+      return 0;
+    }
+    if (bc[d][0] == NAV_SCALAR_PERIODIC) {
+      snprintf(why, (size_t)size,
+               "the periodic direction %c has non-uniform spacing: the FFT solver's tridiagonal direction must not be "
+               "periodic (use solver = mg or auto)",
+               "xyz"[d]);
+      return 0;
+    }
+    stretched = d;
+  }
+  return 1;
+}
+
+/* Box of rank r in the pencil along d: the other directions split as in the header. */
+static void nav_fft_pencil_box(int dim, const int N[3], int P, int d, int r, int lo[3], int cnt[3]) {
+  int q[2] = {0, 0}, c[2], o[2], no = 0;
+  if (dim == 2) {
+    q[0] = P;
+    c[0] = r;
+  } else {
+    MPI_Dims_create(P, 2, q);
+    c[0] = r % q[0];
+    c[1] = r / q[0];
+  }
+  for (int e = 0; e < dim; e++)
+    if (e != d) o[no++] = e;
+  for (int e = 0; e < 3; e++) {
+    lo[e] = 0;
+    cnt[e] = N[e];
+  }
+  for (int i = 0; i < no; i++) {
+    const int e = o[i], base = N[e] / q[i], rem = N[e] % q[i];
+    lo[e] = c[i] * base + (c[i] < rem ? c[i] : rem);
+    cnt[e] = base + (c[i] < rem);
+  }
+}
+
+static nav_err nav_fft_layout_alloc(nav_fft_layout *l, int P) {
+  l->lo = calloc((size_t)P, sizeof *l->lo);
+  l->cnt = calloc((size_t)P, sizeof *l->cnt);
+  NAV_CHECK(l->lo && l->cnt, NAV_ERR_MEMORY, "cannot allocate the FFT layouts");
+  return NAV_OK;
+}
+
+static int nav_fft_layout_equal(const nav_fft_layout *a, const nav_fft_layout *b, int P) {
+  return !memcmp(a->lo, b->lo, (size_t)P * sizeof *a->lo) && !memcmp(a->cnt, b->cnt, (size_t)P * sizeof *a->cnt);
+}
+
+static long nav_fft_cells(const int c[3]) { return (long)c[0] * c[1] * c[2]; }
+
+/* Intersection of boxes (alo, acnt) and (blo, bcnt): its first cell and counts; returns its cells. */
+static long nav_fft_overlap(const int alo[3], const int acnt[3], const int blo[3], const int bcnt[3], int lo[3],
+                            int cnt[3]) {
+  for (int d = 0; d < 3; d++) {
+    lo[d] = alo[d] > blo[d] ? alo[d] : blo[d];
+    const int hi = (alo[d] + acnt[d] < blo[d] + bcnt[d]) ? alo[d] + acnt[d] : blo[d] + bcnt[d];
+    cnt[d] = hi > lo[d] ? hi - lo[d] : 0;
+  }
+  return nav_fft_cells(cnt);
+}
+
+/* Move the data from layout a (array src) to layout b (array dst). Collective. */
+static nav_err nav_fft_move(nav_psolver *ps, const nav_fft_layout *a, const nav_real *src, const nav_fft_layout *b,
+                            nav_real *dst) {
+  nav_fft *f = ps->fft;
+  const nav_kernel_ops *ops = ps->ops;
+  const int me = f->rank, *ac = a->cnt[me], *bc = b->cnt[me];
+  const nav_idx ast[3] = {1, ac[0], (nav_idx)ac[0] * ac[1]}, bst[3] = {1, bc[0], (nav_idx)bc[0] * bc[1]};
+  int lo[3], cnt[3], ns = 0, nr = 0;
+  for (int r = 0; r < f->P; r++) { /* pack what rank r gets from me */
+    f->sd[r] = ns;
+    f->sc[r] = (int)nav_fft_overlap(a->lo[me], ac, b->lo[r], b->cnt[r], lo, cnt);
+    if (f->sc[r]) {
+      const nav_idx soff = (lo[0] - a->lo[me][0]) + ast[1] * (lo[1] - a->lo[me][1]) + ast[2] * (lo[2] - a->lo[me][2]);
+      const nav_idx dst_st[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
+      NAV_CALL(ops->copy_box(cnt, src, soff, ast, f->sbuf, ns, dst_st));
+    }
+    ns += f->sc[r];
+    f->rd[r] = nr;
+    f->rc[r] = (int)nav_fft_overlap(a->lo[r], a->cnt[r], b->lo[me], bc, lo, cnt);
+    nr += f->rc[r];
+  }
+  const MPI_Datatype type = sizeof(nav_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+  if (f->host_staged) {
+    NAV_CALL(ops->to_host(f->hs, f->sbuf, (size_t)ns * sizeof(nav_real)));
+    NAV_CHECK(MPI_Alltoallv(f->hs, f->sc, f->sd, type, f->hr, f->rc, f->rd, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
+              "MPI_Alltoallv of the FFT transpose failed");
+    NAV_CALL(ops->from_host(f->rbuf, f->hr, (size_t)nr * sizeof(nav_real)));
+  } else {
+    NAV_CHECK(MPI_Alltoallv(f->sbuf, f->sc, f->sd, type, f->rbuf, f->rc, f->rd, type, f->comm) == MPI_SUCCESS,
+              NAV_ERR_MPI, "MPI_Alltoallv of the FFT transpose failed");
+  }
+  for (int r = 0; r < f->P; r++) { /* unpack what rank r sent me */
+    if (!f->rc[r]) continue;
+    nav_fft_overlap(a->lo[r], a->cnt[r], b->lo[me], bc, lo, cnt);
+    const nav_idx doff = (lo[0] - b->lo[me][0]) + bst[1] * (lo[1] - b->lo[me][1]) + bst[2] * (lo[2] - b->lo[me][2]);
+    const nav_idx sst[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
+    NAV_CALL(ops->copy_box(cnt, f->rbuf, f->rd[r], sst, dst, doff, bst));
+  }
+  return NAV_OK;
+}
+
+/* Transforms and eigenvalues of direction d of N cells of width h with faces bc; lam (host, N
+ * values) gets the eigenvalues times S / norm, *norm the factor of forward + inverse. */
+static void nav_fft_direction(nav_scalar_bc lo, nav_scalar_bc hi, int N, double h, nav_fft_kind *fwd,
+                              nav_fft_kind *inv, double *lam, double *norm) {
+  const double pi = 3.14159265358979323846, c = -4 / (h * h);
+  *norm = 2.0 * N;
+  for (int k = 0; k < N; k++) {
+    double t;
+    if (lo == NAV_SCALAR_PERIODIC) {
+      *fwd = NAV_FFT_R2HC, *inv = NAV_FFT_HC2R;
+      *norm = N;
+      t = pi * (k <= N / 2 ? k : N - k) / N;
+    } else if (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN) {
+      *fwd = NAV_FFT_DCT2, *inv = NAV_FFT_DCT3;
+      t = pi * k / (2.0 * N);
+    } else if (lo == NAV_SCALAR_DIRICHLET && hi == NAV_SCALAR_DIRICHLET) {
+      *fwd = NAV_FFT_DST2, *inv = NAV_FFT_DST3;
+      t = pi * (k + 1) / (2.0 * N);
+    } else {
+      *fwd = *inv = lo == NAV_SCALAR_NEUMANN ? NAV_FFT_DCT4 : NAV_FFT_DST4;
+      t = pi * (2 * k + 1) / (4.0 * N);
+    }
+    lam[k] = c * sin(t) * sin(t);
+  }
+}
+
+/* A backend array of n values from host doubles. */
+static nav_err nav_fft_upload(const nav_kernel_ops *ops, const double *v, int n, nav_real **out) {
+  nav_real *h = malloc((size_t)(n > 0 ? n : 1) * sizeof(nav_real));
+  NAV_CHECK(h, NAV_ERR_MEMORY, "cannot allocate the FFT eigenvalues");
+  for (int i = 0; i < n; i++) h[i] = (nav_real)v[i];
+  nav_err e = ops->alloc((void **)out, (size_t)(n > 0 ? n : 1) * sizeof(nav_real));
+  if (e == NAV_OK) e = ops->from_host(*out, h, (size_t)n * sizeof(nav_real));
+  free(h);
+  return e;
+}
+
+nav_err nav_fft_setup(nav_psolver *ps) {
+  const nav_level *l0 = &ps->lev[0];
+  const nav_decomp *dc = &l0->dc;
+  const nav_kernel_ops *ops = ps->ops;
+  const int dim = dc->dim;
+  char why[256];
+  NAV_CHECK(nav_fft_applies(ops, dim, dc->N, l0->w, (const nav_scalar_bc(*)[2])ps->bc, why, sizeof why),
+            NAV_ERR_INPUT, "pressure solver fft: %s", why);
+  nav_fft *f = calloc(1, sizeof *f);
+  NAV_CHECK(f, NAV_ERR_MEMORY, "cannot allocate the FFT solver");
+  ps->fft = f;
+  f->dim = dim;
+  f->P = dc->size;
+  f->rank = dc->rank;
+  f->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
+  f->host_staged = ops != &nav_kernel_ops_cpu;
+  f->tri = -1;
+  for (int d = 0; d < dim; d++)
+    if (!nav_fft_uniform(l0->w[d], dc->N[d])) f->tri = d;
+  /* order: a transformed direction the blocks already hold whole (no first move), the other
+   * transformed ones, the tridiagonal one last */
+  int no = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int d = 0; d < dim; d++)
+      if (d != f->tri && (dc->p[d] == 1) == (pass == 0)) f->order[no++] = d;
+  if (f->tri >= 0) f->order[no++] = f->tri;
+  /* layouts */
+  for (int t = 0; t <= dim; t++) NAV_CALL(nav_fft_layout_alloc(&f->lay[t], f->P));
+  for (int r = 0; r < f->P; r++) nav_decomp_block(dc, r, f->lay[0].cnt[r], f->lay[0].lo[r]);
+  for (int t = 1; t <= dim; t++) {
+    const int d = f->order[t - 1];
+    for (int r = 0; r < f->P; r++) {
+      if (t == 1 && dc->p[d] == 1) { /* the blocks are a pencil along d */
+        memcpy(f->lay[1].lo[r], f->lay[0].lo[r], sizeof f->lay[1].lo[r]);
+        memcpy(f->lay[1].cnt[r], f->lay[0].cnt[r], sizeof f->lay[1].cnt[r]);
+      } else {
+        nav_fft_pencil_box(dim, dc->N, f->P, d, r, f->lay[t].lo[r], f->lay[t].cnt[r]);
+      }
+    }
+  }
+  long most = 1;
+  for (int t = 0; t <= dim; t++) {
+    f->same[t] = t > 0 && nav_fft_layout_equal(&f->lay[t], &f->lay[t - 1], f->P);
+    f->buf_of[t] = t == 0 ? 0 : f->same[t] ? f->buf_of[t - 1] : 1 - f->buf_of[t - 1];
+    const long c = nav_fft_cells(f->lay[t].cnt[f->rank]);
+    if (c > most) most = c;
+  }
+  const size_t bytes = (size_t)most * sizeof(nav_real);
+  /* level 0's residual array serves as the first dense buffer (the residual is computed after the
+   * solve), and the multigrid's inverse diagonal is not needed: 16 bytes per cell fewer */
+  if (most <= l0->box.ntot) {
+    f->buf[0] = l0->r;
+    f->buf0_borrowed = 1;
+  } else {
+    NAV_CALL(ops->alloc((void **)&f->buf[0], bytes));
+  }
+  if (l0->inv_diag) {
+    ops->free(l0->inv_diag);
+    ps->lev[0].inv_diag = NULL;
+  }
+  if (f->P > 1) {
+    NAV_CALL(ops->alloc((void **)&f->buf[1], bytes));
+    NAV_CALL(ops->alloc((void **)&f->sbuf, bytes));
+    NAV_CALL(ops->alloc((void **)&f->rbuf, bytes));
+    f->sc = calloc((size_t)f->P * 4, sizeof(int));
+    NAV_CHECK(f->sc, NAV_ERR_MEMORY, "cannot allocate the FFT move counts");
+    f->sd = f->sc + f->P, f->rc = f->sd + f->P, f->rd = f->rc + f->P;
+    if (f->host_staged) {
+      f->hs = malloc(bytes);
+      f->hr = malloc(bytes);
+      NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
+    }
+  }
+  if (f->tri >= 0) NAV_CALL(ops->alloc((void **)&f->work, bytes));
+  /* transforms, eigenvalues (of the last layout's local ranges) and their scale S */
+  double S = 1, *lam[3] = {NULL, NULL, NULL};
+  const int *lo = f->lay[dim].lo[f->rank], *cnt = f->lay[dim].cnt[f->rank];
+  for (int d = 0; d < dim; d++) {
+    lam[d] = malloc((size_t)dc->N[d] * sizeof(double));
+    NAV_CHECK(lam[d], NAV_ERR_MEMORY, "cannot allocate the FFT eigenvalues");
+    if (d == f->tri) continue;
+    double norm;
+    nav_fft_direction(ps->bc[d][0], ps->bc[d][1], dc->N[d], l0->w[d][0], &f->fwd[d], &f->inv[d], lam[d], &norm);
+    S *= norm;
+  }
+  nav_err e = NAV_OK;
+  for (int d = 0; d < dim && e == NAV_OK; d++) {
+    if (d == f->tri) continue;
+    for (int k = 0; k < dc->N[d]; k++) lam[d][k] *= S;
+    e = nav_fft_upload(ops, lam[d] + lo[d], cnt[d], &f->lam[d]);
+  }
+  if (e == NAV_OK && f->tri >= 0) { /* rows of L_t (nav_laplacian's coefficients), times S */
+    const int t = f->tri, N = dc->N[t];
+    const double *w = l0->w[t];
+    double *a = lam[t], *b = malloc((size_t)N * sizeof(double)), *c = malloc((size_t)N * sizeof(double));
+    NAV_CHECK(b && c, NAV_ERR_MEMORY, "cannot allocate the tridiagonal coefficients");
+    for (int i = 0; i < N; i++) {
+      a[i] = S * 2 / ((w[i - 1] + w[i]) * w[i]);
+      c[i] = S * 2 / ((w[i] + w[i + 1]) * w[i]);
+      b[i] = -(a[i] + c[i]);
+    }
+    if (ps->bc[t][0] == NAV_SCALAR_DIRICHLET) b[0] -= a[0]; /* ghost = -x_0: -a (x_0 + x_0) */
+    if (ps->bc[t][1] == NAV_SCALAR_DIRICHLET) b[N - 1] -= c[N - 1];
+    if (ps->bc[t][0] == NAV_SCALAR_NEUMANN) b[0] += a[0]; /* ghost = x_0: no flux */
+    if (ps->bc[t][1] == NAV_SCALAR_NEUMANN) b[N - 1] += c[N - 1];
+    a[0] = c[N - 1] = 0;
+    f->tri_singular = ps->bc[t][0] == NAV_SCALAR_NEUMANN && ps->bc[t][1] == NAV_SCALAR_NEUMANN;
+    e = nav_fft_upload(ops, a, N, &f->ta);
+    if (e == NAV_OK) e = nav_fft_upload(ops, b, N, &f->tb);
+    if (e == NAV_OK) e = nav_fft_upload(ops, c, N, &f->tc);
+    free(b);
+    free(c);
+  }
+  for (int d = 0; d < dim; d++) free(lam[d]);
+  NAV_CALL(e);
+  f->box = f->P == 1 && f->tri < 0 && ops->fft_box_periodic;
+  for (int d = 0; d < dim; d++) f->box &= ps->bc[d][0] == NAV_SCALAR_PERIODIC;
+  /* plans, each on the buffer of its layout */
+  for (int t = 1; t <= dim && !f->box; t++) {
+    const int d = f->order[t - 1];
+    const int *m = f->lay[t].cnt[f->rank];
+    if (d == f->tri || nav_fft_cells(m) == 0) continue;
+    NAV_CALL(ops->fft_plan(m, d, f->fwd[d], f->buf[f->buf_of[t]], &f->plan_f[d]));
+    NAV_CALL(ops->fft_plan(m, d, f->inv[d], f->buf[f->buf_of[t]], &f->plan_i[d]));
+  }
+  return NAV_OK;
+}
+
+nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
+  nav_fft *f = ps->fft;
+  const nav_kernel_ops *ops = ps->ops;
+  const nav_box *box = &ps->lev[0].box;
+  const int dim = f->dim, me = f->rank;
+  const nav_idx dense[3] = {1, box->n[0], (nav_idx)box->n[0] * box->n[1]};
+  const nav_idx gst[3] = {box->st[0], box->st[1], box->st[2]};
+  NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
+  if (f->box) {
+    const nav_real *const lamb[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
+    NAV_CALL(ops->fft_box_periodic(box->n, lamb, f->buf[0], &f->box_state));
+    return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
+  }
+  for (int t = 1; t <= dim; t++) { /* forward */
+    const int d = f->order[t - 1];
+    nav_real *data = f->buf[f->buf_of[t]];
+    if (!f->same[t]) NAV_CALL(nav_fft_move(ps, &f->lay[t - 1], f->buf[f->buf_of[t - 1]], &f->lay[t], data));
+    if (f->plan_f[d]) NAV_CALL(ops->fft_execute(f->plan_f[d], data));
+  }
+  const int *m = f->lay[dim].cnt[me];
+  nav_real *data = f->buf[f->buf_of[dim]];
+  const nav_real *const lam[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
+  if (nav_fft_cells(m) > 0) {
+    if (f->tri >= 0)
+      NAV_CALL(ops->fft_tridiag(m, f->tri, lam, f->ta, f->tb, f->tc, f->tri_singular, data, f->work));
+    else
+      NAV_CALL(ops->fft_divide(m, lam, data));
+  }
+  for (int t = dim; t >= 1; t--) { /* inverse */
+    const int d = f->order[t - 1];
+    nav_real *cur = f->buf[f->buf_of[t]];
+    if (f->plan_i[d]) NAV_CALL(ops->fft_execute(f->plan_i[d], cur));
+    if (!f->same[t]) NAV_CALL(nav_fft_move(ps, &f->lay[t], cur, &f->lay[t - 1], f->buf[f->buf_of[t - 1]]));
+  }
+  return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
+}
+
+int nav_fft_zero_mean(const nav_psolver *ps) { return ps->fft->tri < 0; }
+
+void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
+  static const char *const names[] = {"DCT-II", "DCT-III", "DST-II", "DST-III", "DCT-IV", "DST-IV", "DFT", "DFT"};
+  const nav_fft *f = ps->fft;
+  int used = snprintf(text, (size_t)size, "FFT direct solver:");
+  for (int t = 0; t < f->dim && used < size; t++) {
+    const int d = f->order[t];
+    used += snprintf(text + used, (size_t)(size - used), " %c %s%s", "xyz"[d],
+                     d == f->tri ? "tridiagonal" : names[f->fwd[d]], t + 1 < f->dim ? "," : "");
+  }
+  if (used < size && f->box)
+    used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform)", f->dim);
+  if (used < size && f->P > 1)
+    used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (MPI_Alltoallv%s)", f->P,
+                     f->host_staged ? " through the host" : "");
+  if (used < size && ps->singular) snprintf(text + used, (size_t)(size - used), ", singular (zero-mean)");
+}
+
+void nav_fft_destroy(nav_psolver *ps) {
+  nav_fft *f = ps->fft;
+  if (!f) return;
+  const nav_kernel_ops *ops = ps->ops;
+  if (f->box_state) ops->fft_box_free(f->box_state);
+  for (int d = 0; d < 3; d++) {
+    if (f->plan_f[d]) ops->fft_plan_free(f->plan_f[d]);
+    if (f->plan_i[d]) ops->fft_plan_free(f->plan_i[d]);
+    if (f->lam[d]) ops->free(f->lam[d]);
+  }
+  nav_real *v[8] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc};
+  for (int i = 0; i < 8; i++)
+    if (v[i]) ops->free(v[i]);
+  free(f->hs);
+  free(f->hr);
+  free(f->sc);
+  for (int t = 0; t < 4; t++) {
+    free(f->lay[t].lo);
+    free(f->lay[t].cnt);
+  }
+  free(f);
+  ps->fft = NULL;
+}

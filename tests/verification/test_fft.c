@@ -1,0 +1,283 @@
+/* The FFT Poisson solver against the multigrid, through the library API (include/navier/poisson.h):
+ *   1. every combination of face types per direction (Neumann-Neumann, Dirichlet-Dirichlet,
+ *      Neumann-Dirichlet, Dirichlet-Neumann, periodic), 2D and 3D, odd and even sizes, uniform
+ *      spacing and one stretched (non-periodic) direction (the tridiagonal path): the solutions
+ *      of a random right-hand side agree to <= 1e-10 relative (max norm), the FFT residual is at
+ *      round-off (<= 1e-12), and solver = auto chose the FFT solver;
+ *   2. two stretched directions: solver = fft fails with NAV_ERR_INPUT and the reason, and auto
+ *      takes the multigrid.
+ * The multigrid reference is CG preconditioned by the multigrid (mgpcg) to 1e-13. On several
+ * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
+ * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12.
+ * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12 (label gpu).
+ * Prints every figure it asserts on (the failures and a summary line per group). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "navier/poisson.h"
+
+#include "nav_test.h"
+
+static const nav_poisson_bc NB = NAV_POISSON_NEUMANN, DB = NAV_POISSON_DIRICHLET, PB = NAV_POISSON_PERIODIC;
+static const nav_poisson_bc pairs[5][2] = {{NAV_POISSON_NEUMANN, NAV_POISSON_NEUMANN},
+                                           {NAV_POISSON_DIRICHLET, NAV_POISSON_DIRICHLET},
+                                           {NAV_POISSON_NEUMANN, NAV_POISSON_DIRICHLET},
+                                           {NAV_POISSON_DIRICHLET, NAV_POISSON_NEUMANN},
+                                           {NAV_POISSON_PERIODIC, NAV_POISSON_PERIODIC}};
+static const char *const pair_names[5] = {"NN", "DD", "ND", "DN", "PP"};
+
+/* Widths of n cells of a unit interval: uniform, or geometric growth by 1.15 (stretched). */
+static void widths(int n, int stretched, double *h) {
+  double sum = 0;
+  for (int i = 0; i < n; i++) sum += h[i] = stretched ? pow(1.15, i) : 1;
+  for (int i = 0; i < n; i++) h[i] /= sum;
+}
+
+/* Solve with `solver` on comm; x returned (initial guess 0); description copied to desc. */
+static const char *backend = "cpu"; /* of solve() */
+
+static int solve(MPI_Comm comm, const char *solver, double tol, int dim, const int n[3], double *const h[3],
+                 const nav_poisson_bc bc[3][2], const double *b, double *x, nav_poisson_result *r, char *desc,
+                 const int *decomposition) {
+  nav_poisson_options opt;
+  nav_poisson_options_default(&opt);
+  opt.backend = backend;
+  opt.solver = solver;
+  opt.tolerance = tol;
+  opt.max_iterations = 400;
+  if (decomposition) memcpy(opt.decomposition, decomposition, sizeof opt.decomposition);
+  const size_t count = (size_t)n[0] * n[1] * (dim == 3 ? n[2] : 1);
+  memset(x, 0, count * sizeof *x);
+  nav_poisson *ps = NULL;
+  int rc = nav_poisson_create(comm, &opt, &ps);
+  if (rc == NAV_OK) rc = nav_poisson_set_grid(ps, dim, n, (const double *const *)h, bc);
+  if (rc == NAV_OK) rc = nav_poisson_solve(ps, x, b, r);
+  if (desc) snprintf(desc, 256, "%s", rc == NAV_OK ? nav_poisson_describe(ps) : nav_poisson_error());
+  nav_poisson_destroy(ps);
+  return rc;
+}
+
+static double max_rel_diff(const double *x, const double *y, size_t count) {
+  double d = 0, m = 0;
+  for (size_t q = 0; q < count; q++) {
+    d = fmax(d, fabs(x[q] - y[q]));
+    m = fmax(m, fabs(y[q]));
+  }
+  return m > 0 ? d / m : d;
+}
+
+/* FFT (auto) against mgpcg on one grid; returns the relative difference (negative on failure). */
+static double compare(int dim, const int n[3], const int kind[3], int stretch, int *chose_fft, double *relres) {
+  double *h[3];
+  for (int d = 0; d < 3; d++) {
+    h[d] = malloc((size_t)n[d] * sizeof(double));
+    widths(n[d], d == stretch, h[d]);
+  }
+  nav_poisson_bc bc[3][2];
+  for (int d = 0; d < 3; d++) {
+    bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
+    bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
+  }
+  const size_t count = (size_t)n[0] * n[1] * (dim == 3 ? n[2] : 1);
+  double *b = malloc(count * sizeof *b), *xf = malloc(count * sizeof *xf), *xm = malloc(count * sizeof *xm);
+  for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
+  nav_poisson_result rf, rm;
+  char desc[256];
+  double diff = -1;
+  const int ef = solve(MPI_COMM_SELF, "auto", 1e-8, dim, n, h, bc, b, xf, &rf, desc, NULL);
+  const int em = solve(MPI_COMM_SELF, "mgpcg", 1e-13, dim, n, h, bc, b, xm, &rm, NULL, NULL);
+  *chose_fft = ef == NAV_OK && !strncmp(desc, "FFT", 3);
+  *relres = rf.relres;
+  if (ef == NAV_OK && em == NAV_OK) diff = max_rel_diff(xf, xm, count);
+  else printf("     error: %s\n", desc);
+  for (int d = 0; d < 3; d++) free(h[d]);
+  free(b);
+  free(xf);
+  free(xm);
+  return diff;
+}
+
+static void test_all_faces(void) {
+  const int sizes[2][2][3] = {{{12, 9, 1}, {7, 10, 1}}, {{6, 5, 8}, {9, 8, 7}}};
+  for (int dim = 2; dim <= 3; dim++) {
+    const int ncomb = dim == 2 ? 25 : 125;
+    for (int s = 0; s < 2; s++) {
+      const int *n = sizes[dim - 2][s];
+      int cases = 0, bad = 0;
+      double worst = 0, worst_res = 0;
+      for (int c = 0; c < ncomb; c++) {
+        const int kind[3] = {c % 5, (c / 5) % 5, c / 25};
+        for (int stretch = -1; stretch < dim; stretch++) {
+          if (stretch >= 0 && kind[stretch] == 4) continue; /* a periodic direction stays uniform */
+          int fft;
+          double relres;
+          const double diff = compare(dim, n, kind, stretch, &fft, &relres);
+          cases++;
+          worst = fmax(worst, diff);
+          worst_res = fmax(worst_res, relres);
+          if (!(diff >= 0 && diff <= 1e-10 && fft && relres <= 1e-12)) {
+            bad++;
+            printf("FAIL %dD %dx%dx%d faces %s %s %s stretched %c: fft chosen %d, relres %.2e, difference %.2e\n",
+                   dim, n[0], n[1], n[2], pair_names[kind[0]], pair_names[kind[1]],
+                   dim == 3 ? pair_names[kind[2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', fft, relres, diff);
+          }
+        }
+      }
+      NAV_TEST(bad == 0,
+               "fft vs multigrid %dD %dx%dx%d: %d face combinations x stretchings, worst difference %.2e <= 1e-10, "
+               "worst fft residual %.2e <= 1e-12, %d failed",
+               dim, n[0], n[1], dim == 3 ? n[2] : 1, cases, worst, worst_res, bad);
+    }
+  }
+}
+
+static void test_not_applicable(void) {
+  const int n[3] = {8, 8, 8};
+  double *h[3];
+  for (int d = 0; d < 3; d++) {
+    h[d] = malloc(8 * sizeof(double));
+    widths(8, d < 2, h[d]);
+  }
+  const nav_poisson_bc bc[3][2] = {{NB, NB}, {DB, NB}, {PB, PB}};
+  double b[512], x[512];
+  for (int q = 0; q < 512; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
+  nav_poisson_result r;
+  char desc[256];
+  int rc = solve(MPI_COMM_SELF, "fft", 1e-8, 3, n, h, bc, b, x, &r, desc, NULL);
+  NAV_TEST(rc == NAV_ERR_INPUT && strstr(desc, "not uniform"), "two stretched directions, solver fft: error %d: %s", rc,
+           desc);
+  rc = solve(MPI_COMM_SELF, "auto", 1e-8, 3, n, h, bc, b, x, &r, desc, NULL);
+  NAV_TEST(rc == NAV_OK && !strncmp(desc, "multigrid", 9), "two stretched directions, solver auto: %s", desc);
+  for (int d = 0; d < 3; d++) free(h[d]);
+}
+
+/* Several ranks: the distributed FFT (every decomposition given) equals one rank's to 1e-12. */
+static void test_ranks(void) {
+  int size, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int n3[3] = {12, 10, 9}, n2[3] = {14, 11, 1};
+  const int kinds[3][3] = {{0, 0, 0}, {4, 0, 1}, {2, 4, 3}};
+  for (int dim = 2; dim <= 3; dim++)
+    for (int kk = 0; kk < 3; kk++)
+      for (int stretch = -1; stretch < dim; stretch++) {
+        const int *n = dim == 3 ? n3 : n2;
+        if (stretch >= 0 && kinds[kk][stretch] == 4) continue;
+        double *h[3];
+        nav_poisson_bc bc[3][2];
+        for (int d = 0; d < 3; d++) {
+          h[d] = malloc((size_t)n[d] * sizeof(double));
+          widths(n[d], d == stretch, h[d]);
+          bc[d][0] = pairs[kinds[kk][d]][0];
+          bc[d][1] = pairs[kinds[kk][d]][1];
+        }
+        const size_t count = (size_t)n[0] * n[1] * n[2];
+        double *b = malloc(count * sizeof *b), *x1 = malloc(count * sizeof *x1), *xp = malloc(count * sizeof *xp);
+        srand(11);
+        for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
+        nav_poisson_result r;
+        char desc[256];
+        int rc = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, x1, &r, desc, NULL);
+        /* every split of size ranks over the directions */
+        for (int px = 1; px <= size; px++)
+          for (int py = 1; px * py <= size; py++) {
+            if (size % (px * py)) continue;
+            const int pz = size / (px * py);
+            if (dim == 2 && pz != 1) continue;
+            const int dec[3] = {px, py, pz};
+            int rp = solve(MPI_COMM_WORLD, "fft", 1e-8, dim, n, h, bc, b, xp, &r, desc, dec);
+            const double diff = rc == NAV_OK && rp == NAV_OK ? max_rel_diff(xp, x1, count) : -1;
+            if (rank == 0)
+              NAV_TEST(diff >= 0 && diff <= 1e-12, "%d ranks %dx%dx%d, %dD faces %s %s %s stretched %c: %.2e <= 1e-12%s%s",
+                       size, px, py, pz, dim, pair_names[kinds[kk][0]], pair_names[kinds[kk][1]],
+                       dim == 3 ? pair_names[kinds[kk][2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', diff,
+                       rp == NAV_OK ? "" : ": ", rp == NAV_OK ? "" : desc);
+          }
+        for (int d = 0; d < 3; d++) free(h[d]);
+        free(b);
+        free(x1);
+        free(xp);
+      }
+}
+
+/* The CUDA backend's FFT solver (cuFFT) against the CPU's (FFTW), every face combination, 3D and
+ * 2D, one stretched direction or none: <= 1e-12 relative. Exit 77 (skipped) without a GPU. */
+static int test_backends(void) {
+  nav_poisson_options probe;
+  nav_poisson_options_default(&probe);
+  probe.backend = "cuda";
+  nav_poisson *ps = NULL;
+  if (nav_poisson_create(MPI_COMM_SELF, &probe, &ps) != NAV_OK) {
+    printf("skipped: no CUDA backend (%s)\n", nav_poisson_error());
+    return 77;
+  }
+  nav_poisson_destroy(ps);
+  const int sizes[2][3] = {{33, 20, 1}, {24, 17, 16}};
+  for (int dim = 2; dim <= 3; dim++) {
+    const int *n = sizes[dim - 2], ncomb = dim == 2 ? 25 : 125;
+    int cases = 0, bad = 0;
+    double worst = 0;
+    for (int c = 0; c < ncomb; c++) {
+      const int kind[3] = {c % 5, (c / 5) % 5, c / 25};
+      for (int stretch = -1; stretch < dim; stretch++) {
+        if (stretch >= 0 && kind[stretch] == 4) continue;
+        double *h[3];
+        nav_poisson_bc bc[3][2];
+        for (int d = 0; d < 3; d++) {
+          h[d] = malloc((size_t)n[d] * sizeof(double));
+          widths(n[d], d == stretch, h[d]);
+          bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
+          bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
+        }
+        const size_t count = (size_t)n[0] * n[1] * n[2];
+        double *b = malloc(count * sizeof *b), *xc = malloc(count * sizeof *xc), *xg = malloc(count * sizeof *xg);
+        for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
+        nav_poisson_result r;
+        char desc[256];
+        backend = "cpu";
+        const int ec = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, xc, &r, desc, NULL);
+        backend = "cuda";
+        const int eg = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, xg, &r, desc, NULL);
+        const double diff = ec == NAV_OK && eg == NAV_OK ? max_rel_diff(xg, xc, count) : -1;
+        cases++;
+        worst = fmax(worst, diff);
+        if (!(diff >= 0 && diff <= 1e-12)) {
+          bad++;
+          printf("FAIL cuda vs cpu %dD faces %s %s %s stretched %c: %.2e (%s)\n", dim, pair_names[kind[0]],
+                 pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', diff,
+                 eg == NAV_OK ? "solved" : desc);
+        }
+        for (int d = 0; d < 3; d++) free(h[d]);
+        free(b);
+        free(xc);
+        free(xg);
+      }
+    }
+    NAV_TEST(bad == 0, "fft cuda (cuFFT) vs cpu (FFTW) %dD %dx%dx%d: %d cases, worst difference %.2e <= 1e-12, %d failed",
+             dim, n[0], n[1], n[2], cases, worst, bad);
+  }
+  backend = "cpu";
+  return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  srand(3);
+  if (argc > 1 && !strcmp(argv[1], "backends")) {
+    const int rc = test_backends();
+    MPI_Finalize();
+    return rc;
+  }
+  if (argc > 1 && !strcmp(argv[1], "ranks")) {
+    test_ranks();
+  } else {
+    test_all_faces();
+    test_not_applicable();
+  }
+  int all = failures;
+  MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return all ? 1 : 0;
+}
