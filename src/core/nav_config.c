@@ -77,6 +77,7 @@ static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NUL
 static const char *const nav_thermal_values[] = {"flux", "fixed", "periodic", NULL};
 static const char *const nav_model_values[] = {"off", "boussinesq", NULL};
 static const char *const nav_tinitial_values[] = {"uniform", "conduction", "wave", NULL};
+static const char *const nav_method_values[] = {"projection", "artificial_compressibility", NULL};
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
@@ -273,6 +274,25 @@ static const nav_key nav_keys[] = {
     NAV_TFACE(y_high, 1, 1, "y = y0 + ly"),
     NAV_TFACE(z_low, 2, 0, "z = z0 (3D only)"),
     NAV_TFACE(z_high, 2, 1, "z = z0 + lz (3D only)"),
+    /* the method (solvers/nav_ac.h) */
+    {"run", "method", NAV_KT_CHOICE, NAV_FIELD(method), "projection",
+     "projection (time-accurate: Adams-Bashforth and a pressure Poisson solve per step; any flow) or "
+     "artificial_compressibility (steady flows only: the same discrete steady equations marched in pseudo-time "
+     "with local steps, dp/dtau = -beta^2 div u, no Poisson solve; stops at [time] steady_tol on the residuals "
+     "max(|N(u) + B - grad p| / max|u|, |div u|, |S(T)| / dT) (max norms), or after max_steps iterations).",
+     .values = nav_method_values},
+    {"run", "ac_beta", NAV_KT_REAL, NAV_FIELD(ac_beta), "1",
+     "Artificial compressibility: the pseudo sound speed factor, beta = ac_beta max(|u|, ac_u_ref) with |u| the "
+     "local speed.", NAV_ABOVE(0)},
+    {"run", "ac_u_ref", NAV_KT_REAL, NAV_FIELD(ac_u_ref), "0",
+     "Artificial compressibility: the reference speed, the floor of the local speed in beta; 0 = automatic (the "
+     "largest wall speed, or with no moving wall max|u| at the last residual measurement).", NAV_ATLEAST(0)},
+    {"run", "ac_cfl", NAV_KT_REAL, NAV_FIELD(ac_cfl), "1.5",
+     "Artificial compressibility: CFL number of the local pseudo-time steps, dtau = ac_cfl / (sum_d (|u_d| + "
+     "sqrt(u_d^2 + beta^2)) / h_d + 2 max(nu, kappa) sum_d 1 / h_d^2).", NAV_RANGE(0, 1, 4, 0)},
+    {"run", "ac_stages", NAV_KT_INT, NAV_FIELD(ac_stages), "4",
+     "Artificial compressibility: stages m of the pseudo-time scheme x = x0 + dtau R(x) / (m - k), k = 0..m-1 "
+     "(1 = forward Euler, 4 = Jameson's four stages).", NAV_RANGE(1, 0, 4, 0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -845,6 +865,25 @@ static void nav_check_temperature(nav_load *ld) {
     nav_conflict(ld, ld->at[tinit].bad ? -1 : tinit, "initial = wave needs every temperature face periodic");
 }
 
+/* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */
+static void nav_check_method(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  if (strcmp(c->method, "artificial_compressibility")) return;
+  const int method = nav_key_id("run", "method");
+  if (c->steady_tol == 0)
+    nav_conflict(ld, nav_later(ld, method, nav_key_id("time", "steady_tol")),
+                 "method = artificial_compressibility computes a steady state: it needs steady_tol > 0");
+  static const char *const timed[][2] = {
+      {"time", "end_time"}, {"output", "fields_dt"}, {"output", "checkpoint_dt"}, {"time", "dt"}};
+  const double value[] = {c->end_time, c->fields_dt, c->checkpoint_dt, c->dt};
+  for (int i = 0; i < 4; i++)
+    if (value[i] != 0)
+      nav_conflict(ld, nav_later(ld, method, nav_key_id(timed[i][0], timed[i][1])),
+                   "method = artificial_compressibility marches in pseudo-time (the time stays 0): %s.%s must be 0 "
+                   "(count iterations with max_steps, fields_every, checkpoint_interval), got %g",
+                   timed[i][0], timed[i][1], value[i]);
+}
+
 static void nav_check_consistency(nav_load *ld) {
   nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -866,6 +905,7 @@ static void nav_check_consistency(nav_load *ld) {
                  "no stop criterion: end_time, max_steps and steady_tol are all 0");
   nav_check_decomposition(ld);
   nav_check_output(ld);
+  nav_check_method(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);

@@ -149,11 +149,13 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
   NAV_CALL(nav_flow_initial(f));
-  return nav_heat_create(f);
+  NAV_CALL(nav_heat_create(f));
+  return nav_ac_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
+  nav_ac_destroy(f);
   nav_heat_destroy(f);
   nav_psolver_destroy(f->poisson);
   for (int c = 0; c < f->dim; c++) {

@@ -1,0 +1,74 @@
+/* Point functions of artificial compressibility (Chorin 1967) on the MAC grid (solvers/nav_ac.h).
+ *
+ * The steady equations N_c(u) + B_c(T) - d p/dx_c = 0, div u = 0, S(T) = 0 (nav_point_flow.h,
+ * nav_point_scalar.h) are marched in a pseudo-time tau with a local step dtau per point:
+ *   du_c/dtau = R_c = N_c(u) + B_c(T) - grad_c p          (faces)
+ *   dp/dtau   = R_p = -beta^2 div u                       (cells)
+ *   dT/dtau   = R_T = S(T)                                (cells)
+ * beta is local: beta^2 = beta2 max(|u|^2, u_ref2), |u| the speed at the cell centre. The local
+ * step is dtau = cfl / lambda with the rate of the cell
+ *   lambda = sum_d (|u_d| + sqrt(u_d^2 + beta^2)) / h_d + 2 nu sum_d 1 / h_d^2,
+ * the AC characteristic speeds |u_d| +- c, c = sqrt(u_d^2 + beta^2), plus the viscous limit with
+ * nu = max(nu, kappa); a face takes the larger rate (smaller step) of its two cells. Every rate
+ * is evaluated on the state u0 at the start of the pseudo-time step, so a multistage update
+ *   x = x0 + alpha_k dtau R(x)
+ * uses one dtau per point in all its stages. Where every R vanishes the state is the discrete
+ * steady solution of the projection method too: same N, B, S, div and grad. */
+#ifndef NAV_POINT_AC_H
+#define NAV_POINT_AC_H
+
+#include <math.h>
+
+#include "backend/common/nav_hd.h"
+#include "backend/common/nav_point_flow.h"
+#include "backend/nav_box.h"
+
+struct nav_ac_params {
+  nav_real alpha;   /* stage coefficient */
+  nav_real cfl;     /* pseudo-time CFL number */
+  nav_real beta2;   /* ac_beta^2 */
+  nav_real u_ref2;  /* reference speed squared (the floor of the local speed in beta) */
+  nav_real nu;      /* max(nu, kappa) */
+  int skip_low[3];  /* 1: the block's face 0 in direction d is a physical boundary face (not updated) */
+};
+typedef struct nav_ac_params nav_ac_params;
+
+/* beta^2 at the cell (p, ijk) from the centre velocity of u. */
+NAV_HD static inline nav_real nav_ac_beta2(const nav_box *b, const nav_real *const *u, nav_idx p, const nav_ac_params *a) {
+  nav_real q2 = 0;
+  NAV_FOR_DIM(d, b) {
+    const nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
+    q2 += uc * uc;
+  }
+  return a->beta2 * (q2 > a->u_ref2 ? q2 : a->u_ref2);
+}
+
+/* The rate lambda of the cell (p, ijk) (see above); 1 / lambda dtau bounds the local step. */
+NAV_HD static inline nav_real nav_ac_rate(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk,
+                                          const nav_ac_params *a) {
+  const nav_real beta2 = nav_ac_beta2(b, u, p, a);
+  nav_real r = 0;
+  NAV_FOR_DIM(d, b) {
+    const nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
+    const nav_real rh = b->rdf[d][ijk[d]];
+    r += ((uc < 0 ? -uc : uc) + sqrt(uc * uc + beta2)) * rh + 2 * a->nu * rh * rh;
+  }
+  return r;
+}
+
+/* Local step of the face (p, ijk) of component c: the smaller step of its two cells. */
+NAV_HD static inline nav_real nav_ac_dtau_face(const nav_box *b, int c, const nav_real *const *u, nav_idx p,
+                                               const int *ijk, const nav_ac_params *a) {
+  int lo[3] = {ijk[0], ijk[1], ijk[2]};
+  lo[c] -= 1;
+  const nav_real rh = nav_ac_rate(b, u, p, ijk, a), rl = nav_ac_rate(b, u, p - b->st[c], lo, a);
+  return a->cfl / (rh > rl ? rh : rl);
+}
+
+/* 1 when the face (ijk) of component c is a physical boundary face of the block (kept by the
+ * ghost fill, neither updated nor counted in the residual). */
+NAV_HD static inline int nav_ac_boundary_face(int c, const int *ijk, const nav_ac_params *a) {
+  return ijk[c] == 0 && a->skip_low[c];
+}
+
+#endif
