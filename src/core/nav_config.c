@@ -293,6 +293,10 @@ static const nav_key nav_keys[] = {
     {"run", "ac_stages", NAV_KT_INT, NAV_FIELD(ac_stages), "4",
      "Artificial compressibility: stages m of the pseudo-time scheme x = x0 + dtau R(x) / (m - k), k = 0..m-1 "
      "(1 = forward Euler, 4 = Jameson's four stages).", NAV_RANGE(1, 0, 4, 0)},
+    {"run", "ac_levels", NAV_KT_INT, NAV_FIELD(ac_levels), "0",
+     "Artificial compressibility: levels of the multigrid in pseudo-time (FAS V-cycles, one iteration of the "
+     "pseudo-time scheme before and after each coarse-grid correction), taken from the pressure multigrid's "
+     "levels while every block halves exactly; 0 = all of them, 1 = a single grid.", NAV_RANGE(0, 0, 24, 0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))

@@ -86,6 +86,7 @@ typedef struct nav_config {
   double ac_u_ref;          /* reference speed of beta; 0 = automatic */
   double ac_cfl;            /* pseudo-time CFL number of the local steps */
   int ac_stages;            /* stages of the pseudo-time scheme (1..4) */
+  int ac_levels;            /* levels of the pseudo-time multigrid; 0 = as many as apply, 1 = single grid */
   /* [temperature]: Boussinesq buoyancy with a transported temperature (model = boussinesq) */
   char model[16];           /* off | boussinesq */
   double ra, pr;            /* nondimensional input (pr > 0): Rayleigh and Prandtl numbers */

@@ -71,4 +71,60 @@ NAV_HD static inline int nav_ac_boundary_face(int c, const int *ijk, const nav_a
   return ijk[c] == 0 && a->skip_low[c];
 }
 
+/* Multigrid in pseudo-time (FAS, solvers/nav_ac.c) on blocks of even cell counts: coarse cell
+ * I has the fine children 2I, 2I+1 per direction, coarse face I of component c is the fine face
+ * 2I in direction c. */
+
+/* Restriction to the coarse face IJK of component c: the area-weighted average of the fine faces
+ * that make it, 2^(dim-1) of them (state and residual alike). */
+NAV_HD static inline nav_real nav_ac_restrict_face(const nav_box *f, int c, const nav_real *x, const int *IJK) {
+  nav_real sum = 0, area = 0;
+  const int kmax = f->dim == 3 ? 2 : 1;
+  for (int dk = 0; dk < kmax; dk++)
+    for (int dj = 0; dj < 2; dj++)
+      for (int di = 0; di < 2; di++) {
+        const int o[3] = {di, dj, dk};
+        if (o[c]) continue; /* the normal direction has the one coincident face */
+        int ijk[3] = {2 * IJK[0] + di, 2 * IJK[1] + dj, f->dim == 3 ? 2 * IJK[2] + dk : 0};
+        nav_real a = 1;
+        NAV_FOR_DIM(d, f) if (d != c) a *= f->df[d][ijk[d]];
+        sum += x[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * a;
+        area += a;
+      }
+  return sum / area;
+}
+
+/* Linear interpolation of the coarse face field xc of component c (coarse block cb, ghosts
+ * filled) at the fine face ijk (fine block f). Normal direction: an even fine face is the coarse
+ * face i/2, an odd one 2I+1 lies between the coarse faces I and I+1 at the weight df_f[2I] /
+ * DF_c[I] of I+1. Transverse directions (cell-centred there): as nav_prolong. */
+NAV_HD static inline nav_real nav_ac_prolong_face(const nav_box *cb, int c, const nav_real *xc, const nav_box *f,
+                                                  const int *ijk) {
+  int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
+  nav_real w[3] = {0, 0, 0};
+  NAV_FOR_DIM(d, f) {
+    const int i = ijk[d], parent = i >> 1;
+    I[d] = parent;
+    if (d == c) {
+      step[d] = 1;
+      w[d] = (i & 1) ? f->df[d][i - 1] * cb->rdf[d][parent] : 0;
+    } else {
+      step[d] = (i & 1) ? 1 : -1;
+      w[d] = (nav_real)0.5 * (cb->df[d][parent] - f->df[d][i]) * cb->rdc[d][(i & 1) ? parent + 1 : parent];
+    }
+  }
+  const nav_idx pc = cb->off + I[0] * cb->st[0] + I[1] * cb->st[1] + I[2] * cb->st[2];
+  const nav_idx sx = step[0] * cb->st[0], sy = step[1] * cb->st[1];
+  const nav_real wx = w[0], wy = w[1];
+  nav_real v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
+  if (f->dim == 3) {
+    const nav_idx sz = step[2] * cb->st[2];
+    const nav_real wz = w[2];
+    const nav_real v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
+                        wy * ((1 - wx) * xc[pc + sy + sz] + wx * xc[pc + sx + sy + sz]);
+    v = (1 - wz) * v + wz * v2;
+  }
+  return v;
+}
+
 #endif
