@@ -34,16 +34,10 @@ typedef struct nav_ac {
   int nlev;
   nav_ac_level lev[NAV_AC_MAX_LEVELS];
   nav_velocity_bc vbc0; /* homogeneous velocity boundaries (corrections) */
-  double u_wall;        /* largest wall speed */
-  double u_seen;        /* max |u| at the last measurement (automatic u_ref) */
-  double res_raw[3];    /* the last measured max |R_m|, max |div u|, max |S(T)| */
+  double u_floor;       /* the automatic u_ref without max|u|: the largest of the wall speeds, the
+                           buoyancy speed sqrt(|b| dT l_min) and the diffusion speed max(nu, kappa) / l_min */
 } nav_ac;
 
-/* u_ref^2 of the local beta: the case's reference speed, or the automatic one. */
-static nav_real nav_ac_u_ref2(const nav_flow *f, const nav_ac *ac) {
-  const double u = f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(ac->u_wall, ac->u_seen);
-  return (nav_real)(u * u);
-}
 
 static nav_err nav_ac_alloc(const nav_kernel_ops *ops, const nav_box *b, nav_real **x) {
   const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
@@ -115,14 +109,19 @@ nav_err nav_ac_create(nav_flow *f) {
   f->ac = ac;
   ac->vbc0 = f->vbc;
   memset(ac->vbc0.wall_velocity, 0, sizeof ac->vbc0.wall_velocity);
-  for (int d = 0; d < f->dim; d++)
-    for (int s = 0; s < 2; s++)
-      if (c->bc[d][s] == NAV_BC_WALL)
-        for (int k = 0; k < f->dim; k++) ac->u_wall = fmax(ac->u_wall, fabs(c->wall_velocity[d][s][k]));
   double lmin = fmin(c->lx, c->ly);
   if (f->dim == 3) lmin = fmin(lmin, c->lz);
   const double nu = fmax(c->nu, f->T ? c->diffusivity : 0);
-  ac->u_seen = nu / lmin; /* the diffusion speed until a velocity is measured */
+  ac->u_floor = nu / lmin;
+  for (int d = 0; d < f->dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (c->bc[d][s] == NAV_BC_WALL)
+        for (int k = 0; k < f->dim; k++) ac->u_floor = fmax(ac->u_floor, fabs(c->wall_velocity[d][s][k]));
+  if (f->T) {
+    const double b = sqrt(c->buoyancy[0] * c->buoyancy[0] + c->buoyancy[1] * c->buoyancy[1] +
+                          c->buoyancy[2] * c->buoyancy[2]);
+    ac->u_floor = fmax(ac->u_floor, sqrt(b * f->t_scale * lmin));
+  }
   NAV_CALL(nav_ac_levels(f, ac));
   for (int l = 0; l < ac->nlev; l++) {
     nav_ac_level *L = &ac->lev[l];
@@ -290,12 +289,10 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, double *raw) {
 
 nav_err nav_ac_step(nav_flow *f, int diagnose) {
   nav_ac *ac = f->ac;
-  double umax = 0;
-  if (diagnose) {
-    NAV_CALL(nav_ac_max(f, f->u, f->dim, &umax));
-    if (umax > 0) ac->u_seen = umax;
-  }
-  const nav_real u_ref2 = nav_ac_u_ref2(f, ac);
+  double umax;
+  NAV_CALL(nav_ac_max(f, f->u, f->dim, &umax)); /* of the state: a restart continues bit for bit */
+  const double u_ref = f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(ac->u_floor, umax);
+  const nav_real u_ref2 = (nav_real)(u_ref * u_ref);
   for (int l = 0; l < ac->nlev; l++) ac->lev[l].a.u_ref2 = u_ref2;
   double raw[3] = {0, 0, 0};
   NAV_CALL(nav_ac_cycle(f, 0, diagnose ? raw : NULL));

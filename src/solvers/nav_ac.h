@@ -5,7 +5,8 @@
  *   du_c/dtau = N_c(u) + B_c(T) - grad_c p,   dp/dtau = -beta^2 div u,   dT/dtau = S(T),
  * with a local step per point and a local beta (backend/common/nav_point_ac.h):
  *   beta^2 = ac_beta^2 max(|u|^2, u_ref^2),  u_ref = [run] ac_u_ref, or (0, automatic) the
- *   largest of the wall speeds and of max|u| at the last residual measurement;
+ *   largest of max|u| (of the current state), the wall speeds, the buoyancy speed
+ *   sqrt(|b| dT l_min) (dT the temperature range of the fixed faces) and max(nu, kappa) / l_min;
  *   dtau = ac_cfl / (sum_d (|u_d| + sqrt(u_d^2 + beta^2)) / h_d + 2 max(nu, kappa) sum_d 1/h_d^2).
  * One iteration is an ac_stages-stage low-storage scheme x = x0 + alpha_k dtau R(x), alpha_k =
  * 1/(m - k), k = 0..m-1 (m = 1: forward Euler; m = 4: Jameson's four stages). Inside a stage the
