@@ -288,7 +288,7 @@ static const nav_key nav_keys[] = {
      "Artificial compressibility: the reference speed, the floor of the local speed in beta; 0 = automatic (the "
      "largest of max|u|, the wall speeds, the buoyancy speed sqrt(|b| dT l) and max(nu, kappa) / l, l the smallest "
      "domain length, dT the temperature range of the fixed faces).", NAV_ATLEAST(0)},
-    {"run", "ac_cfl", NAV_KT_REAL, NAV_FIELD(ac_cfl), "2",
+    {"run", "ac_cfl", NAV_KT_REAL, NAV_FIELD(ac_cfl), "1.5",
      "Artificial compressibility: CFL number of the local pseudo-time steps, dtau = ac_cfl / (sum_d (|u_d| + "
      "sqrt(u_d^2 + beta^2)) / h_d + 2 max(nu, kappa) sum_d 1 / h_d^2).", NAV_RANGE(0, 1, 4, 0)},
     {"run", "ac_stages", NAV_KT_INT, NAV_FIELD(ac_stages), "4",

@@ -144,7 +144,9 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.pre_smooth = cfg->pre_smooth;
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
-  po.cpu_coarse_cells = cfg->cpu_coarse_cells;
+  /* artificial compressibility runs its multigrid in pseudo-time on the levels that stay on the flow's
+   * backend (nav_ac.c): by default every level stays there */
+  po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && !strcmp(cfg->method, "artificial_compressibility") ? 1 : cfg->cpu_coarse_cells;
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   NAV_CALL(nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po, &f->poisson));
   f->change = -1;
