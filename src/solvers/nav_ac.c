@@ -3,6 +3,7 @@
 #include "solvers/nav_ac.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,4 +315,12 @@ nav_err nav_ac_step(nav_flow *f, int diagnose) {
     if (f->T) NAV_CALL(nav_heat_diagnose(f));
   }
   return NAV_OK;
+}
+
+void nav_ac_describe(const nav_flow *f, char *buf, size_t n) {
+  const nav_ac *ac = f->ac;
+  const nav_box *cb = ac->lev[ac->nlev - 1].box;
+  snprintf(buf, n, "artificial compressibility: %d-stage pseudo-time scheme, ac_cfl %g, ac_beta %g, multigrid in "
+           "pseudo-time on %d level(s), coarsest block %dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl,
+           f->cfg->ac_beta, ac->nlev, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "", f->dim == 3 ? cb->n[2] : 0);
 }

@@ -23,6 +23,8 @@
 #ifndef NAV_AC_H
 #define NAV_AC_H
 
+#include <stddef.h>
+
 #include "navier/nav_types.h"
 
 struct nav_flow;
@@ -37,5 +39,8 @@ void nav_ac_destroy(struct nav_flow *f);
  * largest and f->max_div. f->step counts the iterations, f->t stays. Fails with NAV_ERR_BLOWUP
  * on NaN/Inf. Collective. */
 nav_err nav_ac_step(struct nav_flow *f, int diagnose);
+/* One line for the log: the levels of the pseudo-time multigrid and the coarsest grid (this
+ * rank's block), the stages, ac_cfl and ac_beta. */
+void nav_ac_describe(const struct nav_flow *f, char *buf, size_t n);
 
 #endif

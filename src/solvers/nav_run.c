@@ -255,6 +255,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s\n",
          c->name, c->dim, c->nx, c->ny, c->dim == 3 ? "x" : "", c->dim == 3 ? c->nz : 0, ops->name, opt->ranks, desc,
          c->tolerance, dir);
+  if (rank == 0 && f.ac) {
+    nav_ac_describe(&f, desc, sizeof desc);
+    printf("%s\n", desc);
+  }
   if (rank == 0 && f.dc.size > 1)
     printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells, halo transport %s\n", f.dc.p[0],
            f.dc.p[1], f.dc.p[2], f.dc.n[0], f.dc.n[1], f.dc.n[2], nav_transport_name(f.dc.transport));
