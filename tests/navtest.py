@@ -49,6 +49,13 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  velocity U to TOL (max over the profile)
   walls CASE TAU TOL [--set ...]  run a driven channel CASE and assert tau_w of every wall face, and
                                  re_tau = sqrt(TAU) (ly / 2) / nu, within TOL (relative) of TAU
+  steady CASE TOL [--set k=v ...]  run CASE to steady_tol (given in the sets) with method =
+                                 artificial_compressibility and with method = projection and assert
+                                 that the steady states agree: max|x_ac - x_proj| <= TOL max|x_proj|
+                                 for u, v, (w), T and the pressure minus its mean; and that the
+                                 artificial-compressibility residual (monitor.csv, every
+                                 monitor_every iterations) decreases at every row after the start-up
+                                 (the rows before it first falls below 1e-2 of its first value)
 Every check prints the figures it asserts on. NAVTEST_LAUNCH in the environment (e.g. "mpiexec -n 2
 --oversubscribe") runs navier under it."""
 import csv
@@ -648,6 +655,39 @@ def check_onset(navier, scratch, case, ra1, ra2, t1, t2):
     return rates[0] < 0 < rates[1]
 
 
+def check_steady(navier, scratch, case, tol, sets):
+    res, fields = {}, {}
+    for m in ("artificial_compressibility", "projection"):
+        out = os.path.join(scratch, m)
+        s = run(navier, case, out, sets + [f"run.method={m}", "output.dump_final=true", "output.fields_every=0"])
+        st = s["steady"]
+        print(f"{s['case']} {m}: {st['iterations']} iterations, residual {st['residual']:.3e}, converged "
+              f"{st['converged']}, {st['wall_s']:.2f} s")
+        res[m], fields[m] = s, read_final(out, s)
+        if not st["converged"]:
+            return False
+    names = ["u", "v", "w"][:res["projection"]["dim"]] + ["p"] + (["T"] if len(fields["projection"]) > res[
+        "projection"]["dim"] + 1 else [])
+    ok = True
+    for k, name in enumerate(names):
+        a, b = fields["artificial_compressibility"][k], fields["projection"][k]
+        if name == "p":
+            ma, mb = sum(a) / len(a), sum(b) / len(b)
+            a, b = [x - ma for x in a], [x - mb for x in b]
+        scale = max(abs(x) for x in b)
+        dev = max(abs(x - y) for x, y in zip(a, b)) / scale
+        print(f"  {name}: max|ac - projection| / max|projection| = {dev:.3e} (tolerance {tol:g})")
+        ok &= dev <= tol
+    with open(os.path.join(scratch, "artificial_compressibility", "monitor.csv")) as f:
+        r = [float(x["residual"]) for x in csv.DictReader(f)][1:]
+    start = next(i for i, x in enumerate(r) if x < 1e-2 * r[0])
+    rises = [i for i in range(start + 1, len(r)) if r[i] >= r[i - 1]]
+    print(f"  residual: {len(r)} rows, start-up until row {start} ({r[start]:.2e}), then {len(rises)} rows not below "
+          f"the previous one" + (f" (first at row {rises[0]}: {r[rises[0] - 1]:.3e} -> {r[rises[0]]:.3e})" if rises
+                                 else ""))
+    return ok and not rises
+
+
 def main():
     navier, scratch, check = sys.argv[1], sys.argv[2], sys.argv[3]
     args = sys.argv[4:]
@@ -686,6 +726,8 @@ def main():
         ok = check_developed(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
     elif check == "walls":
         ok = check_walls(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "steady":
+        ok = check_steady(navier, scratch, args[0], float(args[1]), sets)
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

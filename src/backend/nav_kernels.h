@@ -27,6 +27,9 @@ extern "C" {
  *                      low side the ghost -1 = 2 beta - x_1 (alpha unused)
  * The whole face plane is set, ghost rows of the other directions included, so filling the
  * directions in order x, y, z makes edges and corners consistent. */
+/* Parameters of the artificial-compressibility updates (common/nav_point_ac.h). */
+typedef struct nav_ac_params nav_ac_params;
+
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE } nav_ghost_kind;
 
 /* The rule of every face of a block for fill_ghosts: kind[d][s] is NAV_GHOST_MIRROR (with
@@ -153,6 +156,23 @@ typedef struct nav_kernel_ops {
    * coef is a HOST array of 3; T needs filled ghosts */
   nav_err (*buoyancy)(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
                       nav_real *const *rhs);
+
+  /* artificial compressibility (nav_point_ac.h): one stage x = x0 + alpha dtau R of the pseudo-time
+   * march, local dtau from u0 (ghosts filled), a is a HOST struct. ac_momentum: u_c = u0_c + alpha
+   * dtau (rhs_c - grad_c p) at the interior faces but the physical boundary faces, *res_max = max
+   * |rhs_c - grad_c p| there (if not NULL); p needs filled ghosts. ac_cells: p = p0 - alpha dtau
+   * beta^2 (div u - fp) (fp: a forcing, NULL = 0) and, if T != NULL, T = T0 + alpha dtau rhs_T at
+   * the interior cells; res_max[0] = max |div u - fp|, res_max[1] = max |rhs_T| (0 without T), if
+   * res_max != NULL. ac_restrict_faces: uc_c = the area-weighted average of the fine faces of each
+   * interior coarse face (even fine counts); ac_prolong_faces_add: u_c += linear interpolation of
+   * the coarse ec_c (ghosts filled) at the interior fine faces, every component. */
+  nav_err (*ac_momentum)(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
+                         const nav_real *p, const nav_ac_params *a, double *res_max);
+  nav_err (*ac_cells)(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *p, const nav_real *p0,
+                      const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
+                      double *res_max);
+  nav_err (*ac_restrict_faces)(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
+  nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */

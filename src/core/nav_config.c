@@ -108,6 +108,7 @@ static const char *const nav_cluster_values[] = {"both", "low", "high", NULL};
    "and blank lines skipped), strictly increasing from " #x "0 to " #x "0 + " l "; a relative path is "  \
    "taken from the case file's folder. tools/navier-grid writes one (a uniform block with growing "    \
    "outer parts).", .values = NULL}
+static const char *const nav_method_values[] = {"projection", "artificial_compressibility", NULL};
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
@@ -351,6 +352,30 @@ static const nav_key nav_keys[] = {
     NAV_TFACE(y_high, 1, 1, "y = y0 + ly"),
     NAV_TFACE(z_low, 2, 0, "z = z0 (3D only)"),
     NAV_TFACE(z_high, 2, 1, "z = z0 + lz (3D only)"),
+    /* the method (solvers/nav_ac.h) */
+    {"run", "method", NAV_KT_CHOICE, NAV_FIELD(method), "projection",
+     "projection (time-accurate: Adams-Bashforth and a pressure Poisson solve per step; any flow) or "
+     "artificial_compressibility (steady flows only: the same discrete steady equations marched in pseudo-time "
+     "with local steps, dp/dtau = -beta^2 div u, no Poisson solve; stops at [time] steady_tol on the residuals "
+     "max(|N(u) + B - grad p| / max|u|, |div u|, |S(T)| / dT) (max norms), or after max_steps iterations).",
+     .values = nav_method_values},
+    {"run", "ac_beta", NAV_KT_REAL, NAV_FIELD(ac_beta), "1",
+     "Artificial compressibility: the pseudo sound speed factor, beta = ac_beta max(|u|, ac_u_ref) with |u| the "
+     "local speed.", NAV_ABOVE(0)},
+    {"run", "ac_u_ref", NAV_KT_REAL, NAV_FIELD(ac_u_ref), "0",
+     "Artificial compressibility: the reference speed, the floor of the local speed in beta; 0 = automatic (the "
+     "largest of max|u|, the wall speeds, the buoyancy speed sqrt(|b| dT l) and max(nu, kappa) / l, l the smallest "
+     "domain length, dT the temperature range of the fixed faces).", NAV_ATLEAST(0)},
+    {"run", "ac_cfl", NAV_KT_REAL, NAV_FIELD(ac_cfl), "1.5",
+     "Artificial compressibility: CFL number of the local pseudo-time steps, dtau = ac_cfl / (sum_d (|u_d| + "
+     "sqrt(u_d^2 + beta^2)) / h_d + 2 max(nu, kappa) sum_d 1 / h_d^2).", NAV_RANGE(0, 1, 4, 0)},
+    {"run", "ac_stages", NAV_KT_INT, NAV_FIELD(ac_stages), "4",
+     "Artificial compressibility: stages m of the pseudo-time scheme x = x0 + dtau R(x) / (m - k), k = 0..m-1 "
+     "(1 = forward Euler, 4 = Jameson's four stages).", NAV_RANGE(1, 0, 4, 0)},
+    {"run", "ac_levels", NAV_KT_INT, NAV_FIELD(ac_levels), "0",
+     "Artificial compressibility: levels of the multigrid in pseudo-time (FAS V-cycles, one iteration of the "
+     "pseudo-time scheme before and after each coarse-grid correction), taken from the pressure multigrid's "
+     "levels while every block halves exactly; 0 = all of them, 1 = a single grid.", NAV_RANGE(0, 0, 24, 0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -1064,6 +1089,25 @@ static void nav_check_open(nav_load *ld) {
                  c->dim);
 }
 
+/* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */
+static void nav_check_method(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  if (strcmp(c->method, "artificial_compressibility")) return;
+  const int method = nav_key_id("run", "method");
+  if (c->steady_tol == 0)
+    nav_conflict(ld, nav_later(ld, method, nav_key_id("time", "steady_tol")),
+                 "method = artificial_compressibility computes a steady state: it needs steady_tol > 0");
+  static const char *const timed[][2] = {
+      {"time", "end_time"}, {"output", "fields_dt"}, {"output", "checkpoint_dt"}, {"time", "dt"}};
+  const double value[] = {c->end_time, c->fields_dt, c->checkpoint_dt, c->dt};
+  for (int i = 0; i < 4; i++)
+    if (value[i] != 0)
+      nav_conflict(ld, nav_later(ld, method, nav_key_id(timed[i][0], timed[i][1])),
+                   "method = artificial_compressibility marches in pseudo-time (the time stays 0): %s.%s must be 0 "
+                   "(count iterations with max_steps, fields_every, checkpoint_interval), got %g",
+                   timed[i][0], timed[i][1], value[i]);
+}
+
 static void nav_check_consistency(nav_load *ld) {
   nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -1088,6 +1132,7 @@ static void nav_check_consistency(nav_load *ld) {
   nav_check_decomposition(ld);
   nav_check_output(ld);
   nav_check_grid(ld);
+  nav_check_method(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);

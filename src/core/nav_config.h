@@ -102,6 +102,13 @@ typedef struct nav_config {
   int checkpoint_keep;      /* [output] keep the newest K checkpoints */
   char plots[8];            /* [output] true: run tools/navier-plot at the end */
   double max_cfl;           /* [time] stop as failed when the CFL number exceeds it; 0 = off */
+  /* [run] the method (keys in one block of the schema table) */
+  char method[32];          /* projection | artificial_compressibility */
+  double ac_beta;           /* artificial compressibility: beta = ac_beta max(|u|, u_ref) */
+  double ac_u_ref;          /* reference speed of beta; 0 = automatic */
+  double ac_cfl;            /* pseudo-time CFL number of the local steps */
+  int ac_stages;            /* stages of the pseudo-time scheme (1..4) */
+  int ac_levels;            /* levels of the pseudo-time multigrid; 0 = as many as apply, 1 = single grid */
   /* [temperature]: Boussinesq buoyancy with a transported temperature (model = boussinesq) */
   char model[16];           /* off | boussinesq */
   double ra, pr;            /* nondimensional input (pr > 0): Rayleigh and Prandtl numbers */

@@ -104,7 +104,8 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   *out = fopen(path, append ? "a" : "w");
   NAV_CHECK(*out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
   if (append) return NAV_OK;
-  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual");
+  fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual,residual");
+  if (f->ac) fprintf(*out, ",residual_momentum,residual_continuity,residual_temperature");
   if (f->T) { /* the convection monitors (nav_heat.h) */
     for (int m = 0; m < f->heat.nfaces; m++) fprintf(*out, ",nusselt_%s", nav_face_name(f->heat.face[m][0], f->heat.face[m][1]));
     fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
@@ -123,7 +124,9 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
 
 void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   if (!out) return;
-  fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e", f->step, f->t, dt, ke, f->max_div, f->p_iterations, f->p_relres);
+  fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e,%.4e", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
+          f->p_relres, f->change);
+  if (f->ac) fprintf(out, ",%.4e,%.4e,%.4e", f->res[0], f->res[1], f->res[2]);
   if (f->T) {
     const nav_heat_diag *h = &f->heat;
     for (int m = 0; m < h->nfaces; m++) fprintf(out, ",%.8e", h->nusselt[m]);
@@ -283,6 +286,12 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
       fprintf(out, "}");
     }
     fprintf(out, "}}");
+  }
+  if (s->steady) {
+    char res[32];
+    fprintf(out, ",\n  \"steady\": {\"method\": \"%s\", \"iterations\": %ld, \"residual\": %s, \"converged\": %s, "
+            "\"wall_s\": %.3f}", c->method, s->steady_iterations, nav_json_real(s->steady_residual, "%.4e", res),
+            s->steady_converged ? "true" : "false", s->steady_wall_s);
   }
   if (f->T) {
     const nav_heat_diag *h = &f->heat;

@@ -162,8 +162,10 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.pre_smooth = cfg->pre_smooth;
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
-  po.cpu_coarse_cells = cfg->cpu_coarse_cells;
   snprintf(po.smoother, sizeof po.smoother, "%s", cfg->smoother);
+  /* artificial compressibility runs its multigrid in pseudo-time on the levels that stay on the flow's
+   * backend (nav_ac.c): by default every level stays there */
+  po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && !strcmp(cfg->method, "artificial_compressibility") ? 1 : cfg->cpu_coarse_cells;
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   const nav_err pe = nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po,
                                         &f->poisson);
@@ -179,11 +181,13 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_open_create(f));
   NAV_CALL(nav_flow_initial(f));
   NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
-  return nav_heat_create(f);
+  NAV_CALL(nav_heat_create(f));
+  return nav_ac_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
+  nav_ac_destroy(f);
   nav_heat_destroy(f);
   nav_open_destroy(f);
   nav_psolver_destroy(f->poisson);

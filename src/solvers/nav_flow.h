@@ -26,6 +26,7 @@
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
 #include "solvers/nav_drive.h"
+#include "solvers/nav_ac.h"
 #include "solvers/nav_heat.h"
 #include "solvers/poisson/nav_psolver.h"
 
@@ -65,6 +66,9 @@ typedef struct nav_flow {
   nav_heat_diag heat;   /* monitors of the last diagnosed step */
   nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
   double *plane_host[2];
+  /* artificial compressibility (nav_ac.h): NULL with the projection */
+  struct nav_ac *ac;
+  double res[3];        /* its residual norms R_m, R_c, R_T of the last diagnosed iteration */
   int stop_signal;      /* a SIGINT/SIGTERM reached some rank (set by nav_flow_dt on every rank), else 0 */
   /* inflow and outflow faces (nav_open.h): the plane arrays (NULL where a direction has none) */
   nav_real *open[3][3];

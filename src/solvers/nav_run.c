@@ -36,12 +36,14 @@ static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt,
     steps = steps < 0 ? s : fmin(steps, s);
   }
   if (c->steady_tol > 0 && change > 0) {
-    if (e->change_prev > change && f->t > e->t_prev) {
-      const double rate = log(e->change_prev / change) / (f->t - e->t_prev);
+    const double clock = f->ac ? (double)f->step : f->t; /* pseudo-time runs count iterations */
+    if (f->ac) dt = 1;
+    if (e->change_prev > change && clock > e->t_prev) {
+      const double rate = log(e->change_prev / change) / (clock - e->t_prev);
       const double s = fmax(log(change / c->steady_tol), 0) / rate / dt;
       steps = steps < 0 ? s : fmin(steps, s);
     }
-    e->t_prev = f->t;
+    e->t_prev = clock;
     e->change_prev = change;
   }
   return steps < 0 ? -1 : steps * wall_per_step;
@@ -62,6 +64,13 @@ static void nav_progress(const nav_flow *f, double dt, double cfl, double change
   if (change_last >= 0) snprintf(change, sizeof change, "%.2e", change_last);
   if (eta >= 0) snprintf(when, sizeof when, "%.0fs", eta);
   const int tty = nav_progress_tty();
+  if (f->ac) {
+    printf("%siteration %7ld  residual momentum %.2e  continuity %.2e  temperature %.2e  ETA %s%s", tty ? "\r" : "",
+           f->step, f->res[0], f->res[1], f->res[2], when, tty ? "\033[K" : "\n");
+    nav_progress_pending = tty;
+    fflush(stdout);
+    return;
+  }
   printf("%sstep %7ld  t %.5g  dt %.3e  CFL %.2f  max|div u| %.1e  p-it %3d  change %s  ETA %s%s", tty ? "\r" : "",
          f->step, f->t, dt, cfl, f->max_div, f->p_iterations, change, when, tty ? "\033[K" : "\n");
   nav_progress_pending = tty;
@@ -151,7 +160,8 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
                                   nav_signal_name(f->stop_signal), f->step, f->t);
       return nav_write_checkpoint(dir, f);
     }
-    NAV_CHECK(isfinite(dt) && dt > 0, NAV_ERR_BLOWUP, "time step %g is not positive at step %ld (time %.6g)", dt,
+    if (f->ac) dt = cfl = 0; /* pseudo-time: local steps inside nav_ac_step */
+    NAV_CHECK(f->ac || (isfinite(dt) && dt > 0), NAV_ERR_BLOWUP, "time step %g is not positive at step %ld (time %.6g)", dt,
               f->step, f->t);
     if (c->end_time > 0 && f->t + dt > c->end_time) dt = c->end_time - f->t;
     if (c->max_cfl > 0 && cfl > c->max_cfl) {
@@ -162,10 +172,10 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       return nav_blowup(f, NAV_ERR_BLOWUP);
     }
     /* diagnose (max|div u|, steady change) on monitor steps and on the last step */
-    const int last = (c->end_time > 0 && f->t + dt >= c->end_time * (1 - 1e-12)) ||
+    const int last = (!f->ac && c->end_time > 0 && f->t + dt >= c->end_time * (1 - 1e-12)) ||
                      (c->max_steps > 0 && f->step + 1 >= c->max_steps);
     const int monitor = (f->step + 1) % c->monitor_every == 0 || last;
-    nav_err es = nav_agree(f, nav_flow_step(f, dt, monitor));
+    nav_err es = nav_agree(f, f->ac ? nav_ac_step(f, monitor) : nav_flow_step(f, dt, monitor));
     if (es == NAV_OK && !isfinite(f->max_div))
       es = nav_error_set(NAV_ERR_BLOWUP, __FILE__, __LINE__, __func__,
                          "the velocity is NaN or Inf after step %ld (time %.6g)", f->step, f->t);
@@ -183,6 +193,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     const int done_steps = c->max_steps > 0 && f->step >= c->max_steps;
     const int done_steady = c->steady_tol > 0 && f->change >= 0 && f->change < c->steady_tol;
     const int done = done_time || done_steps || done_steady;
+    *steady = done_steady;
     const double now = nav_wtime();
     if (now - last_print >= print_every || done) {
       const double wall_per_step = (now - t_start) / (double)(f->step - step0);
@@ -295,6 +306,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
            "(every key in %s/config.ini)\n",
          c->name, c->dim, c->nx, c->ny, c->dim == 3 ? "x" : "", c->dim == 3 ? c->nz : 0, ops->name, opt->ranks, desc,
          c->tolerance, dir, dir);
+  if (rank == 0 && f.ac) {
+    nav_ac_describe(&f, desc, sizeof desc);
+    printf("%s\n", desc);
+  }
   if (rank == 0 && f.dc.size > 1)
     printf("decomposition: %d x %d x %d ranks, block of rank 0 %dx%dx%d cells, halo transport %s\n", f.dc.p[0],
            f.dc.p[1], f.dc.p[2], f.dc.n[0], f.dc.n[1], f.dc.n[2], nav_transport_name(f.dc.transport));
@@ -305,7 +320,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
   int stop_signal = 0, steady = 0;
+  const long step_first = f.step;
   if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start, opt->restart != NULL, &stop_signal, &steady);
+  const double t_steady = nav_wtime() - t_loop;
   opt->stopped = err == NAV_OK && stop_signal;
   if (mon) fclose(mon);
   nav_profile_enter(NAV_PHASE_OUTPUT);
@@ -319,6 +336,16 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   nav_host_fields h;
   memset(&h, 0, sizeof h);
   nav_summary s = {.message = message, .backend = ops->name, .ranks = opt->ranks}; /* status: after the output */
+  if (c->steady_tol > 0) {
+    s.steady = 1;
+    s.steady_iterations = f.step - step_first;
+    s.steady_residual = f.change;
+    s.steady_converged = steady;
+    s.steady_wall_s = t_steady;
+    if (rank == 0)
+      printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e), %s, %.2f s\n", c->method,
+             s.steady_iterations, f.change, c->steady_tol, steady ? "converged" : "NOT converged", t_steady);
+  }
   if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
     nav_err ew = NAV_OK;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "backend/common/nav_point_poisson.h"
+#include "backend/common/nav_point_ac.h"
 #include "backend/nav_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
@@ -480,6 +481,71 @@ static void test_box(pair_box *pb) {
   }
 }
 
+/* Artificial compressibility (nav_point_ac.h): the stage updates with residual maxima, on random
+ * fields (velocity offset 0.2, so every rate is positive). */
+static void test_ac(pair_box *pb) {
+  const int dim = pb->dim;
+  char name[64];
+  field u[3], u0[3], r[3], q = field_new(pb, 0), q0 = field_new(pb, 0), fp = field_new(pb, 0);
+  field T = field_new(pb, 0), T0 = field_new(pb, 0), rT = field_new(pb, 0);
+  nav_real *uc[3] = {0}, *ug[3] = {0}, *u0c[3] = {0}, *u0g[3] = {0}, *rc[3] = {0}, *rg[3] = {0};
+  for (int c = 0; c < dim; c++) {
+    u[c] = field_new(pb, 0.2);
+    u0[c] = field_new(pb, 0.2);
+    r[c] = field_new(pb, 0);
+    uc[c] = u[c].c, ug[c] = u[c].g, u0c[c] = u0[c].c, u0g[c] = u0[c].g, rc[c] = r[c].c, rg[c] = r[c].g;
+  }
+  nav_ac_params a = {.alpha = (nav_real)0.5, .cfl = (nav_real)1.5, .beta2 = (nav_real)1.3, .u_ref2 = (nav_real)0.04,
+                     .nu = (nav_real)0.01, .skip_low = {1, 0, 1}};
+  double mc[2], mg[2];
+  for (int pass = 0; pass < 2; pass++) { /* with and without the temperature and the forcing */
+    OK(cpu->ac_cells(&pb->c, uc, u0c, q.c, q0.c, pass ? fp.c : NULL, pass ? T.c : NULL, T0.c, rT.c, &a, mc));
+    OK(gpu->ac_cells(&pb->g, ug, u0g, q.g, q0.g, pass ? fp.g : NULL, pass ? T.g : NULL, T0.g, rT.g, &a, mg));
+    snprintf(name, sizeof name, "ac_cells p%s", pass ? " T f" : "");
+    check_field(name, pb, &q);
+    check_scalar("ac_cells max div", pb, mc[0], mg[0]);
+    if (pass) {
+      check_field("ac_cells T", pb, &T);
+      check_scalar("ac_cells max S(T)", pb, mc[1], mg[1]);
+    }
+  }
+  OK(cpu->ac_momentum(&pb->c, uc, u0c, rc, q.c, &a, mc));
+  OK(gpu->ac_momentum(&pb->g, ug, u0g, rg, q.g, &a, mg));
+  for (int c = 0; c < dim; c++) {
+    snprintf(name, sizeof name, "ac_momentum c%d", c);
+    check_field(name, pb, &u[c]);
+  }
+  check_scalar("ac_momentum max", pb, mc[0], mg[0]);
+  for (int c = 0; c < dim; c++) {
+    field_free(&u[c]);
+    field_free(&u0[c]);
+    field_free(&r[c]);
+  }
+  field *fs[6] = {&q, &q0, &fp, &T, &T0, &rT};
+  for (int i = 0; i < 6; i++) field_free(fs[i]);
+}
+
+/* The face transfers of the pseudo-time multigrid (even counts). */
+static void test_ac_transfer(pair_box *f, pair_box *c) {
+  field uf[3], uc[3];
+  nav_real *fc[3] = {0}, *fg[3] = {0}, *cc[3] = {0}, *cg[3] = {0};
+  for (int k = 0; k < f->dim; k++) {
+    uf[k] = field_new(f, 0);
+    uc[k] = field_new(c, 0);
+    fc[k] = uf[k].c, fg[k] = uf[k].g, cc[k] = uc[k].c, cg[k] = uc[k].g;
+  }
+  OK(cpu->ac_restrict_faces(&f->c, fc, &c->c, cc));
+  OK(gpu->ac_restrict_faces(&f->g, fg, &c->g, cg));
+  for (int k = 0; k < f->dim; k++) check_field("ac_restrict_faces", c, &uc[k]);
+  OK(cpu->ac_prolong_faces_add(&c->c, cc, &f->c, fc));
+  OK(gpu->ac_prolong_faces_add(&c->g, cg, &f->g, fg));
+  for (int k = 0; k < f->dim; k++) check_field("ac_prolong_faces_add", f, &uf[k]);
+  for (int k = 0; k < f->dim; k++) {
+    field_free(&uf[k]);
+    field_free(&uc[k]);
+  }
+}
+
 /* Transfers between a fine pair and its coarse pair. */
 static void test_transfer(pair_box *f, pair_box *c) {
   field r = field_new(f, 0), rhs = field_new(c, 0), xc = field_new(c, 0), x = field_new(f, 0);
@@ -512,8 +578,11 @@ int main(void) {
   box_make(&boxes[2], "3D 19x23x17 stretched g0=1", 3, 19, 23, 17, 1, 0);
   box_make(&boxes[3], "3D 32x16x24 uniform", 3, 32, 16, 24, 0, 1);
   box_make(&boxes[4], "3D 66x40x36 stretched", 3, 66, 40, 36, 0, 0);
-  for (int i = 0; i < 5; i++) test_box(&boxes[i]);
-  for (int i = 0; i < 5; i++) test_lines(&boxes[i]);
+  for (int i = 0; i < 5; i++) {
+    test_box(&boxes[i]);
+    test_ac(&boxes[i]);
+    test_lines(&boxes[i]);
+  }
   /* multigrid transfers: fine boxes (even and odd counts) and their coarse boxes */
   enum { NT = 5 };
   pair_box fine[NT], coarse[NT];
@@ -527,6 +596,7 @@ int main(void) {
   for (int i = 0; i < NT; i++) {
     box_coarsen(&fine[i], &coarse[i], cl[i]);
     test_transfer(&fine[i], &coarse[i]);
+    if (i < 3) test_ac_transfer(&fine[i], &coarse[i]); /* even counts */
   }
   /* semi-coarsening: y kept */
   pair_box semi[2];

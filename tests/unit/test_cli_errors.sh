@@ -123,6 +123,36 @@ expect_input_error unpaired_periodic \
   "$scratch/unpaired_periodic.ini:2: key 'boundary.x_low': periodic faces must be paired: x_low is periodic but x_high is wall" \
   "$scratch/unpaired_periodic.ini"
 
+# Artificial compressibility (steady flows only): beta > 0, a known method, a steady target.
+write_case ac_beta <<'EOF'
+[run]
+method = artificial_compressibility
+ac_beta = 0
+EOF
+expect_input_error ac_beta "$scratch/ac_beta.ini:3: key 'run.ac_beta': must be > 0, got 0" "$scratch/ac_beta.ini"
+
+write_case ac_method <<'EOF'
+[run]
+method = simple
+EOF
+expect_input_error ac_method \
+  "$scratch/ac_method.ini:2: key 'run.method': must be one of projection, artificial_compressibility, got 'simple'" \
+  "$scratch/ac_method.ini"
+
+write_case ac_end_time <<'EOF'
+[run]
+method = artificial_compressibility
+[time]
+steady_tol = 0
+end_time = 2
+EOF
+expect_input_error ac_end_time \
+  "$scratch/ac_end_time.ini:4: key 'time.steady_tol': method = artificial_compressibility computes a steady state: it needs steady_tol > 0" \
+  "$scratch/ac_end_time.ini"
+expect_input_error ac_end_time_set \
+  "--set:1: key 'time.end_time': method = artificial_compressibility marches in pseudo-time (the time stays 0): time.end_time must be 0 (count iterations with max_steps, fields_every, checkpoint_interval), got 3" \
+  "$scratch/ac_end_time.ini" --set time.end_time=3 --set time.steady_tol=1e-6
+
 # Several errors in one file: every one is reported (checked here on the last one).
 write_case several <<'EOF'
 [grid]

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Time to a steady answer: artificial compressibility with multigrid in pseudo-time against the
+# projection (today's default of unsteady runs), same case, same grid, same steady_tol, one after
+# the other on the same machine. Prints one JSON line per run and a table with the ratio.
+#
+# usage: bench/steady_time.sh [NAVIER] [OUTDIR] [CASE:NAME[:SETS] ...]
+#   default runs: the 2D cavity Re 1000 and Re 3200 on 256^2 (CPU; OMP_NUM_THREADS as set, 2 by
+#   default), steady_tol 1e-6; PROJ_LIMIT_S (default 3600) caps each projection run (a capped run
+#   reports converged false: the ratio is then a lower bound).
+# GPU (the coordinator): NAV_BACKEND=cuda bench/steady_time.sh build/navier out/steady_gpu \
+#   cases/natconv2d_ra1e6.ini:natconv_ra1e6 cases/bdc3d_ra1e5.ini:bdc3d_ra1e5
+set -u
+NAVIER=${1:-build/navier}
+OUT=${2:-output/bench_steady}
+shift 2 2>/dev/null || shift $#
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+BACKEND=${NAV_BACKEND:-cpu}
+LIMIT=${PROJ_LIMIT_S:-3600}
+RUNS=("$@")
+if [ ${#RUNS[@]} -eq 0 ]; then
+  RUNS=("cases/cavity2d_re1000.ini:cavity_re1000" "cases/cavity2d_re1000.ini:cavity_re3200:physics.nu=3.125e-4")
+fi
+mkdir -p "$OUT"
+summary() { # dir method
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, sys
+d, m = sys.argv[1], sys.argv[2]
+try:
+    s = json.load(open(d + "/summary.json"))
+except Exception:
+    print(json.dumps({"method": m, "status": "no summary"})); sys.exit()
+st = s.get("steady", {})
+v = s.get("validation", {})
+c = s.get("convection", {})
+r = {"case": s["case"], "method": m, "grid": s["grid"], "backend": s["backend"], "status": s["status"],
+     "iterations": st.get("iterations"), "residual": st.get("residual"), "converged": st.get("converged"),
+     "wall_s": st.get("wall_s")}
+if "ghia_max_dev_u" in v:
+    r["ghia_dev_u"], r["ghia_dev_v"] = v["ghia_max_dev_u"], v["ghia_max_dev_v"]
+if c:
+    r["nusselt"] = c["nusselt"]
+print(json.dumps(r))
+PY
+}
+for spec in "${RUNS[@]}"; do
+  IFS=: read -r case name sets <<<"$spec"
+  extra=()
+  for s in ${sets//,/ }; do extra+=(--set "$s"); done
+  for method in artificial_compressibility projection; do
+    dir="$OUT/${name}_${method}"
+    lim=$LIMIT
+    [ "$method" = artificial_compressibility ] && lim=$((LIMIT * 4))
+    timeout -s INT "$lim" "$NAVIER" run "$case" --output "$dir" --set run.backend="$BACKEND" --set run.name="$name" \
+      --set time.steady_tol=1e-6 --set output.fields_dt=0 --set output.fields_every=0 --set output.monitor_every=50 \
+      --set run.method=$method "${extra[@]}" >"$dir.log" 2>&1
+    summary "$dir" "$method" | tee -a "$OUT/results.jsonl"
+  done
+done
+/usr/bin/python3 - "$OUT/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(f"{'case':16} {'method':27} {'iterations':>10} {'residual':>10} {'conv':>5} {'wall_s':>9}  validation")
+by = {}
+for r in rows:
+    val = f"Ghia {r['ghia_dev_u']:.4f}/{r['ghia_dev_v']:.4f}" if "ghia_dev_u" in r else str(r.get("nusselt", ""))
+    print(f"{r.get('case','?'):16} {r['method']:27} {r.get('iterations') or 0:>10} {r.get('residual') or 0:>10.2e} "
+          f"{str(r.get('converged')):>5} {r.get('wall_s') or 0:>9.1f}  {val}")
+    by.setdefault(r.get("case"), {})[r["method"]] = r
+for case, m in by.items():
+    a, p = m.get("artificial_compressibility"), m.get("projection")
+    if a and p and a.get("wall_s") and p.get("wall_s"):
+        bound = "" if p.get("converged") else " (projection not converged: a lower bound)"
+        print(f"{case}: projection / artificial compressibility wall time = {p['wall_s'] / a['wall_s']:.1f}x{bound}")
+PY

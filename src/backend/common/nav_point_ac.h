@@ -1,0 +1,130 @@
+/* Point functions of artificial compressibility (Chorin 1967) on the MAC grid (solvers/nav_ac.h).
+ *
+ * The steady equations N_c(u) + B_c(T) - d p/dx_c = 0, div u = 0, S(T) = 0 (nav_point_flow.h,
+ * nav_point_scalar.h) are marched in a pseudo-time tau with a local step dtau per point:
+ *   du_c/dtau = R_c = N_c(u) + B_c(T) - grad_c p          (faces)
+ *   dp/dtau   = R_p = -beta^2 div u                       (cells)
+ *   dT/dtau   = R_T = S(T)                                (cells)
+ * beta is local: beta^2 = beta2 max(|u|^2, u_ref2), |u| the speed at the cell centre. The local
+ * step is dtau = cfl / lambda with the rate of the cell
+ *   lambda = sum_d (|u_d| + sqrt(u_d^2 + beta^2)) / h_d + 2 nu sum_d 1 / h_d^2,
+ * the AC characteristic speeds |u_d| +- c, c = sqrt(u_d^2 + beta^2), plus the viscous limit with
+ * nu = max(nu, kappa); a face takes the larger rate (smaller step) of its two cells. Every rate
+ * is evaluated on the state u0 at the start of the pseudo-time step, so a multistage update
+ *   x = x0 + alpha_k dtau R(x)
+ * uses one dtau per point in all its stages. Where every R vanishes the state is the discrete
+ * steady solution of the projection method too: same N, B, S, div and grad. */
+#ifndef NAV_POINT_AC_H
+#define NAV_POINT_AC_H
+
+#include <math.h>
+
+#include "backend/common/nav_hd.h"
+#include "backend/common/nav_point_flow.h"
+#include "backend/nav_box.h"
+
+struct nav_ac_params {
+  nav_real alpha;   /* stage coefficient */
+  nav_real cfl;     /* pseudo-time CFL number */
+  nav_real beta2;   /* ac_beta^2 */
+  nav_real u_ref2;  /* reference speed squared (the floor of the local speed in beta) */
+  nav_real nu;      /* max(nu, kappa) */
+  int skip_low[3];  /* 1: the block's face 0 in direction d is a physical boundary face (not updated) */
+};
+typedef struct nav_ac_params nav_ac_params;
+
+/* beta^2 at the cell (p, ijk) from the centre velocity of u. */
+NAV_HD static inline nav_real nav_ac_beta2(const nav_box *b, const nav_real *const *u, nav_idx p, const nav_ac_params *a) {
+  nav_real q2 = 0;
+  NAV_FOR_DIM(d, b) {
+    const nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
+    q2 += uc * uc;
+  }
+  return a->beta2 * (q2 > a->u_ref2 ? q2 : a->u_ref2);
+}
+
+/* The rate lambda of the cell (p, ijk) (see above); 1 / lambda dtau bounds the local step. */
+NAV_HD static inline nav_real nav_ac_rate(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk,
+                                          const nav_ac_params *a) {
+  const nav_real beta2 = nav_ac_beta2(b, u, p, a);
+  nav_real r = 0;
+  NAV_FOR_DIM(d, b) {
+    const nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
+    const nav_real rh = b->rdf[d][ijk[d]];
+    r += ((uc < 0 ? -uc : uc) + sqrt(uc * uc + beta2)) * rh + 2 * a->nu * rh * rh;
+  }
+  return r;
+}
+
+/* Local step of the face (p, ijk) of component c: the smaller step of its two cells. */
+NAV_HD static inline nav_real nav_ac_dtau_face(const nav_box *b, int c, const nav_real *const *u, nav_idx p,
+                                               const int *ijk, const nav_ac_params *a) {
+  int lo[3] = {ijk[0], ijk[1], ijk[2]};
+  lo[c] -= 1;
+  const nav_real rh = nav_ac_rate(b, u, p, ijk, a), rl = nav_ac_rate(b, u, p - b->st[c], lo, a);
+  return a->cfl / (rh > rl ? rh : rl);
+}
+
+/* 1 when the face (ijk) of component c is a physical boundary face of the block (kept by the
+ * ghost fill, neither updated nor counted in the residual). */
+NAV_HD static inline int nav_ac_boundary_face(int c, const int *ijk, const nav_ac_params *a) {
+  return ijk[c] == 0 && a->skip_low[c];
+}
+
+/* Multigrid in pseudo-time (FAS, solvers/nav_ac.c) on blocks of even cell counts: coarse cell
+ * I has the fine children 2I, 2I+1 per direction, coarse face I of component c is the fine face
+ * 2I in direction c. */
+
+/* Restriction to the coarse face IJK of component c: the area-weighted average of the fine faces
+ * that make it, 2^(dim-1) of them (state and residual alike). */
+NAV_HD static inline nav_real nav_ac_restrict_face(const nav_box *f, int c, const nav_real *x, const int *IJK) {
+  nav_real sum = 0, area = 0;
+  const int kmax = f->dim == 3 ? 2 : 1;
+  for (int dk = 0; dk < kmax; dk++)
+    for (int dj = 0; dj < 2; dj++)
+      for (int di = 0; di < 2; di++) {
+        const int o[3] = {di, dj, dk};
+        if (o[c]) continue; /* the normal direction has the one coincident face */
+        int ijk[3] = {2 * IJK[0] + di, 2 * IJK[1] + dj, f->dim == 3 ? 2 * IJK[2] + dk : 0};
+        nav_real a = 1;
+        NAV_FOR_DIM(d, f) if (d != c) a *= f->df[d][ijk[d]];
+        sum += x[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * a;
+        area += a;
+      }
+  return sum / area;
+}
+
+/* Linear interpolation of the coarse face field xc of component c (coarse block cb, ghosts
+ * filled) at the fine face ijk (fine block f). Normal direction: an even fine face is the coarse
+ * face i/2, an odd one 2I+1 lies between the coarse faces I and I+1 at the weight df_f[2I] /
+ * DF_c[I] of I+1. Transverse directions (cell-centred there): as nav_prolong. */
+NAV_HD static inline nav_real nav_ac_prolong_face(const nav_box *cb, int c, const nav_real *xc, const nav_box *f,
+                                                  const int *ijk) {
+  int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
+  nav_real w[3] = {0, 0, 0};
+  NAV_FOR_DIM(d, f) {
+    const int i = ijk[d], parent = i >> 1;
+    I[d] = parent;
+    if (d == c) {
+      step[d] = 1;
+      w[d] = (i & 1) ? f->df[d][i - 1] * cb->rdf[d][parent] : 0;
+    } else {
+      step[d] = (i & 1) ? 1 : -1;
+      w[d] = (nav_real)0.5 * (cb->df[d][parent] - f->df[d][i]) * cb->rdc[d][(i & 1) ? parent + 1 : parent];
+    }
+  }
+  const nav_idx pc = cb->off + I[0] * cb->st[0] + I[1] * cb->st[1] + I[2] * cb->st[2];
+  const nav_idx sx = step[0] * cb->st[0], sy = step[1] * cb->st[1];
+  const nav_real wx = w[0], wy = w[1];
+  nav_real v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
+  if (f->dim == 3) {
+    const nav_idx sz = step[2] * cb->st[2];
+    const nav_real wz = w[2];
+    const nav_real v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
+                        wy * ((1 - wx) * xc[pc + sy + sz] + wx * xc[pc + sx + sy + sz]);
+    v = (1 - wz) * v + wz * v2;
+  }
+  return v;
+}
+
+#endif

@@ -1,0 +1,106 @@
+/* CUDA backend: the pseudo-time updates of artificial compressibility. The formulas are in
+ * common/nav_point_ac.h. One launch updates every velocity component; the residual maxima are
+ * reduced per block and combined by nav_cuda_reduce (deterministic, like the CPU's max). */
+#include "backend/common/nav_point_ac.h"
+#include "backend/cuda/cuda_kernels.h"
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ac_momentum_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields u0, nav_cuda_fields rhs, const nav_real *q,
+                           nav_ac_params a, double *partial) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  double m[1] = {0};
+  if (nav_cuda_point(b, ijk, &p)) {
+    const nav_real *const u0c[3] = {u0.c[0], u0.c[1], u0.c[2]};
+#pragma unroll
+    for (int c = 0; c < DIM; c++) {
+      if (nav_ac_boundary_face(c, ijk, &a)) continue;
+      const nav_real res = rhs.c[c][p] - nav_gradient(b, c, q, p, ijk);
+      u.c[c][p] = u0.c[c][p] + a.alpha * nav_ac_dtau_face(b, c, u0c, p, ijk, &a) * res;
+      m[0] = fmax(m[0], fabs((double)res));
+    }
+  }
+  if (partial) nav_cuda_block_reduce<1, true>(m, partial);
+}
+
+nav_err nav_ac_momentum_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
+                             const nav_real *q, const nav_ac_params *a, double *res_max) {
+  const dim3 grid = nav_cuda_grid(b);
+  double *partial = NULL;
+  if (res_max) NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
+  NAV_CUDA_LAUNCH_DIM(b, grid, nav_ac_momentum_kernel, *b, nav_cuda_pack(b, u), nav_cuda_pack(b, u0),
+                      nav_cuda_pack(b, rhs), q, *a, partial);
+  if (res_max) NAV_CALL(nav_cuda_reduce(1, 1, nav_cuda_blocks(grid), res_max));
+  return NAV_OK;
+}
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ac_cells_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields u0, nav_real *q, const nav_real *q0,
+                        const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, nav_ac_params a, double *partial) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  double m[2] = {0, 0};
+  if (nav_cuda_point(b, ijk, &p)) {
+    const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+    const nav_real *const u0c[3] = {u0.c[0], u0.c[1], u0.c[2]};
+    const nav_real dtau = a.alpha * a.cfl / nav_ac_rate(b, u0c, p, ijk, &a);
+    const nav_real div = nav_divergence(b, uc, p, ijk) - (fp ? fp[p] : 0);
+    q[p] = q0[p] - dtau * nav_ac_beta2(b, u0c, p, &a) * div;
+    m[0] = fabs((double)div);
+    if (T) {
+      T[p] = T0[p] + dtau * rhs_T[p];
+      m[1] = fabs((double)rhs_T[p]);
+    }
+  }
+  if (partial) nav_cuda_block_reduce<2, true>(m, partial);
+}
+
+nav_err nav_ac_cells_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *q, const nav_real *q0,
+                          const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
+                          double *res_max) {
+  const dim3 grid = nav_cuda_grid(b);
+  double *partial = NULL;
+  if (res_max) NAV_CALL(nav_cuda_partials(2, nav_cuda_blocks(grid), &partial));
+  NAV_CUDA_LAUNCH_DIM(b, grid, nav_ac_cells_kernel, *b, nav_cuda_pack(b, u), nav_cuda_pack(b, u0), q, q0, fp, T, T0,
+                      rhs_T, *a, partial);
+  if (res_max) NAV_CALL(nav_cuda_reduce(2, 1, nav_cuda_blocks(grid), res_max));
+  return NAV_OK;
+}
+
+/* The coarse box is the launch grid; the fine box travels by value. */
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ac_restrict_faces_kernel(nav_box fine, nav_cuda_fields u, nav_box box, nav_cuda_fields uc) {
+  NAV_CUDA_INTERIOR(box);
+  const nav_box fl = nav_cuda_box_dim<DIM>(fine);
+#pragma unroll
+  for (int c = 0; c < DIM; c++) uc.c[c][p] = nav_ac_restrict_face(&fl, c, u.c[c], ijk);
+  (void)b;
+}
+
+nav_err nav_ac_restrict_faces_cuda(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc) {
+  NAV_CUDA_LAUNCH_DIM(coarse, nav_cuda_grid(coarse), nav_ac_restrict_faces_kernel, *fine, nav_cuda_pack(fine, u),
+                      *coarse, nav_cuda_pack(coarse, uc));
+  return NAV_OK;
+}
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ac_prolong_faces_kernel(nav_box coarse, nav_cuda_fields ec, nav_box box, nav_cuda_fields u) {
+  NAV_CUDA_INTERIOR(box);
+  const nav_box cl = nav_cuda_box_dim<DIM>(coarse);
+#pragma unroll
+  for (int c = 0; c < DIM; c++) u.c[c][p] += nav_ac_prolong_face(&cl, c, ec.c[c], b, ijk);
+}
+
+nav_err nav_ac_prolong_faces_add_cuda(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u) {
+  NAV_CUDA_LAUNCH_DIM(fine, nav_cuda_grid(fine), nav_ac_prolong_faces_kernel, *coarse, nav_cuda_pack(coarse, ec), *fine,
+                      nav_cuda_pack(fine, u));
+  return NAV_OK;
+}

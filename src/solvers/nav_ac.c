@@ -1,0 +1,326 @@
+/* Artificial compressibility: the pseudo-time march to the steady state, with multigrid in
+ * pseudo-time (see nav_ac.h). */
+#include "solvers/nav_ac.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/common/nav_point_ac.h"
+#include "core/nav_error.h"
+#include "grid/nav_reduce.h"
+#include "solvers/nav_flow.h"
+#include "solvers/poisson/poisson_impl.h"
+
+/* One level of the pseudo-time multigrid. Level 0 is the flow's grid and reuses the flow's arrays
+ * (u0 = u_prev, r = rhs, p0 = div, rc = rhs_old[0], T0 = T_prev, rT = rhs_T, rTc = rhs_old[1]);
+ * the coarse levels take the geometry (box, halo) of the pressure multigrid's distributed levels
+ * and own their arrays. f: the FAS forcing (NULL on level 0); s: the restricted state before the
+ * coarse iterations (its change is the correction). */
+typedef struct nav_ac_level {
+  const nav_box *box;
+  nav_halo *halo;
+  nav_real *u[3], *u0[3], *r[3], *f[3], *s[3];
+  nav_real *p, *p0, *rc, *fp, *sp;
+  nav_real *T, *T0, *rT, *fT, *sT;
+  nav_temperature_bc tbc, tbc0; /* tbc0: homogeneous (corrections) */
+  nav_ac_params a;
+  int owned; /* 1: the arrays are this level's allocations */
+} nav_ac_level;
+
+#define NAV_AC_MAX_LEVELS NAV_MG_MAX_LEVELS
+
+typedef struct nav_ac {
+  int nlev;
+  nav_ac_level lev[NAV_AC_MAX_LEVELS];
+  nav_velocity_bc vbc0; /* homogeneous velocity boundaries (corrections) */
+  double u_floor;       /* the automatic u_ref without max|u|: the largest of the wall speeds, the
+                           buoyancy speed sqrt(|b| dT l_min) and the diffusion speed max(nu, kappa) / l_min */
+} nav_ac;
+
+
+static nav_err nav_ac_alloc(const nav_kernel_ops *ops, const nav_box *b, nav_real **x) {
+  const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
+  NAV_CALL(ops->alloc((void **)x, bytes));
+  return ops->set(b, *x, 0);
+}
+
+/* Coarse level l from the pressure multigrid's level l (geometry only). */
+static nav_err nav_ac_level_coarse(nav_flow *f, nav_ac_level *L, nav_level *pl) {
+  const nav_kernel_ops *ops = f->ops;
+  L->box = &pl->box;
+  L->halo = pl->halo;
+  L->owned = 1;
+  for (int c = 0; c < f->dim; c++) {
+    nav_real **v[5] = {&L->u[c], &L->u0[c], &L->r[c], &L->f[c], &L->s[c]};
+    for (int i = 0; i < 5; i++) NAV_CALL(nav_ac_alloc(ops, L->box, v[i]));
+  }
+  nav_real **q[5] = {&L->p, &L->p0, &L->rc, &L->fp, &L->sp};
+  for (int i = 0; i < 5; i++) NAV_CALL(nav_ac_alloc(ops, L->box, q[i]));
+  if (f->T) {
+    nav_real **t[5] = {&L->T, &L->T0, &L->rT, &L->fT, &L->sT};
+    for (int i = 0; i < 5; i++) NAV_CALL(nav_ac_alloc(ops, L->box, t[i]));
+    nav_temperature_bc_from_config(f->cfg, pl->w, pl->N, &L->tbc);
+  }
+  return NAV_OK;
+}
+
+/* The levels of the pseudo-time multigrid: the pressure multigrid's distributed levels on the
+ * flow's backend, as long as every rank's block halves exactly (even cells, even start). */
+static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
+  nav_ac_level *L0 = &ac->lev[0];
+  L0->box = &f->box;
+  L0->halo = f->halo;
+  for (int c = 0; c < f->dim; c++) {
+    L0->u[c] = f->u[c];
+    L0->u0[c] = f->u_prev[c];
+    L0->r[c] = f->rhs[c];
+  }
+  L0->p = f->p;
+  L0->p0 = f->div;
+  L0->rc = f->rhs_old[0];
+  L0->T = f->T;
+  L0->T0 = f->T_prev;
+  L0->rT = f->rhs_T;
+  L0->tbc = f->tbc;
+  ac->nlev = 1;
+  const int want = f->cfg->ac_levels > 0 ? f->cfg->ac_levels : NAV_AC_MAX_LEVELS;
+  nav_psolver *ps = f->poisson;
+  if (ps->kind != NAV_PSOLVER_MG && ps->kind != NAV_PSOLVER_MGPCG) return NAV_OK;
+  const int last = ps->gather < ps->nlev ? ps->gather : ps->nlev;
+  for (int l = 1; l < last && ac->nlev < want; l++) {
+    const nav_box *fb = ac->lev[l - 1].box, *cb = &ps->lev[l].box;
+    double bad = ps->lev[l].ops != f->ops || !ps->lev[l].active;
+    for (int d = 0; d < f->dim; d++)
+      bad = bad || fb->n[d] != 2 * cb->n[d] || fb->g0[d] != 2 * cb->g0[d] || cb->n[d] < 2;
+    nav_reduce_max(f->comm, &bad, 1);
+    if (bad) break;
+    NAV_CALL(nav_ac_level_coarse(f, &ac->lev[l], &ps->lev[l]));
+    ac->nlev++;
+  }
+  return NAV_OK;
+}
+
+nav_err nav_ac_create(nav_flow *f) {
+  const nav_config *c = f->cfg;
+  if (strcmp(c->method, "artificial_compressibility")) return NAV_OK;
+  nav_ac *ac = calloc(1, sizeof *ac);
+  NAV_CHECK(ac, NAV_ERR_MEMORY, "cannot allocate the artificial-compressibility state");
+  f->ac = ac;
+  ac->vbc0 = f->vbc;
+  memset(ac->vbc0.wall_velocity, 0, sizeof ac->vbc0.wall_velocity);
+  double lmin = fmin(c->lx, c->ly);
+  if (f->dim == 3) lmin = fmin(lmin, c->lz);
+  const double nu = fmax(c->nu, f->T ? c->diffusivity : 0);
+  ac->u_floor = nu / lmin;
+  for (int d = 0; d < f->dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (c->bc[d][s] == NAV_BC_WALL)
+        for (int k = 0; k < f->dim; k++) ac->u_floor = fmax(ac->u_floor, fabs(c->wall_velocity[d][s][k]));
+  if (f->T) {
+    const double b = sqrt(c->buoyancy[0] * c->buoyancy[0] + c->buoyancy[1] * c->buoyancy[1] +
+                          c->buoyancy[2] * c->buoyancy[2]);
+    ac->u_floor = fmax(ac->u_floor, sqrt(b * f->t_scale * lmin));
+  }
+  NAV_CALL(nav_ac_levels(f, ac));
+  for (int l = 0; l < ac->nlev; l++) {
+    nav_ac_level *L = &ac->lev[l];
+    L->a.cfl = (nav_real)c->ac_cfl;
+    L->a.beta2 = (nav_real)(c->ac_beta * c->ac_beta);
+    L->a.nu = (nav_real)nu;
+    for (int d = 0; d < f->dim; d++) L->a.skip_low[d] = L->box->g0[d] == 0 && c->bc[d][0] != NAV_BC_PERIODIC;
+    L->tbc0 = L->tbc;
+    memset(L->tbc0.beta, 0, sizeof L->tbc0.beta);
+  }
+  return NAV_OK;
+}
+
+void nav_ac_destroy(nav_flow *f) {
+  nav_ac *ac = f->ac;
+  if (!ac) return;
+  for (int l = 1; l < ac->nlev; l++) {
+    nav_ac_level *L = &ac->lev[l];
+    for (int c = 0; c < f->dim; c++) {
+      nav_real *v[5] = {L->u[c], L->u0[c], L->r[c], L->f[c], L->s[c]};
+      for (int i = 0; i < 5; i++)
+        if (v[i]) f->ops->free(v[i]);
+    }
+    nav_real *q[10] = {L->p, L->p0, L->rc, L->fp, L->sp, L->T, L->T0, L->rT, L->fT, L->sT};
+    for (int i = 0; i < 10; i++)
+      if (q[i]) f->ops->free(q[i]);
+  }
+  free(ac);
+  f->ac = NULL;
+}
+
+/* max |x| over the interior of n fields, reduced over the ranks; fails on NaN/Inf. */
+static nav_err nav_ac_max(nav_flow *f, nav_real *const *x, int n, double *m) {
+  double v[2] = {0, 0};
+  for (int c = 0; c < n; c++) {
+    double d, mx;
+    int bad;
+    NAV_CALL(f->ops->max_abs_diff(&f->box, x[c], NULL, &d, &mx, &bad));
+    v[0] = fmax(v[0], mx);
+    v[1] = fmax(v[1], bad);
+  }
+  nav_reduce_max(f->comm, v, 2);
+  NAV_CHECK(!v[1], NAV_ERR_BLOWUP, "the artificial-compressibility iteration blew up at iteration %ld: a value is "
+            "NaN or Inf; reduce [run] ac_cfl", f->step + 1);
+  *m = v[0];
+  return NAV_OK;
+}
+
+/* Ghosts of the state of level L (u, p, T) with the case's boundaries. */
+static nav_err nav_ac_fill(nav_flow *f, nav_ac_level *L) {
+  NAV_CALL(nav_fill_velocity_ghosts(f->ops, L->box, L->halo, &f->vbc, L->u));
+  NAV_CALL(nav_fill_scalar_ghosts(f->ops, L->box, L->halo, (const nav_scalar_bc(*)[2])f->pbc, L->p));
+  if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, L->box, L->halo, &L->tbc, L->T));
+  return NAV_OK;
+}
+
+/* r = N(u) + B(T) (+ f), rT = S(T) (+ fT) on level L (the momentum part of the residual without
+ * the pressure gradient). */
+static nav_err nav_ac_rhs(nav_flow *f, nav_ac_level *L) {
+  const nav_kernel_ops *ops = f->ops;
+  const nav_config *c = f->cfg;
+  NAV_CALL(ops->momentum_rhs(L->box, L->u, (nav_real)c->nu, L->r));
+  if (f->T) {
+    const nav_real coef[3] = {(nav_real)c->buoyancy[0], (nav_real)c->buoyancy[1], (nav_real)c->buoyancy[2]};
+    NAV_CALL(ops->scalar_rhs(L->box, L->u, L->T, (nav_real)c->diffusivity, L->rT));
+    NAV_CALL(ops->buoyancy(L->box, L->T, coef, (nav_real)c->t_ref, L->r));
+    if (L->fT) NAV_CALL(ops->axpby(L->box, 1, L->fT, 1, L->rT));
+  }
+  if (L->f[0])
+    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(L->box, 1, L->f[k], 1, L->r[k]));
+  return NAV_OK;
+}
+
+/* One smoothing iteration (ac_stages stages) on level L; raw != NULL: measure the residual maxima
+ * of the state at its start (first stage) into raw[0..2] (this rank's). */
+static nav_err nav_ac_smooth(nav_flow *f, nav_ac_level *L, double *raw) {
+  const nav_kernel_ops *ops = f->ops;
+  const nav_box *b = L->box;
+  const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
+  for (int k = 0; k < f->dim; k++) NAV_CALL(ops->copy(L->u0[k], L->u[k], bytes));
+  NAV_CALL(ops->copy(L->p0, L->p, bytes));
+  if (f->T) NAV_CALL(ops->copy(L->T0, L->T, bytes));
+  const int m = f->cfg->ac_stages;
+  for (int s = 0; s < m; s++) {
+    const int measure = raw && s == 0;
+    L->a.alpha = (nav_real)(1.0 / (m - s));
+    NAV_CALL(nav_ac_rhs(f, L));
+    double rc[2] = {0, 0}, rm = 0;
+    NAV_CALL(ops->ac_cells(b, L->u, L->u0, L->p, L->p0, L->fp, L->T, L->T0, L->rT, &L->a, measure ? rc : NULL));
+    NAV_CALL(nav_fill_scalar_ghosts(ops, b, L->halo, (const nav_scalar_bc(*)[2])f->pbc, L->p));
+    NAV_CALL(ops->ac_momentum(b, L->u, L->u0, L->r, L->p, &L->a, measure ? &rm : NULL));
+    NAV_CALL(nav_fill_velocity_ghosts(ops, b, L->halo, &f->vbc, L->u));
+    if (f->T) NAV_CALL(nav_fill_temperature_ghosts(ops, b, L->halo, &L->tbc, L->T));
+    if (measure) {
+      raw[0] = rm;
+      raw[1] = rc[0];
+      raw[2] = rc[1];
+    }
+  }
+  return NAV_OK;
+}
+
+/* The full residual of level L's state (ghosts filled) with its forcing: r = N + B - grad p + f,
+ * rc = -div u + fp, rT = S(T) + fT. */
+static nav_err nav_ac_residual(nav_flow *f, nav_ac_level *L) {
+  const nav_kernel_ops *ops = f->ops;
+  NAV_CALL(nav_ac_rhs(f, L));
+  NAV_CALL(ops->correct(L->box, L->r, L->p, 1));
+  NAV_CALL(ops->divergence(L->box, L->u, -1, L->rc, NULL));
+  if (L->fp) NAV_CALL(ops->axpby(L->box, 1, L->fp, 1, L->rc));
+  return NAV_OK;
+}
+
+/* One FAS V-cycle from level l: a smoothing iteration, the coarse-grid correction, another
+ * smoothing iteration (the coarsest level: two iterations). */
+static nav_err nav_ac_cycle(nav_flow *f, int l, double *raw) {
+  nav_ac *ac = f->ac;
+  const nav_kernel_ops *ops = f->ops;
+  nav_ac_level *L = &ac->lev[l];
+  NAV_CALL(nav_ac_smooth(f, L, raw));
+  if (l + 1 < ac->nlev) {
+    nav_ac_level *C = &ac->lev[l + 1];
+    const size_t bytes = (size_t)C->box->ntot * sizeof(nav_real);
+    /* coarse state = restriction of the fine state; coarse forcing f = I r_fine - R_coarse(I u) */
+    NAV_CALL(nav_ac_residual(f, L));
+    NAV_CALL(ops->ac_restrict_faces(L->box, L->u, C->box, C->u));
+    NAV_CALL(ops->restrict_residual(L->box, L->p, C->box, C->p));
+    if (f->T) NAV_CALL(ops->restrict_residual(L->box, L->T, C->box, C->T));
+    NAV_CALL(nav_ac_fill(f, C));
+    nav_real *fc[3] = {C->f[0], C->f[1], C->f[2]}, *fp = C->fp, *fT = C->fT;
+    C->f[0] = C->f[1] = C->f[2] = NULL; /* R_coarse without forcing */
+    C->fp = C->fT = NULL;
+    NAV_CALL(nav_ac_residual(f, C));
+    for (int k = 0; k < 3; k++) C->f[k] = fc[k];
+    C->fp = fp;
+    C->fT = fT;
+    NAV_CALL(ops->ac_restrict_faces(L->box, L->r, C->box, C->f));
+    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, -1, C->r[k], 1, C->f[k]));
+    NAV_CALL(ops->restrict_residual(L->box, L->rc, C->box, C->fp));
+    NAV_CALL(ops->axpby(C->box, -1, C->rc, 1, C->fp));
+    if (f->T) {
+      NAV_CALL(ops->restrict_residual(L->box, L->rT, C->box, C->fT));
+      NAV_CALL(ops->axpby(C->box, -1, C->rT, 1, C->fT));
+    }
+    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->copy(C->s[k], C->u[k], bytes));
+    NAV_CALL(ops->copy(C->sp, C->p, bytes));
+    if (f->T) NAV_CALL(ops->copy(C->sT, C->T, bytes));
+    NAV_CALL(nav_ac_cycle(f, l + 1, NULL));
+    /* correction: the change of the coarse state, interpolated (homogeneous boundaries) */
+    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, 1, C->u[k], -1, C->s[k]));
+    NAV_CALL(nav_fill_velocity_ghosts(ops, C->box, C->halo, &ac->vbc0, C->s));
+    NAV_CALL(ops->ac_prolong_faces_add(C->box, C->s, L->box, L->u));
+    NAV_CALL(ops->axpby(C->box, 1, C->p, -1, C->sp));
+    NAV_CALL(nav_fill_scalar_ghosts(ops, C->box, C->halo, (const nav_scalar_bc(*)[2])f->pbc, C->sp));
+    NAV_CALL(ops->prolong_add(C->box, C->sp, L->box, L->p));
+    if (f->T) {
+      NAV_CALL(ops->axpby(C->box, 1, C->T, -1, C->sT));
+      NAV_CALL(nav_fill_temperature_ghosts(ops, C->box, C->halo, &C->tbc0, C->sT));
+      NAV_CALL(ops->prolong_add(C->box, C->sT, L->box, L->T));
+    }
+    NAV_CALL(nav_ac_fill(f, L));
+  }
+  return nav_ac_smooth(f, L, NULL);
+}
+
+nav_err nav_ac_step(nav_flow *f, int diagnose) {
+  nav_ac *ac = f->ac;
+  double umax;
+  NAV_CALL(nav_ac_max(f, f->u, f->dim, &umax)); /* of the state: a restart continues bit for bit */
+  const double u_ref = f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(ac->u_floor, umax);
+  const nav_real u_ref2 = (nav_real)(u_ref * u_ref);
+  for (int l = 0; l < ac->nlev; l++) ac->lev[l].a.u_ref2 = u_ref2;
+  double raw[3] = {0, 0, 0};
+  NAV_CALL(nav_ac_cycle(f, 0, diagnose ? raw : NULL));
+  f->step++;
+  f->change = -1;
+  if (diagnose) {
+    nav_reduce_max(f->comm, raw, 3);
+    NAV_CHECK(isfinite(raw[0]) && isfinite(raw[1]) && isfinite(raw[2]), NAV_ERR_BLOWUP,
+              "the artificial-compressibility iteration blew up at iteration %ld: a residual is NaN or Inf; reduce "
+              "[run] ac_cfl",
+              f->step);
+    f->res[0] = umax > 0 ? raw[0] / umax : raw[0];
+    f->res[1] = raw[1];
+    f->res[2] = f->T && f->t_scale > 0 ? raw[2] / f->t_scale : 0;
+    f->max_div = raw[1];
+    double x;
+    NAV_CALL(nav_ac_max(f, f->u, f->dim, &x)); /* NaN/Inf after the update */
+    f->change = fmax(f->res[0], fmax(f->res[1], f->res[2]));
+    if (f->T) NAV_CALL(nav_heat_diagnose(f));
+  }
+  return NAV_OK;
+}
+
+void nav_ac_describe(const nav_flow *f, char *buf, size_t n) {
+  const nav_ac *ac = f->ac;
+  const nav_box *cb = ac->lev[ac->nlev - 1].box;
+  snprintf(buf, n, "artificial compressibility: %d-stage pseudo-time scheme, ac_cfl %g, ac_beta %g, multigrid in "
+           "pseudo-time on %d level(s), coarsest block %dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl,
+           f->cfg->ac_beta, ac->nlev, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "", f->dim == 3 ? cb->n[2] : 0);
+}
