@@ -469,7 +469,8 @@ def check_couette3d(navier, scratch, sets):
     components (low U_lo, high U_hi), and at steady state u_c(x_d) = U_lo,c + (U_hi,c - U_lo,c) x_d / L
     (exactly linear: the second-order scheme reproduces it to round-off), the normal component 0.
     Every tangential condition of every wall face enters the answer; max error <= 1e-7 (the
-    steady-state stop leaves about 1e-9)."""
+    steady-state stop leaves about 1e-9; end_time 10, about 4 times the time it takes, ends a run
+    that does not settle)."""
     ok = True
     for d in range(3):
         n = [4, 4, 4]
@@ -482,7 +483,7 @@ def check_couette3d(navier, scratch, sets):
         vel = {f"{AXES[d]}_low": lo, f"{AXES[d]}_high": hi}
         out = os.path.join(scratch, f"couette_{AXES[d]}")
         s = run(navier, None, out, box3d_sets(kinds, n, velocity=vel) + [
-            "run.name=couette3d", "physics.nu=1", "physics.initial=rest", "time.dt=0", "time.end_time=0",
+            "run.name=couette3d", "physics.nu=1", "physics.initial=rest", "time.dt=0", "time.end_time=10",
             "time.max_steps=0", "time.steady_tol=1e-9", "pressure.tolerance=1e-12", "output.dump_final=true"] + sets)
         u = velocity_fields(out, s)
         err = 0.0
