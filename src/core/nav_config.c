@@ -77,6 +77,8 @@ static const char *const nav_bc_values[] = {"wall", "free_slip", "periodic", NUL
 static const char *const nav_thermal_values[] = {"flux", "fixed", "periodic", NULL};
 static const char *const nav_model_values[] = {"off", "boussinesq", NULL};
 static const char *const nav_tinitial_values[] = {"uniform", "conduction", "wave", NULL};
+static const char *const nav_diffusion_values[] = {"explicit", "implicit", NULL};
+static const char *const nav_nut_values[] = {"none", "linear", NULL};
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
@@ -138,6 +140,17 @@ static const nav_key nav_keys[] = {
      NAV_ATLEAST(0)},
     {"time", "steady_tol", NAV_KT_REAL, NAV_FIELD(steady_tol), "1e-5",
      "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol; 0 = off.", NAV_ATLEAST(0)},
+    {"time", "diffusion", NAV_KT_CHOICE, NAV_FIELD(diffusion), "explicit",
+     "Time integration of the viscous term and of the heat diffusion: explicit (Adams-Bashforth 2 with "
+     "everything else; dt limited by fourier) or implicit (Crank-Nicolson, two backward-Euler steps at the "
+     "start, with an incremental pressure correction; each component and the temperature solved by the "
+     "multigrid as a Helmholtz problem; the adaptive dt then follows cfl alone, from the explicit limit at "
+     "the first step growing by at most 10 % per step). Temporal order 2 either way.",
+     .values = nav_diffusion_values},
+    {"time", "diffusion_tolerance", NAV_KT_REAL, NAV_FIELD(diffusion_tolerance), "1e-8",
+     "diffusion = implicit: relative residual at which each Helmholtz solve stops (multigrid V(2,2) cycles, at "
+     "most pressure.max_iterations).",
+     NAV_RANGE(0, 1, 1, 1)},
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
@@ -149,6 +162,15 @@ static const nav_key nav_keys[] = {
     {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
      "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box).",
      NAV_ANY},
+    {"physics", "nu_t", NAV_KT_CHOICE, NAV_FIELD(nu_t), "none",
+     "Eddy viscosity nu_t added to nu in the stress-form viscous term div((nu + nu_t)(grad u + grad u^T)): none, "
+     "or linear (nu_t = nu_t_value + nu_t_gradient . (x - origin), a prescribed field for verification; it must "
+     "be >= 0 in the whole domain).",
+     .values = nav_nut_values},
+    {"physics", "nu_t_value", NAV_KT_REAL, NAV_FIELD(nu_t_value), "0",
+     "nu_t = linear: the eddy viscosity at the origin (x0, y0, z0).", NAV_ANY},
+    {"physics", "nu_t_gradient", NAV_KT_VEC3, NAV_FIELD(nu_t_gradient), "0,0,0",
+     "nu_t = linear: the gradient of the eddy viscosity (x, y, z components).", NAV_ANY},
 
     NAV_FACE(x_low, 0, 0, "x = x0"),
     NAV_FACE(x_high, 0, 1, "x = x0 + lx"),
@@ -307,6 +329,7 @@ static const char *const nav_rules[] = {
     "`beta` or a `physics.nu` other than `pr` with `pr`, or `ra` with `kappa` is an error.",
     "With `temperature.model = boussinesq` a temperature face is periodic if and only if its velocity face is; "
     "`temperature.initial = conduction` needs a direction with both faces `fixed`, `wave` needs every face periodic.",
+    "`physics.nu_t = linear` must be >= 0 in the whole domain (checked at its corners).",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -894,6 +917,17 @@ static void nav_check_consistency(nav_load *ld) {
                      nav_bc_values[c->bc[d][s]], vname, v[0], v[1], v[2]);
     }
   nav_check_temperature(ld);
+  if (!strcmp(c->nu_t, "linear")) { /* nu_t >= 0 everywhere: a linear field is smallest at a corner */
+    const double len[3] = {c->lx, c->ly, c->lz};
+    double lo = c->nu_t_value;
+    for (d = 0; d < ndir; d++) lo += fmin(0, c->nu_t_gradient[d] * len[d]);
+    if (lo < 0)
+      nav_conflict(ld,
+                   nav_later(ld, nav_later(ld, nav_key_id("physics", "nu_t"), nav_key_id("physics", "nu_t_value")),
+                             nav_key_id("physics", "nu_t_gradient")),
+                   "nu_t = linear is negative in a corner of the domain (min %g): an eddy viscosity must be >= 0",
+                   lo);
+  }
 }
 
 /* ---------------------------------------------------------------------------------------------- */

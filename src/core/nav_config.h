@@ -44,12 +44,17 @@ typedef struct nav_config {
   double end_time;    /* stop at this simulated time; 0 = no limit */
   long max_steps;     /* stop after this many steps; 0 = no limit */
   double steady_tol;  /* stop when max|u^{n+1}-u^n| / (dt max|u|) < steady_tol; 0 = off */
+  char diffusion[16];       /* explicit | implicit (nav_diffusion.h) */
+  double diffusion_tolerance; /* relative residual of the implicit diffusion solves */
 
   /* [physics] */
   double nu;               /* kinematic viscosity */
   char initial[32];        /* rest | taylor_green | abc | uniform */
   double amplitude;        /* velocity amplitude of the analytic initial fields */
   double uniform_velocity[3]; /* the velocity of initial = uniform */
+  char nu_t[16];           /* eddy viscosity: none | linear */
+  double nu_t_value;       /* nu_t = linear: nu_t at (x0, y0, z0) */
+  double nu_t_gradient[3]; /* nu_t = linear: its gradient */
 
   /* [boundary]: faces x_low x_high y_low y_high z_low z_high; index [dir][side] */
   nav_bc_type bc[3][2];

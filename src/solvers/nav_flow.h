@@ -11,6 +11,8 @@
  * nu dt sum_d 4/h_d^2 <= 1 (fourier <= 0.25); on the imaginary axis (central advection) it is
  * weakly unstable, so cfl is kept below 1 and viscosity damps the growth.
  * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
+ * [time] diffusion = implicit and a variable viscosity nu + nu_t: nav_diffusion.h (Crank-Nicolson
+ * for the viscous and heat diffusion, incremental pressure correction, dt from the CFL number).
  * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
  * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
  * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ]. */
@@ -23,6 +25,7 @@
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
 #include "solvers/nav_heat.h"
+#include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
 
 typedef struct nav_flow {
@@ -61,6 +64,7 @@ typedef struct nav_flow {
   nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
   double *plane_host[2];
   int stop_signal;      /* a SIGINT/SIGTERM reached some rank (set by nav_flow_dt on every rank), else 0 */
+  nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
@@ -81,7 +85,7 @@ nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
  * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
  * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
-#define NAV_FLOW_MAX_STATE 12
+#define NAV_FLOW_MAX_STATE 16
 typedef struct nav_flow_array {
   const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old" */
   nav_real *data;   /* backend memory, one block array (f->box) */

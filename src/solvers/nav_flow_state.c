@@ -28,6 +28,13 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
     a[n++] = (nav_flow_array){"T", f->T};
     a[n++] = (nav_flow_array){"rhs_T_old", f->rhs_T_old};
   }
+  if (f->diff && f->diff->implicit) { /* the warm starts of the implicit solves (nav_diffusion.h) */
+    static const char *const dname[3] = {"du_u", "du_v", "du_w"};
+    for (int c = 0; c < f->dim; c++)
+      a[n++] = (nav_flow_array){dname[c], f->diff->du[c]};
+    a[n++] = (nav_flow_array){"phi", f->diff->phi};
+    if (f->T) a[n++] = (nav_flow_array){"dT", f->diff->dT};
+  }
   return n;
 }
 
@@ -35,6 +42,8 @@ nav_err nav_flow_state_restored(nav_flow *f) {
   NAV_CALL(nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u));
   NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, &f->box, f->halo, &f->tbc, f->T));
+  if (f->diff && f->diff->implicit)
+    NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
   f->change = -1;
   return NAV_OK;
 }

@@ -209,6 +209,22 @@ static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
   return ops->axpby(&f->box, 1, f->r, 1, f->x);
 }
 
+nav_err nav_mg_coefficients(nav_psolver *ps) {
+  for (int l = 1; l < ps->nlev; l++) {
+    nav_level *f = &ps->lev[l - 1], *c = &ps->lev[l];
+    const int gather = l == ps->gather;
+    if (gather) { /* the coefficient travels like a residual: through f->r to the transfer level */
+      NAV_CALL(f->ops->copy(f->r, f->kc, (size_t)f->box.ntot * sizeof(nav_real)));
+      NAV_CALL(nav_mg_gather(ps, f));
+    }
+    if (!c->active) continue;
+    const nav_level *src = gather ? &ps->transfer : f;
+    NAV_CALL(c->ops->restrict_residual(&src->box, gather ? src->r : src->kc, &c->box, c->kc));
+    NAV_CALL(nav_level_fill_coefficient(ps, c, c->kc));
+  }
+  return NAV_OK;
+}
+
 /* One colour of a red-black sweep with the ghost fill after it, the halo exchange overlapping
  * the work: the shell of the block (the cells next to a face) is relaxed first, then the core
  * (which reads no ghost) on the main stream while the fill (packs, messages, unpacks, physical
