@@ -20,6 +20,7 @@ shift $(($# < 3 ? $# : 3))
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
 scratch=${SCRATCH:-$(mktemp -d)}
+mkdir -p "$scratch"
 export OMP_NUM_THREADS=${THREADS:-2}
 backend=${BACKEND:-cpu}
 for r in $(seq 1 "$repeats"); do

@@ -135,6 +135,8 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   ps->opt = *opt;
   ps->kind = kind;
   memcpy(ps->bc, bc, sizeof ps->bc);
+  ps->kmax = 1;
+  ps->bottom = NAV_MG_MAX_LEVELS + 1;
   ps->singular = !opt->helmholtz;
   for (int d = 0; d < dim; d++)
     for (int s = 0; s < 2; s++)
@@ -281,6 +283,7 @@ static nav_err nav_psolver_diagonals(nav_psolver *ps) {
     lev->box.shift = (nav_real)ps->sigma;
     NAV_CALL(lev->ops->inverse_diagonal(&lev->box, lev->inv_diag));
   }
+  nav_mg_bottom(ps);
   ps->diag_stale = 0;
   return NAV_OK;
 }
@@ -306,8 +309,13 @@ nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k) {
     }
     lev->box.kc = k ? lev->kc : NULL;
   }
+  ps->kmax = 1;
   if (!k) return NAV_OK;
   nav_level *l0 = &ps->lev[0];
+  double kmax;
+  NAV_CALL(ps->ops->max_abs_diff(&l0->box, k, NULL, NULL, &kmax, NULL));
+  nav_reduce_max(l0->comm, &kmax, 1);
+  ps->kmax = kmax;
   NAV_CALL(ps->ops->copy(l0->kc, k, (size_t)l0->box.ntot * sizeof(nav_real)));
   NAV_CALL(nav_level_fill_coefficient(ps, l0, l0->kc));
   return nav_mg_coefficients(ps);

@@ -51,6 +51,8 @@ struct nav_psolver {
   double sigma;       /* Helmholtz shift in use (opt.helmholtz) */
   int diag_stale;     /* the level diagonals must be recomputed before the next solve */
   double floor;       /* nav_psolver_set_floor */
+  double kmax;        /* largest Helmholtz coefficient (1 without one) */
+  int bottom;         /* Helmholtz: the level where cycles stop and smooth (nav_mg_bottom) */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
@@ -86,6 +88,9 @@ nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y
 nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
                        double *const w[3], int finest);
 void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
+/* Helmholtz solvers: ps->bottom from ps->sigma and ps->kmax (mg.c). Not collective (the same on
+ * every rank for the levels it cycles). */
+void nav_mg_bottom(nav_psolver *ps);
 /* Helmholtz coefficient of every coarse level from level 0's (restriction, gathers). Collective. */
 nav_err nav_mg_coefficients(nav_psolver *ps);
 /* Volume-weighted RMS norm sqrt(sum x^2 dV / V) from a local sum. */
