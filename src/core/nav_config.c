@@ -66,7 +66,7 @@ typedef struct nav_key {
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
-static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "shear_wave", NULL};
 static const char *const nav_solver_values[] = {"mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
@@ -154,8 +154,10 @@ static const nav_key nav_keys[] = {
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
-     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y) or abc "
-     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic).",
+     "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y), abc "
+     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic), uniform (uniform_velocity) or shear_wave "
+     "(u = amplitude cos(pi (y - y0) / ly), the exact decaying solution exp(-nu pi^2 t / ly^2) between free-slip "
+     "y faces; periodic x).",
      .values = nav_initial_values},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
@@ -321,6 +323,7 @@ static const char *const nav_rules[] = {
     "With `dim = 2`, `nz` must be 1 and the z faces and their velocities are ignored.",
     "At least one stop criterion among `end_time`, `max_steps` and `steady_tol` is non-zero.",
     "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.",
+    "`initial = shear_wave` needs periodic x faces and `free_slip` y faces.",
     "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
     "On a periodic or free_slip face the velocity is `0,0,0` (it is not imposed there).",
     "`format = hdf5` or `both` needs a navier built with HDF5 (`NAV_ENABLE_HDF5=ON`, the default).",
@@ -897,6 +900,9 @@ static void nav_check_consistency(nav_load *ld) {
                    "initial = abc needs all faces periodic, but %s is %s", nav_face_name(d, s),
                    nav_bc_values[c->bc[d][s]]);
   }
+  if (!strcmp(c->initial, "shear_wave") &&
+      (c->bc[0][0] != NAV_BC_PERIODIC || c->bc[1][0] != NAV_BC_FREE_SLIP || c->bc[1][1] != NAV_BC_FREE_SLIP))
+    nav_conflict(ld, initial, "initial = shear_wave needs periodic x faces and free_slip y faces");
   if (!strcmp(c->initial, "taylor_green") && nav_first_nonperiodic(c, 2, &d, &s))
     nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
                  "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),

@@ -169,14 +169,17 @@ static nav_err nav_diffusion_rms(nav_flow *f, const nav_real *x, double *rms) {
 
 /* Solve k lap(x) - sigma x = -sigma rhs (rhs overwritten) with the Helmholtz solver ps, warm
  * started from x; k = kscale (constant) or the solver's coefficient (kscale = 1). The increment's
- * right-hand side vanishes at a steady state: the stopping rule is relative to the full unknown's,
- * about sigma |scale| (scale: the size of the unknown). */
+ * right-hand side vanishes at a steady state, so the stopping rule has a floor: the error of x is
+ * about |r| / s, and |r| <= tol s scale F (scale: the size of the unknown) bounds it by tol scale F.
+ * It adds tol F / dt to the steady-state change |du| / (dt |u|): F = dt max(1, steady_tol / (10
+ * tol)), at most 1, keeps that below a tenth of steady_tol (and below tol without a steady stop). */
 static nav_err nav_diffusion_solve(nav_flow *f, nav_psolver *ps, double sigma, double kscale, double scale,
-                                   nav_real *x, nav_real *rhs) {
-  const double s = sigma / kscale;
+                                   double dt, nav_real *x, nav_real *rhs) {
+  const double s = sigma / kscale, tol = f->cfg->diffusion_tolerance;
+  const double F = fmin(1, dt * fmax(1, 0.1 * f->cfg->steady_tol / tol));
   NAV_CALL(f->ops->axpby(&f->box, (nav_real)-s, rhs, 0, rhs));
   NAV_CALL(nav_psolver_set_shift(ps, s));
-  nav_psolver_set_floor(ps, s * scale);
+  nav_psolver_set_floor(ps, s * scale * F);
   nav_psolver_stats st;
   NAV_CALL(nav_psolver_solve(ps, x, rhs, &st));
   NAV_CHECK(isfinite(st.relres), NAV_ERR_BLOWUP,
@@ -198,6 +201,7 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
   nav_diffusion *D = f->diff;
   const double theta = f->step < NAV_DIFFUSION_EULER_STEPS ? 1.0 : 0.5, sigma = 1 / (theta * dt);
   D->iterations = 0;
+  D->theta = theta;
   /* H^n = -div(u u) + V_cross(u) - b (T - T_ref), S^n = -div(u T) */
   NAV_CALL(ops->momentum_rhs(b, f->u, 0, f->rhs));
   if (D->nut) NAV_CALL(ops->stress(b, f->u, D->kf, NAV_STRESS_CROSS, 1, f->rhs));
@@ -211,7 +215,7 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     if (cb != 0) NAV_CALL(ops->axpby(b, (nav_real)cb, f->rhs_T_old, 1, D->rhs_T));
     double tscale = f->t_scale;
     if (tscale <= 0) NAV_CALL(nav_diffusion_rms(f, f->T, &tscale));
-    NAV_CALL(nav_diffusion_solve(f, D->solver_T, sigma, cfg->diffusivity, tscale, D->dT, D->rhs_T));
+    NAV_CALL(nav_diffusion_solve(f, D->solver_T, sigma, cfg->diffusivity, tscale, dt, D->dT, D->rhs_T));
     NAV_CALL(ops->axpby(b, 1, D->dT, 1, f->T));
     nav_real *tmp = f->rhs_T;
     f->rhs_T = f->rhs_T_old;
@@ -236,7 +240,7 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     uscale = fmax(uscale, r);
   }
   for (int c = 0; c < f->dim; c++) {
-    NAV_CALL(nav_diffusion_solve(f, D->solver[c], sigma, kscale, uscale, D->du[c], D->rhs[c]));
+    NAV_CALL(nav_diffusion_solve(f, D->solver[c], sigma, kscale, uscale, dt, D->du[c], D->rhs[c]));
     NAV_CALL(ops->axpby(b, 1, D->du[c], 1, f->u[c]));
   }
   return NAV_OK;

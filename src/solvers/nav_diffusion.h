@@ -10,11 +10,14 @@
  * [time] diffusion = explicit: V is part of N(u) of the AB2 scheme of nav_flow.h (unchanged).
  * [time] diffusion = implicit: Crank-Nicolson for V_diag and for kappa lap T, AB2 for advection,
  * buoyancy and V_cross (so the cross terms stay second order), with the incremental
- * pressure-correction projection (Van Kan 1986; Guermond, Minev & Shen 2006, standard form):
+ * pressure-correction projection in rotational form (Timmermans, Minev & Van de Vosse 1996; Guermond,
+ * Minev & Shen 2006; the term -theta nu div u* = -theta nu dt lap phi, with the molecular nu, is
+ * the Kim-Moin relation between phi and the pressure; it takes out the numerical boundary layer of
+ * the standard form at walls):
  *   H^n      = -div(u^n u^n) + V_cross(u^n) - b (T^n - T_ref),       S^n = -div(u^n T^n)
  *   T^{n+1} - T^n = dt [ AB2(S) + kappa lap T^n ] + theta dt kappa lap (T^{n+1} - T^n)
  *   du = u* - u^n:  du - theta dt V_diag(du) = dt [ AB2(H) + V_diag(u^n) - grad p^{n-1/2} ]
- *   L phi = div u* / dt,   u^{n+1} = u* - dt grad phi,   p^{n+1/2} = p^{n-1/2} + phi
+ *   L phi = div u* / dt,   u^{n+1} = u* - dt grad phi,   p^{n+1/2} = p^{n-1/2} + phi - theta nu div u*
  * theta = 1/2 (Crank-Nicolson), except the first NAV_DIFFUSION_EULER_STEPS steps of a run (theta = 1,
  * backward Euler: the start-up of Rannacher 1984, which damps the stiff modes of an impulsive
  * start that Crank-Nicolson only flips; a fixed number of first-order steps keeps the global
@@ -52,6 +55,7 @@ typedef struct nav_diffusion {
   nav_real *kf[3];         /* nu + nu_t at the faces of each component, ghosts filled (NULL: no nu_t) */
   double nu_max;           /* max of nu + nu_t (explicit time-step limit) */
   int iterations;          /* most multigrid cycles of the solves of the last step */
+  double theta;            /* the implicit weight of the last step (1: backward Euler, 1/2: Crank-Nicolson) */
 } nav_diffusion;
 
 /* Set up f->diff (NULL when diffusion = explicit and nu_t = none): the eddy viscosity, the face

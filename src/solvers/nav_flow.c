@@ -33,6 +33,10 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
     if (c == 0) *value = A * (sin(k[0] * X[2]) + cos(k[0] * X[1])) * F;
     if (c == 1) *value = A * (sin(k[0] * X[0]) + cos(k[0] * X[2])) * F;
     if (c == 2) *value = A * (sin(k[0] * X[1]) + cos(k[0] * X[0])) * F;
+  } else if (!strcmp(cfg->initial, "shear_wave")) {
+    /* u = A cos(pi y'/ly): zero shear at free-slip walls y' = 0, ly; exact, decaying by diffusion */
+    const double kk = NAV_PI / cfg->ly;
+    if (c == 0) *value = A * cos(kk * X[1]) * exp(-cfg->nu * kk * kk * t);
   } else if (!strcmp(cfg->initial, "uniform")) {
     *value = cfg->uniform_velocity[c];
   } else {
@@ -270,7 +274,8 @@ project:
   nav_profile_enter(NAV_PHASE_CORRECTION);
   NAV_CALL(ops->correct(b, f->u, q, (nav_real)dt));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
-  if (implicit) {
+  if (implicit) { /* p^{n+1/2} = p^{n-1/2} + phi - theta nu div u* (rotational form, nav_diffusion.h) */
+    NAV_CALL(ops->axpby(b, (nav_real)(-f->diff->theta * f->cfg->nu * dt), f->div, 1, f->p));
     NAV_CALL(ops->axpby(b, 1, q, 1, f->p));
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   }

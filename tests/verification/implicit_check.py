@@ -13,10 +13,15 @@ usage: implicit_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
         carries the spatial error too (printed); the order is measured against the same series for
         the semi-discrete equations (discrete eigenvalues and coefficients: the exact solution in time
         of the scheme's spatial discretisation), so the error is the temporal error alone
+  shearwave NY T DT1 DT2 ... MIN_ORDER MIN_FOURIER
+        free-slip walls: u = cos(pi y) exp(-pi^2 nu t) between free-slip walls y = 0, 1 (periodic x,
+        nu = 1; [physics] initial = shear_wave), implicit, as couette (fourier >= MIN_FOURIER, the
+        temporal order against the semi-discrete solution cos(pi y_j) exp(-lambda_h t), lambda_h =
+        (4/h^2) sin^2(pi h/2), an exact eigenvector of the scheme with the free-slip ghosts)
   dtorder CASE FIELD DT1 DT2 DT3 MIN_ORDER
         CASE on its own grid with the fixed steps DT1 = 2 DT2 = 4 DT3 (dt refined alone): asserts the
         observed temporal order log2(|f1 - f2| / |f2 - f3|) >= MIN_ORDER of FIELD (u: velocity,
-        T: temperature; max norm of the differences of the final fields)
+        T: temperature; max norm of the differences of the final fields; u_rms, T_rms: their RMS)
   viscosity NY1 NY2 [NY3 ...] MIN_ORDER
         steady plane Couette flow with the viscosity nu (1 + a y), a = 2 ([physics] nu_t = linear,
         nu = 1): the exact profile u = U ln(1 + a y) / ln(1 + a); run to the steady state on NY1, NY2,
@@ -105,16 +110,51 @@ def check_couette(navier, scratch, ny, t_end, dts, min_order, min_fourier, sets)
     return ok
 
 
+def check_shearwave(navier, scratch, ny, t_end, dts, min_order, min_fourier, sets):
+    h = 1.0 / ny
+    lam = 4 / h ** 2 * math.sin(math.pi * h / 2) ** 2  # the discrete eigenvalue of cos(pi y_j)
+    errs = []
+    ok = True
+    for dt in dts:
+        fo = dt / h ** 2
+        s, f = run(navier, os.path.join(scratch, f"dt{dt}"), None,
+                   [f"grid.nx=4", f"grid.ny={ny}", "grid.lx=1", "grid.ly=1", "boundary.x_low=periodic",
+                    "boundary.x_high=periodic", "boundary.y_low=free_slip", "boundary.y_high=free_slip",
+                    "boundary.y_high_velocity=0,0,0", "physics.nu=1", "physics.initial=shear_wave",
+                    "pressure.tolerance=1e-12", "time.diffusion_tolerance=1e-12", f"time.dt={dt!r}",
+                    f"time.end_time={t_end!r}", "time.steady_tol=0", "time.diffusion=implicit"] + sets)
+        u, t = f[0], s["time"]
+        e = max(abs(u[j * 4 + i] - math.cos(math.pi * (j + 0.5) * h) * math.exp(-lam * t)) for j in range(ny)
+                for i in range(4))
+        errs.append(e)
+        ok &= fo >= min_fourier and abs(t - t_end) < 1e-9
+        print(f"shear wave: ny = {ny}, dt = {dt:g}, fourier = {fo:.2f}, steps = {s['steps']}, t = {t:.6g}, max error "
+              f"against the series: {s['validation']['velocity_error_max']:.4e} (continuous), {e:.4e} (semi-discrete)")
+    for i in range(len(dts) - 1):
+        order = math.log(errs[i] / errs[i + 1]) / math.log(dts[i] / dts[i + 1])
+        good = order >= min_order
+        ok &= good
+        print(f"observed temporal order between dt = {dts[i]:g} and {dts[i + 1]:g}: {order:.3f} "
+              f"(required >= {min_order})" + ("" if good else "  FAIL"))
+    return ok
+
+
 def check_dtorder(navier, scratch, case, field, dts, min_order, sets):
+    rms = field.endswith("_rms")
+    field = field[:-4] if rms else field
     finals = []
     for dt in dts:
         s, f = run(navier, os.path.join(scratch, f"dt{dt}"), case, [f"time.dt={dt!r}"] + sets)
         dim = s["dim"]
         finals.append(f[:dim] if field == "u" else [f[dim + 1]])
         print(f"{os.path.basename(case)}: dt = {dt:g}, steps = {s['steps']}, t = {s['time']:.6g}")
-    diff = [max(abs(a - b) for fa, fb in zip(finals[i], finals[i + 1]) for a, b in zip(fa, fb)) for i in range(2)]
+    def norm(i):
+        d = [a - b for fa, fb in zip(finals[i], finals[i + 1]) for a, b in zip(fa, fb)]
+        return math.sqrt(sum(x * x for x in d) / len(d)) if rms else max(abs(x) for x in d)
+    diff = [norm(0), norm(1)]
     order = math.log(diff[0] / diff[1]) / math.log(dts[0] / dts[1])
-    print(f"max |{field}(dt) - {field}(dt/2)| = {diff[0]:.4e}, max |{field}(dt/2) - {field}(dt/4)| = {diff[1]:.4e}: "
+    nm = "rms" if rms else "max"
+    print(f"{nm} |{field}(dt) - {field}(dt/2)| = {diff[0]:.4e}, {nm} |{field}(dt/2) - {field}(dt/4)| = {diff[1]:.4e}: "
           f"observed temporal order {order:.3f} (required >= {min_order})")
     return order >= min_order
 
@@ -152,6 +192,9 @@ def main():
     if check == "couette":
         ok = check_couette(navier, scratch, int(args[0]), float(args[1]), [float(a) for a in args[2:-2]],
                            float(args[-2]), float(args[-1]), sets)
+    elif check == "shearwave":
+        ok = check_shearwave(navier, scratch, int(args[0]), float(args[1]), [float(a) for a in args[2:-2]],
+                             float(args[-2]), float(args[-1]), sets)
     elif check == "dtorder":
         ok = check_dtorder(navier, scratch, args[0], args[1], [float(a) for a in args[2:5]], float(args[5]), sets)
     elif check == "viscosity":
