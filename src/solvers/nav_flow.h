@@ -102,7 +102,8 @@ nav_err nav_flow_state_restored(nav_flow *f);
  * (..), x = (..): value" to msg. Collective. */
 nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n);
 
-/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform): *has = 0 if none. */
+/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform, shear_wave): *has = 0 if
+ * none. */
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
 
 #endif

@@ -28,7 +28,8 @@ nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x) {
 nav_err nav_level_fill_coefficient(nav_psolver *ps, const nav_level *lev, nav_real *k) {
   nav_scalar_bc bc[3][2];
   for (int d = 0; d < 3; d++)
-    for (int s = 0; s < 2; s++) bc[d][s] = ps->bc[d][s] == NAV_SCALAR_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
+    for (int s = 0; s < 2; s++)
+      bc[d][s] = ps->bc[d][s] == NAV_SCALAR_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
   NAV_CALL(nav_fill_scalar_ghosts(lev->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])bc, k));
   /* even about a pinned face slot, so that its row stays inert: k_{-1/2} = k_{+1/2} */
   return lev == &ps->lev[0] ? nav_level_pin(ps, lev, k, NAV_GHOST_REFLECT) : NAV_OK;
