@@ -16,7 +16,14 @@
  *   wf[d][i]  = (face_i - centre_{i-1}) / (centre_i - centre_{i-1}), i = 0..n: a cell-centred
  *               q at face i is (1 - wf) q_{i-1} + wf q_i   (1/2 on uniform spacing)
  * No operator assumes constant spacing. g0 is the global index of local cell 0 (the colour of
- * red-black sweeps is the parity of the global index). */
+ * red-black sweeps is the parity of the global index).
+ *
+ * Helmholtz form of the cell-centred operator of nav_point_poisson.h (implicit diffusion):
+ *   shift = sigma >= 0 subtracts sigma x from L x;
+ *   kc    = a cell-centred coefficient k (backend memory, same layout as the fields, ghosts
+ *           filled): the flux through the face between cells i and i+1 is weighted by
+ *           (k_i + k_{i+1}) / 2; NULL means k = 1.
+ * Both are 0 / NULL (the plain Laplacian) except on the levels of an implicit diffusion solve. */
 #ifndef NAV_BOX_H
 #define NAV_BOX_H
 
@@ -35,6 +42,8 @@ typedef struct nav_box {
   const nav_real *rdf[3];
   const nav_real *rdc[3];
   const nav_real *wf[3];
+  nav_real shift;        /* Helmholtz shift sigma (0: none) */
+  const nav_real *kc;    /* Helmholtz coefficient k at the cells (NULL: 1) */
 } nav_box;
 
 #endif

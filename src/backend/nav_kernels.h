@@ -25,12 +25,15 @@ extern "C" {
  *   NAV_GHOST_PERIODIC x_ghost = x at the opposite end of the block (one block spans the period)
  *   NAV_GHOST_FACE     staggered in dir: the boundary face (index 0 low, n high) = beta; on the
  *                      low side the ghost -1 = 2 beta - x_1 (alpha unused)
+ *   NAV_GHOST_REFLECT  staggered in dir, even about the boundary face: low side x_{-1} = x_1 (the
+ *                      face 0 itself unchanged), high side x_n = x_{n-1} (alpha, beta unused; the
+ *                      viscosity coefficient of a wall-normal velocity, nav_diffusion.h)
  * The whole face plane is set, ghost rows of the other directions included, so filling the
  * directions in order x, y, z makes edges and corners consistent. */
 /* Parameters of the artificial-compressibility updates (common/nav_point_ac.h). */
 typedef struct nav_ac_params nav_ac_params;
 
-typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE } nav_ghost_kind;
+typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE, NAV_GHOST_REFLECT } nav_ghost_kind;
 
 /* The rule of every face of a block for fill_ghosts: kind[d][s] is NAV_GHOST_MIRROR (with
  * alpha, beta) or NAV_GHOST_PERIODIC (one block spans the period); skip[d] = 1 leaves the faces
@@ -148,6 +151,14 @@ typedef struct nav_kernel_ops {
   nav_err (*time_rates)(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
   /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
+
+  /* variable viscosity (nav_point_viscous.h) */
+  /* kf = nu + nu_t interpolated to the interior faces of component c; nut cell-centred, ghosts filled */
+  nav_err (*face_viscosity)(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
+  /* rhs_c += scale * (the parts `part` of the stress-form viscous term V_c) at the interior faces of
+   * every component, with kf[c] the viscosity at the faces of c (ghosts filled); kf == NULL: k = 1 */
+  nav_err (*stress)(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
+                    nav_real *const *rhs);
 
   /* temperature (nav_point_scalar.h) */
   /* rhs = kappa lap T - div(u T) at the interior cells; u and T need filled ghosts */

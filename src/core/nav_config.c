@@ -68,7 +68,7 @@ typedef struct nav_key {
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
-static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", NULL};
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
 static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
 static const char *const nav_profile_values[] = {"uniform", "parabolic", "file", "exact", NULL};
@@ -109,6 +109,8 @@ static const char *const nav_cluster_values[] = {"both", "low", "high", NULL};
    "taken from the case file's folder. tools/navier-grid writes one (a uniform block with growing "    \
    "outer parts).", .values = NULL}
 static const char *const nav_method_values[] = {"projection", "artificial_compressibility", NULL};
+static const char *const nav_diffusion_values[] = {"explicit", "implicit", NULL};
+static const char *const nav_nut_values[] = {"none", "linear", NULL};
 
 #define NAV_FACE(face, d, s, where)                                                                \
   {"boundary", #face, NAV_KT_BC, NAV_FIELD(bc[d][s]), "wall",                                      \
@@ -187,11 +189,23 @@ static const nav_key nav_keys[] = {
      NAV_ATLEAST(0)},
     {"time", "steady_tol", NAV_KT_REAL, NAV_FIELD(steady_tol), "1e-5",
      "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol; 0 = off.", NAV_ATLEAST(0)},
+    {"time", "diffusion", NAV_KT_CHOICE, NAV_FIELD(diffusion), "explicit",
+     "Time integration of the viscous term and of the heat diffusion: explicit (Adams-Bashforth 2 with "
+     "everything else; dt limited by fourier) or implicit (Crank-Nicolson, two backward-Euler steps at the "
+     "start, with an incremental pressure correction; each component and the temperature solved by the "
+     "multigrid as a Helmholtz problem; the adaptive dt then follows cfl alone, from the explicit limit at "
+     "the first step growing by at most 10 % per step). Temporal order 2 either way.",
+     .values = nav_diffusion_values},
+    {"time", "diffusion_tolerance", NAV_KT_REAL, NAV_FIELD(diffusion_tolerance), "1e-8",
+     "diffusion = implicit: relative residual at which each Helmholtz solve stops (multigrid V(2,2) cycles, at "
+     "most pressure.max_iterations).",
+     NAV_RANGE(0, 1, 1, 1)},
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
      "Initial velocity: rest (zero), taylor_green (Taylor-Green vortex; periodic x and y), abc "
-     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic), uniform (uniform_velocity), kovasznay "
+     "(Arnold-Beltrami-Childress flow; dim = 3, all faces periodic), uniform (uniform_velocity), shear_wave (u = amplitude cos(pi (y - y0) / ly), the exact decaying solution exp(-nu pi^2 t / ly^2) between free-slip "
+     "y faces; periodic x), kovasznay "
      "(Kovasznay flow, dim = 2: u = 1 - exp(l x) cos(2 pi y), v = l/(2 pi) exp(l x) sin(2 pi y), l = Re/2 - "
      "sqrt(Re^2/4 + 4 pi^2), Re = 1/nu, in absolute coordinates) or poiseuille (plane Poiseuille flow of "
      "bulk velocity amplitude along forcing_direction, between the two walls of the first other direction "
@@ -213,6 +227,15 @@ static const nav_key nav_keys[] = {
     {"physics", "forcing_direction", NAV_KT_CHOICE, NAV_FIELD(forcing_direction), "x",
      "The direction (and velocity component) of the forcing; both faces of it must be periodic.",
      .values = nav_direction_values},
+    {"physics", "nu_t", NAV_KT_CHOICE, NAV_FIELD(nu_t), "none",
+     "Eddy viscosity nu_t added to nu in the stress-form viscous term div((nu + nu_t)(grad u + grad u^T)): none, "
+     "or linear (nu_t = nu_t_value + nu_t_gradient . (x - origin), a prescribed field for verification; it must "
+     "be >= 0 in the whole domain).",
+     .values = nav_nut_values},
+    {"physics", "nu_t_value", NAV_KT_REAL, NAV_FIELD(nu_t_value), "0",
+     "nu_t = linear: the eddy viscosity at the origin (x0, y0, z0).", NAV_ANY},
+    {"physics", "nu_t_gradient", NAV_KT_VEC3, NAV_FIELD(nu_t_gradient), "0,0,0",
+     "nu_t = linear: the gradient of the eddy viscosity (x, y, z components).", NAV_ANY},
 
     NAV_FACE(x_low, 0, 0, "x = x0"),
     NAV_FACE(x_high, 0, 1, "x = x0 + lx"),
@@ -407,6 +430,7 @@ static const char *const nav_rules[] = {
     "With `dim = 2`, `nz` must be 1 and the z faces and their velocities are ignored.",
     "At least one stop criterion among `end_time`, `max_steps` and `steady_tol` is non-zero.",
     "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.",
+    "`initial = shear_wave` needs periodic x faces and `free_slip` y faces.",
     "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
     "On a periodic, free_slip or outflow face the velocity is `0,0,0` (it is not imposed there).",
     "`inflow` and `outflow` faces need a non-periodic direction. `<face>_profile` other than `uniform` and "
@@ -420,6 +444,7 @@ static const char *const nav_rules[] = {
     "`beta` or a `physics.nu` other than `pr` with `pr`, or `ra` with `kappa` is an error.",
     "With `temperature.model = boussinesq` a temperature face is periodic if and only if its velocity face is; "
     "`temperature.initial = conduction` needs a direction with both faces `fixed`, `wave` needs every face periodic.",
+    "`physics.nu_t = linear` must be >= 0 in the whole domain (checked at its corners).",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1089,6 +1114,22 @@ static void nav_check_open(nav_load *ld) {
                  c->dim);
 }
 
+/* Implicit diffusion solves for the increment of the velocity with the boundary values held: the
+ * outflow faces, whose values move every step, are not supported with it yet. */
+static void nav_check_diffusion(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  if (strcmp(c->diffusion, "implicit") || !strcmp(c->method, "artificial_compressibility")) return;
+  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++)
+    for (int s = 0; s < 2; s++)
+      if (c->bc[d][s] == NAV_BC_INFLOW || c->bc[d][s] == NAV_BC_OUTFLOW) {
+        nav_conflict(ld, nav_later(ld, nav_key_id("time", "diffusion"), nav_key_id("boundary", nav_face_name(d, s))),
+                     "diffusion = implicit does not support inflow/outflow faces yet (%s = %s): use diffusion = "
+                     "explicit",
+                     nav_face_name(d, s), nav_bc_values[c->bc[d][s]]);
+        return;
+      }
+}
+
 /* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */
 static void nav_check_method(nav_load *ld) {
   const nav_config *c = ld->cfg;
@@ -1133,6 +1174,7 @@ static void nav_check_consistency(nav_load *ld) {
   nav_check_output(ld);
   nav_check_grid(ld);
   nav_check_method(ld);
+  nav_check_diffusion(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);
@@ -1141,6 +1183,9 @@ static void nav_check_consistency(nav_load *ld) {
                    "initial = abc needs all faces periodic, but %s is %s", nav_face_name(d, s),
                    nav_bc_values[c->bc[d][s]]);
   }
+  if (!strcmp(c->initial, "shear_wave") &&
+      (c->bc[0][0] != NAV_BC_PERIODIC || c->bc[1][0] != NAV_BC_FREE_SLIP || c->bc[1][1] != NAV_BC_FREE_SLIP))
+    nav_conflict(ld, initial, "initial = shear_wave needs periodic x faces and free_slip y faces");
   if (!strcmp(c->initial, "taylor_green") && nav_first_nonperiodic(c, 2, &d, &s))
     nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
                  "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),
@@ -1162,6 +1207,17 @@ static void nav_check_consistency(nav_load *ld) {
     }
   nav_check_temperature(ld);
   nav_check_open(ld);
+  if (!strcmp(c->nu_t, "linear")) { /* nu_t >= 0 everywhere: a linear field is smallest at a corner */
+    const double len[3] = {c->lx, c->ly, c->lz};
+    double lo = c->nu_t_value;
+    for (d = 0; d < ndir; d++) lo += fmin(0, c->nu_t_gradient[d] * len[d]);
+    if (lo < 0)
+      nav_conflict(ld,
+                   nav_later(ld, nav_later(ld, nav_key_id("physics", "nu_t"), nav_key_id("physics", "nu_t_value")),
+                             nav_key_id("physics", "nu_t_gradient")),
+                   "nu_t = linear is negative in a corner of the domain (min %g): an eddy viscosity must be >= 0",
+                   lo);
+  }
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -59,6 +59,8 @@ typedef struct nav_config {
   double end_time;    /* stop at this simulated time; 0 = no limit */
   long max_steps;     /* stop after this many steps; 0 = no limit */
   double steady_tol;  /* stop when max|u^{n+1}-u^n| / (dt max|u|) < steady_tol; 0 = off */
+  char diffusion[16];       /* explicit | implicit (nav_diffusion.h) */
+  double diffusion_tolerance; /* relative residual of the implicit diffusion solves */
 
   /* [physics] */
   double nu;               /* kinematic viscosity */
@@ -68,6 +70,9 @@ typedef struct nav_config {
   char forcing[24];        /* none | pressure_gradient | flow_rate (a periodic direction) */
   double forcing_value;    /* the mean pressure gradient -dp/dx_c (a body force), or the bulk velocity */
   char forcing_direction[4]; /* x | y | z: the component c that the forcing drives */
+  char nu_t[16];           /* eddy viscosity: none | linear */
+  double nu_t_value;       /* nu_t = linear: nu_t at (x0, y0, z0) */
+  double nu_t_gradient[3]; /* nu_t = linear: its gradient */
 
   /* [boundary]: faces x_low x_high y_low y_high z_low z_high; index [dir][side] */
   nav_bc_type bc[3][2];

@@ -24,7 +24,16 @@
 #include "core/nav_config.h"
 #include "grid/nav_halo.h"
 
-typedef enum nav_scalar_bc { NAV_SCALAR_NEUMANN, NAV_SCALAR_DIRICHLET, NAV_SCALAR_PERIODIC } nav_scalar_bc;
+/* NAV_SCALAR_FACE: a velocity component normal to a wall or free-slip face, whose boundary face is
+ * the ghost slot of a staggered solve (nav_psolver_options.stagger_dir): on the finest level the
+ * face slot is a pinned unknown (0) and the ghost its odd mirror (NAV_GHOST_FACE); elsewhere, and
+ * for nav_fill_scalar_ghosts, it is DIRICHLET. */
+typedef enum nav_scalar_bc {
+  NAV_SCALAR_NEUMANN,
+  NAV_SCALAR_DIRICHLET,
+  NAV_SCALAR_PERIODIC,
+  NAV_SCALAR_FACE
+} nav_scalar_bc;
 
 /* Velocity boundary description of the six faces. Inflow and outflow faces take their values from
  * plane arrays (solvers/nav_open.h): plane[d][s][c], backend memory of the ops that fill (NULL on

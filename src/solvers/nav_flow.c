@@ -35,6 +35,10 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
     if (c == 0) *value = A * (sin(k[0] * X[2]) + cos(k[0] * X[1])) * F;
     if (c == 1) *value = A * (sin(k[0] * X[0]) + cos(k[0] * X[2])) * F;
     if (c == 2) *value = A * (sin(k[0] * X[1]) + cos(k[0] * X[0])) * F;
+  } else if (!strcmp(cfg->initial, "shear_wave")) {
+    /* u = A cos(pi y'/ly): zero shear at free-slip walls y' = 0, ly; exact, decaying by diffusion */
+    const double kk = NAV_PI / cfg->ly;
+    if (c == 0) *value = A * cos(kk * X[1]) * exp(-cfg->nu * kk * kk * t);
   } else if (!strcmp(cfg->initial, "uniform")) {
     *value = cfg->uniform_velocity[c];
   } else if (!strcmp(cfg->initial, "kovasznay")) {
@@ -182,12 +186,14 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_flow_initial(f));
   NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
   NAV_CALL(nav_heat_create(f));
+  NAV_CALL(nav_diffusion_create(f));
   return nav_ac_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
+  nav_diffusion_destroy(f);
   nav_heat_destroy(f);
   nav_open_destroy(f);
   nav_psolver_destroy(f->poisson);
@@ -221,8 +227,14 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   adv = fmax(adv, f->wall_rate);
   if (f->cfg->dt > 0) {
     *dt = f->cfg->dt;
+  } else if (f->diff && f->diff->implicit) {
+    /* the CFL number alone; the first step at the explicit limit, then a bounded growth */
+    double limit = f->dt_old > 0 ? NAV_DIFFUSION_DT_GROWTH * f->dt_old
+                                 : f->cfg->fourier / (nav_diffusion_max_diffusivity(f) * diff);
+    if (adv > 0) limit = fmin(limit, f->cfg->cfl / adv);
+    *dt = limit;
   } else {
-    double limit = f->cfg->fourier / (fmax(f->cfg->nu, f->cfg->diffusivity) * diff);
+    double limit = f->cfg->fourier / (nav_diffusion_max_diffusivity(f) * diff);
     if (adv > 0) limit = fmin(limit, f->cfg->cfl / adv);
     *dt = limit;
   }
@@ -243,7 +255,13 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const double omega = f->dt_old > 0 ? dt / f->dt_old : 0;
   const nav_real ca = (nav_real)(dt * (1 + 0.5 * omega)), cb = (nav_real)(-dt * 0.5 * omega);
   nav_profile_work(NAV_PHASE_PREDICTOR);
-  NAV_CALL(ops->momentum_rhs(b, f->u, (nav_real)f->cfg->nu, f->rhs));
+  const int implicit = f->diff && f->diff->implicit;
+  if (implicit) {
+    NAV_CALL(nav_diffusion_predict(f, dt, ca, cb));
+    goto project;
+  }
+  NAV_CALL(ops->momentum_rhs(b, f->u, f->diff ? 0 : (nav_real)f->cfg->nu, f->rhs));
+  if (f->diff) NAV_CALL(nav_diffusion_explicit(f, f->rhs)); /* nu + nu_t in stress form */
   if (f->T) { /* S(T^n) with u^n, and the force of T^n in N(u^n) */
     const nav_real coef[3] = {(nav_real)f->cfg->buoyancy[0], (nav_real)f->cfg->buoyancy[1],
                               (nav_real)f->cfg->buoyancy[2]};
@@ -266,13 +284,22 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     f->rhs_T_old = tmp;
     NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
   }
+project:
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
-  /* L p = div u* / dt; u = u* - dt grad p */
+  /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
   nav_profile_enter(NAV_PHASE_POISSON);
+  if (implicit) { /* the increment phi vanishes at a steady state: stop relative to L p^{n+1/2} ~ L p^{n-1/2} */
+    double s;
+    NAV_CALL(ops->laplacian(b, f->p, f->div));
+    NAV_CALL(ops->dot(b, f->div, f->div, &s));
+    nav_reduce_sum(f->comm, &s, 1);
+    nav_psolver_set_floor(f->poisson, sqrt(fmax(s, 0) / f->volume));
+  }
   NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
   nav_psolver_stats st;
   nav_profile_work(NAV_PHASE_POISSON);
-  NAV_CALL(nav_psolver_solve(f->poisson, f->p, f->div, &st));
+  nav_real *const q = implicit ? f->diff->phi : f->p;
+  NAV_CALL(nav_psolver_solve(f->poisson, q, f->div, &st));
   f->p_iterations = st.iterations;
   f->p_relres = st.relres;
   NAV_CHECK(isfinite(st.relres), NAV_ERR_BLOWUP,
@@ -285,8 +312,13 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
             f->step + 1, f->t, st.relres, st.iterations, f->cfg->tolerance);
   nav_profile_enter(NAV_PHASE_CORRECTION);
   nav_profile_work(NAV_PHASE_CORRECTION);
-  NAV_CALL(ops->correct(b, f->u, f->p, (nav_real)dt));
+  NAV_CALL(ops->correct(b, f->u, q, (nav_real)dt));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
+  if (implicit) { /* p^{n+1/2} = p^{n-1/2} + phi - theta nu div u* (rotational form, nav_diffusion.h) */
+    NAV_CALL(ops->axpby(b, (nav_real)(-f->diff->theta * f->cfg->nu * dt), f->div, 1, f->p));
+    NAV_CALL(ops->axpby(b, 1, q, 1, f->p));
+    NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
+  }
   NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the bulk velocity held exactly */
   nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;

@@ -11,6 +11,8 @@
  * nu dt sum_d 4/h_d^2 <= 1 (fourier <= 0.25); on the imaginary axis (central advection) it is
  * weakly unstable, so cfl is kept below 1 and viscosity damps the growth.
  * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
+ * [time] diffusion = implicit and a variable viscosity nu + nu_t: nav_diffusion.h (Crank-Nicolson
+ * for the viscous and heat diffusion, incremental pressure correction, dt from the CFL number).
  * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
  * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
  * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ].
@@ -28,6 +30,7 @@
 #include "solvers/nav_drive.h"
 #include "solvers/nav_ac.h"
 #include "solvers/nav_heat.h"
+#include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
 
 typedef struct nav_flow {
@@ -74,6 +77,7 @@ typedef struct nav_flow {
   nav_real *open[3][3];
   double outflow_speed; /* U_c of the last step */
   nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
+  nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
@@ -111,7 +115,8 @@ nav_err nav_flow_state_restored(nav_flow *f);
  * (..), x = (..): value" to msg. Collective. */
 nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n);
 
-/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform): *has = 0 if none. */
+/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform, shear_wave): *has = 0 if
+ * none. */
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
 
 #endif

@@ -33,6 +33,13 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
   for (int d = 0; d < 3; d++) /* inflow and outflow faces: the values on them (nav_open.h) */
     for (int c = 0; c < 3; c++)
       if (f->open[d][c]) a[n++] = (nav_flow_array){oname[d][c], f->open[d][c]};
+  if (f->diff && f->diff->implicit) { /* the warm starts of the implicit solves (nav_diffusion.h) */
+    static const char *const dname[3] = {"du_u", "du_v", "du_w"};
+    for (int c = 0; c < f->dim; c++)
+      a[n++] = (nav_flow_array){dname[c], f->diff->du[c]};
+    a[n++] = (nav_flow_array){"phi", f->diff->phi};
+    if (f->T) a[n++] = (nav_flow_array){"dT", f->diff->dT};
+  }
   return n;
 }
 
@@ -40,6 +47,8 @@ nav_err nav_flow_state_restored(nav_flow *f) {
   NAV_CALL(nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u));
   NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, &f->box, f->halo, &f->tbc, f->T));
+  if (f->diff && f->diff->implicit)
+    NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
   f->change = -1;
   return NAV_OK;
 }

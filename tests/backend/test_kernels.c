@@ -240,10 +240,10 @@ static void test_box(pair_box *pb) {
   }
   /* fill_ghost: every face and kind */
   {
-    static const char *kinds[] = {"mirror", "periodic", "face"};
+    static const char *kinds[] = {"mirror", "periodic", "face", "reflect"};
     for (int dir = 0; dir < dim; dir++)
       for (int side = 0; side < 2; side++)
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < 4; kind++) {
           field a = field_new(pb, 0);
           const nav_real alpha = kind == NAV_GHOST_MIRROR ? -1 : 0, beta = (nav_real)0.3;
           OK(cpu->fill_ghost(bc, a.c, dir, side, (nav_ghost_kind)kind, alpha, beta));
@@ -440,6 +440,73 @@ static void test_box(pair_box *pb) {
     field_free(&y);
     field_free(&rhs);
     field_free(&inv);
+  }
+  /* the Poisson kernels in Helmholtz form (implicit diffusion): a random positive coefficient at the
+   * cells and a shift */
+  {
+    field x = field_new(pb, 0), y = field_new(pb, 0), rhs = field_new(pb, 0), inv = field_new(pb, 0);
+    field kc = field_new(pb, 2.5); /* in [1.5, 3.5) */
+    nav_box hc = *bc, hg = *bg;
+    hc.kc = kc.c;
+    hg.kc = kc.g;
+    hc.shift = hg.shift = (nav_real)3.7;
+    OK(cpu->laplacian(&hc, x.c, y.c));
+    OK(gpu->laplacian(&hg, x.g, y.g));
+    check_field("helmholtz laplacian", pb, &y);
+    double rc, rg;
+    OK(cpu->residual(&hc, x.c, rhs.c, y.c, &rc));
+    OK(gpu->residual(&hg, x.g, rhs.g, y.g, &rg));
+    check_field("helmholtz residual", pb, &y);
+    check_scalar("helmholtz residual norm", pb, rc, rg);
+    OK(cpu->inverse_diagonal(&hc, inv.c));
+    OK(gpu->inverse_diagonal(&hg, inv.g));
+    check_field("helmholtz inverse_diag", pb, &inv);
+    for (int colour = 0; colour < 2; colour++) {
+      OK(cpu->relax_colour(&hc, x.c, rhs.c, inv.c, colour, (nav_real)1.2));
+      OK(gpu->relax_colour(&hg, x.g, rhs.g, inv.g, colour, (nav_real)1.2));
+      snprintf(name, sizeof name, "helmholtz relax %s", colour ? "black" : "red");
+      check_field(name, pb, &x);
+    }
+    OK(cpu->jacobi(&hc, x.c, rhs.c, inv.c, y.c, (nav_real)0.8));
+    OK(gpu->jacobi(&hg, x.g, rhs.g, inv.g, y.g, (nav_real)0.8));
+    check_field("helmholtz jacobi", pb, &y);
+    field_free(&x);
+    field_free(&y);
+    field_free(&rhs);
+    field_free(&inv);
+    field_free(&kc);
+  }
+  /* variable viscosity: the face viscosity of every component, the stress-form viscous term (each
+   * part, with and without a viscosity field) */
+  {
+    field u[3], r[3], kf[3], nut = field_new(pb, 1.5);
+    nav_real *uc[3] = {0}, *ug[3] = {0}, *rc[3] = {0}, *rg[3] = {0}, *kc[3] = {0}, *kg[3] = {0};
+    for (int c = 0; c < dim; c++) {
+      u[c] = field_new(pb, 0.2);
+      r[c] = field_new(pb, 0);
+      kf[c] = field_new(pb, 1.0);
+      uc[c] = u[c].c, ug[c] = u[c].g, rc[c] = r[c].c, rg[c] = r[c].g;
+      OK(cpu->face_viscosity(bc, c, (nav_real)0.01, nut.c, kf[c].c));
+      OK(gpu->face_viscosity(bg, c, (nav_real)0.01, nut.g, kf[c].g));
+      snprintf(name, sizeof name, "face_viscosity c%d", c);
+      check_field(name, pb, &kf[c]);
+      kc[c] = kf[c].c, kg[c] = kf[c].g;
+    }
+    for (int part = 1; part <= 3; part++)
+      for (int withk = 0; withk < 2; withk++) {
+        OK(cpu->stress(bc, uc, withk ? kc : NULL, part, (nav_real)0.7, rc));
+        OK(gpu->stress(bg, ug, withk ? kg : NULL, part, (nav_real)0.7, rg));
+        for (int c = 0; c < dim; c++) {
+          snprintf(name, sizeof name, "stress part%d%s c%d", part, withk ? " k" : "", c);
+          check_field(name, pb, &r[c]);
+        }
+      }
+    for (int c = 0; c < dim; c++) {
+      field_free(&u[c]);
+      field_free(&r[c]);
+      field_free(&kf[c]);
+    }
+    field_free(&nut);
   }
   /* vector algebra and reductions */
   {

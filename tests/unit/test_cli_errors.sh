@@ -89,6 +89,25 @@ EOF
 expect_input_error wrong_type "$scratch/wrong_type.ini:2: key 'grid.nx': expected an integer, got 'sixteen'" \
   "$scratch/wrong_type.ini"
 
+# implicit diffusion and variable viscosity (issue 13): an unknown scheme, a bad tolerance, an unknown
+# eddy-viscosity field, a linear eddy viscosity negative in a corner of the domain
+expect_input_error bad_diffusion "--set:1: key 'time.diffusion': must be one of explicit, implicit, got 'crank'" \
+  "$scratch/good.ini" --set time.diffusion=crank
+expect_input_error bad_diffusion_tol "--set:1: key 'time.diffusion_tolerance': must be < 1, got 2" \
+  "$scratch/good.ini" --set time.diffusion_tolerance=2
+expect_input_error bad_nu_t "--set:1: key 'physics.nu_t': must be one of none, linear, got 'smagorinsky'" \
+  "$scratch/good.ini" --set physics.nu_t=smagorinsky
+write_case negative_nu_t <<'EOF'
+[time]
+max_steps = 2
+[physics]
+nu_t = linear
+nu_t_value = 0.1
+nu_t_gradient = 0, -0.5, 0
+EOF
+expect_input_error negative_nu_t "$scratch/negative_nu_t.ini:6: key 'physics.nu_t_gradient': nu_t = linear is negative in a corner of the domain (min -0.4): an eddy viscosity must be >= 0" \
+  "$scratch/negative_nu_t.ini"
+
 write_case wrong_choice <<'EOF'
 [boundary]
 

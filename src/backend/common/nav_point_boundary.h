@@ -34,6 +34,9 @@ NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_real *x, in
       x[ghost] = 2 * beta - x[base + s];
     }
     break;
+  case NAV_GHOST_REFLECT:
+    x[ghost] = side ? x[ghost - s] : x[base + s];
+    break;
   }
 }
 

@@ -1,7 +1,11 @@
 /* Point functions of the cell-centred pressure Poisson operator and its multigrid transfers.
  *
  *   (L x)_i = sum_d [ (x_{i+1} - x_i) / dc_{i+1} - (x_i - x_{i-1}) / dc_i ] / df_i
- * (5 points in 2D, 7 in 3D), the finite-volume Laplacian divided by the cell width; boundary
+ * (5 points in 2D, 7 in 3D), the finite-volume Laplacian divided by the cell width. The same
+ * operator in Helmholtz form (nav_box.h: shift sigma, coefficient k; implicit diffusion):
+ *   (L x)_i = sum_d [ k_{i+1/2} (x_{i+1} - x_i) / dc_{i+1} - k_{i-1/2} (x_i - x_{i-1}) / dc_i ] / df_i
+ *             - sigma x_i,      k_{i+1/2} = (k_i + k_{i+1}) / 2;
+ * boundary
  * conditions enter through the ghost values (Neumann: mirror, Dirichlet: negative mirror,
  * periodic: wrap). L is symmetric in the volume-weighted inner product (x, y) = sum x y dV,
  * which every Krylov solver and norm of navier uses.
@@ -19,11 +23,15 @@
 #include "backend/nav_box.h"
 
 /* Coupling coefficients of cell i to its high and low neighbour along one direction:
- * ce = 1 / (dc_{i+1} df_i), cw = 1 / (dc_i df_i). */
+ * ce = k_{i+1/2} / (dc_{i+1} df_i), cw = k_{i-1/2} / (dc_i df_i). */
 #define NAV_LAP_TERM(d, s)                                                                          \
   do {                                                                                              \
     const nav_real rf = b->rdf[d][ijk[d]];                                                          \
-    const nav_real ce = b->rdc[d][ijk[d] + 1] * rf, cw = b->rdc[d][ijk[d]] * rf;                    \
+    nav_real ce = b->rdc[d][ijk[d] + 1] * rf, cw = b->rdc[d][ijk[d]] * rf;                          \
+    if (b->kc) {                                                                                    \
+      ce *= (nav_real)0.5 * (b->kc[p] + b->kc[p + (s)]);                                            \
+      cw *= (nav_real)0.5 * (b->kc[p] + b->kc[p - (s)]);                                            \
+    }                                                                                               \
     lx += ce * (x[p + (s)] - x[p]) - cw * (x[p] - x[p - (s)]);                                      \
     dg -= ce + cw;                                                                                  \
   } while (0)
@@ -35,15 +43,28 @@ NAV_HD static inline nav_real nav_laplacian(const nav_box *b, const nav_real *x,
   NAV_LAP_TERM(0, 1);
   NAV_LAP_TERM(1, b->st[1]);
   if (b->dim == 3) NAV_LAP_TERM(2, b->st[2]);
+  if (b->shift != 0) {
+    lx -= b->shift * x[p];
+    dg -= b->shift;
+  }
   *diag = dg;
   return lx;
 }
 
 /* The coefficient of x_p in (L x)_p (negative). */
-NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, const int *ijk) {
+NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p, const int *ijk) {
   nav_real dg = 0;
-  NAV_FOR_DIM(d, b) dg -= (b->rdc[d][ijk[d] + 1] + b->rdc[d][ijk[d]]) * b->rdf[d][ijk[d]];
-  return dg;
+  NAV_FOR_DIM(d, b) {
+    const nav_real rf = b->rdf[d][ijk[d]];
+    if (!b->kc) {
+      dg -= (b->rdc[d][ijk[d] + 1] + b->rdc[d][ijk[d]]) * rf;
+      continue;
+    }
+    const nav_real ce = b->rdc[d][ijk[d] + 1] * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p + b->st[d]]);
+    const nav_real cw = b->rdc[d][ijk[d]] * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p - b->st[d]]);
+    dg -= ce + cw;
+  }
+  return dg - b->shift;
 }
 
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the

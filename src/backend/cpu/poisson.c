@@ -23,7 +23,7 @@ nav_err nav_residual_cpu(const nav_box *box, const nav_real *x, const nav_real *
 }
 
 nav_err nav_inverse_diagonal_cpu(const nav_box *box, nav_real *inv_diag) {
-  NAV_CPU_LOOP(box, , { inv_diag[p] = 1 / nav_laplacian_diagonal(b, ijk); });
+  NAV_CPU_LOOP(box, , { inv_diag[p] = 1 / nav_laplacian_diagonal(b, p, ijk); });
   return NAV_OK;
 }
 

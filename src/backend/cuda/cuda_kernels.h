@@ -200,6 +200,9 @@ nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *p
 nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
 nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *sum);
 
+nav_err nav_face_viscosity_cuda(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
+nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
+                        nav_real *const *rhs);
 nav_err nav_scalar_rhs_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
 nav_err nav_buoyancy_cuda(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
                           nav_real *const *rhs);

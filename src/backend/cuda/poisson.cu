@@ -56,7 +56,7 @@ nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *r
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_inverse_diagonal_kernel(nav_box box, nav_real *inv_diag) {
   NAV_CUDA_INTERIOR(box);
-  inv_diag[p] = 1 / nav_laplacian_diagonal(b, ijk);
+  inv_diag[p] = 1 / nav_laplacian_diagonal(b, p, ijk);
 }
 
 nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag) {

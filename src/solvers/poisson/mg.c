@@ -52,6 +52,13 @@
  * 256^3 on 1 GPU / 512x256x256 on 2: thresholds 512: 15.2 / 32.7, 4096: 16.1 / 30.5, 32768:
  * 22.2 / 32.8, 262144: 44.7 / 51.5 (the earlier rule max(4096, finest / 512): 19.1 / 42.1). */
 #define NAV_MG_CPU_CELLS 4096
+/* Helmholtz solves (implicit diffusion): the cycle stops at the first level whose shift sigma is at
+ * least NAV_MG_BOTTOM_DOMINANCE times the largest diagonal of its Laplacian part (the Jacobi
+ * iteration there contracts by 1/(1 + 4) or better, red-black Gauss-Seidel by its square), and
+ * relaxes it with NAV_MG_BOTTOM_SWEEPS red-black sweeps (alternating order) instead of going coarser:
+ * the coarser levels would only cost launches and reductions (nav_psolver_set_shift). */
+#define NAV_MG_BOTTOM_DOMINANCE 4.0
+#define NAV_MG_BOTTOM_SWEEPS 2
 
 /* Does level l hand the rest of the hierarchy to the CPU of rank 0? */
 static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
@@ -248,6 +255,41 @@ static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
   return ops->axpby(&f->box, 1, f->r, 1, f->x);
 }
 
+void nav_mg_bottom(nav_psolver *ps) {
+  ps->bottom = NAV_MG_MAX_LEVELS + 1;
+  if (!ps->opt.helmholtz) return;
+  for (int l = 0; l < ps->nlev; l++) {
+    const nav_level *lev = &ps->lev[l];
+    if (!lev->active) return; /* gathered levels of another rank: never cycled here */
+    double diag = 0; /* the largest diagonal of k lap: k_max sum_d 2 / h_d,min^2 (x2 for stretching) */
+    for (int d = 0; d < lev->dc.dim; d++) {
+      double hmin = lev->w[d][0];
+      for (int i = 0; i < lev->N[d]; i++) hmin = lev->w[d][i] < hmin ? lev->w[d][i] : hmin;
+      diag += 4 / (hmin * hmin);
+    }
+    if (ps->sigma >= NAV_MG_BOTTOM_DOMINANCE * ps->kmax * diag) {
+      ps->bottom = l;
+      return;
+    }
+  }
+}
+
+nav_err nav_mg_coefficients(nav_psolver *ps) {
+  for (int l = 1; l < ps->nlev; l++) {
+    nav_level *f = &ps->lev[l - 1], *c = &ps->lev[l];
+    const int gather = l == ps->gather;
+    if (gather) { /* the coefficient travels like a residual: through f->r to the transfer level */
+      NAV_CALL(f->ops->copy(f->r, f->kc, (size_t)f->box.ntot * sizeof(nav_real)));
+      NAV_CALL(nav_mg_gather(ps, f));
+    }
+    if (!c->active) continue;
+    const nav_level *src = gather ? &ps->transfer : f;
+    NAV_CALL(c->ops->restrict_residual(&src->box, gather ? src->r : src->kc, &c->box, c->kc));
+    NAV_CALL(nav_level_fill_coefficient(ps, c, c->kc));
+  }
+  return NAV_OK;
+}
+
 /* One colour of a red-black sweep with the ghost fill after it, the halo exchange overlapping
  * the work: the shell of the block (the cells next to a face) is relaxed first, then the core
  * (which reads no ghost) on the main stream while the fill (packs, messages, unpacks, physical
@@ -320,6 +362,10 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   nav_level *lev = &ps->lev[l];
   if (l == ps->nlev - 1) return nav_mg_coarse_solve(ps, lev);
+  if (l >= ps->bottom) { /* a Helmholtz level dominated by its shift: smoothing alone solves it */
+    for (int s = 0; s < NAV_MG_BOTTOM_SWEEPS; s++) NAV_CALL(nav_mg_sweep(ps, lev, s & 1));
+    return NAV_OK;
+  }
   nav_level *c = &ps->lev[l + 1];
   const int gather = l + 1 == ps->gather;
   nav_level *f = gather ? &ps->transfer : lev; /* the fine grid that c coarsens (serial on rank 0) */

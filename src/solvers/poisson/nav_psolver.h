@@ -40,6 +40,16 @@ typedef struct nav_psolver_options {
                          alternating); "" = auto */
   long overlap_cells; /* mg smoothing on a level split over ranks whose block has at least this many
                          cells (> 0) overlaps its halo exchange with the block's core (mg.c); 0: never */
+  /* Helmholtz solves (implicit diffusion, nav_diffusion.h): helmholtz = 1 makes the operator
+   * div(k grad x) - sigma x (nav_psolver_set_shift, nav_psolver_set_coefficient; never singular).
+   * staggered = c + 1 (c >= 0): the unknowns are the faces of direction c (a velocity component on the
+   * block layout of nav_box.h: face i in slot i), so the level-0 cells are the control volumes of
+   * the faces (widths dc_i = (w_{i-1} + w_i) / 2 along c, the face distance w_{i-1} between
+   * unknowns i-1 and i, exactly the staggered operator of nav_point_flow.h) and the coarse levels
+   * coarsen those widths; 0: cell-centred. Faces of kind
+   * NAV_SCALAR_FACE pin their boundary face slot. */
+  int helmholtz;
+  int staggered;
 } nav_psolver_options;
 
 typedef struct nav_psolver_stats {
@@ -57,6 +67,19 @@ typedef struct nav_psolver nav_psolver;
 nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int dim, const int n[3], double *const w[3],
                            const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **ps);
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *stats);
+/* A floor under ||b|| in the stopping rule: solves stop at ||b - L x|| <= tol max(||b||, floor) and
+ * report relres relative to that (0, the default: the plain relative rule). For incremental
+ * unknowns, whose right-hand side vanishes at a steady state: floor = the norm of the right-hand
+ * side of the full unknown keeps the accuracy of the full unknown. Not collective. */
+void nav_psolver_set_floor(nav_psolver *ps, double floor);
+/* Helmholtz solvers (opt.helmholtz): the shift sigma >= 0 of every level (recomputes the level
+ * diagonals when sigma changed, or after nav_psolver_set_coefficient). Collective. */
+nav_err nav_psolver_set_shift(nav_psolver *ps, double sigma);
+/* Helmholtz solvers: the cell-centred coefficient k of level 0 (backend memory in the block
+ * layout; interior values read, copied), or NULL for k = 1; its ghosts are filled here (zero
+ * normal gradient, periodic wrap, halo exchange; even about a pinned face slot) and it is restricted
+ * (volume average) to every coarse level. Call again whenever k changes. Collective. */
+nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k);
 void nav_psolver_destroy(nav_psolver *ps);
 /* One line on the solver: multigrid levels and the coarsest level, relaxation factor. */
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size);

@@ -8,8 +8,31 @@
 #include "core/nav_timer.h"
 #include "solvers/poisson/poisson_impl.h"
 
+/* Set the pinned boundary face slots of a level-0 field x (NAV_SCALAR_FACE faces of this block
+ * that are not shared with a neighbour rank) with the ghost kind `kind`. */
+static nav_err nav_level_pin(nav_psolver *ps, const nav_level *lev, nav_real *x, nav_ghost_kind kind) {
+  for (int d = 0; d < lev->box.dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (ps->bc[d][s] == NAV_SCALAR_FACE && !nav_halo_face(lev->halo, d, s))
+        NAV_CALL(lev->ops->fill_ghost(&lev->box, x, d, s, kind, 0, 0));
+  return NAV_OK;
+}
+
 nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x) {
-  return nav_fill_scalar_ghosts(lev->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])ps->bc, x);
+  NAV_CALL(nav_fill_scalar_ghosts(lev->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])ps->bc, x));
+  /* on level 0 of a staggered solve the boundary face slot is an unknown pinned to 0 whose row is
+   * inert: x_0 = 0 and x_{-1} = -x_1, so that (L x)_0 = 0 (equal face distances either side) */
+  return lev == &ps->lev[0] ? nav_level_pin(ps, lev, x, NAV_GHOST_FACE) : NAV_OK;
+}
+
+nav_err nav_level_fill_coefficient(nav_psolver *ps, const nav_level *lev, nav_real *k) {
+  nav_scalar_bc bc[3][2];
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++)
+      bc[d][s] = ps->bc[d][s] == NAV_SCALAR_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
+  NAV_CALL(nav_fill_scalar_ghosts(lev->ops, &lev->box, lev->halo, (const nav_scalar_bc(*)[2])bc, k));
+  /* even about a pinned face slot, so that its row stays inert: k_{-1/2} = k_{+1/2} */
+  return lev == &ps->lev[0] ? nav_level_pin(ps, lev, k, NAV_GHOST_REFLECT) : NAV_OK;
 }
 
 nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y, double *sum) {
@@ -63,8 +86,8 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
     memset(lev, 0, sizeof *lev);
     return;
   }
-  nav_real *v[4] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b};
-  for (int i = 0; i < 4; i++)
+  nav_real *v[5] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b, lev->kc};
+  for (int i = 0; i < 5; i++)
     if (v[i]) ops->free(v[i]);
   nav_mg_line_free(lev);
   for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
@@ -138,10 +161,24 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   ps->opt.tolerance = fmax(opt->tolerance, NAV_REAL_EPS * fmax(1000, longest * longest / 100));
   ps->kind = kind;
   memcpy(ps->bc, bc, sizeof ps->bc);
-  ps->singular = 1;
+  ps->kmax = 1;
+  ps->bottom = NAV_MG_MAX_LEVELS + 1;
+  ps->singular = !opt->helmholtz;
   for (int d = 0; d < dim; d++)
     for (int s = 0; s < 2; s++)
-      if (bc[d][s] == NAV_SCALAR_DIRICHLET) ps->singular = 0;
+      if (bc[d][s] == NAV_SCALAR_DIRICHLET || bc[d][s] == NAV_SCALAR_FACE) ps->singular = 0;
+  /* staggered unknowns: the level-0 cells are the control volumes of the faces of direction c */
+  const int c = opt->staggered - 1;
+  double *const *wcell = w;
+  double *wd[3] = {w[0], w[1], w[2]};
+  if (c >= 0) {
+    NAV_CHECK(c < dim, NAV_ERR_INTERNAL, "nav_psolver_create: staggered direction %d of %d", c, dim);
+    wd[c] = nav_widths_alloc(n[c]);
+    NAV_CHECK(wd[c], NAV_ERR_MEMORY, "cannot allocate widths");
+    for (int i = 0; i < n[c]; i++) wd[c][i] = 0.5 * (w[c][i - 1] + w[c][i]);
+    nav_widths_ghosts(wd[c], n[c], bc[c][0] == NAV_SCALAR_PERIODIC);
+  }
+  w = wd;
 
   nav_level *l0 = &ps->lev[0];
   ps->nlev = 1;
@@ -158,6 +195,18 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
     if (e == NAV_OK) e = nav_level_init(ps, l0, ops, &one, w, 1);
     nav_decomp_release(&one);
     NAV_CALL(e);
+  }
+  if (c >= 0) nav_widths_free(wd[c]); /* the levels keep copies */
+  if (c >= 0) { /* level 0 between unknowns i-1 and i: the face distance w_{i-1} (the fine widths) */
+    const nav_box *b0 = &l0->box;
+    const int m = b0->n[c];
+    nav_real *host = calloc((size_t)m + 3, sizeof *host);
+    NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate metric arrays");
+    for (int i = 0; i <= m; i++) host[i + 1] = (nav_real)(1.0 / wcell[c][b0->g0[c] + i - 1]);
+    const nav_err e = ops->from_host((void *)(b0->rdc[c] - 1), host, ((size_t)m + 3) * sizeof *host);
+    free(host);
+    NAV_CALL(e);
+    NAV_CALL(ops->inverse_diagonal(b0, l0->inv_diag));
   }
   switch (kind) {
   case NAV_PSOLVER_MG: NAV_CALL(nav_mg_setup(ps)); break;
@@ -275,12 +324,60 @@ static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real 
   return NAV_OK;
 }
 
+/* Every level this rank works on, the transfer level excluded (it is never smoothed). */
+static nav_err nav_psolver_diagonals(nav_psolver *ps) {
+  for (int l = 0; l < ps->nlev; l++) {
+    nav_level *lev = &ps->lev[l];
+    if (!lev->active) continue;
+    lev->box.shift = (nav_real)ps->sigma;
+    NAV_CALL(lev->ops->inverse_diagonal(&lev->box, lev->inv_diag));
+  }
+  nav_mg_bottom(ps);
+  ps->diag_stale = 0;
+  return NAV_OK;
+}
+
+void nav_psolver_set_floor(nav_psolver *ps, double floor) { ps->floor = floor; }
+
+nav_err nav_psolver_set_shift(nav_psolver *ps, double sigma) {
+  NAV_CHECK(ps->opt.helmholtz && sigma >= 0, NAV_ERR_INTERNAL, "nav_psolver_set_shift: not a Helmholtz solver");
+  if (sigma == ps->sigma && !ps->diag_stale) return NAV_OK;
+  ps->sigma = sigma;
+  return nav_psolver_diagonals(ps);
+}
+
+nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k) {
+  NAV_CHECK(ps->opt.helmholtz, NAV_ERR_INTERNAL, "nav_psolver_set_coefficient: not a Helmholtz solver");
+  ps->diag_stale = 1;
+  for (int l = 0; l < ps->nlev; l++) {
+    nav_level *lev = &ps->lev[l];
+    if (!lev->active) continue;
+    if (k && !lev->kc) {
+      NAV_CALL(lev->ops->alloc((void **)&lev->kc, (size_t)lev->box.ntot * sizeof(nav_real)));
+      NAV_CALL(lev->ops->set(&lev->box, lev->kc, 1));
+    }
+    lev->box.kc = k ? lev->kc : NULL;
+  }
+  ps->kmax = 1;
+  if (!k) return NAV_OK;
+  nav_level *l0 = &ps->lev[0];
+  double kmax;
+  NAV_CALL(ps->ops->max_abs_diff(&l0->box, k, NULL, NULL, &kmax, NULL));
+  nav_reduce_max(l0->comm, &kmax, 1);
+  ps->kmax = kmax;
+  NAV_CALL(ps->ops->copy(l0->kc, k, (size_t)l0->box.ntot * sizeof(nav_real)));
+  NAV_CALL(nav_level_fill_coefficient(ps, l0, l0->kc));
+  return nav_mg_coefficients(ps);
+}
+
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *st) {
   const double t0 = nav_wtime();
   nav_level *l0 = &ps->lev[0];
   const nav_kernel_ops *ops = ps->ops;
   l0->x = x;
   l0->b = b;
+  if (ps->diag_stale) NAV_CALL(nav_psolver_diagonals(ps));
+  if (ps->opt.staggered) NAV_CALL(nav_level_pin(ps, l0, b, NAV_GHOST_FACE)); /* the pinned rows: b = 0 */
   if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, b));
   double bb;
   NAV_CALL(nav_level_dot(l0, b, b, &bb));
@@ -297,6 +394,8 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }
+  /* the stopping rule ||r|| <= tol max(||b||, floor): relres is relative to that reference */
+  const double bref = fmax(bnorm, ps->floor), tol = ps->opt.tolerance * bref / bnorm;
   if (ps->kind == NAV_PSOLVER_FFT) { /* direct: one pass; the residual reports its round-off */
     NAV_CALL(nav_fft_solve(ps, x, b));
     /* with every direction transformed the zero mode is 0: x has zero mean already */
@@ -308,13 +407,14 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     st->iterations = 1;
     st->relres = nav_level_norm(l0, rr) / bnorm;
   } else if (ps->kind == NAV_PSOLVER_PCG)
-    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, l0->r, ps->work[0], ps->work[1], ps->work[2], nav_precond_jacobi,
-                             ps->opt.tolerance, ps->opt.max_iterations, &st->iterations, &st->relres));
+    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, l0->r, ps->work[0], ps->work[1], ps->work[2], nav_precond_jacobi, tol,
+                             ps->opt.max_iterations, &st->iterations, &st->relres));
   else if (ps->kind == NAV_PSOLVER_MGPCG)
-    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, ps->work[3], ps->work[0], ps->work[1], ps->work[2], nav_precond_mg,
-                             ps->opt.tolerance, ps->opt.max_iterations, &st->iterations, &st->relres));
+    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, ps->work[3], ps->work[0], ps->work[1], ps->work[2], nav_precond_mg, tol,
+                             ps->opt.max_iterations, &st->iterations, &st->relres));
   else
-    NAV_CALL(nav_psolver_iterate(ps, x, b, bnorm, st));
+    NAV_CALL(nav_psolver_iterate(ps, x, b, bref, st));
+  if (ps->kind == NAV_PSOLVER_PCG || ps->kind == NAV_PSOLVER_MGPCG) st->relres *= bnorm / bref;
   st->converged = st->relres <= (ps->kind == NAV_PSOLVER_FFT ? fmax(ps->opt.tolerance, 1e4 * NAV_REAL_EPS)
                                                                : ps->opt.tolerance);
   if (ps->kind != NAV_PSOLVER_FFT) { /* the FFT result has its mean and ghosts already */

@@ -17,6 +17,7 @@ typedef struct nav_level {
   nav_box box;
   nav_real *x, *b, *r; /* solution/correction, right-hand side, residual */
   nav_real *inv_diag;  /* 1 / diag(L) */
+  nav_real *kc;        /* Helmholtz coefficient at the cells (NULL: none); box.kc points to it */
   double volume;       /* global */
   double *w[3];        /* host widths of the GLOBAL grid of the level, index -1..N */
   int N[3];            /* global cells */
@@ -57,6 +58,11 @@ struct nav_psolver {
   nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
   long overlapped;    /* colour sweeps relaxed beside their halo exchange (nav_mg_relax_overlapped) so far */
   nav_fft *fft;       /* the FFT solver's plans and buffers (fft.c) */
+  double sigma;       /* Helmholtz shift in use (opt.helmholtz) */
+  int diag_stale;     /* the level diagonals must be recomputed before the next solve */
+  double floor;       /* nav_psolver_set_floor */
+  double kmax;        /* largest Helmholtz coefficient (1 without one) */
+  int bottom;         /* Helmholtz: the level where cycles stop and smooth (nav_mg_bottom) */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
@@ -93,12 +99,20 @@ void nav_mg_line_free(nav_level *lev);
 
 /* Ghost fill of level lev's field x (halo exchange, then the homogeneous boundary types). */
 nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x);
+/* Ghost fill of a Helmholtz coefficient k of level lev (zero normal gradient, periodic wrap, halo
+ * exchange; on level 0 even about the pinned face slots). */
+nav_err nav_level_fill_coefficient(nav_psolver *ps, const nav_level *lev, nav_real *k);
 /* Global dot product sum x y dV of level lev (reduced over the level's ranks). */
 nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y, double *sum);
 /* Set up level lev of partition dc (copied) and global widths w (copied): box, halo, arrays. */
 nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
                        double *const w[3], int finest);
 void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
+/* Helmholtz solvers: ps->bottom from ps->sigma and ps->kmax (mg.c). Not collective (the same on
+ * every rank for the levels it cycles). */
+void nav_mg_bottom(nav_psolver *ps);
+/* Helmholtz coefficient of every coarse level from level 0's (restriction, gathers). Collective. */
+nav_err nav_mg_coefficients(nav_psolver *ps);
 /* Volume-weighted RMS norm sqrt(sum x^2 dV / V) from a local sum. */
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */

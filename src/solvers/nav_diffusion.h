@@ -1,0 +1,78 @@
+/* Implicit diffusion and variable viscosity of the flow solver (nav_flow.h).
+ *
+ * Variable viscosity: the momentum equation takes nu(x) = nu + nu_t(x) in stress form,
+ *   du/dt = -div(u u) - grad p + div( nu (grad u + grad u^T) ) (+ buoyancy),
+ * with nu_t cell-centred (nav_diffusion.nut; prescribed by [physics] nu_t here, filled by a
+ * turbulence model later) and the discretisation of backend/common/nav_point_viscous.h:
+ * V = V_diag + V_cross, V_diag_c = sum_d d_d(nu d_d u_c), V_cross_c = sum_d d_d(nu d_c u_d).
+ * Without nu_t (constant nu) V = nu lap u, the cross part nu grad(div u) being dropped (0).
+ *
+ * [time] diffusion = explicit: V is part of N(u) of the AB2 scheme of nav_flow.h (unchanged).
+ * [time] diffusion = implicit: Crank-Nicolson for V_diag and for kappa lap T, AB2 for advection,
+ * buoyancy and V_cross (so the cross terms stay second order), with the incremental
+ * pressure-correction projection in rotational form (Timmermans, Minev & Van de Vosse 1996; Guermond,
+ * Minev & Shen 2006; the term -theta nu div u* = -theta nu dt lap phi, with the molecular nu, is
+ * the Kim-Moin relation between phi and the pressure; it takes out the numerical boundary layer of
+ * the standard form at walls):
+ *   H^n      = -div(u^n u^n) + V_cross(u^n) - b (T^n - T_ref),       S^n = -div(u^n T^n)
+ *   T^{n+1} - T^n = dt [ AB2(S) + kappa lap T^n ] + theta dt kappa lap (T^{n+1} - T^n)
+ *   du = u* - u^n:  du - theta dt V_diag(du) = dt [ AB2(H) + V_diag(u^n) - grad p^{n-1/2} ]
+ *   L phi = div u* / dt,   u^{n+1} = u* - dt grad phi,   p^{n+1/2} = p^{n-1/2} + phi - theta nu div u*
+ * theta = 1/2 (Crank-Nicolson), except the first NAV_DIFFUSION_EULER_STEPS steps of a run (theta = 1,
+ * backward Euler: the start-up of Rannacher 1984, which damps the stiff modes of an impulsive
+ * start that Crank-Nicolson only flips; a fixed number of first-order steps keeps the global
+ * order 2). The boundary values are constant in time, so the increments du and dT have
+ * homogeneous boundary conditions: each increment is one Helmholtz problem for the multigrid of
+ * solvers/poisson (nav_psolver_set_shift, nav_psolver_set_coefficient):
+ *   k lap(du_c) - sigma du_c = -sigma rhs_c,   sigma = 1 / (theta dt)   (k = nu; nu_t: div(k grad) with
+ *   the face viscosity k_c of nav_point_viscous.h),
+ * one solver per velocity component on its own staggered levels (opt.staggered: the control
+ * volumes of its faces; walls: tangential Dirichlet, the wall-normal face pinned; free slip:
+ * tangential Neumann; periodic wrap) and one for the temperature (fixed: Dirichlet, flux:
+ * Neumann). The adaptive dt comes from the CFL number alone (nav_flow_dt): the first step takes
+ * the explicit limit, then dt grows by at most NAV_DIFFUSION_DT_GROWTH per step up to cfl / max
+ * sum_d |u_d| / h_d. The state of a run (nav_flow_state) gains the last increments du, dT and phi
+ * (warm starts of the next solves, so restarts are bit for bit). */
+#ifndef NAV_DIFFUSION_H
+#define NAV_DIFFUSION_H
+
+#include "navier/nav_types.h"
+#include "solvers/poisson/nav_psolver.h"
+
+struct nav_flow;
+
+#define NAV_DIFFUSION_EULER_STEPS 2
+#define NAV_DIFFUSION_DT_GROWTH 1.1
+
+typedef struct nav_diffusion {
+  int implicit;          /* [time] diffusion = implicit */
+  nav_psolver *solver[3];  /* Helmholtz solvers of the velocity components (implicit) */
+  nav_psolver *solver_T;   /* ... of the temperature (implicit with a temperature) */
+  nav_real *du[3], *dT;    /* the last increments u* - u^n, T^{n+1} - T^n (state) */
+  nav_real *phi;           /* the last pressure increment (state) */
+  nav_real *rhs[3], *rhs_T; /* right-hand sides of the solves (work) */
+  nav_real *nut;           /* eddy viscosity at the cells, ghosts filled (NULL: none) */
+  nav_real *kf[3];         /* nu + nu_t at the faces of each component, ghosts filled (NULL: no nu_t) */
+  double nu_max;           /* max of nu + nu_t (explicit time-step limit) */
+  int iterations;          /* most multigrid cycles of the solves of the last step */
+  double theta;            /* the implicit weight of the last step (1: backward Euler, 1/2: Crank-Nicolson) */
+} nav_diffusion;
+
+/* Set up f->diff (NULL when diffusion = explicit and nu_t = none): the eddy viscosity, the face
+ * viscosities and, for implicit diffusion, the solvers and increments. Called by nav_flow_create
+ * after the temperature. Collective. */
+nav_err nav_diffusion_create(struct nav_flow *f);
+void nav_diffusion_destroy(struct nav_flow *f);
+/* After f->diff->nut changed (interior values): refill its ghosts, the face viscosities and the
+ * solvers' coefficients. Collective. */
+nav_err nav_diffusion_viscosity_changed(struct nav_flow *f);
+/* Explicit diffusion with nu_t: rhs += V(u) (both parts; f->u ghosts filled). */
+nav_err nav_diffusion_explicit(struct nav_flow *f, nav_real *const *rhs);
+/* Implicit diffusion: the predictor of nav_flow_step, u^n -> u* (ghosts NOT filled) and T^n ->
+ * T^{n+1} (ghosts filled), with the AB2 weights ca, cb of H^n, H^{n-1}; swaps the AB2 histories.
+ * Collective. */
+nav_err nav_diffusion_predict(struct nav_flow *f, double dt, double ca, double cb);
+/* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa). */
+double nav_diffusion_max_diffusivity(const struct nav_flow *f);
+
+#endif
