@@ -102,9 +102,13 @@ NAV_HD static inline void nav_line_solve(const nav_box *b, const nav_real *x, co
     if (mode == 0)
       f = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
     else
-      dg = nav_laplacian_diagonal(b, ijk);
+      dg = nav_laplacian_diagonal(b, p, ijk);
     const nav_real rf = b->rdf[ld][i];
     nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
+    if (b->kc) { /* Helmholtz coefficient k (the couplings of NAV_LAP_TERM) */
+      cw *= (nav_real)0.5 * (b->kc[p] + b->kc[p - s]);
+      ce *= (nav_real)0.5 * (b->kc[p] + b->kc[p + s]);
+    }
     if (i == 0) {
       if (mode == 1 && lo_kind == 0) f = -cw;
       dg += (nav_real)lo_kind * cw;
