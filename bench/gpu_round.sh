@@ -41,7 +41,7 @@ steady() {
   local sets=()
   for s in "$@"; do sets+=(--set "$s"); done
   local dir="$W/${name}_${method}_${diff}"
-  timeout -s INT "$cap" "$BIN/navier" run "$case" --output "$dir" --set run.backend=cuda --set run.method="$method" \
+  timeout --foreground -s INT "$cap" "$BIN/navier" run "$case" --output "$dir" --set run.backend=cuda --set run.method="$method" \
     --set time.diffusion="$diff" --set time.steady_tol=1e-6 --set output.fields_every=0 --set output.monitor_every=100 \
     --set output.plots=false "${sets[@]}" >"$dir.log" 2>&1
   python3 - "$dir/summary.json" "$name" "$method" "$diff" "$cap" <<'PY'

@@ -50,7 +50,7 @@ for spec in "${RUNS[@]}"; do
     dir="$OUT/${name}_${method}"
     lim=$LIMIT
     [ "$method" = artificial_compressibility ] && lim=$((LIMIT * 4))
-    timeout -s INT "$lim" "$NAVIER" run "$case" --output "$dir" --set run.backend="$BACKEND" --set run.name="$name" \
+    timeout --foreground -s INT "$lim" "$NAVIER" run "$case" --output "$dir" --set run.backend="$BACKEND" --set run.name="$name" \
       --set time.steady_tol=1e-6 --set output.fields_dt=0 --set output.fields_every=0 --set output.monitor_every=50 \
       --set run.method=$method "${extra[@]}" >"$dir.log" 2>&1
     summary "$dir" "$method" | tee -a "$OUT/results.jsonl"
