@@ -1135,6 +1135,11 @@ static void nav_check_method(nav_load *ld) {
   const nav_config *c = ld->cfg;
   if (strcmp(c->method, "artificial_compressibility")) return;
   const int method = nav_key_id("run", "method");
+  if (strcmp(c->solver, "auto") && strcmp(c->solver, "mg") && strcmp(c->solver, "mgpcg"))
+    nav_conflict(ld, nav_later(ld, method, nav_key_id("pressure", "solver")),
+                 "method = artificial_compressibility marches on the multigrid's levels: pressure.solver must be auto "
+                 "(the multigrid then), mg or mgpcg, got %s",
+                 c->solver);
   if (c->steady_tol == 0)
     nav_conflict(ld, nav_later(ld, method, nav_key_id("time", "steady_tol")),
                  "method = artificial_compressibility computes a steady state: it needs steady_tol > 0");

@@ -159,7 +159,9 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   }
   nav_psolver_options po;
   memset(&po, 0, sizeof po);
-  snprintf(po.solver, sizeof po.solver, "%s", cfg->solver);
+  /* artificial compressibility marches on the multigrid's levels (nav_ac.h): auto is the multigrid there */
+  const int ac = !strcmp(cfg->method, "artificial_compressibility");
+  snprintf(po.solver, sizeof po.solver, "%s", ac && !strcmp(cfg->solver, "auto") ? "mg" : cfg->solver);
   snprintf(po.cycle, sizeof po.cycle, "%s", cfg->cycle);
   po.tolerance = cfg->tolerance;
   po.max_iterations = cfg->max_iterations;
@@ -169,7 +171,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   snprintf(po.smoother, sizeof po.smoother, "%s", cfg->smoother);
   /* artificial compressibility runs its multigrid in pseudo-time on the levels that stay on the flow's
    * backend (nav_ac.c): by default every level stays there */
-  po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && !strcmp(cfg->method, "artificial_compressibility") ? 1 : cfg->cpu_coarse_cells;
+  po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && ac ? 1 : cfg->cpu_coarse_cells;
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   const nav_err pe = nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po,
                                         &f->poisson);
