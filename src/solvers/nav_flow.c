@@ -237,7 +237,7 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
     *dt = limit;
   } else {
     double limit = f->cfg->fourier / (nav_diffusion_max_diffusivity(f) * diff);
-    if (adv > 0) limit = fmin(limit, f->cfg->cfl / adv);
+    if (adv > 0) limit = fmin(limit, f->cfg->cfl / adv); /* the smaller of the two limits */
     *dt = limit;
   }
   *cfl = adv * *dt;
