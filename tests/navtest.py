@@ -338,13 +338,14 @@ def check_profile(navier, scratch, case, sets):
         cells *= n
         ntot *= n + 2
     arrays = 4 * dim + 2 + 2 + (4 if "convection" in s else 0)
-    need = 8 * (arrays * ntot / cells + 4 / (2 ** dim - 1))
+    rb = 4 if s["precision"] == "single" else 8  # bytes per real
+    need = rb * (arrays * ntot / cells + 4 / (2 ** dim - 1))
     for d in range(dim):  # halo buffers (send, receive; 4 fields) of the flow and of each level
         if s["decomposition"][d] > 1:
             face = ("x", "y", "z")[d] + "_low"
             sides = 2 if s["decomposition"][d] > 2 or case_value(case, "boundary", face, sets) == "periodic" else 1
             plane = ntot // (-(-s["grid"][d] // s["decomposition"][d]) + 2)
-            need += 8 * sides * 2 * 4 * plane / cells * (1 + 2 ** (dim - 1) / (2 ** (dim - 1) - 1))
+            need += rb * sides * 2 * 4 * plane / cells * (1 + 2 ** (dim - 1) / (2 ** (dim - 1) - 1))
     ratio = p["memory_bytes_per_cell"] / need
     good = 1.0 <= ratio <= 1.15
     ok &= good
