@@ -21,6 +21,7 @@
 
 #include "backend/common/nav_hd.h"
 #include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_poisson.h"
 #include "backend/nav_box.h"
 
 struct nav_ac_params {
@@ -113,18 +114,7 @@ NAV_HD static inline nav_real nav_ac_prolong_face(const nav_box *cb, int c, cons
       w[d] = (nav_real)0.5 * (cb->df[d][parent] - f->df[d][i]) * cb->rdc[d][(i & 1) ? parent + 1 : parent];
     }
   }
-  const nav_idx pc = cb->off + I[0] * cb->st[0] + I[1] * cb->st[1] + I[2] * cb->st[2];
-  const nav_idx sx = step[0] * cb->st[0], sy = step[1] * cb->st[1];
-  const nav_real wx = w[0], wy = w[1];
-  nav_real v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
-  if (f->dim == 3) {
-    const nav_idx sz = step[2] * cb->st[2];
-    const nav_real wz = w[2];
-    const nav_real v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
-                        wy * ((1 - wx) * xc[pc + sy + sz] + wx * xc[pc + sx + sy + sz]);
-    v = (1 - wz) * v + wz * v2;
-  }
-  return v;
+  return nav_interp_linear(cb, xc, I, step, w, f->dim);
 }
 
 #endif

@@ -195,6 +195,24 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
   return sum / vol;
 }
 
+/* The (bi/tri)linear combination of the coarse values of block c around cell I: per direction d,
+ * xc at I and at its neighbour I + step[d] with the weights 1 - w[d] and w[d]. */
+NAV_HD static inline nav_real nav_interp_linear(const nav_box *c, const nav_real *xc, const int *I, const int *step,
+                                                const nav_real *w, int dim) {
+  const nav_idx pc = c->off + I[0] * c->st[0] + I[1] * c->st[1] + I[2] * c->st[2];
+  const nav_idx sx = step[0] * c->st[0], sy = step[1] * c->st[1];
+  const nav_real wx = w[0], wy = w[1];
+  nav_real v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
+  if (dim == 3) {
+    const nav_idx sz = step[2] * c->st[2];
+    const nav_real wz = w[2];
+    const nav_real v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
+                        wy * ((1 - wx) * xc[pc + sy + sz] + wx * xc[pc + sx + sy + sz]);
+    v = (1 - wz) * v + wz * v2;
+  }
+  return v;
+}
+
 /* Linear interpolation of the coarse field xc (coarse block c, ghosts filled) at the centre of
  * fine cell ijk (fine block f). Per direction the fine centre lies between its parent I and the
  * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
@@ -214,18 +232,7 @@ NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_real *xc, 
     step[d] = (i & 1) ? 1 : -1;
     w[d] = (nav_real)0.5 * (c->df[d][parent] - f->df[d][i]) * c->rdc[d][(i & 1) ? parent + 1 : parent];
   }
-  const nav_idx pc = c->off + I[0] * c->st[0] + I[1] * c->st[1] + I[2] * c->st[2];
-  const nav_idx sx = step[0] * c->st[0], sy = step[1] * c->st[1];
-  const nav_real wx = w[0], wy = w[1];
-  nav_real v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
-  if (f->dim == 3) {
-    const nav_idx sz = step[2] * c->st[2];
-    const nav_real wz = w[2];
-    const nav_real v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
-                        wy * ((1 - wx) * xc[pc + sy + sz] + wx * xc[pc + sx + sy + sz]);
-    v = (1 - wz) * v + wz * v2;
-  }
-  return v;
+  return nav_interp_linear(c, xc, I, step, w, f->dim);
 }
 
 #endif
