@@ -72,6 +72,7 @@ for n in 128 256; do
     --set physics.nu=1e-3 --set time.dt=0
 done
 step "cavity2d 1024^2 auto" --case cases/cavity2d_re100.ini --set grid.nx=1024 --set grid.ny=1024 \
+  --set run.method=projection --set time.diffusion=explicit --set pressure.solver=auto \
   --set pressure.tolerance=1e-6
 
 if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then

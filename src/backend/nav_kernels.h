@@ -245,12 +245,16 @@ typedef struct nav_kernel_ops {
    * directions' lam; lam[dir] is not read; work: a dense m array */
   nav_err (*fft_tridiag)(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a, const nav_real *b,
                          const nav_real *c, int singular, nav_real *data, nav_real *work);
-  /* optional (NULL: the solver transforms direction by direction): a whole periodic box in one
-   * multi-dimensional real-to-complex transform: plan once (*state NULL), then data = the inverse
-   * transform of (the transform of data) / (lam[0][k0] + lam[1][k1] + lam[2][k2]) (0 where the sum is
-   * 0), lam indexed by the wavenumber index k (0..m-1; lam[k] = lam[m-k]), unnormalised as the
-   * halfcomplex DFT; fft_box_free releases the state */
-  nav_err (*fft_box_periodic)(const int m[3], const nav_real *const lam[3], nav_real *data, void **state);
+  /* optional (NULL: the solver transforms direction by direction): one rank, every direction
+   * periodic or even (two Neumann faces), the whole box in one multi-dimensional real-to-complex
+   * transform (nav_point_fft.h, "the whole box"): plan once (*state NULL), then x = L^-1 b, b and x
+   * with ghosts (first cell at off, strides st; they may be the same array), scratch a dense
+   * m0 m1 m2 array. tw[d]: the twiddles of an even direction (NULL: periodic), lam[d] the
+   * eigenvalues of nav_fft_direction (lam[2] NULL in 2D), scale = 2^(even directions); fft_box_free
+   * releases the state */
+  nav_err (*fft_box)(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
+                     const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
+                     void **state);
   void (*fft_box_free)(void *state);
 } nav_kernel_ops;
 

@@ -143,4 +143,101 @@ NAV_HD static inline nav_real nav_fft_post_c2c(nav_fft_kind kind, int N, const n
   return (nav_real)(kind == NAV_FFT_DCT4 ? 2 * (a * cos(t) + b * sin(t)) : -2 * (b * cos(t) - a * sin(t)));
 }
 
+/* ---- the whole box in one multi-dimensional real FFT (fft_box) -------------------------------
+ * One rank, every direction periodic or with two Neumann faces ("even"). An even direction of N
+ * cells is reordered as Makhoul (1980) does for the DCT-II,
+ *     v(n) = x(2n)  (0 <= n < ceil(N/2)),   v(N-1-n) = x(2n+1),
+ * and the DFT V of v gives the DCT-II  X(k) = sum_n x(n) cos(pi k (2n+1) / 2N)  (FFTW's REDFT10 / 2)
+ * with w = exp(-i pi k / 2N) as
+ *     X(k) = (w V(k) + conj(w) V(-k)) / 2,     X(N-k) = i (w V(k) - conj(w) V(-k)) / 2,       (1)
+ * and back, X(N) = 0,
+ *     V(k) = conj(w) (X(k) - i X(N-k)),        V(-k) = w (X(k) + i X(N-k)).                     (2)
+ * (1) and (2) are linear in the data, so in several dimensions they apply one direction after the
+ * other to the 2x2x2 block of spectrum values at (+-k0, +-k1, +-k2) (the orbit of a representative
+ * 0 <= kd <= md/2): a real FFT of the reordered box, (1) per even direction, the division by the
+ * eigenvalue of each mode, (2) per even direction, the inverse real FFT, the reordering undone.
+ * A periodic direction needs no map (its X is its V). The round trip scales by m0 m1 m2, which is
+ * the eigenvalues' normalisation S (nav_fft_direction: 2N per even, N per periodic direction)
+ * divided by 2 per even direction: scale = 2^(even directions).
+ * Block entry [s0][s1][s2] (re, im) holds the value at (s0 ? -k0 : k0, ...) before (1) and after (2),
+ * and at (s0 ? N0-k0 : k0, ...) in between. */
+
+/* Source of v(n) in an even direction of N cells (identity in a periodic one). */
+NAV_HD static inline int nav_fft_even_from(int even, int n, int N) {
+  return !even ? n : n < (N + 1) / 2 ? 2 * n : 2 * (N - 1 - n) + 1;
+}
+
+/* Position in v of x(i): the inverse of nav_fft_even_from. */
+NAV_HD static inline int nav_fft_even_to(int even, int i, int N) {
+  return !even ? i : i % 2 == 0 ? i / 2 : N - 1 - (i - 1) / 2;
+}
+
+/* The block of representative k from the half spectrum c (interleaved complex, h0 = m0/2 + 1 values
+ * along x, x fastest): entries with s0 = 1 are the conjugates of stored ones (real data). */
+NAV_HD static inline void nav_fft_block_get(const nav_real *c, const int m[3], const int k[3], nav_real blk[8][2]) {
+  const nav_idx h0 = m[0] / 2 + 1;
+  for (int s = 0; s < 8; s++) {
+    const int s0 = s & 1, s1 = (s >> 1) & 1, s2 = s >> 2;
+    const int j1 = (s1 != s0) ? (m[1] - k[1]) % m[1] : k[1], j2 = (s2 != s0) ? (m[2] - k[2]) % m[2] : k[2];
+    const nav_real *z = c + 2 * (k[0] + h0 * (j1 + (nav_idx)m[1] * j2));
+    blk[s][0] = z[0];
+    blk[s][1] = s0 ? -z[1] : z[1];
+  }
+}
+
+/* Store the s0 = 0 entries of the block back (those with s1 or s2 set go to -k1, -k2). */
+NAV_HD static inline void nav_fft_block_put(nav_real *c, const int m[3], const int k[3], nav_real blk[8][2]) {
+  const nav_idx h0 = m[0] / 2 + 1;
+  for (int s = 0; s < 8; s += 2) {
+    const int j1 = (s & 2) ? (m[1] - k[1]) % m[1] : k[1], j2 = (s & 4) ? (m[2] - k[2]) % m[2] : k[2];
+    nav_real *z = c + 2 * (k[0] + h0 * (j1 + (nav_idx)m[1] * j2));
+    z[0] = blk[s][0];
+    z[1] = blk[s][1];
+  }
+}
+
+/* Map (1) (fwd = 1) or (2) (fwd = 0) along direction d of the block; cs = cos, sn = sin(pi k / 2N). */
+NAV_HD static inline void nav_fft_block_map(nav_real blk[8][2], int d, nav_real cs, nav_real sn, int fwd) {
+  const int bit = 1 << d;
+  for (int s = 0; s < 8; s++) {
+    if (s & bit) continue;
+    nav_real *a = blk[s], *b = blk[s | bit];
+    if (fwd) { /* a = V(k), b = V(-k) -> a = X(k), b = X(N-k) */
+      const nav_real pr = cs * a[0] + sn * a[1], pi = cs * a[1] - sn * a[0]; /* w V(k) */
+      const nav_real qr = cs * b[0] - sn * b[1], qi = cs * b[1] + sn * b[0]; /* conj(w) V(-k) */
+      a[0] = (pr + qr) / 2, a[1] = (pi + qi) / 2;
+      b[0] = (qi - pi) / 2, b[1] = (pr - qr) / 2;
+    } else { /* a = X(k), b = X(N-k) -> a = V(k), b = V(-k) */
+      const nav_real dr = a[0] + b[1], di = a[1] - b[0]; /* X(k) - i X(N-k) */
+      const nav_real er = a[0] - b[1], ei = a[1] + b[0]; /* X(k) + i X(N-k) */
+      a[0] = cs * dr - sn * di, a[1] = cs * di + sn * dr;
+      b[0] = cs * er + sn * ei, b[1] = cs * ei - sn * er;
+    }
+  }
+}
+
+/* The whole spectral step on the block of representative k: (1) along the even directions, the
+ * division by lam0[i0] + lam1[i1] + lam2[i2] (i = k or N - k; the slots X(N) of an even direction
+ * with k = 0 stay 0) times scale, (2) back. tw[d]: cos, sin of pi k / 2 m[d] for k = 0..m[d]/2
+ * (interleaved; NULL in a periodic direction); lam[2] NULL in 2D. */
+NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3], const int k[3],
+                                              const nav_real *const tw[3], const nav_real *const lam[3],
+                                              nav_real scale) {
+  for (int d = 0; d < 3; d++)
+    if (tw[d]) nav_fft_block_map(blk, d, tw[d][2 * k[d]], tw[d][2 * k[d] + 1], 1);
+  for (int s = 0; s < 8; s++) {
+    nav_real l = 0;
+    int empty = 0;
+    for (int d = 0; d < 3; d++) {
+      const int flip = (s >> d) & 1, i = flip ? (m[d] - k[d]) % m[d] : k[d];
+      if (tw[d] && flip && k[d] == 0) empty = 1;
+      if (lam[d]) l += lam[d][i];
+    }
+    blk[s][0] = empty ? 0 : nav_fft_divide(blk[s][0], l) * scale;
+    blk[s][1] = empty ? 0 : nav_fft_divide(blk[s][1], l) * scale;
+  }
+  for (int d = 0; d < 3; d++)
+    if (tw[d]) nav_fft_block_map(blk, d, tw[d][2 * k[d]], tw[d][2 * k[d] + 1], 0);
+}
+
 #endif

@@ -60,17 +60,19 @@ void nav_fft_plan_free_cpu(void *plan) {
   if (plan) NAV_FFTW(destroy_plan)((NAV_FFTW(plan))plan);
 }
 
-/* A periodic box: one multi-dimensional r2c transform, the division in the half spectrum
- * (k0 <= m0/2; x fastest), the c2r transform back. */
+/* The whole box (periodic or even directions, nav_point_fft.h): the reordered copy of b, one
+ * multi-dimensional r2c transform, the block step per representative (k0 <= m0/2, k1 <= m1/2,
+ * k2 <= m2/2), the c2r transform back, the reordering undone into x. */
 typedef struct nav_fftw_box {
   NAV_FFTW(plan) fwd, inv;
   NAV_FFTW(complex) *c;
 } nav_fftw_box;
 
-nav_err nav_fft_box_periodic_cpu(const int m[3], const nav_real *const lam[3], nav_real *data, void **state) {
+nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
+                        const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
+                        void **state) {
   nav_fftw_box *s = (nav_fftw_box *)*state;
-  const int h0 = m[0] / 2 + 1;
-  const long half = (long)h0 * m[1] * m[2];
+  const long half = (long)(m[0] / 2 + 1) * m[1] * m[2], cells = (long)m[0] * m[1] * m[2];
   if (!s) { /* FFTW's dimensions are slowest first: (z, y, x) */
     s = calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate an FFTW plan");
@@ -81,23 +83,39 @@ nav_err nav_fft_box_periodic_cpu(const int m[3], const nav_real *const lam[3], n
     NAV_FFTW(plan_with_nthreads)(half >= 4096 ? omp_get_max_threads() : 1);
 #endif
     const int rank = m[2] > 1 ? 3 : 2, dims[3] = {m[2], m[1], m[0]};
-    s->fwd = NAV_FFTW(plan_dft_r2c)(rank, dims + 3 - rank, data, s->c, NAV_FFTW_FLAGS);
-    s->inv = NAV_FFTW(plan_dft_c2r)(rank, dims + 3 - rank, s->c, data, NAV_FFTW_FLAGS);
-    NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan a periodic box of %d x %d x %d", m[0], m[1], m[2]);
+    s->fwd = NAV_FFTW(plan_dft_r2c)(rank, dims + 3 - rank, scratch, s->c, NAV_FFTW_FLAGS);
+    s->inv = NAV_FFTW(plan_dft_c2r)(rank, dims + 3 - rank, s->c, scratch, NAV_FFTW_FLAGS);
+    NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan a box of %d x %d x %d", m[0], m[1], m[2]);
   }
-  NAV_FFTW(execute_dft_r2c)(s->fwd, data, s->c);
-  nav_real *c = (nav_real *)s->c;
-#pragma omp parallel for collapse(2) schedule(static) if (half >= 8192)
+  const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
   for (int k = 0; k < m[2]; k++)
     for (int j = 0; j < m[1]; j++) {
-      const nav_real l = lam[1][j] + (lam[2] ? lam[2][k] : 0);
-      nav_real *row = c + 2 * (long)h0 * (j + (long)m[1] * k);
-      for (int i = 0; i < h0; i++) {
-        row[2 * i] = nav_fft_divide(row[2 * i], lam[0][i] + l);
-        row[2 * i + 1] = nav_fft_divide(row[2 * i + 1], lam[0][i] + l);
-      }
+      const nav_real *src = b + off + nav_fft_even_from(e1, j, m[1]) * st[1] + nav_fft_even_from(e2, k, m[2]) * st[2];
+      nav_real *row = scratch + (long)m[0] * (j + (long)m[1] * k);
+      for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e0, i, m[0]) * st[0]];
     }
-  NAV_FFTW(execute_dft_c2r)(s->inv, s->c, data);
+  NAV_FFTW(execute_dft_r2c)(s->fwd, scratch, s->c);
+  nav_real *c = (nav_real *)s->c;
+  const int r0 = m[0] / 2 + 1, r1 = m[1] / 2 + 1, r2 = m[2] / 2 + 1;
+#pragma omp parallel for collapse(2) schedule(static) if (half >= 8192)
+  for (int k2 = 0; k2 < r2; k2++)
+    for (int k1 = 0; k1 < r1; k1++)
+      for (int k0 = 0; k0 < r0; k0++) {
+        const int kk[3] = {k0, k1, k2};
+        nav_real blk[8][2];
+        nav_fft_block_get(c, m, kk, blk);
+        nav_fft_block_solve(blk, m, kk, tw, lam, scale);
+        nav_fft_block_put(c, m, kk, blk);
+      }
+  NAV_FFTW(execute_dft_c2r)(s->inv, s->c, scratch);
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
+  for (int k = 0; k < m[2]; k++)
+    for (int j = 0; j < m[1]; j++) {
+      const nav_real *row = scratch + (long)m[0] * (nav_fft_even_to(e1, j, m[1]) + (long)m[1] * nav_fft_even_to(e2, k, m[2]));
+      nav_real *dst = x + off + j * st[1] + k * st[2];
+      for (int i = 0; i < m[0]; i++) dst[i * st[0]] = row[nav_fft_even_to(e0, i, m[0])];
+    }
   return NAV_OK;
 }
 

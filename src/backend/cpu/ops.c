@@ -54,7 +54,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .fft_plan = nav_fft_plan_cpu,
     .fft_execute = nav_fft_execute_cpu,
     .fft_plan_free = nav_fft_plan_free_cpu,
-    .fft_box_periodic = nav_fft_box_periodic_cpu,
+    .fft_box = nav_fft_box_cpu,
     .fft_box_free = nav_fft_box_free_cpu,
 #endif
     .fft_divide = nav_fft_divide_cpu,

@@ -247,7 +247,8 @@ void nav_fft_plan_free_cuda(void *plan);
 nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_real *data);
 nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
                              const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work);
-nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], nav_real *data, void **state);
+nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
+                     const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch, void **state);
 void nav_fft_box_free_cuda(void *state);
 
 #endif

@@ -242,28 +242,55 @@ nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[
   return NAV_OK;
 }
 
-/* ---- a whole periodic box in one multi-dimensional transform (fft_box_periodic) ------------ */
+/* ---- the whole box in one multi-dimensional transform (fft_box; nav_point_fft.h) ------------ */
 
 typedef struct nav_cuda_fft_box {
   cufftHandle fwd, inv;
   size_t work;
 } nav_cuda_fft_box;
 
-/* The half spectrum (k0 <= m0/2, every k1, k2; x fastest) divided by the eigenvalue sum. */
-__global__ void nav_fft_box_divide_kernel(int h0, int m1, nav_idx total, const nav_real *l0, const nav_real *l1,
-                                          const nav_real *l2, nav_real *c) {
+/* scratch (dense, x fastest) = b reordered: v(n) = x(nav_fft_even_from(n)) in the even directions */
+__global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
+                                          const nav_real *b, nav_idx off, nav_idx s0, nav_idx s1, nav_idx s2,
+                                          nav_real *scratch) {
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
   if (t >= total) return;
-  const int k0 = (int)(t % h0), k1 = (int)((t / h0) % m1), k2 = (int)(t / ((nav_idx)h0 * m1));
-  const nav_real lam = l0[k0] + l1[k1] + (l2 ? l2[k2] : 0);
-  c[2 * t] = nav_fft_divide(c[2 * t], lam);
-  c[2 * t + 1] = nav_fft_divide(c[2 * t + 1], lam);
+  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  scratch[t] = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
+                 nav_fft_even_from(e2, k, m2) * s2];
 }
 
-nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], nav_real *data, void **state) {
+/* x = scratch with the reordering undone */
+__global__ void nav_fft_box_scatter_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
+                                           const nav_real *scratch, nav_real *x, nav_idx off, nav_idx s0,
+                                           nav_idx s1, nav_idx s2) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  x[off + i * s0 + j * s1 + k * s2] =
+      scratch[nav_fft_even_to(e0, i, m0) + m0 * (nav_fft_even_to(e1, j, m1) + (nav_idx)m1 * nav_fft_even_to(e2, k, m2))];
+}
+
+/* one thread per representative (k0 <= m0/2, k1 <= m1/2, k2 <= m2/2) */
+__global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, const nav_real *tw0,
+                                         const nav_real *tw1, const nav_real *tw2, const nav_real *l0,
+                                         const nav_real *l1, const nav_real *l2, nav_real scale, nav_real *c) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int r0 = m0 / 2 + 1, r1 = m1 / 2 + 1;
+  const int m[3] = {m0, m1, m2}, k[3] = {(int)(t % r0), (int)((t / r0) % r1), (int)(t / ((nav_idx)r0 * r1))};
+  const nav_real *const tw[3] = {tw0, tw1, tw2}, *const lam[3] = {l0, l1, l2};
+  nav_real blk[8][2];
+  nav_fft_block_get(c, m, k, blk);
+  nav_fft_block_solve(blk, m, k, tw, lam, scale);
+  nav_fft_block_put(c, m, k, blk);
+}
+
+nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
+                         const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
+                         void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
-  const int h0 = m[0] / 2 + 1;
-  const nav_idx half = (nav_idx)h0 * m[1] * m[2];
+  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2], cells = (nav_idx)m[0] * m[1] * m[2];
   if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
     s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
@@ -284,8 +311,12 @@ nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], 
     NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
   }
+  const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
+  nav_fft_box_gather_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
+      m[0], m[1], m[2], e0, e1, e2, cells, b, off, st[0], st[1], st[2], scratch);
+  NAV_CUDA_LAUNCHED("nav_fft_box_gather_kernel");
   nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
-  nav_cufft_real *r = (nav_cufft_real *)data;
+  nav_cufft_real *r = (nav_cufft_real *)scratch;
   NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
   NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
   NAV_CALL_CUFFT(cufftSetWorkArea(s->fwd, nav_fft_work));
@@ -295,14 +326,18 @@ nav_err nav_fft_box_periodic_cuda(const int m[3], const nav_real *const lam[3], 
 #else
   NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, r, c));
 #endif
-  nav_fft_box_divide_kernel<<<nav_fft_blocks(half), 256, 0, nav_cuda_stream>>>(h0, m[1], half, lam[0], lam[1], lam[2],
-                                                                                nav_fft_cbuf);
-  NAV_CUDA_LAUNCHED("nav_fft_box_divide_kernel");
+  const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
+  nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
+      m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
+  NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
 #ifdef NAV_SINGLE_PRECISION
   NAV_CALL_CUFFT(cufftExecC2R(s->inv, c, r));
 #else
   NAV_CALL_CUFFT(cufftExecZ2D(s->inv, c, r));
 #endif
+  nav_fft_box_scatter_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
+      m[0], m[1], m[2], e0, e1, e2, cells, scratch, x, off, st[0], st[1], st[2]);
+  NAV_CUDA_LAUNCHED("nav_fft_box_scatter_kernel");
   return NAV_OK;
 }
 

@@ -73,6 +73,6 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .fft_plan_free = nav_fft_plan_free_cuda,
     .fft_divide = nav_fft_divide_cuda,
     .fft_tridiag = nav_fft_tridiag_cuda,
-    .fft_box_periodic = nav_fft_box_periodic_cuda,
+    .fft_box = nav_fft_box_cuda,
     .fft_box_free = nav_fft_box_free_cuda,
 };

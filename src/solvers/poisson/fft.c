@@ -44,9 +44,12 @@ typedef struct nav_fft_layout {
 struct nav_fft {
   int dim, P, rank, host_staged;
   int buf0_borrowed;       /* buf[0] is level 0's residual array (not freed here) */
-  int box;                 /* one rank, every direction periodic, and the backend has fft_box_periodic:
-                              one multi-dimensional transform (box_state) instead of a plan per direction */
+  int box;                 /* one rank, every direction periodic or even (two Neumann faces), and the
+                              backend has fft_box: one multi-dimensional transform (box_state) instead of
+                              a plan per direction */
   void *box_state;
+  nav_real *tw[3];         /* the box's twiddles of each even direction (nav_point_fft.h); NULL: periodic */
+  nav_real box_scale;      /* 2^(even directions) */
   MPI_Comm comm;           /* MPI_COMM_NULL on one rank */
   int order[3];            /* directions in the order they are transformed; the tridiagonal one last */
   int tri;                 /* the direction solved by tridiagonal lines, or -1 */
@@ -225,6 +228,36 @@ static nav_err nav_fft_upload(const nav_kernel_ops *ops, const double *v, int n,
   return e;
 }
 
+/* The whole box in one transform where it applies (one rank, no tridiagonal direction, every
+ * direction periodic or even; nav_point_fft.h): the twiddles cos, sin(pi k / 2N), k = 0..N/2, of
+ * each even direction and the scale 2^(even directions) that turns S into m0 m1 m2. */
+static nav_err nav_fft_box_setup(nav_psolver *ps) {
+  nav_fft *f = ps->fft;
+  const int *N = ps->lev[0].dc.N;
+  f->box = f->P == 1 && f->tri < 0 && ps->ops->fft_box;
+  for (int d = 0; d < f->dim; d++) {
+    const nav_scalar_bc lo = ps->bc[d][0], hi = ps->bc[d][1];
+    f->box &= lo == NAV_SCALAR_PERIODIC || (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN);
+  }
+  f->box_scale = 1;
+  for (int d = 0; d < f->dim && f->box; d++) {
+    if (ps->bc[d][0] == NAV_SCALAR_PERIODIC) continue;
+    const double pi = 3.14159265358979323846;
+    const int n = N[d] / 2 + 1;
+    double *t = malloc((size_t)2 * n * sizeof(double));
+    NAV_CHECK(t, NAV_ERR_MEMORY, "cannot allocate the FFT twiddles");
+    for (int k = 0; k < n; k++) {
+      t[2 * k] = cos(pi * k / (2.0 * N[d]));
+      t[2 * k + 1] = sin(pi * k / (2.0 * N[d]));
+    }
+    const nav_err e = nav_fft_upload(ps->ops, t, 2 * n, &f->tw[d]);
+    free(t);
+    NAV_CALL(e);
+    f->box_scale *= 2;
+  }
+  return NAV_OK;
+}
+
 nav_err nav_fft_setup(nav_psolver *ps) {
   const nav_level *l0 = &ps->lev[0];
   const nav_decomp *dc = &l0->dc;
@@ -340,8 +373,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   }
   for (int d = 0; d < dim; d++) free(lam[d]);
   NAV_CALL(e);
-  f->box = f->P == 1 && f->tri < 0 && ops->fft_box_periodic;
-  for (int d = 0; d < dim; d++) f->box &= ps->bc[d][0] == NAV_SCALAR_PERIODIC;
+  NAV_CALL(nav_fft_box_setup(ps));
   /* plans, each on the buffer of its layout */
   for (int t = 1; t <= dim && !f->box; t++) {
     const int d = f->order[t - 1];
@@ -360,12 +392,12 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
   const int dim = f->dim, me = f->rank;
   const nav_idx dense[3] = {1, box->n[0], (nav_idx)box->n[0] * box->n[1]};
   const nav_idx gst[3] = {box->st[0], box->st[1], box->st[2]};
-  NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
   if (f->box) {
     const nav_real *const lamb[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
-    NAV_CALL(ops->fft_box_periodic(box->n, lamb, f->buf[0], &f->box_state));
-    return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
+    const nav_real *const tw[3] = {f->tw[0], f->tw[1], f->tw[2]};
+    return ops->fft_box(box->n, tw, lamb, f->box_scale, b, x, box->off, gst, f->buf[0], &f->box_state);
   }
+  NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
   for (int t = 1; t <= dim; t++) { /* forward */
     const int d = f->order[t - 1];
     nav_real *data = f->buf[f->buf_of[t]];
@@ -402,7 +434,8 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
                      d == f->tri ? "tridiagonal" : names[f->fwd[d]], t + 1 < f->dim ? "," : "");
   }
   if (used < size && f->box)
-    used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform)", f->dim);
+    used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform%s)", f->dim,
+                     f->box_scale > 1 ? ", cosines by even reordering" : "");
   if (used < size && f->P > 1)
     used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (MPI_Alltoallv%s)", f->P,
                      f->host_staged ? " through the host" : "");
@@ -418,6 +451,7 @@ void nav_fft_destroy(nav_psolver *ps) {
     if (f->plan_f[d]) ops->fft_plan_free(f->plan_f[d]);
     if (f->plan_i[d]) ops->fft_plan_free(f->plan_i[d]);
     if (f->lam[d]) ops->free(f->lam[d]);
+    if (f->tw[d]) ops->free(f->tw[d]);
   }
   nav_real *v[8] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc};
   for (int i = 0; i < 8; i++)
