@@ -90,3 +90,24 @@ OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" run cases/cavity3d_re1000.ini --se
   --set grid.nz=256 --set run.backend=cuda --set time.max_steps=20 --set output.fields_every=0 \
   --set output.fields_dt=0 --profile --output "$SCRATCH/profile" >"$OUT/profile.log" 2>&1
 note "profile: exit $? | $(grep -iE 'bytes per cell|per cell' "$OUT/profile.log" | head -3 | tr '\n' ' ')"
+
+if [ -x "$BIN/single/navier" ]; then
+  note "== 5. FP32 build ($BIN/single): bench poisson and bench step"
+  SAVE=$BIN
+  BIN=$BIN/single
+  poisson "fp32 fft 3D 256^3 neumann" --dim 3 --n 256 --solver fft --bc neumann
+  poisson "fp32 mg  3D 256^3 neumann" --dim 3 --n 256 --solver mg --bc neumann
+  step "fp32 cavity3d 256^3 auto" $C3 --set pressure.solver=auto
+  for n in 128 256; do
+    step "fp32 taylor_green3d $n^3 auto" --case cases/taylor_green3d.ini --set grid.nx=$n --set grid.ny=$n \
+      --set grid.nz=$n --set physics.nu=1e-3 --set time.dt=0
+  done
+  BIN=$SAVE
+fi
+
+if python3 -c 'import cupy' 2>/dev/null; then
+  note "== 6. peers on the same GPU: CuPy (bench/gpu_peers.py)"
+  timeout 240 python3 bench/gpu_peers.py 256 5 >"$OUT/peers.log" 2>&1
+  note "gpu_peers: exit $?"
+  grep -v '^{' "$OUT/peers.log" | tail -8 | tee -a "$SUM"
+fi
