@@ -44,6 +44,16 @@ typedef struct nav_ghost_faces {
   int skip[3];
 } nav_ghost_faces;
 
+/* The faces of one direction of up to three fields (the velocity components) for fill_ghost_dir:
+ * side s of field x[c] is filled by fill_ghost's rule kind[s][c], alpha[s][c], beta[s][c] where
+ * on[s][c] is set, and left alone elsewhere. */
+typedef struct nav_ghost_dir {
+  nav_real *x[3];
+  nav_ghost_kind kind[2][3];
+  nav_real alpha[2][3], beta[2][3];
+  int on[2][3];
+} nav_ghost_dir;
+
 /* One message of a point-to-point exchange between the backend buffers of two ranks. */
 typedef struct nav_p2p_msg {
   nav_real *buf; /* backend memory */
@@ -107,6 +117,10 @@ typedef struct nav_kernel_ops {
    * in g: the values that fill_ghost of those faces in the order x, y, z gives, edges and corners
    * included, bit for bit (a ghost of a skipped direction is read as it is) */
   nav_err (*fill_ghosts)(const nav_box *b, nav_real *x, const nav_ghost_faces *g);
+  /* the faces of direction dir of g's fields in one pass: bit for bit what fill_ghost of each face
+   * that is on gives (the fields are distinct arrays, and the two sides of one field touch disjoint
+   * points when n[dir] >= 2; below that the faces are filled one after the other) */
+  nav_err (*fill_ghost_dir)(const nav_box *b, int dir, const nav_ghost_dir *g);
   /* halo exchange (grid/nav_halo.c): copy the plane `layer` (-1..n) of direction dir, ghost rows of
    * the other directions included, to (pack) or from (unpack) the contiguous backend buffer buf
    * of (n[t0]+2) x (n[t1]+2 in 3D, else 1) values, t0 < t1 the tangential directions, t0 fastest.

@@ -19,23 +19,29 @@ void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scal
 
 nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
                                  nav_real *const *u) {
+  /* the faces of one direction (every component, both sides) in one pass; each face's rule:
+   * periodic; inflow/outflow from the plane; the normal component on a wall or free-slip face is
+   * the face value; a tangential one mirrored, no-slip (-1, twice the wall's speed) or free-slip (+1) */
   for (int d = 0; d < b->dim; d++) {
     NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
+    nav_ghost_dir g;
+    memset(&g, 0, sizeof g);
+    int any = 0;
     for (int s = 0; s < 2; s++)
       for (int c = 0; c < b->dim; c++) {
         const nav_bc_type t = bc->type[d][s];
         if (nav_halo_face(halo, d, s)) continue;
-        if (t == NAV_BC_PERIODIC)
-          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_PERIODIC, 0, 0));
-        else if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW)
+        if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW) {
           NAV_CALL(ops->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
-        else if (c == d)
-          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_FACE, 0, 0));
-        else if (t == NAV_BC_WALL)
-          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_MIRROR, -1, (nav_real)(2 * bc->wall_velocity[d][s][c])));
-        else
-          NAV_CALL(ops->fill_ghost(b, u[c], d, s, NAV_GHOST_MIRROR, 1, 0));
+          continue;
+        }
+        g.x[c] = u[c];
+        g.on[s][c] = any = 1;
+        g.kind[s][c] = t == NAV_BC_PERIODIC ? NAV_GHOST_PERIODIC : c == d ? NAV_GHOST_FACE : NAV_GHOST_MIRROR;
+        g.alpha[s][c] = t == NAV_BC_WALL ? -1 : 1;
+        g.beta[s][c] = t == NAV_BC_WALL && c != d ? (nav_real)(2 * bc->wall_velocity[d][s][c]) : 0;
       }
+    if (any) NAV_CALL(ops->fill_ghost_dir(b, d, &g));
   }
   return NAV_OK;
 }

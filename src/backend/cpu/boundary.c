@@ -2,6 +2,7 @@
  * pack/unpack of a face plane for the halo exchange. */
 #include "backend/common/nav_point_boundary.h"
 #include "backend/cpu/cpu_kernels.h"
+#include "core/nav_error.h"
 
 nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value) {
 #pragma omp parallel for schedule(static) if (nav_cpu_threaded(b))
@@ -25,6 +26,13 @@ nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav
 #pragma omp parallel for schedule(static) if (points >= 8192)
   for (int q = lo1; q <= hi1; q++)
     for (int r = -1; r <= b->n[t0]; r++) nav_fill_ghost_point(b, x, dir, side, kind, alpha, beta, t0, r, t1, q);
+  return NAV_OK;
+}
+
+nav_err nav_fill_ghost_dir_cpu(const nav_box *b, int dir, const nav_ghost_dir *g) {
+  for (int s = 0; s < 2; s++)
+    for (int c = 0; c < 3; c++)
+      if (g->on[s][c]) NAV_CALL(nav_fill_ghost_cpu(b, g->x[c], dir, s, g->kind[s][c], g->alpha[s][c], g->beta[s][c]));
   return NAV_OK;
 }
 

@@ -55,6 +55,7 @@ nav_err nav_sync_cpu(void);
 void nav_memory_cpu(size_t *current, size_t *peak);
 
 nav_err nav_set_cpu(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_fill_ghost_dir_cpu(const nav_box *b, int dir, const nav_ghost_dir *g);
 nav_err nav_fill_ghosts_cpu(const nav_box *b, nav_real *x, const nav_ghost_faces *g);
 nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                            nav_real beta);

@@ -13,6 +13,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .set = nav_set_cpu,
     .fill_ghost = nav_fill_ghost_cpu,
     .fill_ghosts = nav_fill_ghosts_cpu,
+    .fill_ghost_dir = nav_fill_ghost_dir_cpu,
     .pack_face = nav_pack_face_cpu,
     .unpack_face = nav_unpack_face_cpu,
     .fill_ghost_plane = nav_fill_ghost_plane_cpu,

@@ -45,6 +45,44 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
   return NAV_OK;
 }
 
+/* fill_ghost_dir: the face planes of one direction of every (side, field) pair at once,
+ * blockIdx.z = 3 side + field. */
+template <int DIR>
+__global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, nav_ghost_dir g) {
+  const int s = (int)blockIdx.z / 3, c = (int)blockIdx.z % 3;
+  if (!g.on[s][c]) return;
+  int t0, t1;
+  nav_face_plane(&box, DIR, &t0, &t1);
+  const int lo1 = box.dim == 3 ? -1 : 0, hi1 = box.dim == 3 ? box.n[t1] : 0;
+  const int r = -1 + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  const int q = lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  if (r > box.n[t0] || q > hi1) return;
+  nav_fill_ghost_point(&box, g.x[c], DIR, s, g.kind[s][c], g.alpha[s][c], g.beta[s][c], t0, r, t1, q);
+}
+
+nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *g) {
+  if (b->n[dir] < 2) { /* the two sides of one field would touch the same points: one after the other */
+    for (int s = 0; s < 2; s++)
+      for (int c = 0; c < 3; c++)
+        if (g->on[s][c])
+          NAV_CALL(nav_fill_ghost_cuda(b, g->x[c], dir, s, g->kind[s][c], g->alpha[s][c], g->beta[s][c]));
+    return NAV_OK;
+  }
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
+  const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
+  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y),
+                  6);
+  switch (dir) {
+  case 0: nav_fill_ghost_dir_kernel<0><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  case 1: nav_fill_ghost_dir_kernel<1><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  default: nav_fill_ghost_dir_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  }
+  NAV_CUDA_LAUNCHED("nav_fill_ghost_dir_kernel");
+  return NAV_OK;
+}
+
 /* One thread per ghost point of the block (nav_ghost_all_point's list). */
 __global__ void __launch_bounds__(256) nav_fill_ghosts_kernel(nav_box box, nav_real *x, nav_ghost_faces g,
                                                               nav_idx count) {

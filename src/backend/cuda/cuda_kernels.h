@@ -182,6 +182,7 @@ nav_err nav_stream_fork_cuda(void);
 nav_err nav_stream_join_cuda(void);
 
 nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *g);
 nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_faces *g);
 nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                             nav_real beta);

@@ -31,6 +31,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
     .fill_ghosts = nav_fill_ghosts_cuda,
+    .fill_ghost_dir = nav_fill_ghost_dir_cuda,
     .pack_face = nav_pack_face_cuda,
     .unpack_face = nav_unpack_face_cuda,
     .fill_ghost_plane = nav_fill_ghost_plane_cuda,

@@ -57,6 +57,7 @@ typedef struct nav_psolver_stats {
   double relres;    /* final ||b - L x|| / ||b|| */
   int converged;
   double solve_s;   /* wall seconds of the last solve */
+  int relres_measured; /* 0: relres is the last measured one (the FFT solver measures every 64th solve) */
 } nav_psolver_stats;
 
 typedef struct nav_psolver nav_psolver;

@@ -58,6 +58,8 @@ struct nav_psolver {
   nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
   long overlapped;    /* colour sweeps relaxed beside their halo exchange (nav_mg_relax_overlapped) so far */
   nav_fft *fft;       /* the FFT solver's plans and buffers (fft.c) */
+  long fft_solves;    /* FFT solves so far, and the relative residual of the last one measured */
+  double fft_relres;  /* (every NAV_FFT_CHECK_EVERY-th solve: nav_psolver_solve) */
   double sigma;       /* Helmholtz shift in use (opt.helmholtz) */
   int diag_stale;     /* the level diagonals must be recomputed before the next solve */
   double floor;       /* nav_psolver_set_floor */
