@@ -3,6 +3,8 @@
 #include "backend/common/nav_point_boundary.h"
 #include "backend/cuda/cuda_kernels.h"
 
+#include <string.h>
+
 __global__ void __launch_bounds__(256) nav_set_kernel(nav_idx ntot, nav_real *x, nav_real value) {
   const nav_idx stride = (nav_idx)gridDim.x * blockDim.x;
   for (nav_idx p = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x; p < ntot; p += stride) x[p] = value;
@@ -15,41 +17,12 @@ nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value) {
   return NAV_OK;
 }
 
-/* One thread per point (r, q) of the face plane of direction DIR, ghost rows included:
- * r = -1..n[t0] along x of the block (threadIdx.x), q along y. */
+/* The face planes of direction DIR, one thread per point (r, q) of a plane, ghost rows included
+ * (r = -1..n[t0] along x of the block, q along y), one (side, field) pair per blockIdx.z:
+ * 3 side + field = z0 + blockIdx.z. */
 template <int DIR>
-__global__ void __launch_bounds__(256) nav_fill_ghost_kernel(nav_box box, nav_real *x, int side, nav_ghost_kind kind,
-                                                             nav_real alpha, nav_real beta) {
-  int t0, t1;
-  nav_face_plane(&box, DIR, &t0, &t1);
-  const int lo1 = box.dim == 3 ? -1 : 0, hi1 = box.dim == 3 ? box.n[t1] : 0;
-  const int r = -1 + (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  const int q = lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y);
-  if (r > box.n[t0] || q > hi1) return;
-  nav_fill_ghost_point(&box, x, DIR, side, kind, alpha, beta, t0, r, t1, q);
-}
-
-nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
-                            nav_real beta) {
-  int t0, t1;
-  nav_face_plane(b, dir, &t0, &t1);
-  const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
-  const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
-  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y));
-  switch (dir) {
-  case 0: nav_fill_ghost_kernel<0><<<grid, block, 0, nav_cuda_stream>>>(*b, x, side, kind, alpha, beta); break;
-  case 1: nav_fill_ghost_kernel<1><<<grid, block, 0, nav_cuda_stream>>>(*b, x, side, kind, alpha, beta); break;
-  default: nav_fill_ghost_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, x, side, kind, alpha, beta); break;
-  }
-  NAV_CUDA_LAUNCHED("nav_fill_ghost_kernel");
-  return NAV_OK;
-}
-
-/* fill_ghost_dir: the face planes of one direction of every (side, field) pair at once,
- * blockIdx.z = 3 side + field. */
-template <int DIR>
-__global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, nav_ghost_dir g) {
-  const int s = (int)blockIdx.z / 3, c = (int)blockIdx.z % 3;
+__global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, nav_ghost_dir g, int z0) {
+  const int z = z0 + (int)blockIdx.z, s = z / 3, c = z % 3;
   if (!g.on[s][c]) return;
   int t0, t1;
   nav_face_plane(&box, DIR, &t0, &t1);
@@ -60,26 +33,39 @@ __global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, na
   nav_fill_ghost_point(&box, g.x[c], DIR, s, g.kind[s][c], g.alpha[s][c], g.beta[s][c], t0, r, t1, q);
 }
 
-nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *g) {
-  if (b->n[dir] < 2) { /* the two sides of one field would touch the same points: one after the other */
-    for (int s = 0; s < 2; s++)
-      for (int c = 0; c < 3; c++)
-        if (g->on[s][c])
-          NAV_CALL(nav_fill_ghost_cuda(b, g->x[c], dir, s, g->kind[s][c], g->alpha[s][c], g->beta[s][c]));
-    return NAV_OK;
-  }
+/* pairs z0 .. z0 + nz - 1 of g on direction dir */
+static nav_err nav_fill_ghost_launch(const nav_box *b, int dir, const nav_ghost_dir *g, int z0, int nz) {
   int t0, t1;
   nav_face_plane(b, dir, &t0, &t1);
   const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
   const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
   const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y),
-                  6);
+                  (unsigned)nz);
   switch (dir) {
-  case 0: nav_fill_ghost_dir_kernel<0><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
-  case 1: nav_fill_ghost_dir_kernel<1><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
-  default: nav_fill_ghost_dir_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  case 0: nav_fill_ghost_dir_kernel<0><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
+  case 1: nav_fill_ghost_dir_kernel<1><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
+  default: nav_fill_ghost_dir_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
   }
   NAV_CUDA_LAUNCHED("nav_fill_ghost_dir_kernel");
+  return NAV_OK;
+}
+
+nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
+                            nav_real beta) {
+  nav_ghost_dir g;
+  memset(&g, 0, sizeof g);
+  g.x[0] = x;
+  g.on[side][0] = 1;
+  g.kind[side][0] = kind;
+  g.alpha[side][0] = alpha;
+  g.beta[side][0] = beta;
+  return nav_fill_ghost_launch(b, dir, &g, 3 * side, 1);
+}
+
+nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *g) {
+  if (b->n[dir] >= 2) return nav_fill_ghost_launch(b, dir, g, 0, 6);
+  for (int z = 0; z < 6; z++) /* the two sides of one field would touch the same points: in turn */
+    if (g->on[z / 3][z % 3]) NAV_CALL(nav_fill_ghost_launch(b, dir, g, z, 1));
   return NAV_OK;
 }
 
