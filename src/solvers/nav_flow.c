@@ -173,6 +173,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
    * backend (nav_ac.c): by default every level stays there */
   po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && ac ? 1 : cfg->cpu_coarse_cells;
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
+  po.async = 1; /* the next step's dt reduction waits for the pressure solve */
   const nav_err pe = nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po,
                                         &f->poisson);
   if (pe == NAV_ERR_INPUT && !strcmp(cfg->solver, "fft")) { /* the grid or backend rules the FFT solver out */

@@ -50,13 +50,17 @@ typedef struct nav_psolver_options {
    * NAV_SCALAR_FACE pin their boundary face slot. */
   int helmholtz;
   int staggered;
+  /* async = 1: an FFT solve between its residual checks returns once its kernels are launched on the
+   * backend's stream, not finished (stats.solve_s is then the launch time): for a caller whose next
+   * reduction waits for them anyway (the flow). 0: every solve returns finished. */
+  int async;
 } nav_psolver_options;
 
 typedef struct nav_psolver_stats {
   int iterations;
   double relres;    /* final ||b - L x|| / ||b|| */
   int converged;
-  double solve_s;   /* wall seconds of the last solve */
+  double solve_s;   /* wall seconds of the last solve (finished, unless opt.async) */
   int relres_measured; /* 0: relres is the last measured one (the FFT solver measures every 64th solve) */
 } nav_psolver_stats;
 

@@ -387,6 +387,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
       ps->fft_solves++ % NAV_FFT_CHECK_EVERY != 0) {
     NAV_CALL(nav_fft_solve(ps, x, b)); /* the zero mode of b is dropped: x = L^+ (b - mean b) */
     NAV_CALL(nav_level_fill(ps, l0, x));
+    if (!ps->opt.async) NAV_CALL(ops->sync());
     memset(st, 0, sizeof *st);
     st->iterations = 1;
     st->relres = ps->fft_relres;
