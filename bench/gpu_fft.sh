@@ -102,6 +102,10 @@ if [ -x "$BIN/single/navier" ]; then
     step "fp32 taylor_green3d $n^3 auto" --case cases/taylor_green3d.ini --set grid.nx=$n --set grid.ny=$n \
       --set grid.nz=$n --set physics.nu=1e-3 --set time.dt=0
   done
+  OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 \
+    --set grid.nz=256 --set run.backend=cuda --set time.max_steps=20 --set output.fields_every=0 \
+    --set output.fields_dt=0 --profile --output "$SCRATCH/profile32" >"$OUT/profile32.log" 2>&1
+  note "fp32 profile: exit $? | $(grep -iE 'bytes per cell|per cell' "$OUT/profile32.log" | head -3 | tr '\n' ' ')"
   BIN=$SAVE
 fi
 
