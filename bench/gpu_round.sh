@@ -76,7 +76,7 @@ for part in "$@"; do
     flow kovasznay2d cases/kovasznay2d.ini grid.nx=192 grid.ny=64 time.max_steps=300
     flow channel2d_inflow cases/channel2d_inflow.ini grid.nx=384 grid.ny=64 time.max_steps=300
     flow channel2d_poiseuille cases/channel2d_poiseuille.ini grid.nx=64 grid.ny=64 physics.initial=rest \
-      time.max_steps=300
+      time.max_steps=300 time.diffusion_tolerance=1e-12 pressure.tolerance=1e-12
     flow ac_cavity2d_256 cases/cavity2d_re1000.ini grid.nx=256 grid.ny=256 time.max_steps=50
     flow ac_natconv2d cases/natconv2d_ra1e4.ini grid.nx=128 grid.ny=128 time.max_steps=50
     flow ac_bdc3d cases/bdc3d_ra1e5.ini grid.nx=32 grid.ny=32 grid.nz=32 time.max_steps=20

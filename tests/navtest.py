@@ -48,7 +48,9 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  every x >= X is the Poiseuille profile 6 U s (1 - s) of its bulk
                                  velocity U to TOL (max over the profile)
   walls CASE TAU TOL [--set ...]  run a driven channel CASE and assert tau_w of every wall face, and
-                                 re_tau = sqrt(TAU) (ly / 2) / nu, within TOL (relative) of TAU
+                                 re_tau = sqrt(TAU) (ly / 2) / nu, within TOL (relative) of TAU, and
+                                 that the mean pressure gradient G (forcing_gradient) balances the
+                                 walls, |G ly - sum of tau_w| <= 1e-6 G ly (the steady state)
   steady CASE TOL [--set k=v ...]  run CASE to steady_tol (given in the sets) with method =
                                  artificial_compressibility and with method = projection and assert
                                  that the steady states agree: max|x_ac - x_proj| <= TOL max|x_proj|
@@ -208,7 +210,12 @@ def check_walls(navier, scratch, case, tau, tol, sets):
     print(f"{s['case']}: grid {s['grid'][0]}x{s['grid'][1]}, walls {s['walls']}, re_tau {s['re_tau']:.6g} "
           f"(expected tau_w {tau:g}, re_tau {re_tau:.6g}): largest relative deviations {worst:.2e}, {e_re:.2e} "
           f"(tolerance {tol:g}); bulk velocity {s['bulk_velocity']:.12g}")
-    return len(s["walls"]) == 2 and worst <= tol and e_re <= tol
+    # at the steady state the mean pressure gradient balances the walls: G ly = sum of tau_w
+    G = s.get("forcing_gradient")
+    e_g = abs(G * ly - sum(w["tau_w"] for w in s["walls"].values())) / abs(G * ly) if G else 0.0
+    if G:
+        print(f"forcing_gradient {G:.12g}: |G ly - sum tau_w| / (G ly) = {e_g:.2e} (required <= 1e-6)")
+    return len(s["walls"]) == 2 and worst <= tol and e_re <= tol and e_g <= 1e-6
 
 
 def check_ghia(navier, scratch, case, tol, sets):

@@ -220,7 +220,8 @@ static const nav_key nav_keys[] = {
      "Drive a flow along the periodic direction forcing_direction: none, pressure_gradient (a constant mean "
      "pressure gradient: the body force forcing_value = -dP/dx in the momentum equation of that component) or "
      "flow_rate (the bulk velocity, the volume mean of that component, held at forcing_value exactly at every "
-     "step by a uniform correction; the pressure gradient it takes is a monitor).",
+     "step by the mean pressure gradient that the step needs, found by linear superposition; that gradient is a "
+     "monitor).",
      .values = nav_forcing_values},
     {"physics", "forcing_value", NAV_KT_REAL, NAV_FIELD(forcing_value), "0",
      "Mean pressure gradient -dP/dx (forcing = pressure_gradient) or bulk velocity (forcing = flow_rate).", NAV_ANY},
@@ -1114,27 +1115,6 @@ static void nav_check_open(nav_load *ld) {
                  c->dim);
 }
 
-/* Implicit diffusion solves for the increment of the velocity with the boundary values held: the
- * outflow faces, whose values move every step, are not supported with it yet; nor is the flow_rate
- * forcing, whose uniform shift after the step acts outside the implicit solve. */
-static void nav_check_diffusion(nav_load *ld) {
-  const nav_config *c = ld->cfg;
-  if (strcmp(c->diffusion, "implicit") || !strcmp(c->method, "artificial_compressibility")) return;
-  if (!strcmp(c->forcing, "flow_rate")) /* the bulk shift after the step is not a force of the implicit solve */
-    nav_conflict(ld, nav_later(ld, nav_key_id("time", "diffusion"), nav_key_id("physics", "forcing")),
-                 "diffusion = implicit does not support forcing = flow_rate yet (its steady state misses the force at "
-                 "the walls): use forcing = pressure_gradient or diffusion = explicit");
-  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++)
-    for (int s = 0; s < 2; s++)
-      if (c->bc[d][s] == NAV_BC_INFLOW || c->bc[d][s] == NAV_BC_OUTFLOW) {
-        nav_conflict(ld, nav_later(ld, nav_key_id("time", "diffusion"), nav_key_id("boundary", nav_face_name(d, s))),
-                     "diffusion = implicit does not support inflow/outflow faces yet (%s = %s): use diffusion = "
-                     "explicit",
-                     nav_face_name(d, s), nav_bc_values[c->bc[d][s]]);
-        return;
-      }
-}
-
 /* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */
 static void nav_check_method(nav_load *ld) {
   const nav_config *c = ld->cfg;
@@ -1184,7 +1164,6 @@ static void nav_check_consistency(nav_load *ld) {
   nav_check_output(ld);
   nav_check_grid(ld);
   nav_check_method(ld);
-  nav_check_diffusion(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);

@@ -9,6 +9,7 @@
 #include "core/nav_error.h"
 #include "grid/nav_reduce.h"
 #include "solvers/nav_flow.h"
+#include "solvers/nav_open.h"
 
 /* The eddy viscosity of [physics] nu_t = linear at x: nu_t_value + nu_t_gradient . (x - origin). */
 static double nav_nut_linear(const nav_config *cfg, const double x[3]) {
@@ -44,6 +45,7 @@ nav_err nav_diffusion_viscosity_changed(nav_flow *f) {
   nav_diffusion *D = f->diff;
   const nav_kernel_ops *ops = f->ops;
   const nav_box *b = &f->box;
+  D->version++; /* the cached response to a mean pressure gradient is stale */
   NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->nut));
   for (int c = 0; c < f->dim; c++) {
     NAV_CALL(ops->face_viscosity(b, c, (nav_real)f->cfg->nu, D->nut, D->kf[c]));
@@ -145,8 +147,8 @@ void nav_diffusion_destroy(nav_flow *f) {
       if (v[i]) f->ops->free(v[i]);
   }
   nav_psolver_destroy(D->solver_T);
-  nav_real *v[4] = {D->dT, D->phi, D->rhs_T, D->nut};
-  for (int i = 0; i < 4; i++)
+  nav_real *v[5] = {D->dT, D->phi, D->rhs_T, D->nut, D->resp};
+  for (int i = 0; i < 5; i++)
     if (v[i]) f->ops->free(v[i]);
   free(D);
   f->diff = NULL;
@@ -230,7 +232,15 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
   for (int c = 0; c < f->dim; c++) NAV_CALL(ops->set(b, D->rhs[c], 0));
   NAV_CALL(ops->advance(b, D->rhs, f->rhs, f->rhs_old, (nav_real)ca, (nav_real)cb));
   const double kscale = D->nut ? 1 : cfg->nu;
-  NAV_CALL(ops->stress(b, f->u, D->nut ? D->kf : NULL, NAV_STRESS_DIAG, (nav_real)(dt * kscale), D->rhs));
+  nav_real *const *kf = D->nut ? D->kf : NULL;
+  if (!nav_open_outflow(f)) {
+    NAV_CALL(ops->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)(dt * kscale), D->rhs));
+  } else { /* (1 - theta) V(u^n); the outflow faces to t^{n+1}; theta V(u~^n), u~^n: u^n with their ghosts */
+    NAV_CALL(ops->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)((1 - theta) * dt * kscale), D->rhs));
+    NAV_CALL(nav_open_advance(f, dt));
+    NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
+    NAV_CALL(ops->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)(theta * dt * kscale), D->rhs));
+  }
   NAV_CALL(ops->correct(b, D->rhs, f->p, (nav_real)dt));
   for (int c = 0; c < f->dim; c++) { /* H^n becomes the previous step's */
     nav_real *tmp = f->rhs[c];
@@ -247,5 +257,28 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     NAV_CALL(nav_diffusion_solve(f, D->solver[c], sigma, kscale, uscale, dt, D->du[c], D->rhs[c]));
     NAV_CALL(ops->axpby(b, 1, D->du[c], 1, f->u[c]));
   }
+  return NAV_OK;
+}
+
+nav_err nav_diffusion_response(nav_flow *f, int c, double dt, const nav_real **r, double *bulk) {
+  nav_diffusion *D = f->diff;
+  const nav_box *b = &f->box;
+  const double key = D->theta * dt;
+  if (!D->resp) NAV_CALL(nav_diffusion_alloc(f, &D->resp));
+  if (D->resp_key != key || D->resp_version != D->version) {
+    const double kscale = D->nut ? 1 : f->cfg->nu;
+    /* r - theta dt V_diag(r) = dt e_c from r = 0; scale 0: no floor, the plain relative rule */
+    NAV_CALL(f->ops->set(b, D->rhs[c], (nav_real)dt));
+    NAV_CALL(f->ops->set(b, D->resp, 0));
+    NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / key, kscale, 0, dt, D->resp, D->rhs[c]));
+    double s;
+    NAV_CALL(f->ops->face_sum(b, D->resp, c, &s));
+    nav_reduce_sum(f->comm, &s, 1);
+    D->resp_bulk = s / f->volume;
+    D->resp_key = key;
+    D->resp_version = D->version;
+  }
+  *r = D->resp;
+  *bulk = D->resp_bulk;
   return NAV_OK;
 }

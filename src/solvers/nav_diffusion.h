@@ -22,8 +22,15 @@
  * backward Euler: the start-up of Rannacher 1984, which damps the stiff modes of an impulsive
  * start that Crank-Nicolson only flips; a fixed number of first-order steps keeps the global
  * order 2). The boundary values are constant in time, so the increments du and dT have
- * homogeneous boundary conditions: each increment is one Helmholtz problem for the multigrid of
- * solvers/poisson (nav_psolver_set_shift, nav_psolver_set_coefficient):
+ * homogeneous boundary conditions. Outflow faces (nav_open.h), whose values move: before the
+ * solve their planes advance to t^{n+1} (nav_open_advance: convective update and flux correction,
+ * explicit, from u^n), and with u~^n = u^n with the ghosts of the new face values (inflow values
+ * are constant) the increment du = u* - u~^n has homogeneous boundary conditions again; the viscous
+ * term splits as theta V(u~^n) + (1 - theta) V(u^n):
+ *   du - theta dt V_diag(du) = dt [ AB2(H) + theta V_diag(u~^n) + (1 - theta) V_diag(u^n)
+ *                                   - grad p^{n-1/2} ],
+ * the new face values being the Dirichlet data of the solve. Each increment is one Helmholtz
+ * problem for the multigrid of solvers/poisson (nav_psolver_set_shift, nav_psolver_set_coefficient):
  *   k lap(du_c) - sigma du_c = -sigma rhs_c,   sigma = 1 / (theta dt)   (k = nu; nu_t: div(k grad) with
  *   the face viscosity k_c of nav_point_viscous.h),
  * one solver per velocity component on its own staggered levels (opt.staggered: the control
@@ -32,7 +39,14 @@
  * Neumann). The adaptive dt comes from the CFL number alone (nav_flow_dt): the first step takes
  * the explicit limit, then dt grows by at most NAV_DIFFUSION_DT_GROWTH per step up to cfl / max
  * sum_d |u_d| / h_d. The state of a run (nav_flow_state) gains the last increments du, dT and phi
- * (warm starts of the next solves, so restarts are bit for bit). */
+ * (warm starts of the next solves, so restarts are bit for bit).
+ *
+ * The response to a unit mean pressure gradient (forcing = flow_rate, nav_drive.h): the velocity
+ * increment of a uniform body force e_c over one step, with the operator and the homogeneous
+ * boundary conditions of the increments,
+ *   r - theta dt V_diag(r) = dt e_c,
+ * solved from zero (the same bits after a restart) and cached while theta dt and the viscosity are
+ * unchanged. By linearity the step with the mean gradient G is u* + G r. */
 #ifndef NAV_DIFFUSION_H
 #define NAV_DIFFUSION_H
 
@@ -56,6 +70,11 @@ typedef struct nav_diffusion {
   double nu_max;           /* max of nu + nu_t (explicit time-step limit) */
   int iterations;          /* most multigrid cycles of the solves of the last step */
   double theta;            /* the implicit weight of the last step (1: backward Euler, 1/2: Crank-Nicolson) */
+  long version;            /* counts the changes of the viscosity (nav_diffusion_viscosity_changed) */
+  nav_real *resp;          /* the response r to a unit mean pressure gradient (NULL until needed) */
+  double resp_bulk;        /* (1/V) sum r dV_c: its bulk velocity */
+  double resp_key;         /* theta dt of r (0: none yet) */
+  long resp_version;       /* version of the viscosity of r */
 } nav_diffusion;
 
 /* Set up f->diff (NULL when diffusion = explicit and nu_t = none): the eddy viscosity, the face
@@ -72,6 +91,10 @@ nav_err nav_diffusion_explicit(struct nav_flow *f, nav_real *const *rhs);
  * T^{n+1} (ghosts filled), with the AB2 weights ca, cb of H^n, H^{n-1}; swaps the AB2 histories.
  * Collective. */
 nav_err nav_diffusion_predict(struct nav_flow *f, double dt, double ca, double cb);
+/* Implicit diffusion: the response r to a unit mean pressure gradient along c over the last step
+ * (theta of the last nav_diffusion_predict, dt) and its bulk velocity (see above); *r is backend
+ * memory owned by f->diff, valid until the next call. Collective. */
+nav_err nav_diffusion_response(struct nav_flow *f, int c, double dt, const nav_real **r, double *bulk);
 /* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa). */
 double nav_diffusion_max_diffusivity(const struct nav_flow *f);
 

@@ -18,9 +18,10 @@ nav_err nav_drive_force(nav_flow *f) {
   return f->ops->shift(&f->box, f->rhs[nav_drive_dir(f)], (nav_real)f->cfg->forcing_value);
 }
 
-static nav_err nav_drive_bulk(nav_flow *f, int c, double *ub) {
+/* (1/V) sum x dV_c over the faces of component c (x staggered along c). */
+static nav_err nav_drive_bulk(nav_flow *f, int c, const nav_real *x, double *ub) {
   double s;
-  NAV_CALL(f->ops->face_sum(&f->box, f->u[c], c, &s));
+  NAV_CALL(f->ops->face_sum(&f->box, x, c, &s));
   nav_reduce_sum(f->comm, &s, 1);
   *ub = s / f->volume;
   return NAV_OK;
@@ -29,12 +30,15 @@ static nav_err nav_drive_bulk(nav_flow *f, int c, double *ub) {
 nav_err nav_drive_hold(nav_flow *f, double dt) {
   if (strcmp(f->cfg->forcing, "flow_rate")) return NAV_OK;
   const int c = nav_drive_dir(f);
-  double ub = 0;
-  NAV_CALL(nav_drive_bulk(f, c, &ub));
-  const double shift = f->cfg->forcing_value - ub;
-  f->drive.gradient = shift / dt;
-  NAV_CALL(f->ops->shift(&f->box, f->u[c], (nav_real)shift));
-  return nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u);
+  double ub = 0, rb = dt; /* bulk velocities of u* and of the response r (explicit: r = dt e_c) */
+  const nav_real *r = NULL;
+  NAV_CALL(nav_drive_bulk(f, c, f->u[c], &ub));
+  if (f->diff && f->diff->implicit) NAV_CALL(nav_diffusion_response(f, c, dt, &r, &rb));
+  /* U_b(u* + G r) = U_b(u*) + G U_b(r) = U */
+  const double G = (f->cfg->forcing_value - ub) / rb;
+  f->drive.gradient = G;
+  if (r) return f->ops->axpby(&f->box, (nav_real)G, r, 1, f->u[c]);
+  return f->ops->shift(&f->box, f->u[c], (nav_real)(G * dt));
 }
 
 nav_err nav_drive_diagnose(nav_flow *f) {
@@ -52,7 +56,7 @@ nav_err nav_drive_diagnose(nav_flow *f) {
         if (first_inflow < 0) first_inflow = d;
       }
   g->bulk_dir = nav_drive_on(f) ? nav_drive_dir(f) : first_inflow >= 0 ? first_inflow : 0;
-  NAV_CALL(nav_drive_bulk(f, g->bulk_dir, &g->bulk_velocity));
+  NAV_CALL(nav_drive_bulk(f, g->bulk_dir, f->u[g->bulk_dir], &g->bulk_velocity));
   double lid = 0;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)

@@ -3,10 +3,17 @@
  * Forcing along the periodic direction c = forcing_direction:
  *   pressure_gradient: the constant body force G = forcing_value (= -dP/dx_c, the mean pressure
  *     gradient) is added to N_c(u) at every face, inside the Adams-Bashforth update;
- *   flow_rate: after the projection the bulk velocity U_b = (1/V) sum u_c dV_c is measured and
- *     u_c += U - U_b at every face, U = forcing_value: the bulk velocity is U to round-off after
- *     every step. A uniform u_c changes no divergence (c is periodic) and no shear; the mean
- *     pressure gradient that this amounts to, (U - U_b) / dt, is a monitor.
+ *   flow_rate: the mean pressure gradient G of each step is the one that makes the bulk velocity
+ *     U_b = (1/V) sum u_c dV_c equal to U = forcing_value, found by linear superposition: the
+ *     predictor gives u* without it, r is the response of the predictor to a unit G (the increment
+ *     of a uniform force e_c over the step: r = dt e_c with explicit diffusion, r = (I - theta dt
+ *     V_diag)^-1 (dt e_c) with implicit diffusion, the same Helmholtz operator and homogeneous
+ *     boundary conditions, cached: nav_diffusion_response), and before the projection
+ *       u* <- u* + G r,   G = (U - U_b(u*)) / U_b(r).
+ *     The projection changes no bulk flux along the periodic c (the gradient telescopes), so U_b =
+ *     U to round-off after every step, and at a steady state G is the force that balances the
+ *     walls' shear exactly (a uniform shift of u*, not a force, would miss it next to no-slip walls
+ *     with implicit diffusion). G is a monitor (forcing_gradient).
  *
  * Monitors (nav_drive_diagnose, on monitor steps):
  *   tau_w of each wall face: |mean over the face of nu du_t/dn| (t tangential, n into the fluid;
@@ -34,14 +41,15 @@ typedef struct nav_drive_diag {
   double re_tau;
   int nopen, open[NAV_DRIVE_FACES][2];
   double flux[NAV_DRIVE_FACES];
-  double gradient; /* flow_rate: (U - U_b) / dt of the last step; pressure_gradient: G */
+  double gradient; /* the mean pressure gradient G: of the last step (flow_rate) or forcing_value */
 } nav_drive_diag;
 
 struct nav_flow;
 
 /* pressure_gradient: rhs_c += G (after N(u^n) is computed). */
 nav_err nav_drive_force(struct nav_flow *f);
-/* flow_rate: hold the bulk velocity after the projection of a step of dt, then refill the ghosts. Collective. */
+/* flow_rate: u* += G r with the G that holds the bulk velocity (above), after the predictor of a step
+ * of dt and before the projection (u* ghosts NOT filled). Collective. */
 nav_err nav_drive_hold(struct nav_flow *f, double dt);
 /* The monitors above into f->drive. Collective. */
 nav_err nav_drive_diagnose(struct nav_flow *f);

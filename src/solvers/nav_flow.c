@@ -288,6 +288,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
   }
 project:
+  NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the mean pressure gradient that holds the bulk velocity */
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
   nav_profile_enter(NAV_PHASE_POISSON);
@@ -322,7 +323,6 @@ project:
     NAV_CALL(ops->axpby(b, 1, q, 1, f->p));
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   }
-  NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the bulk velocity held exactly */
   nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;
   f->t += dt;

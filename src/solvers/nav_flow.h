@@ -18,7 +18,8 @@
  * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ].
  * Inflow and outflow faces (nav_open.h): before the predictor the outflow face values advance
  * from u^n and are flux-corrected; the ghosts of u* and u^{n+1} come from them. Forcing
- * (nav_drive.h): a mean pressure gradient is part of N(u); a held flow rate shifts u^{n+1}. */
+ * (nav_drive.h): a mean pressure gradient is part of N(u); a held flow rate adds G r to u*. With
+ * implicit diffusion the outflow faces advance inside the predictor (nav_diffusion.h). */
 #ifndef NAV_FLOW_H
 #define NAV_FLOW_H
 

@@ -18,6 +18,13 @@ static int nav_open_face(const nav_flow *f, int d, int s) {
 /* This rank's block has face (d, s) of the domain. */
 static int nav_open_mine(const nav_flow *f, int d, int s) { return !nav_halo_face(f->halo, d, s); }
 
+int nav_open_outflow(const nav_flow *f) {
+  for (int d = 0; d < f->dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (f->cfg->bc[d][s] == NAV_BC_OUTFLOW) return 1;
+  return 0;
+}
+
 double nav_open_area(const nav_flow *f, int d) {
   double a = 1;
   for (int e = 0; e < f->dim; e++)

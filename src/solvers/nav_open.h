@@ -37,6 +37,8 @@ void nav_open_destroy(nav_flow *f);
 nav_err nav_open_advance(nav_flow *f, double dt);
 /* The volume flux through every inflow and outflow face, outward positive (0 on other faces). Collective. */
 nav_err nav_open_fluxes(nav_flow *f, double flux[3][2]);
+/* The case has an outflow face (whose values move every step). Not collective. */
+int nav_open_outflow(const nav_flow *f);
 /* Area of face (d, s) of the global domain. */
 double nav_open_area(const nav_flow *f, int d);
 

@@ -174,21 +174,6 @@ expect_input_error ac_end_time_set \
 expect_input_error ac_fft \
   "--set:2: key 'pressure.solver': method = artificial_compressibility marches on the multigrid's levels: pressure.solver must be auto (the multigrid then), mg or mgpcg, got fft" \
   "$scratch/ac_end_time.ini" --set time.steady_tol=1e-6 --set pressure.solver=fft
-expect_input_error implicit_flow_rate \
-  "--set:5: key 'time.diffusion': diffusion = implicit does not support forcing = flow_rate yet (its steady state misses the force at the walls): use forcing = pressure_gradient or diffusion = explicit" \
-  "$scratch/ac_end_time.ini" --set run.method=projection --set physics.forcing=flow_rate --set boundary.x_low=periodic --set boundary.x_high=periodic --set time.diffusion=implicit
-# Implicit diffusion holds the boundary values of the increment: inflow/outflow faces are refused.
-write_case implicit_outflow <<'EOF'
-[time]
-diffusion = implicit
-[boundary]
-x_low = inflow
-x_low_velocity = 1, 0, 0
-x_high = outflow
-EOF
-expect_input_error implicit_outflow \
-  "$scratch/implicit_outflow.ini:4: key 'boundary.x_low': diffusion = implicit does not support inflow/outflow faces yet (x_low = inflow): use diffusion = explicit" \
-  "$scratch/implicit_outflow.ini"
 
 # Several errors in one file: every one is reported (checked here on the last one).
 write_case several <<'EOF'

@@ -26,10 +26,14 @@ usage: implicit_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
         steady plane Couette flow with the viscosity nu (1 + a y), a = 2 ([physics] nu_t = linear,
         nu = 1): the exact profile u = U ln(1 + a y) / ln(1 + a); run to the steady state on NY1, NY2,
         ... cells across (square grids), asserts the observed order of the max error between
-        consecutive grids >= MIN_ORDER
+        consecutive grids >= MIN_ORDER. With --set grid.y_spacing=tanh (grid.y_gamma, default 2, both
+        walls) the profile is compared at the tanh cell centres, and with implicit diffusion the log
+        must show the Helmholtz solve of u smoothed by lines along y (among others): the line
+        relaxation with the variable coefficient (nav_line_solve)
 --set options pass on to every run (e.g. --set time.diffusion=implicit)."""
 import json
 import math
+import re
 import os
 import struct
 import subprocess
@@ -51,6 +55,7 @@ def run(navier, outdir, case, sets):
         data = f.read()
     vals = struct.unpack(f"<{len(data) // 8}d", data)
     n = s["cells"]
+    run.log = res.stdout
     return s, [vals[i * n:(i + 1) * n] for i in range(len(vals) // n)]
 
 
@@ -159,21 +164,37 @@ def check_dtorder(navier, scratch, case, field, dts, min_order, sets):
     return order >= min_order
 
 
+def set_value(sets, key, default):
+    return next((x.split("=", 1)[1] for x in reversed(sets) if x.split("=", 1)[0] == key), default)
+
+
 def check_viscosity(navier, scratch, nys, min_order, sets):
     a = 2.0
     errs = []
+    tanh = set_value(sets, "grid.y_spacing", "uniform") == "tanh"
+    gamma = float(set_value(sets, "grid.y_gamma", "2"))
+    lines = tanh and set_value(sets, "time.diffusion", "explicit") == "implicit"
+    ok = True
     for ny in nys:
         s, f = run(navier, os.path.join(scratch, f"ny{ny}"), None,
                    channel(ny, ["physics.nu_t=linear", "physics.nu_t_value=0", f"physics.nu_t_gradient=0,{a!r},0",
                                 "time.steady_tol=1e-9", "time.end_time=0"] + sets, nx=ny))
-        h = 1.0 / ny
+        if tanh:  # the face coordinates of the tanh grid (both walls), then the cell centres
+            yf = [0.5 * (1 + math.tanh(gamma * (2 * j / ny - 1)) / math.tanh(gamma)) for j in range(ny + 1)]
+            yc = [0.5 * (yf[j] + yf[j + 1]) for j in range(ny)]
+        else:
+            yc = [(j + 0.5) / ny for j in range(ny)]
         u = f[0]
-        e = max(abs(u[j * ny + i] - math.log(1 + a * (j + 0.5) * h) / math.log(1 + a)) for j in range(ny)
-                for i in range(ny))
+        e = max(abs(u[j * ny + i] - math.log(1 + a * yc[j]) / math.log(1 + a)) for j in range(ny) for i in range(ny))
         errs.append(e)
-        print(f"variable viscosity couette: ny = {ny}, {s['steps']} steps to t = {s['time']:.4g} ({s['status']}), "
-              f"max error against U ln(1 + a y) / ln(1 + a) = {e:.4e}")
-    ok = True
+        info = ""
+        if lines:
+            hl = [x for x in run.log.splitlines() if x.startswith("implicit diffusion, u:")]
+            good = bool(hl) and re.search(r"zebra lines along [xz]*y", hl[0]) is not None
+            ok &= good
+            info = f"; {hl[0] if hl else 'no implicit diffusion line in the log'}" + ("" if good else "  FAIL")
+        print(f"variable viscosity couette: ny = {ny}{', tanh gamma %g' % gamma if tanh else ''}, {s['steps']} steps "
+              f"to t = {s['time']:.4g} ({s['status']}), max error against U ln(1 + a y) / ln(1 + a) = {e:.4e}{info}")
     for i in range(len(nys) - 1):
         order = math.log(errs[i] / errs[i + 1]) / math.log(nys[i + 1] / nys[i])
         good = order >= min_order

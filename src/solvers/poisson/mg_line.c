@@ -89,6 +89,8 @@ static nav_err nav_mg_line_fetch(const nav_level *lev, struct nav_line_split *s,
   return NAV_OK;
 }
 
+static nav_err nav_mg_line_responses(nav_level *lev, int d);
+
 /* Set up the split lines of direction d: communicator, responses v and w, their ends on every rank. */
 static nav_err nav_mg_line_split_setup(nav_level *lev, int d) {
   struct nav_line_split *s = calloc(1, sizeof *s);
@@ -114,8 +116,18 @@ static nav_err nav_mg_line_split_setup(nav_level *lev, int d) {
   s->all = malloc((size_t)s->P * 2 * s->L * sizeof(double));
   s->resp = malloc((size_t)s->P * 4 * s->L * sizeof(double));
   s->band = malloc((size_t)s->P * 12 * sizeof(double));
+  NAV_CHECK(s->stage && s->all && s->resp && s->band, NAV_ERR_MEMORY, "cannot allocate the line solver");
+  return nav_mg_line_responses(lev, d);
+}
+
+/* The unit responses v, w of the split lines of direction d and their ends on every rank of the line,
+ * for the level's operator as it is now (its shift and coefficient: nav_line_solve reads them). */
+static nav_err nav_mg_line_responses(nav_level *lev, int d) {
+  struct nav_line_split *s = lev->split[d];
+  const nav_kernel_ops *ops = lev->ops;
+  const nav_box *b = &lev->box;
   double *mine = malloc(4 * (size_t)s->L * sizeof(double));
-  NAV_CHECK(s->stage && s->all && s->resp && s->band && mine, NAV_ERR_MEMORY, "cannot allocate the line solver");
+  NAV_CHECK(mine, NAV_ERR_MEMORY, "cannot allocate the line solver");
   nav_err e = ops->line_solve(b, s->v, s->v, lev->lw, s->v, d, -1, lev->line_kind[d], 1, s->ends);
   if (e == NAV_OK) e = nav_mg_line_fetch(lev, s, s->ends, mine, 4, 0);
   if (e == NAV_OK) e = ops->line_solve(b, s->w, s->w, lev->lw, s->w, d, -1, lev->line_kind[d], 2, s->ends);
@@ -143,6 +155,12 @@ nav_err nav_mg_line_setup(const nav_psolver *ps, nav_level *lev) {
   for (int q = 0; q < lev->nline; q++)
     if (lev->dc.p[lev->line_dir[q]] > 1 && lev->comm != MPI_COMM_NULL)
       NAV_CALL(nav_mg_line_split_setup(lev, lev->line_dir[q]));
+  return NAV_OK;
+}
+
+nav_err nav_mg_line_refresh(nav_level *lev) {
+  for (int d = 0; d < 3; d++)
+    if (lev->split[d]) NAV_CALL(nav_mg_line_responses(lev, d));
   return NAV_OK;
 }
 

@@ -331,6 +331,7 @@ static nav_err nav_psolver_diagonals(nav_psolver *ps) {
     if (!lev->active) continue;
     lev->box.shift = (nav_real)ps->sigma;
     NAV_CALL(lev->ops->inverse_diagonal(&lev->box, lev->inv_diag));
+    NAV_CALL(nav_mg_line_refresh(lev)); /* the split lines' responses follow the operator */
   }
   nav_mg_bottom(ps);
   ps->diag_stale = 0;

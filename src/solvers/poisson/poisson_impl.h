@@ -97,6 +97,9 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
 int nav_mg_line_dirs(const nav_psolver *ps, const nav_level *lev, int dirs[3]);
 nav_err nav_mg_line_setup(const nav_psolver *ps, nav_level *lev);
 nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order);
+/* After the level's operator changed (Helmholtz shift or coefficient): recompute the unit responses
+ * of its lines split over ranks. Collective over the level's ranks. */
+nav_err nav_mg_line_refresh(nav_level *lev);
 void nav_mg_line_free(nav_level *lev);
 
 /* Ghost fill of level lev's field x (halo exchange, then the homogeneous boundary types). */
