@@ -1,0 +1,712 @@
+/* Closed triangulated surfaces of `stl` bodies: ASCII and binary STL reading, welding, validation,
+ * signed distance (contracts and the file format in nav_geom.h).
+ *
+ * Welding: corners closer than tol = NAV_GEOM_WELD_TOL * diagonal (max norm) are one vertex (a hash of
+ * cells of size tol, each corner compared with the corners of its own and the neighbouring cells, union-
+ * find). Closed: each undirected edge of the welded mesh belongs to exactly two triangles, which run
+ * along it in opposite directions. Each connected component (triangles joined by edges) is a closed
+ * surface of volume V = sum (a-o).((b-o)x(c-o)) / 6 (o: the box centre); a component with V < 0 is turned
+ * outward (all its triangles flipped): the body is the union of the solids that the components enclose
+ * (disjoint solids; a void inside a solid cannot be described). Not checked: that the surface does not
+ * intersect itself and that the components do not overlap (the sign would be wrong where they do). Distance: the
+ * closest point of the nearest triangle (Ericson, Real-Time Collision Detection, 5.1.5, which also tells the feature:
+ * face, edge or corner); the sign of (x - q).N with N the angle-weighted pseudonormal of that feature (Baerentzen &
+ * Aanaes 2005): the face normal, the sum of the two face normals of an edge, the sum of the face normals at a vertex
+ * weighted by the corner angles. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/nav_geom.h"
+#include "physics/nav_geom_bvh.h"
+#include "physics/nav_geom_impl.h"
+
+#define NAV_GEOM_MAX_TRIANGLES (1 << 24)
+
+struct nav_geom_mesh {
+  int nt, nv;
+  double *v;  /* 3 nv welded vertices */
+  int *tri;   /* 3 nt vertex indices, counter-clockwise seen from outside */
+  double *fn; /* 3 nt unit face normals */
+  double *en; /* 9 nt unit pseudonormals of the edges k = (corner k, corner k+1) of each triangle */
+  double *vn; /* 3 nv unit vertex pseudonormals */
+  double volume, lo[3], hi[3];
+  nav_geom_bvh bvh;
+};
+
+void nav_geom_mesh_destroy(nav_geom_mesh *m) {
+  if (!m) return;
+  free(m->v);
+  free(m->tri);
+  free(m->fn);
+  free(m->en);
+  free(m->vn);
+  nav_geom_bvh_free(&m->bvh);
+  free(m);
+}
+
+int nav_geom_mesh_triangles(const nav_geom_mesh *m) { return m->nt; }
+int nav_geom_mesh_vertices(const nav_geom_mesh *m) { return m->nv; }
+double nav_geom_mesh_volume(const nav_geom_mesh *m) { return m->volume; }
+const double *nav_geom_mesh_vertex_xyz(const struct nav_geom_mesh *m) { return m->v; }
+void nav_geom_mesh_bounds(const nav_geom_mesh *m, double lo[3], double hi[3]) {
+  for (int d = 0; d < 3; d++)
+    lo[d] = m->lo[d], hi[d] = m->hi[d];
+}
+
+/* ---- vector helpers -------------------------------------------------------------------------------- */
+
+static void nav_sub(const double *a, const double *b, double *r) {
+  r[0] = a[0] - b[0], r[1] = a[1] - b[1], r[2] = a[2] - b[2];
+}
+static double nav_dot(const double *a, const double *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static void nav_cross(const double *a, const double *b, double *r) {
+  r[0] = a[1] * b[2] - a[2] * b[1], r[1] = a[2] * b[0] - a[0] * b[2], r[2] = a[0] * b[1] - a[1] * b[0];
+}
+static void nav_unit(double *a) {
+  const double s = sqrt(nav_dot(a, a));
+  if (s > 0) a[0] /= s, a[1] /= s, a[2] /= s;
+}
+
+/* ---- where a triangle came from, for messages ------------------------------------------------------ */
+
+typedef struct nav_mesh_src {
+  const char *name;
+  const int *line; /* ASCII: the line of each facet; NULL otherwise */
+  int binary;      /* binary STL: name the byte offset */
+} nav_mesh_src;
+
+static const char *nav_where(const nav_mesh_src *s, int t, char *buf, size_t n) {
+  if (s->line)
+    snprintf(buf, n, "%s:%d", s->name, s->line[t]);
+  else if (s->binary)
+    snprintf(buf, n, "%s: triangle %d (byte %lld)", s->name, t + 1, 84 + 50 * (long long)t);
+  else
+    snprintf(buf, n, "%s: triangle %d", s->name, t + 1);
+  return buf;
+}
+
+/* ---- welding ---------------------------------------------------------------------------------------- */
+
+typedef struct nav_wkey {
+  int64_t k[3]; /* the cell of the corner */
+  int c;        /* the corner */
+} nav_wkey;
+
+static int nav_key_cmp(const int64_t *p, const int64_t *q) {
+  for (int d = 0; d < 3; d++)
+    if (p[d] != q[d]) return p[d] < q[d] ? -1 : 1;
+  return 0;
+}
+static int nav_wkey_cmp(const void *a, const void *b) {
+  const nav_wkey *p = a, *q = b;
+  const int r = nav_key_cmp(p->k, q->k);
+  return r ? r : (p->c > q->c) - (p->c < q->c);
+}
+static int nav_find(int *parent, int i) {
+  while (parent[i] != i)
+    parent[i] = parent[parent[i]], i = parent[i];
+  return i;
+}
+
+/* id[c] <- the welded vertex of corner c (0..*nv-1, numbered by first appearance). */
+static nav_err nav_mesh_weld(const double *x, int m, const double lo[3], double tol, int *id, int *nv) {
+  nav_wkey *w = malloc((size_t)m * sizeof *w);
+  int *parent = malloc((size_t)m * sizeof *parent);
+  if (!w || !parent) {
+    free(w), free(parent);
+    return NAV_ERR_MEMORY;
+  }
+  for (int c = 0; c < m; c++) {
+    w[c].c = c, parent[c] = c;
+    for (int d = 0; d < 3; d++)
+      w[c].k[d] = (int64_t)floor((x[3 * c + d] - lo[d]) / tol);
+  }
+  qsort(w, (size_t)m, sizeof *w, nav_wkey_cmp);
+  for (int s = 0; s < m; s++) {
+    const int c = w[s].c;
+    for (int nb = 0; nb < 27; nb++) {
+      const int64_t k[3] = {w[s].k[0] + nb % 3 - 1, w[s].k[1] + (nb / 3) % 3 - 1, w[s].k[2] + nb / 9 - 1};
+      int a = 0, b = m; /* the first sorted position with a cell >= k */
+      while (a < b) {
+        const int h = a + (b - a) / 2;
+        if (nav_key_cmp(w[h].k, k) < 0)
+          a = h + 1;
+        else
+          b = h;
+      }
+      for (; a < m && nav_key_cmp(w[a].k, k) == 0; a++) {
+        const int e = w[a].c;
+        if (e <= c) continue;
+        if (fabs(x[3 * e] - x[3 * c]) <= tol && fabs(x[3 * e + 1] - x[3 * c + 1]) <= tol &&
+            fabs(x[3 * e + 2] - x[3 * c + 2]) <= tol) {
+          const int r1 = nav_find(parent, c), r2 = nav_find(parent, e);
+          if (r1 != r2) parent[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2; /* the root: the smallest corner */
+        }
+      }
+    }
+  }
+  int n = 0;
+  for (int c = 0; c < m; c++) {
+    const int r = nav_find(parent, c);
+    id[c] = r == c ? n++ : id[r];
+  }
+  *nv = n;
+  free(w), free(parent);
+  return NAV_OK;
+}
+
+/* ---- validation and build ------------------------------------------------------------------------------ */
+
+typedef struct nav_edge {
+  int a, b; /* a < b */
+  int t, k; /* triangle, edge k of it */
+  int fwd;  /* the triangle runs a -> b */
+} nav_edge;
+
+static int nav_edge_cmp(const void *p, const void *q) {
+  const nav_edge *e = p, *f = q;
+  if (e->a != f->a) return e->a < f->a ? -1 : 1;
+  if (e->b != f->b) return e->b < f->b ? -1 : 1;
+  return e->t != f->t ? (e->t < f->t ? -1 : 1) : e->k - f->k;
+}
+
+static double nav_tri_dist2_feature(const double *a, const double *b, const double *c, const double *p, double q[3],
+                                    int *feature);
+
+static double nav_mesh_tri_dist2(const void *ctx, int t, const double p[3]) {
+  const nav_geom_mesh *m = ctx;
+  double q[3];
+  int f;
+  return nav_tri_dist2_feature(m->v + 3 * m->tri[3 * t], m->v + 3 * m->tri[3 * t + 1], m->v + 3 * m->tri[3 * t + 2], p,
+                               q, &f);
+}
+
+/* Validate the nt triangles raw[9 nt] and build the mesh. */
+static nav_err nav_mesh_build(const double *raw, int nt, const nav_mesh_src *src, nav_geom_mesh **out, char *msg,
+                              size_t size) {
+  nav_err err = NAV_OK;
+  nav_geom_mesh *m = NULL;
+  int *id = NULL;
+  nav_edge *edge = NULL;
+  int *comp = NULL;
+  double *box_lo = NULL, *box_hi = NULL, *cvol6 = NULL;
+  char where[400], w2[400];
+  const char *name = src->name;
+  if (nt < 1) return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: no triangles", name);
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (int c = 0; c < 3 * nt; c++)
+    for (int d = 0; d < 3; d++)
+      lo[d] = fmin(lo[d], raw[3 * c + d]), hi[d] = fmax(hi[d], raw[3 * c + d]);
+  const double diag =
+      sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
+  if (!(diag > 0) || !isfinite(diag))
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: the triangles span %s", name,
+                         diag > 0 ? "more than the largest finite number" : "a single point");
+  m = calloc(1, sizeof *m);
+  id = malloc((size_t)nt * 3 * sizeof *id);
+  if (!m || !id) goto nomem;
+  if (nav_mesh_weld(raw, 3 * nt, lo, NAV_GEOM_WELD_TOL * diag, id, &m->nv) != NAV_OK) goto nomem;
+  m->nt = nt;
+  m->v = malloc((size_t)m->nv * 3 * sizeof *m->v);
+  m->tri = malloc((size_t)nt * 3 * sizeof *m->tri);
+  m->fn = malloc((size_t)nt * 3 * sizeof *m->fn);
+  m->en = malloc((size_t)nt * 9 * sizeof *m->en);
+  m->vn = calloc((size_t)m->nv * 3, sizeof *m->vn);
+  edge = malloc((size_t)nt * 3 * sizeof *edge);
+  if (!m->v || !m->tri || !m->fn || !m->en || !m->vn || !edge) goto nomem;
+  for (int c = 0; c < 3 * nt; c++) {
+    m->tri[c] = id[c];
+    for (int d = 0; d < 3; d++)
+      m->v[3 * id[c] + d] = raw[3 * c + d]; /* the last corner of a class: any */
+  }
+  /* degenerate triangles */
+  for (int t = 0; t < nt; t++) {
+    const int *T = m->tri + 3 * t;
+    if (T[0] == T[1] || T[1] == T[2] || T[2] == T[0]) {
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: degenerate triangle: two of its corners coincide",
+                          nav_where(src, t, where, sizeof where));
+      goto cleanup;
+    }
+    double e1[3], e2[3], e3[3], n[3];
+    nav_sub(m->v + 3 * T[1], m->v + 3 * T[0], e1);
+    nav_sub(m->v + 3 * T[2], m->v + 3 * T[0], e2);
+    nav_sub(m->v + 3 * T[2], m->v + 3 * T[1], e3);
+    nav_cross(e1, e2, n);
+    const double emax2 = fmax(nav_dot(e1, e1), fmax(nav_dot(e2, e2), nav_dot(e3, e3)));
+    if (!(sqrt(nav_dot(n, n)) > 1e-12 * emax2)) {
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: degenerate triangle: its corners are collinear",
+                          nav_where(src, t, where, sizeof where));
+      goto cleanup;
+    }
+    for (int k = 0; k < 3; k++) {
+      const int a = T[k], b = T[(k + 1) % 3];
+      edge[3 * t + k] = (nav_edge){a < b ? a : b, a < b ? b : a, t, k, a < b};
+    }
+  }
+  /* closed: each edge in exactly two triangles, in opposite directions */
+  qsort(edge, (size_t)nt * 3, sizeof *edge, nav_edge_cmp);
+  for (int s = 0; s < 3 * nt;) {
+    int e = s + 1;
+    while (e < 3 * nt && edge[e].a == edge[s].a && edge[e].b == edge[s].b)
+      e++;
+    const double *A = m->v + 3 * edge[s].a, *B = m->v + 3 * edge[s].b;
+    if (e - s != 2) {
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                          e - s == 1 ? "%s: not closed: the edge from (%.6g, %.6g, %.6g) to (%.6g, %.6g, %.6g) "
+                                       "belongs to this triangle only (a hole in the surface)"
+                                     : "%s: not closed: the edge from (%.6g, %.6g, %.6g) to (%.6g, %.6g, %.6g) "
+                                       "belongs to %d triangles (not a closed 2-manifold)",
+                          nav_where(src, edge[s].t, where, sizeof where), A[0], A[1], A[2], B[0], B[1], B[2], e - s);
+      goto cleanup;
+    }
+    if (edge[s].fwd == edge[s + 1].fwd) {
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                          "%s: inconsistent orientation: this triangle and the one at %s run along the edge from "
+                          "(%.6g, %.6g, %.6g) to (%.6g, %.6g, %.6g) in the same direction (flip one of them)",
+                          nav_where(src, edge[s].t, where, sizeof where), nav_where(src, edge[s + 1].t, w2, sizeof w2),
+                          A[0], A[1], A[2], B[0], B[1], B[2]);
+      goto cleanup;
+    }
+    s = e;
+  }
+  /* connected components (triangles joined by their edges), the volume of each, each turned outward */
+  comp = malloc((size_t)nt * sizeof *comp);
+  cvol6 = calloc((size_t)nt, sizeof *cvol6);
+  if (!comp || !cvol6) goto nomem;
+  for (int t = 0; t < nt; t++)
+    comp[t] = t;
+  for (int s = 0; s < 3 * nt; s += 2) {
+    const int r1 = nav_find(comp, edge[s].t), r2 = nav_find(comp, edge[s + 1].t);
+    if (r1 != r2) comp[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2;
+  }
+  for (int t = 0; t < nt; t++)
+    comp[t] = nav_find(comp, t); /* each triangle names its root directly */
+  const double o[3] = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+  for (int t = 0; t < nt; t++) {
+    double a[3], b[3], c[3], bc[3];
+    nav_sub(m->v + 3 * m->tri[3 * t], o, a);
+    nav_sub(m->v + 3 * m->tri[3 * t + 1], o, b);
+    nav_sub(m->v + 3 * m->tri[3 * t + 2], o, c);
+    nav_cross(b, c, bc);
+    cvol6[comp[t]] += nav_dot(a, bc);
+  }
+  m->volume = 0;
+  for (int t = 0; t < nt; t++) {
+    if (comp[t] != t) continue; /* the root (smallest triangle) of each component */
+    if (!(fabs(cvol6[t]) / 6 > 1e-12 * diag * diag * diag)) {
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                          "%s: zero volume (%.3g): the closed surface of this triangle encloses no region",
+                          nav_where(src, t, where, sizeof where), cvol6[t] / 6);
+      goto cleanup;
+    }
+    m->volume += fabs(cvol6[t]) / 6;
+  }
+  for (int t = 0; t < nt; t++)
+    if (cvol6[comp[t]] < 0) {
+      const int s = m->tri[3 * t + 1];
+      m->tri[3 * t + 1] = m->tri[3 * t + 2], m->tri[3 * t + 2] = s;
+    }
+  for (int d = 0; d < 3; d++)
+    m->lo[d] = lo[d], m->hi[d] = hi[d];
+  /* face normals, corner-angle-weighted vertex normals */
+  for (int t = 0; t < nt; t++) {
+    const int *T = m->tri + 3 * t;
+    double e1[3], e2[3], *n = m->fn + 3 * t;
+    nav_sub(m->v + 3 * T[1], m->v + 3 * T[0], e1);
+    nav_sub(m->v + 3 * T[2], m->v + 3 * T[0], e2);
+    nav_cross(e1, e2, n);
+    nav_unit(n);
+    for (int k = 0; k < 3; k++) {
+      double u[3], w[3], x[3];
+      nav_sub(m->v + 3 * T[(k + 1) % 3], m->v + 3 * T[k], u);
+      nav_sub(m->v + 3 * T[(k + 2) % 3], m->v + 3 * T[k], w);
+      nav_cross(u, w, x);
+      const double angle = atan2(sqrt(nav_dot(x, x)), nav_dot(u, w));
+      for (int d = 0; d < 3; d++)
+        m->vn[3 * T[k] + d] += angle * n[d];
+    }
+  }
+  for (int i = 0; i < m->nv; i++)
+    nav_unit(m->vn + 3 * i);
+  /* edge pseudonormals: the two triangles of each edge are neighbours in the sorted list */
+  for (int s = 0; s < 3 * nt; s += 2) {
+    const nav_edge *e = edge + s, *f = edge + s + 1;
+    double n[3];
+    for (int d = 0; d < 3; d++)
+      n[d] = m->fn[3 * e->t + d] + m->fn[3 * f->t + d];
+    nav_unit(n);
+    for (int d = 0; d < 3; d++)
+      m->en[9 * e->t + 3 * e->k + d] = m->en[9 * f->t + 3 * f->k + d] = n[d];
+  }
+  /* the edge list numbers the edges before the flip: corners (0, 1, 2) became (0, 2, 1), so the old
+     edge 0 (0-1) is the new edge 2, the old 1 (1-2) the new 1, the old 2 (2-0) the new 0 */
+  for (int t = 0; t < nt; t++)
+    if (cvol6[comp[t]] < 0) {
+      double *E = m->en + 9 * t;
+      for (int d = 0; d < 3; d++) {
+        const double s = E[d];
+        E[d] = E[6 + d], E[6 + d] = s;
+      }
+    }
+  /* the hierarchy of the triangles */
+  box_lo = malloc((size_t)nt * 3 * sizeof *box_lo);
+  box_hi = malloc((size_t)nt * 3 * sizeof *box_hi);
+  if (!box_lo || !box_hi) goto nomem;
+  for (int t = 0; t < nt; t++)
+    for (int d = 0; d < 3; d++) {
+      box_lo[3 * t + d] = HUGE_VAL, box_hi[3 * t + d] = -HUGE_VAL;
+      for (int k = 0; k < 3; k++) {
+        box_lo[3 * t + d] = fmin(box_lo[3 * t + d], m->v[3 * m->tri[3 * t + k] + d]);
+        box_hi[3 * t + d] = fmax(box_hi[3 * t + d], m->v[3 * m->tri[3 * t + k] + d]);
+      }
+    }
+  if (nav_geom_bvh_build(&m->bvh, nt, box_lo, box_hi) != NAV_OK) goto nomem;
+  *out = m;
+  m = NULL;
+  goto cleanup;
+nomem:
+  err = nav_geom_fail(NAV_ERR_MEMORY, msg, size, "%s: out of memory (%d triangles)", name, nt);
+cleanup:
+  nav_geom_mesh_destroy(m);
+  free(id);
+  free(edge);
+  free(comp);
+  free(cvol6);
+  free(box_lo);
+  free(box_hi);
+  return err;
+}
+
+nav_err nav_geom_mesh_create(const double *xyz, int n, const char *name, nav_geom_mesh **out, char *msg, size_t size) {
+  *out = NULL;
+  if (n > NAV_GEOM_MAX_TRIANGLES)
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: %d triangles: at most %d", name, n, NAV_GEOM_MAX_TRIANGLES);
+  const nav_mesh_src src = {name, NULL, 0};
+  for (int i = 0; i < 9 * n; i++)
+    if (!isfinite(xyz[i]))
+      return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: triangle %d: a corner is not finite", name, i / 9 + 1);
+  return nav_mesh_build(xyz, n, &src, out, msg, size);
+}
+
+/* ---- STL: binary --------------------------------------------------------------------------------------- */
+
+static uint32_t nav_le32(const unsigned char *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static nav_err nav_stl_binary(const unsigned char *data, int nt, const char *name, nav_geom_mesh **out, char *msg,
+                              size_t size) {
+  double *raw = malloc((size_t)nt * 9 * sizeof *raw);
+  if (!raw) return nav_geom_fail(NAV_ERR_MEMORY, msg, size, "%s: out of memory (%d triangles)", name, nt);
+  const nav_mesh_src src = {name, NULL, 1};
+  for (int t = 0; t < nt; t++) {
+    const unsigned char *rec = data + 84 + 50 * (size_t)t + 12; /* skip the normal */
+    for (int c = 0; c < 9; c++) {
+      const uint32_t bits = nav_le32(rec + 4 * c);
+      float f;
+      memcpy(&f, &bits, sizeof f);
+      if (!isfinite(f)) {
+        char where[400];
+        free(raw);
+        return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: a corner coordinate is not finite",
+                             nav_where(&src, t, where, sizeof where));
+      }
+      raw[9 * t + c] = f;
+    }
+  }
+  const nav_err err = nav_mesh_build(raw, nt, &src, out, msg, size);
+  free(raw);
+  return err;
+}
+
+/* ---- STL: ASCII ------------------------------------------------------------------------------------------ */
+
+typedef struct nav_lex {
+  const char *s;
+  size_t len, pos;
+  int line; /* line of the current position */
+  const char *tok;
+  size_t tok_len;
+  int tok_line;
+} nav_lex;
+
+static int nav_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+/* Next blank-separated token; 0 at the end of the text. */
+static int nav_lex_next(nav_lex *x) {
+  while (x->pos < x->len && nav_space(x->s[x->pos]))
+    x->line += x->s[x->pos++] == '\n';
+  if (x->pos >= x->len) return 0;
+  x->tok = x->s + x->pos, x->tok_line = x->line;
+  while (x->pos < x->len && !nav_space(x->s[x->pos]))
+    x->pos++;
+  x->tok_len = (size_t)(x->s + x->pos - x->tok);
+  return 1;
+}
+
+static void nav_lex_skip_line(nav_lex *x) {
+  while (x->pos < x->len && x->s[x->pos] != '\n')
+    x->pos++;
+}
+
+static int nav_lex_is(const nav_lex *x, const char *word) {
+  const size_t n = strlen(word);
+  if (x->tok_len != n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = x->tok[i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != word[i]) return 0;
+  }
+  return 1;
+}
+
+/* The current token for messages (at most 24 characters, non-printable ones as '?'). */
+static const char *nav_lex_show(const nav_lex *x, char buf[32]) {
+  size_t k = 0;
+  for (; k < x->tok_len && k < 24; k++)
+    buf[k] = (x->tok[k] >= 32 && x->tok[k] < 127) ? x->tok[k] : '?';
+  buf[k] = '\0';
+  return buf;
+}
+
+/* Expect the keyword word as the next token; on failure set msg. */
+static nav_err nav_lex_expect(nav_lex *x, const char *word, const char *name, char *msg, size_t size) {
+  char tok[32];
+  if (!nav_lex_next(x))
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: the file ends where '%s' should come (truncated?)", name,
+                         x->line, word);
+  if (!nav_lex_is(x, word))
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: expected '%s', found '%s'", name, x->tok_line, word,
+                         nav_lex_show(x, tok));
+  return NAV_OK;
+}
+
+static nav_err nav_lex_number(nav_lex *x, double *v, const char *name, char *msg, size_t size) {
+  char buf[72], tok[32];
+  if (!nav_lex_next(x))
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: the file ends where a number should come (truncated?)", name,
+                         x->line);
+  char *end = buf;
+  if (x->tok_len < sizeof buf) {
+    memcpy(buf, x->tok, x->tok_len);
+    buf[x->tok_len] = '\0';
+    *v = strtod(buf, &end);
+  }
+  if (x->tok_len >= sizeof buf || end != buf + x->tok_len || end == buf)
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: bad number '%s'", name, x->tok_line, nav_lex_show(x, tok));
+  if (!isfinite(*v))
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: '%s' is not a finite number", name, x->tok_line,
+                         nav_lex_show(x, tok));
+  return NAV_OK;
+}
+
+static nav_err nav_stl_ascii(const char *text, size_t len, const char *name, nav_geom_mesh **out, char *msg,
+                             size_t size) {
+  nav_lex x = {text, len, 0, 1, NULL, 0, 0};
+  nav_err err = NAV_OK;
+  double *raw = NULL;
+  int *line = NULL, nt = 0, cap = 0;
+  char tok[32];
+  int solids = 0;
+  while (nav_lex_next(&x)) {
+    if (!nav_lex_is(&x, "solid")) {
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: expected 'solid', found '%s'", name, x.tok_line,
+                          nav_lex_show(&x, tok));
+      goto cleanup;
+    }
+    solids++;
+    nav_lex_skip_line(&x); /* the solid's name */
+    for (;;) {
+      if (!nav_lex_next(&x)) {
+        err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: the file ends before 'endsolid' (truncated?)", name,
+                            x.line);
+        goto cleanup;
+      }
+      if (nav_lex_is(&x, "endsolid")) {
+        nav_lex_skip_line(&x);
+        break;
+      }
+      if (!nav_lex_is(&x, "facet")) {
+        err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: expected 'facet' or 'endsolid', found '%s'", name,
+                            x.tok_line, nav_lex_show(&x, tok));
+        goto cleanup;
+      }
+      const int facet_line = x.tok_line;
+      double v[12];
+      if ((err = nav_lex_expect(&x, "normal", name, msg, size)) != NAV_OK) goto cleanup;
+      for (int c = 0; c < 3; c++)
+        if ((err = nav_lex_number(&x, &v[9 + c], name, msg, size)) != NAV_OK) goto cleanup;
+      if ((err = nav_lex_expect(&x, "outer", name, msg, size)) != NAV_OK) goto cleanup;
+      if ((err = nav_lex_expect(&x, "loop", name, msg, size)) != NAV_OK) goto cleanup;
+      for (int k = 0; k < 3; k++) {
+        if ((err = nav_lex_expect(&x, "vertex", name, msg, size)) != NAV_OK) goto cleanup;
+        for (int c = 0; c < 3; c++)
+          if ((err = nav_lex_number(&x, &v[3 * k + c], name, msg, size)) != NAV_OK) goto cleanup;
+      }
+      if ((err = nav_lex_expect(&x, "endloop", name, msg, size)) != NAV_OK) goto cleanup;
+      if ((err = nav_lex_expect(&x, "endfacet", name, msg, size)) != NAV_OK) goto cleanup;
+      if (nt == cap) {
+        if (cap >= NAV_GEOM_MAX_TRIANGLES) {
+          err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: more than %d triangles", name, facet_line,
+                              NAV_GEOM_MAX_TRIANGLES);
+          goto cleanup;
+        }
+        cap = cap ? 2 * cap : 256;
+        double *g = realloc(raw, (size_t)cap * 9 * sizeof *raw);
+        if (g) raw = g;
+        int *gl = realloc(line, (size_t)cap * sizeof *line);
+        if (gl) line = gl;
+        if (!g || !gl) {
+          err = nav_geom_fail(NAV_ERR_MEMORY, msg, size, "%s: out of memory (%d triangles)", name, nt);
+          goto cleanup;
+        }
+      }
+      memcpy(raw + 9 * nt, v, 9 * sizeof *v);
+      line[nt++] = facet_line;
+    }
+  }
+  if (!solids) {
+    err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: empty file", name);
+    goto cleanup;
+  }
+  const nav_mesh_src src = {name, line, 0};
+  err = nav_mesh_build(raw, nt, &src, out, msg, size);
+cleanup:
+  free(raw);
+  free(line);
+  return err;
+}
+
+nav_err nav_geom_mesh_parse(const unsigned char *data, size_t len, const char *name, nav_geom_mesh **out, char *msg,
+                            size_t size) {
+  *out = NULL;
+  if (len >= 84) {
+    const uint64_t n = nav_le32(data + 80);
+    if (84 + 50 * n == (uint64_t)len) {
+      if (n > NAV_GEOM_MAX_TRIANGLES)
+        return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: binary STL of %llu triangles: at most %d", name,
+                             (unsigned long long)n, NAV_GEOM_MAX_TRIANGLES);
+      if (n == 0) return nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s: binary STL without triangles", name);
+      return nav_stl_binary(data, (int)n, name, out, msg, size);
+    }
+  }
+  size_t i = 0;
+  while (i < len && nav_space((char)data[i]))
+    i++;
+  /* ASCII: "solid" first and no NUL byte (a binary file, even one whose header starts with "solid", has
+     zero bytes: in its count, its attribute bytes, its coordinates) */
+  int solid = len - i >= 5;
+  for (int k = 0; solid && k < 5; k++)
+    solid = (data[i + k] | 0x20) == "solid"[k]; /* any case */
+  if (solid && (len - i == 5 || nav_space((char)data[i + 5])) && !memchr(data, 0, len))
+    return nav_stl_ascii((const char *)data, len, name, out, msg, size);
+  if (len < 84)
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                         "%s: not an STL file: %zu bytes, less than a binary header (84), and not an ASCII file "
+                         "starting with 'solid' (truncated?)",
+                         name, len);
+  const uint64_t n = nav_le32(data + 80);
+  return nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                       "%s: a binary STL of %llu triangles has 84 + 50 x %llu = %llu bytes, this file has %zu "
+                       "(truncated, or not an STL file)",
+                       name, (unsigned long long)n, (unsigned long long)n, (unsigned long long)(84 + 50 * n), len);
+}
+
+nav_err nav_geom_mesh_read(const char *path, nav_geom_mesh **out, char *msg, size_t size) {
+  char *data;
+  size_t len;
+  *out = NULL;
+  nav_err err = nav_geom_slurp(path, &data, &len, msg, size);
+  if (err != NAV_OK) return err;
+  err = nav_geom_mesh_parse((const unsigned char *)data, len, path, out, msg, size);
+  free(data);
+  return err;
+}
+
+/* ---- distance ---------------------------------------------------------------------------------------------- */
+
+/* Closest point q of triangle abc to p and its squared distance; feature: 0 the face, 1 + k the edge k
+ * (corner k to corner k+1), 4 + k the corner k. Ericson, Real-Time Collision Detection, 5.1.5. */
+static double nav_tri_dist2_feature(const double *a, const double *b, const double *c, const double *p, double q[3],
+                                    int *feature) {
+  double ab[3], ac[3], ap[3], bp[3], cp[3];
+  nav_sub(b, a, ab);
+  nav_sub(c, a, ac);
+  nav_sub(p, a, ap);
+  const double d1 = nav_dot(ab, ap), d2 = nav_dot(ac, ap);
+  double v, w;
+  if (d1 <= 0 && d2 <= 0) {
+    memcpy(q, a, 3 * sizeof *q), *feature = 4;
+    goto done;
+  }
+  nav_sub(p, b, bp);
+  const double d3 = nav_dot(ab, bp), d4 = nav_dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) {
+    memcpy(q, b, 3 * sizeof *q), *feature = 5;
+    goto done;
+  }
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    v = d1 / (d1 - d3);
+    for (int d = 0; d < 3; d++)
+      q[d] = a[d] + v * ab[d];
+    *feature = 1;
+    goto done;
+  }
+  nav_sub(p, c, cp);
+  const double d5 = nav_dot(ab, cp), d6 = nav_dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) {
+    memcpy(q, c, 3 * sizeof *q), *feature = 6;
+    goto done;
+  }
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    w = d2 / (d2 - d6);
+    for (int d = 0; d < 3; d++)
+      q[d] = a[d] + w * ac[d];
+    *feature = 3;
+    goto done;
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    for (int d = 0; d < 3; d++)
+      q[d] = b[d] + w * (c[d] - b[d]);
+    *feature = 2;
+    goto done;
+  }
+  {
+    const double den = 1 / (va + vb + vc);
+    v = vb * den, w = vc * den;
+    for (int d = 0; d < 3; d++)
+      q[d] = a[d] + v * ab[d] + w * ac[d];
+    *feature = 0;
+  }
+done:;
+  double r[3];
+  nav_sub(p, q, r);
+  return nav_dot(r, r);
+}
+
+double nav_geom_mesh_distance(const nav_geom_mesh *m, const double x[3], double cp[3], double normal[3]) {
+  double d2, q[3];
+  int feature;
+  const int t = nav_geom_bvh_nearest(&m->bvh, x, nav_mesh_tri_dist2, m, &d2);
+  const int *T = m->tri + 3 * t;
+  d2 = nav_tri_dist2_feature(m->v + 3 * T[0], m->v + 3 * T[1], m->v + 3 * T[2], x, q, &feature);
+  const double *N =
+      feature == 0 ? m->fn + 3 * t : (feature < 4 ? m->en + 9 * t + 3 * (feature - 1) : m->vn + 3 * T[feature - 4]);
+  if (cp) memcpy(cp, q, 3 * sizeof *cp);
+  if (normal) memcpy(normal, N, 3 * sizeof *normal);
+  double r[3];
+  nav_sub(x, q, r);
+  const double d = sqrt(d2);
+  return nav_dot(r, N) < 0 ? -d : d;
+}
+
+int nav_geom_mesh_inside(const nav_geom_mesh *m, const double x[3]) {
+  return nav_geom_mesh_distance(m, x, NULL, NULL) < 0;
+}
