@@ -21,25 +21,33 @@
  *           little-endian float32, 2 attribute bytes). Binary is detected by the size: exactly 84 + 50 n
  *           bytes (a binary header may start with "solid"); else a file that starts with "solid" and holds
  *           no NUL byte is ASCII, and anything else is a binary file of the wrong size (truncated).
- *           Vertices closer than NAV_GEOM_WELD_TOL times the bounding-box diagonal are welded into one.
+ *           Corners closer than NAV_GEOM_WELD_TOL times the bounding-box diagonal (in each coordinate) are
+ *           welded into one vertex; more than 64 distinct corners that close together are refused.
  *           Rejected: truncated files, bad numbers, non-finite coordinates, degenerate triangles (two
  *           welded vertices equal, or |e1 x e2| <= 1e-12 max|e|^2), a surface that is not closed (every
  *           edge must belong to exactly two triangles that run along it in opposite directions), a
  *           component (triangles joined by edges) of zero volume (|V| <= 1e-12 diag^3). Each component is
  *           turned outward (flipped when its signed volume is negative): the body is the union of the
- *           solids the components enclose, which must not overlap (voids cannot be described); that the
- *           surface does not intersect itself is not checked.
+ *           solids the components enclose (voids cannot be described). Also rejected: a self-intersecting
+ *           surface (two triangles without a common vertex that cross or touch; overlapping components).
+ *           The checks cost O(n log n) for well-shaped input (pairs of segments or triangles whose boxes
+ *           overlap), O(n^2) at worst (e.g. a fan of 10^5 long slivers around one vertex).
  *
  * Signed distance: negative inside, positive outside, |d| the exact Euclidean distance to the stored
  * segments or triangles (to round-off). The closest primitive comes from a bounding-volume hierarchy
- * (nav_geom_bvh.h): a query tests O(log n) boxes and O(1) primitives on average. The sign comes from
- * the angle-weighted pseudonormal of the closest feature (face, edge or vertex; Baerentzen & Aanaes,
- * IEEE TVCG 11 (2005) 243-253), which is exact for a closed, consistently oriented surface. For
- * polylines the winding number (Sunday's crossing rule) gives an independent inside test.
+ * (nav_geom_bvh.h): a query near the surface tests O(log n) boxes and O(1) primitives on average (a point
+ * far inside a large closed body, e.g. near a sphere's centre, is nearly equidistant from many primitives
+ * and costs more: classify with the winding number, O(log n), and take distances in a band near the
+ * surface). On a contended 2-core machine: 1.6 us per query for the snake (585 points), 3 us near and
+ * 0.5 us inside-tests for a 1280-triangle sphere. The sign comes from the angle-weighted pseudonormal of the closest
+ * feature (face, edge or vertex; Baerentzen & Aanaes, IEEE TVCG 11 (2005) 243-253), which is exact for a closed,
+ * consistently oriented surface. The winding number (polylines: Sunday's crossing rule; surfaces: a ray along +x) gives
+ * an independent inside test.
  *
  * Errors: every function that can fail returns a nav_err (NAV_ERR_IO: unreadable file; NAV_ERR_INPUT:
  * bad content; NAV_ERR_MEMORY) and writes "PATH:LINE: reason" or "PATH: reason" into the caller's
- * buffer msg[size] (NAV_GEOM_MSG bytes always suffice; msg may be NULL when size is 0). Objects are
+ * buffer msg[size] (NAV_GEOM_MSG bytes hold any message with a path of up to 100 characters; longer ones
+ * are truncated, never overflowed; msg may be NULL when size is 0). Objects are
  * immutable after creation: queries may run concurrently from several threads. */
 #ifndef NAV_GEOM_H
 #define NAV_GEOM_H
@@ -52,7 +60,7 @@
 extern "C" {
 #endif
 
-#define NAV_GEOM_MSG 512        /* message buffer size that always suffices */
+#define NAV_GEOM_MSG 512        /* message buffer size (see Errors above) */
 #define NAV_GEOM_REL_TOL 1e-10  /* zero-length segment / repeated point, relative to the diagonal */
 #define NAV_GEOM_GAP_FACTOR 4.0 /* implicit closing gap at most this times the longest segment */
 #define NAV_GEOM_WELD_TOL 1e-6  /* STL vertex welding distance (max norm), relative to the diagonal */
@@ -105,7 +113,10 @@ void nav_geom_mesh_bounds(const nav_geom_mesh *m, double lo[3], double hi[3]);
 /* Signed distance from x to the surface (negative inside); cp / normal (may be NULL): the closest
  * point and the outward unit pseudonormal of its feature. */
 double nav_geom_mesh_distance(const nav_geom_mesh *m, const double x[3], double cp[3], double normal[3]);
-/* 1 when x is inside (signed distance < 0), else 0. */
+/* Winding number of the surface around x (a ray along +x; edges and vertices met exactly are counted
+ * once): 1 inside a component, 0 outside (points on the surface: either). O(log n) per query. */
+int nav_geom_mesh_winding(const nav_geom_mesh *m, const double x[3]);
+/* 1 when x is inside (winding number != 0), else 0. */
 int nav_geom_mesh_inside(const nav_geom_mesh *m, const double x[3]);
 
 /* ---- placement: file coordinates -> domain coordinates ---------------------------------------------- */

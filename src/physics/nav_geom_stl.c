@@ -1,18 +1,19 @@
 /* Closed triangulated surfaces of `stl` bodies: ASCII and binary STL reading, welding, validation,
  * signed distance (contracts and the file format in nav_geom.h).
  *
- * Welding: corners closer than tol = NAV_GEOM_WELD_TOL * diagonal (max norm) are one vertex (a hash of
- * cells of size tol, each corner compared with the corners of its own and the neighbouring cells, union-
- * find). Closed: each undirected edge of the welded mesh belongs to exactly two triangles, which run
- * along it in opposite directions. Each connected component (triangles joined by edges) is a closed
- * surface of volume V = sum (a-o).((b-o)x(c-o)) / 6 (o: the box centre); a component with V < 0 is turned
- * outward (all its triangles flipped): the body is the union of the solids that the components enclose
- * (disjoint solids; a void inside a solid cannot be described). Not checked: that the surface does not
- * intersect itself and that the components do not overlap (the sign would be wrong where they do). Distance: the
- * closest point of the nearest triangle (Ericson, Real-Time Collision Detection, 5.1.5, which also tells the feature:
- * face, edge or corner); the sign of (x - q).N with N the angle-weighted pseudonormal of that feature (Baerentzen &
- * Aanaes 2005): the face normal, the sum of the two face normals of an edge, the sum of the face normals at a vertex
- * weighted by the corner angles. */
+ * Welding: corners closer than tol = NAV_GEOM_WELD_TOL * diagonal (max norm) are one vertex (cells of size
+ * tol sorted; the corners of a cell are one vertex, the distinct positions of neighbouring cells compared;
+ * union-find; at most 64 distinct positions per cell). Closed: each undirected edge of the welded mesh belongs to
+ * exactly two triangles, which run along it in opposite directions. Each connected component (triangles joined by
+ * edges) is a closed surface of volume V = sum (a-o).((b-o)x(c-o)) / 6 (o: the box centre); a component with V < 0 is
+ * turned outward (all its triangles flipped): the body is the union of the solids that the components enclose (disjoint
+ * solids; a void inside a solid cannot be described). Self-intersection: two triangles that share no vertex may not
+ * meet (an edge of one crossing or touching the other, orientation tests; in one plane, 2D edge crossings and corners
+ * inside), checked for the pairs whose boxes overlap (the hierarchy); triangles with a common vertex are not compared.
+ * Distance: the closest point of the nearest triangle (Ericson, Real-Time Collision Detection, 5.1.5, which also tells
+ * the feature: face, edge or corner); the sign of (x - q).N with N the angle-weighted pseudonormal of that feature
+ * (Baerentzen & Aanaes 2005): the face normal, the sum of the two face normals of an edge, the sum of the face normals
+ * at a vertex weighted by the corner angles. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -92,7 +93,8 @@ static const char *nav_where(const nav_mesh_src *s, int t, char *buf, size_t n) 
 
 typedef struct nav_wkey {
   int64_t k[3]; /* the cell of the corner */
-  int c;        /* the corner */
+  double x[3];  /* the corner */
+  int c;        /* its index */
 } nav_wkey;
 
 static int nav_key_cmp(const int64_t *p, const int64_t *q) {
@@ -100,50 +102,92 @@ static int nav_key_cmp(const int64_t *p, const int64_t *q) {
     if (p[d] != q[d]) return p[d] < q[d] ? -1 : 1;
   return 0;
 }
+static int nav_same_point(const double *p, const double *q) { return p[0] == q[0] && p[1] == q[1] && p[2] == q[2]; }
+/* by cell, then by position (equal corners side by side), then by index */
 static int nav_wkey_cmp(const void *a, const void *b) {
   const nav_wkey *p = a, *q = b;
   const int r = nav_key_cmp(p->k, q->k);
-  return r ? r : (p->c > q->c) - (p->c < q->c);
+  if (r) return r;
+  for (int d = 0; d < 3; d++)
+    if (p->x[d] != q->x[d]) return p->x[d] < q->x[d] ? -1 : 1;
+  return (p->c > q->c) - (p->c < q->c);
 }
 static int nav_find(int *parent, int i) {
   while (parent[i] != i)
     parent[i] = parent[parent[i]], i = parent[i];
   return i;
 }
+static void nav_union(int *parent, int a, int b) {
+  const int r1 = nav_find(parent, a), r2 = nav_find(parent, b);
+  if (r1 != r2) parent[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2; /* the root: the smallest corner */
+}
 
-/* id[c] <- the welded vertex of corner c (0..*nv-1, numbered by first appearance). */
-static nav_err nav_mesh_weld(const double *x, int m, const double lo[3], double tol, int *id, int *nv) {
+#define NAV_WELD_MAX_DISTINCT 64 /* distinct positions in one welding cell */
+
+/* id[c] <- the welded vertex of corner c (0..*nv-1, numbered by first appearance). Cells of size tol: the
+ * corners of one cell are within tol of each other (one vertex); two neighbouring cells are one vertex when
+ * some pair of their distinct positions is within tol. More than NAV_WELD_MAX_DISTINCT distinct positions in
+ * one cell (a surface far too fine for its extent, or an outlier coordinate that inflates the box) is refused
+ * with *crowded = a corner of that cell, which also bounds the work by 26 * 64 comparisons per position. */
+static nav_err nav_mesh_weld(const double *x, int m, const double lo[3], double tol, int *id, int *nv, int *crowded) {
   nav_wkey *w = malloc((size_t)m * sizeof *w);
-  int *parent = malloc((size_t)m * sizeof *parent);
-  if (!w || !parent) {
-    free(w), free(parent);
-    return NAV_ERR_MEMORY;
+  int *parent = malloc((size_t)m * sizeof *parent), *cell = malloc((size_t)(m + 1) * sizeof *cell);
+  nav_err err = NAV_OK;
+  *crowded = -1;
+  if (!w || !parent || !cell) {
+    err = NAV_ERR_MEMORY;
+    goto done;
   }
   for (int c = 0; c < m; c++) {
     w[c].c = c, parent[c] = c;
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3; d++) {
+      w[c].x[d] = x[3 * c + d];
       w[c].k[d] = (int64_t)floor((x[3 * c + d] - lo[d]) / tol);
+    }
   }
   qsort(w, (size_t)m, sizeof *w, nav_wkey_cmp);
+  /* the cells: cell[i] .. cell[i + 1] - 1 in w; one vertex each */
+  int ncell = 0;
   for (int s = 0; s < m; s++) {
-    const int c = w[s].c;
-    for (int nb = 0; nb < 27; nb++) {
-      const int64_t k[3] = {w[s].k[0] + nb % 3 - 1, w[s].k[1] + (nb / 3) % 3 - 1, w[s].k[2] + nb / 9 - 1};
-      int a = 0, b = m; /* the first sorted position with a cell >= k */
+    if (s > 0 && !nav_key_cmp(w[s].k, w[s - 1].k)) {
+      nav_union(parent, w[cell[ncell - 1]].c, w[s].c);
+      continue;
+    }
+    cell[ncell++] = s;
+  }
+  cell[ncell] = m;
+  for (int i = 0; i < ncell; i++) {
+    int distinct = 0;
+    for (int s = cell[i]; s < cell[i + 1]; s++)
+      distinct += s == cell[i] || !nav_same_point(w[s].x, w[s - 1].x);
+    if (distinct > NAV_WELD_MAX_DISTINCT) {
+      *crowded = w[cell[i]].c;
+      err = NAV_ERR_INPUT;
+      goto done;
+    }
+  }
+  /* neighbouring cells: the 13 that sort after this one suffice (the relation is symmetric) */
+  for (int i = 0; i < ncell; i++) {
+    const nav_wkey *ci = w + cell[i];
+    for (int nb = 14; nb < 27; nb++) {
+      const int64_t k[3] = {ci->k[0] + nb / 9 - 1, ci->k[1] + (nb / 3) % 3 - 1, ci->k[2] + nb % 3 - 1};
+      int a = i + 1, b = ncell; /* the cell k, if any, sorts after cell i */
       while (a < b) {
         const int h = a + (b - a) / 2;
-        if (nav_key_cmp(w[h].k, k) < 0)
+        if (nav_key_cmp(w[cell[h]].k, k) < 0)
           a = h + 1;
         else
           b = h;
       }
-      for (; a < m && nav_key_cmp(w[a].k, k) == 0; a++) {
-        const int e = w[a].c;
-        if (e <= c) continue;
-        if (fabs(x[3 * e] - x[3 * c]) <= tol && fabs(x[3 * e + 1] - x[3 * c + 1]) <= tol &&
-            fabs(x[3 * e + 2] - x[3 * c + 2]) <= tol) {
-          const int r1 = nav_find(parent, c), r2 = nav_find(parent, e);
-          if (r1 != r2) parent[r1 > r2 ? r1 : r2] = r1 < r2 ? r1 : r2; /* the root: the smallest corner */
+      if (a >= ncell || nav_key_cmp(w[cell[a]].k, k) != 0) continue;
+      int joined = 0;
+      for (int s = cell[i]; s < cell[i + 1] && !joined; s++) {
+        if (s > cell[i] && nav_same_point(w[s].x, w[s - 1].x)) continue;
+        for (int e = cell[a]; e < cell[a + 1] && !joined; e++) {
+          if (e > cell[a] && nav_same_point(w[e].x, w[e - 1].x)) continue;
+          if (fabs(w[e].x[0] - w[s].x[0]) <= tol && fabs(w[e].x[1] - w[s].x[1]) <= tol &&
+              fabs(w[e].x[2] - w[s].x[2]) <= tol)
+            nav_union(parent, w[s].c, w[e].c), joined = 1;
         }
       }
     }
@@ -154,8 +198,9 @@ static nav_err nav_mesh_weld(const double *x, int m, const double lo[3], double 
     id[c] = r == c ? n++ : id[r];
   }
   *nv = n;
-  free(w), free(parent);
-  return NAV_OK;
+done:
+  free(w), free(parent), free(cell);
+  return err;
 }
 
 /* ---- validation and build ------------------------------------------------------------------------------ */
@@ -184,6 +229,96 @@ static double nav_mesh_tri_dist2(const void *ctx, int t, const double p[3]) {
                                q, &f);
 }
 
+/* ---- self-intersection ------------------------------------------------------------------------------ */
+
+/* (b - a) x (c - a) . (d - a): six times the signed volume of the tetrahedron abcd */
+static double nav_orient3(const double *a, const double *b, const double *c, const double *d) {
+  double ab[3], ac[3], ad[3], n[3];
+  nav_sub(b, a, ab);
+  nav_sub(c, a, ac);
+  nav_sub(d, a, ad);
+  nav_cross(ab, ac, n);
+  return nav_dot(n, ad);
+}
+
+/* 1 when the segment pq meets the triangle abc (closed sets) and is not in its plane; the point in at */
+static int nav_seg_tri(const double *p, const double *q, const double *a, const double *b, const double *c,
+                       double at[3]) {
+  const double sp = nav_orient3(a, b, c, p), sq = nav_orient3(a, b, c, q);
+  if ((sp > 0 && sq > 0) || (sp < 0 && sq < 0) || (sp == 0 && sq == 0)) return 0;
+  /* the line pq passes through the triangle when it turns the same way about its three edges */
+  const double s[3] = {nav_orient3(p, q, a, b), nav_orient3(p, q, b, c), nav_orient3(p, q, c, a)};
+  const int pos = s[0] > 0 || s[1] > 0 || s[2] > 0, neg = s[0] < 0 || s[1] < 0 || s[2] < 0;
+  if ((pos && neg) || (!pos && !neg)) return 0;
+  const double t = sp / (sp - sq);
+  for (int d = 0; d < 3; d++)
+    at[d] = p[d] + t * (q[d] - p[d]);
+  return 1;
+}
+
+/* 2D helpers for two triangles in one plane, projected along the axis k of the largest normal component */
+static double nav_orient2(const double *a, const double *b, const double *c, int i, int j) {
+  return (b[i] - a[i]) * (c[j] - a[j]) - (b[j] - a[j]) * (c[i] - a[i]);
+}
+static int nav_in_tri2(const double *p, const double *a, const double *b, const double *c, int i, int j) {
+  const double s1 = nav_orient2(a, b, p, i, j), s2 = nav_orient2(b, c, p, i, j), s3 = nav_orient2(c, a, p, i, j);
+  return !((s1 < 0 || s2 < 0 || s3 < 0) && (s1 > 0 || s2 > 0 || s3 > 0));
+}
+static int nav_coplanar_overlap(const double *const T[3], const double *const U[3], const double *n, double at[3]) {
+  const int k = fabs(n[0]) > fabs(n[1]) ? (fabs(n[0]) > fabs(n[2]) ? 0 : 2) : (fabs(n[1]) > fabs(n[2]) ? 1 : 2);
+  const int i = (k + 1) % 3, j = (k + 2) % 3;
+  for (int e = 0; e < 3; e++)
+    for (int f = 0; f < 3; f++) {
+      const double *a = T[e], *b = T[(e + 1) % 3], *c = U[f], *d = U[(f + 1) % 3];
+      const double d1 = nav_orient2(c, d, a, i, j), d2 = nav_orient2(c, d, b, i, j);
+      const double d3 = nav_orient2(a, b, c, i, j), d4 = nav_orient2(a, b, d, i, j);
+      if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) {
+        memcpy(at, a, 3 * sizeof *at);
+        return 1;
+      }
+    }
+  for (int e = 0; e < 3; e++) {
+    if (nav_in_tri2(T[e], U[0], U[1], U[2], i, j)) return memcpy(at, T[e], 3 * sizeof *at), 1;
+    if (nav_in_tri2(U[e], T[0], T[1], T[2], i, j)) return memcpy(at, U[e], 3 * sizeof *at), 1;
+  }
+  return 0;
+}
+
+typedef struct nav_mesh_cross {
+  const nav_geom_mesh *m;
+  int t, u; /* the triangle checked; the one found crossing it */
+  double at[3];
+} nav_mesh_cross;
+
+/* Visit callback: 1 when triangle u (> t, sharing no vertex with t) meets triangle t. */
+static int nav_mesh_cross_visit(void *ctx, int u) {
+  nav_mesh_cross *c = ctx;
+  const int *A = c->m->tri + 3 * c->t, *B = c->m->tri + 3 * u;
+  if (u <= c->t) return 0;
+  for (int k = 0; k < 3; k++)
+    if (B[k] == A[0] || B[k] == A[1] || B[k] == A[2]) return 0;
+  const double *v = c->m->v;
+  const double *const T[3] = {v + 3 * A[0], v + 3 * A[1], v + 3 * A[2]};
+  const double *const U[3] = {v + 3 * B[0], v + 3 * B[1], v + 3 * B[2]};
+  if (nav_orient3(T[0], T[1], T[2], U[0]) == 0 && nav_orient3(T[0], T[1], T[2], U[1]) == 0 &&
+      nav_orient3(T[0], T[1], T[2], U[2]) == 0) {
+    double e1[3], e2[3], n[3];
+    nav_sub(T[1], T[0], e1);
+    nav_sub(T[2], T[0], e2);
+    nav_cross(e1, e2, n);
+    if (!nav_coplanar_overlap(T, U, n, c->at)) return 0;
+    c->u = u;
+    return 1;
+  }
+  for (int k = 0; k < 3; k++)
+    if (nav_seg_tri(T[k], T[(k + 1) % 3], U[0], U[1], U[2], c->at) ||
+        nav_seg_tri(U[k], U[(k + 1) % 3], T[0], T[1], T[2], c->at)) {
+      c->u = u;
+      return 1;
+    }
+  return 0;
+}
+
 /* Validate the nt triangles raw[9 nt] and build the mesh. */
 static nav_err nav_mesh_build(const double *raw, int nt, const nav_mesh_src *src, nav_geom_mesh **out, char *msg,
                               size_t size) {
@@ -208,7 +343,18 @@ static nav_err nav_mesh_build(const double *raw, int nt, const nav_mesh_src *src
   m = calloc(1, sizeof *m);
   id = malloc((size_t)nt * 3 * sizeof *id);
   if (!m || !id) goto nomem;
-  if (nav_mesh_weld(raw, 3 * nt, lo, NAV_GEOM_WELD_TOL * diag, id, &m->nv) != NAV_OK) goto nomem;
+  int crowded;
+  err = nav_mesh_weld(raw, 3 * nt, lo, NAV_GEOM_WELD_TOL * diag, id, &m->nv, &crowded);
+  if (err == NAV_ERR_INPUT) {
+    err = nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                        "%s: more than %d distinct corners within the welding distance (%g of the box diagonal %g) "
+                        "of this triangle's corner (%.6g, %.6g, %.6g): triangles far too small for the extent of "
+                        "the file (a stray coordinate?)",
+                        nav_where(src, crowded / 3, where, sizeof where), NAV_WELD_MAX_DISTINCT, NAV_GEOM_WELD_TOL,
+                        diag, raw[3 * crowded], raw[3 * crowded + 1], raw[3 * crowded + 2]);
+    goto cleanup;
+  }
+  if (err != NAV_OK) goto nomem;
   m->nt = nt;
   m->v = malloc((size_t)m->nv * 3 * sizeof *m->v);
   m->tri = malloc((size_t)nt * 3 * sizeof *m->tri);
@@ -271,6 +417,29 @@ static nav_err nav_mesh_build(const double *raw, int nt, const nav_mesh_src *src
       goto cleanup;
     }
     s = e;
+  }
+  /* the hierarchy of the triangles (their boxes do not change when a component is turned) */
+  box_lo = malloc((size_t)nt * 3 * sizeof *box_lo);
+  box_hi = malloc((size_t)nt * 3 * sizeof *box_hi);
+  if (!box_lo || !box_hi) goto nomem;
+  for (int t = 0; t < nt; t++)
+    for (int d = 0; d < 3; d++) {
+      box_lo[3 * t + d] = HUGE_VAL, box_hi[3 * t + d] = -HUGE_VAL;
+      for (int k = 0; k < 3; k++) {
+        box_lo[3 * t + d] = fmin(box_lo[3 * t + d], m->v[3 * m->tri[3 * t + k] + d]);
+        box_hi[3 * t + d] = fmax(box_hi[3 * t + d], m->v[3 * m->tri[3 * t + k] + d]);
+      }
+    }
+  if (nav_geom_bvh_build(&m->bvh, nt, box_lo, box_hi) != NAV_OK) goto nomem;
+  /* no two triangles that share no vertex may meet (pairs whose boxes overlap) */
+  nav_mesh_cross cr = {.m = m};
+  for (cr.t = 0; cr.t < nt; cr.t++) {
+    if (!nav_geom_bvh_visit(&m->bvh, box_lo + 3 * cr.t, box_hi + 3 * cr.t, nav_mesh_cross_visit, &cr)) continue;
+    err = nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                        "%s: self-intersecting surface: this triangle and the one at %s meet at (%.6g, %.6g, %.6g)",
+                        nav_where(src, cr.t, where, sizeof where), nav_where(src, cr.u, w2, sizeof w2), cr.at[0],
+                        cr.at[1], cr.at[2]);
+    goto cleanup;
   }
   /* connected components (triangles joined by their edges), the volume of each, each turned outward */
   comp = malloc((size_t)nt * sizeof *comp);
@@ -351,19 +520,6 @@ static nav_err nav_mesh_build(const double *raw, int nt, const nav_mesh_src *src
         E[d] = E[6 + d], E[6 + d] = s;
       }
     }
-  /* the hierarchy of the triangles */
-  box_lo = malloc((size_t)nt * 3 * sizeof *box_lo);
-  box_hi = malloc((size_t)nt * 3 * sizeof *box_hi);
-  if (!box_lo || !box_hi) goto nomem;
-  for (int t = 0; t < nt; t++)
-    for (int d = 0; d < 3; d++) {
-      box_lo[3 * t + d] = HUGE_VAL, box_hi[3 * t + d] = -HUGE_VAL;
-      for (int k = 0; k < 3; k++) {
-        box_lo[3 * t + d] = fmin(box_lo[3 * t + d], m->v[3 * m->tri[3 * t + k] + d]);
-        box_hi[3 * t + d] = fmax(box_hi[3 * t + d], m->v[3 * m->tri[3 * t + k] + d]);
-      }
-    }
-  if (nav_geom_bvh_build(&m->bvh, nt, box_lo, box_hi) != NAV_OK) goto nomem;
   *out = m;
   m = NULL;
   goto cleanup;
@@ -707,6 +863,55 @@ double nav_geom_mesh_distance(const nav_geom_mesh *m, const double x[3], double 
   return nav_dot(r, N) < 0 ? -d : d;
 }
 
-int nav_geom_mesh_inside(const nav_geom_mesh *m, const double x[3]) {
-  return nav_geom_mesh_distance(m, x, NULL, NULL) < 0;
+/* ---- winding number ------------------------------------------------------------------------------------ */
+
+/* orient2 of the edge (u, v) and the point p in the (y, z) plane, computed with the edge's end points in a
+ * fixed order so that the two triangles of an edge get exactly opposite values */
+static double nav_edge_fn(const double *u, const double *v, const double *p) {
+  const int swap = u[1] > v[1] || (u[1] == v[1] && u[2] > v[2]);
+  const double *a = swap ? v : u, *b = swap ? u : v;
+  const double e = (b[1] - a[1]) * (p[2] - a[2]) - (b[2] - a[2]) * (p[1] - a[1]);
+  return swap ? -e : e;
 }
+
+/* The point p is covered by the edge (u, v) of a counter-clockwise triangle: strictly on its inner side, or
+ * on the edge when the edge runs "up" (dy > 0, or dy == 0 and dz < 0); of the two directions of an edge
+ * exactly one runs up, so a point on a shared edge or vertex is covered by exactly one triangle of a fan. */
+static int nav_edge_covers(const double *u, const double *v, const double *p) {
+  const double e = nav_edge_fn(u, v, p);
+  const double dy = v[1] - u[1], dz = v[2] - u[2];
+  return e > 0 || (e == 0 && (dy > 0 || (dy == 0 && dz < 0)));
+}
+
+typedef struct nav_mesh_wind {
+  const nav_geom_mesh *m;
+  const double *x;
+  int w;
+} nav_mesh_wind;
+
+static int nav_mesh_wind_tri(void *ctx, int t) {
+  nav_mesh_wind *c = ctx;
+  const int *T = c->m->tri + 3 * t;
+  const double *a = c->m->v + 3 * T[0], *b = c->m->v + 3 * T[1], *cc = c->m->v + 3 * T[2], *p = c->x;
+  const double s = (b[1] - a[1]) * (cc[2] - a[2]) - (b[2] - a[2]) * (cc[1] - a[1]);
+  if (s == 0) return 0; /* seen edge-on from the ray */
+  if (s < 0) {          /* the projection runs clockwise: look at it the other way round */
+    const double *t2 = b;
+    b = cc, cc = t2;
+  }
+  if (!nav_edge_covers(a, b, p) || !nav_edge_covers(b, cc, p) || !nav_edge_covers(cc, a, p)) return 0;
+  /* where the ray meets the triangle's plane: barycentric weights of the projection */
+  const double la = nav_edge_fn(b, cc, p), lb = nav_edge_fn(cc, a, p), lc = nav_edge_fn(a, b, p);
+  const double xs = (la * a[0] + lb * b[0] + lc * cc[0]) / (la + lb + lc);
+  if (xs > p[0]) c->w += s > 0 ? 1 : -1;
+  return 0;
+}
+
+int nav_geom_mesh_winding(const nav_geom_mesh *m, const double x[3]) {
+  const double lo[3] = {x[0], x[1], x[2]}, hi[3] = {HUGE_VAL, x[1], x[2]};
+  nav_mesh_wind c = {m, x, 0};
+  nav_geom_bvh_visit(&m->bvh, lo, hi, nav_mesh_wind_tri, &c);
+  return c.w;
+}
+
+int nav_geom_mesh_inside(const nav_geom_mesh *m, const double x[3]) { return nav_geom_mesh_winding(m, x) != 0; }

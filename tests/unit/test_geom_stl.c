@@ -5,18 +5,22 @@
  * 1. Cube [-1,1]^3 written as ASCII and as binary STL (and once with every triangle turned inward):
  *    20 000 random points of [-3,3]^3: the signed distance equals the exact one (outside |max(|x|-1, 0)|,
  *    inside -min(1 - |x_i|)) within 1e-14, including points whose closest feature is an edge or a corner
- *    (the pseudonormal sign); volume 8.
+ *    (the pseudonormal sign); volume 8; the inside test (winding number of a ray along +x) agrees with the
+ *    exact one, also for rays through the projected edges and corners of the triangles.
  * 2. Icosphere of radius 1 (level 4: 5120 triangles, 2562 vertices after welding), binary with a header
  *    that starts with "solid", and level 2 as ASCII: the polyhedron P lies between the ball of its
  *    inscribed radius r_in (computed from the triangles) and the unit ball, so its signed distance obeys
  *    r - 1 <= d <= r - r_in exactly (monotonicity of the signed distance under inclusion); checked at
  *    20 000 random points within 1e-7 (float32 coordinates); the inside test agrees with r < 1 wherever
  *    |r - 1| > 1 - r_in; 400 (level 4, float32: within 1e-7) and 1000 (level 3 in memory: within 1e-14)
- *    points against a brute-force minimum over all triangles.
+ *    points against a brute-force minimum over all triangles; rays through each vertex of the level-3
+ *    sphere have winding number 0 from outside and 1 from inside.
  * 3. Placement: the sphere scaled by 0.5, turned, shifted: d = 0.5 d_file, within the same bound; the
  *    bounds of a turned cube.
  * 4. Bad files: missing, open (a triangle removed), degenerate (coincident or collinear corners),
- *    inconsistent orientation, an edge of 4 triangles, zero volume, truncated binary and ASCII, short,
+ *    inconsistent orientation, an edge of 4 triangles, zero volume, self-intersecting (two overlapping
+ *    cubes, with crossing faces and with faces in common planes), a stray coordinate (the welding cells
+ *    swallow the sphere), truncated binary and ASCII, short,
  *    bad number (FILE:LINE), non-finite binary coordinate: each gives its message.
  * 5. data/sphere_d1.stl (when given): a closed sphere of diameter 1 with the vertex count the README
  *    states (642) and radius 0.5 within its inscribed-radius bound. */
@@ -185,6 +189,12 @@ static void check_cube(nav_geom_mesh *m, const char *what) {
     e = fmax(e, fabs(d - ex));
     wrong += nav_geom_mesh_inside(m, x) != (ex < 0);
   }
+  /* rays along +x through the projected edges and corners of the triangles: points with y = z (the
+     diagonals of the faces x = +-1), y = -z, y or z = +-1 inside and outside */
+  const double ray[8][3] = {{0.3, 0.4, 0.4}, {-2, 0.4, 0.4}, {0.3, -0.5, 0.5}, {-2, 0.5, -0.5},
+                            {-2, 1, 1},      {-2, 1, 0.3},   {0.5, 0, 0},      {-3, -1, -1}};
+  for (int k = 0; k < 8; k++)
+    wrong += nav_geom_mesh_inside(m, ray[k]) != (cube_exact(ray[k]) < 0);
   /* points whose closest feature is an edge, a corner, a face centre; inside near a corner */
   const double probe[5][3] = {{1.5, 1.5, 0.2}, {1.5, -1.5, 1.5}, {0, 0, -2}, {0.99, 0.98, 0.97}, {-1.2, 0.999, 0.3}};
   for (int k = 0; k < 5; k++)
@@ -361,7 +371,20 @@ static void test_sphere(void) {
       const double x[3] = {urand(-2, 2), urand(-2, 2), urand(-2, 2)};
       e = fmax(e, fabs(fabs(nav_geom_mesh_distance(m, x, NULL, NULL)) - tri_brute(xyz, nt, x)));
     }
-    printf("icosphere level 3 (memory): max |d - brute force| = %.3g over 1000 points\n", e);
+    /* rays along +x through every vertex (and so along the edges that meet there): outside from x = -2,
+       inside from x = 0 where the vertex lies within 0.9 of the axis */
+    int wrong = 0, tested = 0;
+    for (int t = 0; t < nt; t++)
+      for (int k = 0; k < 3; k++) {
+        const double *v = xyz + 9 * t + 3 * k;
+        const double out[3] = {-2, v[1], v[2]}, in[3] = {0, v[1], v[2]};
+        wrong += nav_geom_mesh_winding(m, out) != 0, tested++;
+        if (v[1] * v[1] + v[2] * v[2] < 0.81) wrong += nav_geom_mesh_winding(m, in) != 1, tested++;
+      }
+    printf("icosphere level 3 (memory): max |d - brute force| = %.3g over 1000 points; winding number of rays "
+           "through the vertices: %d wrong of %d\n",
+           e, wrong, tested);
+    CHECK(wrong == 0, "ico3: %d rays through vertices miscounted", wrong);
     CHECK(e <= 1e-14, "ico3 brute %g", e);
     nav_geom_mesh_destroy(m);
   }
@@ -447,6 +470,30 @@ static void test_bad(void) {
       memcpy(xyz + 9 * t + 3 * k, Q[tet[t][k] == 0 ? 0 : tet[t][k]], 3 * sizeof *xyz);
   write_ascii("flat.stl", xyz, 4, " %g");
   expect_bad("flat.stl", ":2: zero volume");
+  /* two cubes that overlap: crossing faces (shift (1, 0.5, 0.25)); faces in common planes (shift (1, 0, 0)) */
+  for (int k = 0; k < 2; k++) {
+    double two[216];
+    cube(two);
+    cube(two + 108);
+    for (int c = 0; c < 36; c++)
+      two[108 + 3 * c] += 1, two[108 + 3 * c + 1] += k ? 0 : 0.5, two[108 + 3 * c + 2] += k ? 0 : 0.25;
+    write_ascii(k ? "overlap_coplanar.stl" : "overlap.stl", two, 24, " %g");
+    expect_bad(k ? "overlap_coplanar.stl" : "overlap.stl", ":");
+    CHECK(strstr(msg, "self-intersecting surface: this triangle and the one at ") && strstr(msg, ".stl:"),
+          "overlap %d: %s", k, msg);
+  }
+  { /* a sphere of 162 vertices and one stray triangle 1e12 away: the welding cells hold the whole sphere */
+    int n2;
+    double *ico = icosphere(2, &n2);
+    double *more = realloc(ico, (size_t)(n2 + 1) * 9 * sizeof *ico);
+    if (more) {
+      const double stray[9] = {1e12, 0, 0, 1e12, 1, 0, 1e12, 0, 1};
+      memcpy(more + 9 * n2, stray, sizeof stray);
+      write_binary("stray.stl", more, n2 + 1, 0);
+      expect_bad("stray.stl", ": triangle 71 (byte 3584): more than 64 distinct corners within the welding distance");
+    }
+    free(more ? more : ico);
+  }
   cube(xyz);
   write_binary("truncated.stl", xyz, 12, 10);
   expect_bad("truncated.stl", ": a binary STL of 12 triangles has 84 + 50 x 12 = 684 bytes, this file has 674");
