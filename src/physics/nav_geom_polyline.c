@@ -150,6 +150,12 @@ static nav_err nav_poly_build(double *xy, int *line, int n, const char *name, na
     }
     longest = fmax(longest, len);
   }
+  if (hypot(xy[2 * n - 2] - xy[0], xy[2 * n - 1] - xy[1]) <= tol) { /* the first point repeated twice at the end */
+    err = nav_geom_fail(NAV_ERR_INPUT, msg, size,
+                        "%s:%d: zero-length segment: the first point (line %d) is repeated more than once at the end",
+                        name, line[n - 1], line[0]);
+    goto cleanup;
+  }
   sorted = malloc((size_t)n * 2 * sizeof *sorted);
   if (!sorted) goto nomem;
   memcpy(sorted, xy, (size_t)n * 2 * sizeof *sorted);
