@@ -171,3 +171,30 @@ void nav_geom_body_bounds(const nav_geom_body *b, double lo[3], double hi[3]) {
   }
   if (b->poly) lo[2] = -HUGE_VAL, hi[2] = HUGE_VAL;
 }
+
+nav_err nav_geom_body_sample(const nav_geom_body *b, double h, int *n, double **X, double **normal, double **w,
+                             char *msg, size_t size) {
+  double *x = NULL, *nr = NULL;
+  *X = *normal = NULL;
+  const int dim = b->poly ? 2 : 3;
+  nav_err err = b->poly ? nav_geom_poly_sample(b->poly, h / b->xf.scale, n, &x, &nr, w, msg, size)
+                        : nav_geom_mesh_sample(b->mesh, h / b->xf.scale, n, &x, &nr, w, msg, size);
+  if (err != NAV_OK) return err;
+  *X = malloc((size_t)*n * 3 * sizeof **X), *normal = malloc((size_t)*n * 3 * sizeof **normal);
+  if (!*X || !*normal) {
+    free(*X), free(*normal), free(*w), free(x), free(nr);
+    *X = *normal = *w = NULL, *n = 0;
+    return nav_geom_fail(NAV_ERR_MEMORY, msg, size, "out of memory (samples)");
+  }
+  const double ws = dim == 2 ? b->xf.scale : b->xf.scale * b->xf.scale;
+  for (int i = 0; i < *n; i++) {
+    const double xi[3] = {x[dim * i], x[dim * i + 1], dim == 3 ? x[dim * i + 2] : 0};
+    const double ni[3] = {nr[dim * i], nr[dim * i + 1], dim == 3 ? nr[dim * i + 2] : 0};
+    nav_geom_xform_apply(&b->xf, xi, *X + 3 * i);
+    nav_geom_turn(&b->xf, ni, *normal + 3 * i);
+    if (dim == 2) (*X)[3 * i + 2] = 0;
+    (*w)[i] *= ws;
+  }
+  free(x), free(nr);
+  return NAV_OK;
+}

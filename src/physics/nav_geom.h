@@ -92,6 +92,13 @@ void nav_geom_poly_bounds(const nav_geom_poly *p, double lo[2], double hi[2]);
 double nav_geom_poly_distance(const nav_geom_poly *p, const double x[2], double cp[2], double normal[2]);
 /* Winding number of the polygon around x: 1 inside, 0 outside (points on the boundary: either). */
 int nav_geom_poly_winding(const nav_geom_poly *p, const double x[2]);
+/* Sample points on the boundary for surface quadrature (Lagrangian markers, force integrals): each segment
+ * cut into ceil(length / h) equal pieces, one sample at the middle of each, with the outward unit normal of
+ * the segment and the piece's length as weight (the midpoint rule: exact for integrands linear along a
+ * segment, so sum w = perimeter, sum w n = 0, sum w x.n = 2 area). h > 0; *n samples in new arrays
+ * xy[2n], normal[2n], w[n] (free them); NAV_ERR_INPUT when h is not > 0 or gives more than 2^28 samples. */
+nav_err nav_geom_poly_sample(const nav_geom_poly *p, double h, int *n, double **xy, double **normal, double **w,
+                             char *msg, size_t size);
 
 /* ---- stl: closed triangulated surfaces -------------------------------------------------------------- */
 
@@ -118,6 +125,12 @@ double nav_geom_mesh_distance(const nav_geom_mesh *m, const double x[3], double 
 int nav_geom_mesh_winding(const nav_geom_mesh *m, const double x[3]);
 /* 1 when x is inside (winding number != 0), else 0. */
 int nav_geom_mesh_inside(const nav_geom_mesh *m, const double x[3]);
+/* Sample points on the surface: each triangle cut into k^2 congruent triangles, k = ceil(longest edge / h),
+ * one sample at the centroid of each with the face's outward unit normal and the small triangle's area as
+ * weight (the centroid rule: sum w = area, sum w n = 0, sum w x.n = 3 volume). Contract as
+ * nav_geom_poly_sample, with xyz[3n], normal[3n], w[n]. */
+nav_err nav_geom_mesh_sample(const nav_geom_mesh *m, double h, int *n, double **xyz, double **normal, double **w,
+                             char *msg, size_t size);
 
 /* ---- placement: file coordinates -> domain coordinates ---------------------------------------------- */
 
@@ -166,6 +179,11 @@ int nav_geom_body_inside(const nav_geom_body *b, const double X[3]);
 /* Bounding box of the placed body: exact (the box of the transformed vertices). A poly body has
  * lo[2] = -HUGE_VAL, hi[2] = HUGE_VAL (a prism). */
 void nav_geom_body_bounds(const nav_geom_body *b, double lo[3], double hi[3]);
+/* Samples of the placed body's surface at spacing at most h (domain units): nav_geom_poly_sample or
+ * nav_geom_mesh_sample with h / s, placed: X[3n] (a poly body: z = 0, the samples of its cross-section),
+ * normal[3n] turned with the body, w[n] scaled by s (poly: lengths) or s^2 (mesh: areas). */
+nav_err nav_geom_body_sample(const nav_geom_body *b, double h, int *n, double **X, double **normal, double **w,
+                             char *msg, size_t size);
 /* Check the body for use: exactly one shape set, a poly body turns only about z. */
 nav_err nav_geom_body_check(const nav_geom_body *b, char *msg, size_t size);
 

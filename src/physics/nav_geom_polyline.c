@@ -460,3 +460,40 @@ int nav_geom_poly_winding(const nav_geom_poly *p, const double x[2]) {
   nav_geom_bvh_visit(&p->bvh, lo, hi, nav_poly_wind_seg, &c);
   return c.w;
 }
+
+/* ---- samples ------------------------------------------------------------------------------------------ */
+
+nav_err nav_geom_poly_sample(const nav_geom_poly *p, double h, int *n, double **xy, double **normal, double **w,
+                             char *msg, size_t size) {
+  *n = 0, *xy = *normal = *w = NULL;
+  if (!(h > 0) || !isfinite(h)) return nav_geom_fail(NAV_ERR_INPUT, msg, size, "sample spacing %g: must be > 0", h);
+  double total = 0;
+  for (int i = 0; i < p->n; i++) {
+    const int k = (i + 1) % p->n;
+    total += fmax(1, ceil(hypot(p->xy[2 * k] - p->xy[2 * i], p->xy[2 * k + 1] - p->xy[2 * i + 1]) / h));
+  }
+  if (total > (1 << 28))
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "sample spacing %g: %.3g samples, more than 2^28", h, total);
+  const int m = (int)total;
+  *xy = malloc((size_t)m * 2 * sizeof **xy), *normal = malloc((size_t)m * 2 * sizeof **normal);
+  *w = malloc((size_t)m * sizeof **w);
+  if (!*xy || !*normal || !*w) {
+    free(*xy), free(*normal), free(*w);
+    *xy = *normal = *w = NULL;
+    return nav_geom_fail(NAV_ERR_MEMORY, msg, size, "out of memory (%d samples)", m);
+  }
+  int s = 0;
+  for (int i = 0; i < p->n; i++) {
+    const int k = (i + 1) % p->n;
+    const double *a = p->xy + 2 * i, *b = p->xy + 2 * k, len = hypot(b[0] - a[0], b[1] - a[1]);
+    const int pieces = (int)fmax(1, ceil(len / h));
+    for (int j = 0; j < pieces; j++, s++) {
+      const double t = (j + 0.5) / pieces;
+      (*xy)[2 * s] = a[0] + t * (b[0] - a[0]), (*xy)[2 * s + 1] = a[1] + t * (b[1] - a[1]);
+      (*normal)[2 * s] = p->en[2 * i], (*normal)[2 * s + 1] = p->en[2 * i + 1];
+      (*w)[s] = len / pieces;
+    }
+  }
+  *n = m;
+  return NAV_OK;
+}

@@ -915,3 +915,63 @@ int nav_geom_mesh_winding(const nav_geom_mesh *m, const double x[3]) {
 }
 
 int nav_geom_mesh_inside(const nav_geom_mesh *m, const double x[3]) { return nav_geom_mesh_winding(m, x) != 0; }
+
+/* ---- samples ------------------------------------------------------------------------------------------- */
+
+nav_err nav_geom_mesh_sample(const nav_geom_mesh *m, double h, int *n, double **xyz, double **normal, double **w,
+                             char *msg, size_t size) {
+  *n = 0, *xyz = *normal = *w = NULL;
+  if (!(h > 0) || !isfinite(h)) return nav_geom_fail(NAV_ERR_INPUT, msg, size, "sample spacing %g: must be > 0", h);
+  double total = 0;
+  int *cuts = malloc((size_t)m->nt * sizeof *cuts);
+  if (!cuts) return nav_geom_fail(NAV_ERR_MEMORY, msg, size, "out of memory (%d triangles)", m->nt);
+  for (int t = 0; t < m->nt; t++) {
+    const int *T = m->tri + 3 * t;
+    double e2 = 0;
+    for (int k = 0; k < 3; k++) {
+      double e[3];
+      nav_sub(m->v + 3 * T[(k + 1) % 3], m->v + 3 * T[k], e);
+      e2 = fmax(e2, nav_dot(e, e));
+    }
+    const double k = fmax(1, ceil(sqrt(e2) / h));
+    total += k * k;
+    cuts[t] = total > (1 << 28) ? 0 : (int)k;
+  }
+  if (total > (1 << 28)) {
+    free(cuts);
+    return nav_geom_fail(NAV_ERR_INPUT, msg, size, "sample spacing %g: %.3g samples, more than 2^28", h, total);
+  }
+  const int ns = (int)total;
+  *xyz = malloc((size_t)ns * 3 * sizeof **xyz), *normal = malloc((size_t)ns * 3 * sizeof **normal);
+  *w = malloc((size_t)ns * sizeof **w);
+  if (!*xyz || !*normal || !*w) {
+    free(*xyz), free(*normal), free(*w), free(cuts);
+    *xyz = *normal = *w = NULL;
+    return nav_geom_fail(NAV_ERR_MEMORY, msg, size, "out of memory (%d samples)", ns);
+  }
+  int s = 0;
+  for (int t = 0; t < m->nt; t++) {
+    const int *T = m->tri + 3 * t, k = cuts[t];
+    const double *a = m->v + 3 * T[0];
+    double ab[3], ac[3], c[3];
+    nav_sub(m->v + 3 * T[1], a, ab);
+    nav_sub(m->v + 3 * T[2], a, ac);
+    nav_cross(ab, ac, c);
+    const double area = 0.5 * sqrt(nav_dot(c, c)) / ((double)k * k);
+    /* the small triangles of the lattice a + (i ab + j ac) / k: k(k+1)/2 upright ones, centroid (i + 1/3,
+       j + 1/3), and k(k-1)/2 upside-down ones, centroid (i + 2/3, j + 2/3) */
+    for (int up = 1; up >= 0; up--)
+      for (int i = 0; i < k; i++)
+        for (int j = 0; i + j < k - (up ? 0 : 1); j++, s++) {
+          const double f = up ? 1.0 / 3 : 2.0 / 3, u = (i + f) / k, v = (j + f) / k;
+          for (int d = 0; d < 3; d++) {
+            (*xyz)[3 * s + d] = a[d] + u * ab[d] + v * ac[d];
+            (*normal)[3 * s + d] = m->fn[3 * t + d];
+          }
+          (*w)[s] = area;
+        }
+  }
+  free(cuts);
+  *n = ns;
+  return NAV_OK;
+}

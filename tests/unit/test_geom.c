@@ -17,7 +17,9 @@
  *    to 1e-15 and its bounds.
  * 4. Every bad input gives its message, naming FILE:LINE where a line is at fault.
  * 5. Placement: apply and inverse are inverse, the order R = Rz Ry Rx, 2D AoA nose up, a placed body's
- *    distance and bounds (a scaled, turned, shifted square). */
+ *    distance and bounds (a scaled, turned, shifted square).
+ * 6. Samples (markers) of a square, a placed square and the snake: sum w = perimeter, sum w n = 0 and
+ *    sum w x.n = 2 area (exact for the midpoint rule) to round-off, gaps at most h. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,6 +288,57 @@ static void test_xform(void) {
   nav_geom_poly_destroy(p);
 }
 
+/* Samples (nav_geom_poly_sample, nav_geom_body_sample): the midpoint rule integrates linear functions along
+ * each segment exactly, so sum w = perimeter, sum w n = 0, sum w x.n = 2 area (divergence theorem), to
+ * round-off; neighbouring samples at most h apart. */
+static void check_samples(const char *what, int n, const double *x, const double *nrm, const double *w, int stride,
+                          double h, double perimeter, double area) {
+  double sw = 0, sn[2] = {0, 0}, sxn = 0, gap = 0;
+  for (int i = 0; i < n; i++) {
+    const double *a = x + stride * i, *b = x + stride * ((i + 1) % n);
+    sw += w[i], sn[0] += w[i] * nrm[stride * i], sn[1] += w[i] * nrm[stride * i + 1];
+    sxn += w[i] * (a[0] * nrm[stride * i] + a[1] * nrm[stride * i + 1]);
+    gap = fmax(gap, hypot(b[0] - a[0], b[1] - a[1]));
+  }
+  printf("%s: %d samples (h %g): sum w = %.15g (perimeter %.15g), |sum w n| = %.2g, sum w x.n = %.15g "
+         "(2 area %.15g), largest gap %.4g\n",
+         what, n, h, sw, perimeter, hypot(sn[0], sn[1]), sxn, 2 * area, gap);
+  CHECK(fabs(sw - perimeter) < 1e-13 * perimeter && hypot(sn[0], sn[1]) < 1e-14 * perimeter &&
+            fabs(sxn - 2 * area) < 1e-12 * fmax(1, area) && gap <= h * (1 + 1e-12),
+        "%s samples", what);
+}
+
+static void test_samples(const char *snake) {
+  const double sq[8] = {-1, -1, 1, -1, 1, 1, -1, 1};
+  nav_geom_poly *p;
+  int n;
+  double *x, *nrm, *w;
+  nav_geom_poly_create(sq, 4, "square", &p, msg, sizeof msg);
+  CHECK(nav_geom_poly_sample(p, 0.3, &n, &x, &nrm, &w, msg, sizeof msg) == NAV_OK && n == 28, "square: %d", n);
+  check_samples("square samples", n, x, nrm, w, 2, 0.3, 8, 4);
+  free(x), free(nrm), free(w);
+  CHECK(nav_geom_poly_sample(p, 0, &n, &x, &nrm, &w, msg, sizeof msg) == NAV_ERR_INPUT, "h = 0 accepted");
+  nav_geom_body b = {.poly = p};
+  const double sh[2] = {3, 1};
+  nav_geom_xform_2d(&b.xf, 0.5, 30, NULL, sh, msg, sizeof msg);
+  CHECK(nav_geom_body_sample(&b, 0.1, &n, &x, &nrm, &w, msg, sizeof msg) == NAV_OK, "body samples: %s", msg);
+  check_samples("placed square samples (scale 0.5, AoA 30, shift)", n, x, nrm, w, 3, 0.1, 4, 1);
+  free(x), free(nrm), free(w);
+  nav_geom_poly_destroy(p);
+  CHECK(nav_geom_poly_read(snake, &p, msg, sizeof msg) == NAV_OK, "snake: %s", msg);
+  if (!p) return;
+  const double *v = nav_geom_poly_points(p);
+  double perimeter = 0;
+  for (int i = 0; i < nav_geom_poly_count(p); i++) {
+    const int k = (i + 1) % nav_geom_poly_count(p);
+    perimeter += hypot(v[2 * k] - v[2 * i], v[2 * k + 1] - v[2 * i + 1]);
+  }
+  CHECK(nav_geom_poly_sample(p, 0.002, &n, &x, &nrm, &w, msg, sizeof msg) == NAV_OK, "snake samples: %s", msg);
+  check_samples("snake samples", n, x, nrm, w, 2, 0.002, perimeter, nav_geom_poly_area(p));
+  free(x), free(nrm), free(w);
+  nav_geom_poly_destroy(p);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     printf("usage: test_geom SCRATCH_DIR SNAKE_CSV\n");
@@ -299,6 +352,7 @@ int main(int argc, char **argv) {
   printf("bad input:\n");
   test_bad_input();
   test_xform();
+  test_samples(argv[2]);
   printf("%d checks, %d failures\n", checks, failures);
   return failures != 0;
 }

@@ -22,7 +22,9 @@
  *    cubes, with crossing faces and with faces in common planes), a stray coordinate (the welding cells
  *    swallow the sphere), truncated binary and ASCII, short,
  *    bad number (FILE:LINE), non-finite binary coordinate: each gives its message.
- * 5. data/sphere_d1.stl (when given): a closed sphere of diameter 1 with the vertex count the README
+ * 5. Samples (markers) of a cube and of a placed icosphere: sum w = area, sum w n = 0, sum w x.n = 3 volume
+ *    (exact for the centroid rule) to round-off.
+ * 6. data/sphere_d1.stl (when given): a closed sphere of diameter 1 with the vertex count the README
  *    states (642) and radius 0.5 within its inscribed-radius bound. */
 #include <math.h>
 #include <stdint.h>
@@ -534,6 +536,56 @@ static void test_data_sphere(const char *path) {
   nav_geom_mesh_destroy(m);
 }
 
+/* Samples (nav_geom_mesh_sample, nav_geom_body_sample): the centroid rule integrates linear functions on a
+ * triangle exactly: sum w = surface area, sum w n = 0, sum w x.n = 3 volume, to round-off. */
+static void check_mesh_samples(const char *what, int n, const double *x, const double *nrm, const double *w,
+                               double area, double volume) {
+  double sw = 0, sn[3] = {0, 0, 0}, sxn = 0;
+  for (int i = 0; i < n; i++) {
+    sw += w[i];
+    for (int d = 0; d < 3; d++)
+      sn[d] += w[i] * nrm[3 * i + d], sxn += w[i] * x[3 * i + d] * nrm[3 * i + d];
+  }
+  const double an = sqrt(sn[0] * sn[0] + sn[1] * sn[1] + sn[2] * sn[2]);
+  printf("%s: %d samples: sum w = %.15g (area %.15g), |sum w n| = %.2g, sum w x.n = %.15g (3 volume %.15g)\n", what, n,
+         sw, area, an, sxn, 3 * volume);
+  CHECK(fabs(sw - area) < 1e-12 * area && an < 1e-13 * area && fabs(sxn - 3 * volume) < 1e-12 * (1 + volume),
+        "%s samples", what);
+}
+
+static void test_samples(void) {
+  double xyz[108];
+  int n, nt;
+  double *x, *nrm, *w;
+  nav_geom_mesh *m;
+  cube(xyz);
+  nav_geom_mesh_create(xyz, 12, "cube", &m, msg, sizeof msg);
+  CHECK(nav_geom_mesh_sample(m, 0.5, &n, &x, &nrm, &w, msg, sizeof msg) == NAV_OK && n == 12 * 36, "cube: %d", n);
+  check_mesh_samples("cube samples (h 0.5)", n, x, nrm, w, 24, 8);
+  free(x), free(nrm), free(w);
+  nav_geom_mesh_destroy(m);
+  double *ico = icosphere(2, &nt);
+  nav_geom_mesh_create(ico, nt, "ico2", &m, msg, sizeof msg);
+  double area = 0;
+  for (int t = 0; t < nt; t++) {
+    const double *a = ico + 9 * t;
+    double u[3], v[3];
+    for (int d = 0; d < 3; d++)
+      u[d] = a[3 + d] - a[d], v[d] = a[6 + d] - a[d];
+    area += 0.5 * sqrt(pow(u[1] * v[2] - u[2] * v[1], 2) + pow(u[2] * v[0] - u[0] * v[2], 2) +
+                       pow(u[0] * v[1] - u[1] * v[0], 2));
+  }
+  nav_geom_body b = {.mesh = m};
+  nav_geom_xform_identity(&b.xf);
+  b.xf.scale = 0.5, b.xf.angle[0] = 10, b.xf.angle[1] = 20, b.xf.angle[2] = 30, b.xf.shift[0] = 5;
+  nav_geom_xform_update(&b.xf, msg, sizeof msg);
+  CHECK(nav_geom_body_sample(&b, 0.02, &n, &x, &nrm, &w, msg, sizeof msg) == NAV_OK, "ico2 body: %s", msg);
+  check_mesh_samples("placed icosphere samples (scale 0.5, turned, shifted; h 0.02)", n, x, nrm, w, 0.25 * area,
+                     0.125 * nav_geom_mesh_volume(m));
+  free(x), free(nrm), free(w), free(ico);
+  nav_geom_mesh_destroy(m);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     printf("usage: test_geom_stl SCRATCH_DIR [SPHERE_STL]\n");
@@ -544,6 +596,7 @@ int main(int argc, char **argv) {
   test_cube();
   test_sphere();
   test_bounds();
+  test_samples();
   printf("bad files:\n");
   test_bad();
   if (argc > 2) test_data_sphere(argv[2]);
