@@ -39,10 +39,12 @@
  * far inside a large closed body, e.g. near a sphere's centre, is nearly equidistant from many primitives
  * and costs more: classify with the winding number, O(log n), and take distances in a band near the
  * surface). On a contended 2-core machine: 1.6 us per query for the snake (585 points), 3 us near and
- * 0.5 us inside-tests for a 1280-triangle sphere. The sign comes from the angle-weighted pseudonormal of the closest
- * feature (face, edge or vertex; Baerentzen & Aanaes, IEEE TVCG 11 (2005) 243-253), which is exact for a closed,
- * consistently oriented surface. The winding number (polylines: Sunday's crossing rule; surfaces: a ray along +x) gives
- * an independent inside test.
+ * 0.5 us inside-tests for a 1280-triangle sphere. The sign is that of the winding number (polylines:
+ * Sunday's crossing rule; surfaces: a ray along +x whose hits on edges and vertices count once), robust
+ * away from round-off distances of the boundary. The normal returned is the angle-weighted pseudonormal of
+ * the closest feature (face, edge or vertex; Baerentzen & Aanaes, IEEE TVCG 11 (2005) 243-253), whose
+ * sign test (x - q).N is exact in exact arithmetic but flips at sliver angles where the distances to two
+ * features tie to round-off (the fuzzer found a 1.6e-9 rad spike), so it is not used for the sign.
  *
  * Errors: every function that can fail returns a nav_err (NAV_ERR_IO: unreadable file; NAV_ERR_INPUT:
  * bad content; NAV_ERR_MEMORY) and writes "PATH:LINE: reason" or "PATH: reason" into the caller's

@@ -3,9 +3,10 @@
  *
  * Segment i runs from point i to point i+1 (mod n); the polygon is stored counter-clockwise, so its
  * outward unit normal is n_i = (dy, -dx) / |d|, d = p_{i+1} - p_i. Distance: the closest point of a
- * segment is q = p_i + t d with t = clamp((x - p_i).d / d.d, 0, 1); the sign is that of (x - q).N with
+ * segment is q = p_i + t d with t = clamp((x - p_i).d / d.d, 0, 1); the normal returned there is
  * N = n_i for 0 < t < 1 and, at a vertex, N = n_{i-1} + n_i (the 2D angle-weighted pseudonormal,
- * Baerentzen & Aanaes 2005): exact for a simple polygon. Winding number: Sunday's rule, an upward
+ * Baerentzen & Aanaes 2005). The sign is the winding number's (robust; see nav_geom_poly_distance).
+ * Winding number: Sunday's rule, an upward
  * segment (y_i <= y < y_{i+1}) with x to its left counts +1, a downward one with x to its right -1,
  * only over the segments that meet the half-line from x towards +x (a box query of the hierarchy). */
 #include <math.h>
@@ -433,8 +434,11 @@ double nav_geom_poly_distance(const nav_geom_poly *p, const double x[2], double 
   const double *N = t <= 0 ? p->vn + 2 * i : (t >= 1 ? p->vn + 2 * k : p->en + 2 * i);
   if (cp) cp[0] = q[0], cp[1] = q[1];
   if (normal) normal[0] = N[0], normal[1] = N[1];
+  /* the sign from the winding number: the pseudonormal's sign (x - q).N is exact in exact arithmetic but
+     can flip where two segments meet at a sliver angle and their distances tie to round-off (the fuzzer
+     found one at 1.6e-9 rad); the crossing test only errs within round-off of the boundary */
   const double d = sqrt(d2);
-  return (x[0] - q[0]) * N[0] + (x[1] - q[1]) * N[1] < 0 ? -d : d;
+  return nav_geom_poly_winding(p, x) != 0 ? -d : d;
 }
 
 typedef struct nav_poly_wind {

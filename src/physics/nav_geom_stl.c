@@ -857,10 +857,9 @@ double nav_geom_mesh_distance(const nav_geom_mesh *m, const double x[3], double 
       feature == 0 ? m->fn + 3 * t : (feature < 4 ? m->en + 9 * t + 3 * (feature - 1) : m->vn + 3 * T[feature - 4]);
   if (cp) memcpy(cp, q, 3 * sizeof *cp);
   if (normal) memcpy(normal, N, 3 * sizeof *normal);
-  double r[3];
-  nav_sub(x, q, r);
+  /* the sign from the winding number, not from (x - q).N: see nav_geom_poly_distance */
   const double d = sqrt(d2);
-  return nav_dot(r, N) < 0 ? -d : d;
+  return nav_geom_mesh_winding(m, x) != 0 ? -d : d;
 }
 
 /* ---- winding number ------------------------------------------------------------------------------------ */

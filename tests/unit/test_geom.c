@@ -1,18 +1,18 @@
 /* Polylines of the geometry module (src/physics/nav_geom.h) and the rigid placement.
  *
- *   test_geom SCRATCH_DIR SNAKE_CSV
+ *   test_geom SCRATCH_DIR SNAKE_CSV SLIVER_CSV
  *
  * 1. Square [-1,1]^2 (given clockwise: stored counter-clockwise): the signed distance at 20 000 random
  *    points of [-3,3]^2 equals the exact one, outside |max(|x| - 1, 0)|, inside -min(1 - |x_i|), within
  *    1e-15; the winding number agrees with the sign; closest points and normals on the sides.
  * 2. Circle of radius 1 as a regular 1000-gon: the distance equals a brute-force minimum over all 1000
  *    segments within 1e-15 (the hierarchy is exact), and r - 1 within the polygon's sagitta 1 - cos(pi/n)
- *    (+1e-15); the normal is radial within pi/n.
+ *    (+1e-15); the normal is radial within pi/n. A 1.6e-9 rad spike (a fuzzer finding): outside above its tip.
  * 3. The snake section of Krishnan et al. (2014): 585 points, implicitly closed, accepted; area 0.2172381692
  *    (numpy shoelace of the same file, an independent computation) within 1e-9 relative; chord (x extent)
- *    0.99986 (shared/reference README, DERIVED) within 1e-9, the published c = 1 within 2e-4; the winding
- *    number agrees with the sign of the distance at 20 000 random points of its box (away from the
- *    boundary by 1e-9), brute force at 2000 of them within 1e-15; AoA 35 by the
+ *    0.99986 (shared/reference README, DERIVED) within 1e-9, the published c = 1 within 2e-4; an even-odd
+ *    crossing test (PNPOLY, written here) agrees with the sign of the distance at 20 000 random points of
+ *    its box (away from the boundary by 1e-9), brute force at 2000 of them within 1e-15; AoA 35 by the
  *    placement reproduces cuIBM's rotation (x' = x cos t - y sin t, y' = x sin t + y cos t, t = -35 deg)
  *    to 1e-15 and its bounds.
  * 4. Every bad input gives its message, naming FILE:LINE where a line is at fault.
@@ -50,6 +50,35 @@ static double brute(const double *xy, int n, const double x[2]) {
     best = fmin(best, hypot(x[0] - a[0] - t * dx, x[1] - a[1] - t * dy));
   }
   return best;
+}
+
+/* Even-odd crossing test (PNPOLY, W. R. Franklin): 1 inside, independent of the module's winding number. */
+static int pnpoly(const double *xy, int n, const double x[2]) {
+  int odd = 0;
+  for (int i = 0, j = n - 1; i < n; j = i++) {
+    const double *a = xy + 2 * i, *b = xy + 2 * j;
+    if ((a[1] > x[1]) != (b[1] > x[1]) && x[0] < (b[0] - a[0]) * (x[1] - a[1]) / (b[1] - a[1]) + a[0]) odd = !odd;
+  }
+  return odd;
+}
+
+/* A spike of 1.6e-9 rad (a fuzzer finding, tests/fuzz/regressions/geom_points/crash-sliver-pseudonormal-sign:
+ * a snake file whose point (-9415240, 0.217636) was made by the fuzzer): just above the tip the distances to
+ * the spike's two sides tie to round-off, and the pseudonormal of the side found first said "inside". The
+ * point is outside (the even-odd test agrees) at the distance of the tip. */
+static void test_sliver(const char *path) {
+  nav_geom_poly *p;
+  CHECK(nav_geom_poly_read(path, &p, msg, sizeof msg) == NAV_OK, "sliver: %s", msg);
+  if (!p) return;
+  double lo[2], hi[2];
+  nav_geom_poly_bounds(p, lo, hi);
+  const double x[2] = {lo[0], lo[1] + 0.5 * (hi[1] - lo[1])}; /* as the fuzz target makes it */
+  const double d = nav_geom_poly_distance(p, x, NULL, NULL);
+  const int odd = pnpoly(nav_geom_poly_points(p), nav_geom_poly_count(p), x);
+  printf("sliver spike: d = %.6g at (%.9g, %.9g) above its tip; even-odd test: %s\n", d, x[0], x[1],
+         odd ? "inside" : "outside");
+  CHECK(fabs(d - (x[1] - lo[1])) < 1e-12 && !odd, "sliver: d = %.17g", d);
+  nav_geom_poly_destroy(p);
 }
 
 static void test_square(void) {
@@ -140,9 +169,9 @@ static void test_snake(const char *path) {
     if (k < 2000) ebrute = fmax(ebrute, fabs(fabs(d) - brute(xy, n, x)));
     if (fabs(d) < 1e-9) continue;
     inside += d < 0;
-    wrong += (nav_geom_poly_winding(p, x) == 1) != (d < 0);
+    wrong += pnpoly(xy, n, x) != (d < 0);
   }
-  printf("snake: %d of 20000 random points inside; sign vs winding number: %d mismatches; "
+  printf("snake: %d of 20000 random points inside; sign vs an even-odd crossing test: %d mismatches; "
          "max |d - brute force| = %.3g\n",
          inside, wrong, ebrute);
   CHECK(wrong == 0 && inside > 1000, "snake: %d mismatches, %d inside", wrong, inside);
@@ -340,14 +369,15 @@ static void test_samples(const char *snake) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    printf("usage: test_geom SCRATCH_DIR SNAKE_CSV\n");
+  if (argc != 4) {
+    printf("usage: test_geom SCRATCH_DIR SNAKE_CSV SLIVER_CSV\n");
     return 2;
   }
   scratch = argv[1];
   srand(12345);
   test_square();
   test_circle();
+  test_sliver(argv[3]);
   test_snake(argv[2]);
   printf("bad input:\n");
   test_bad_input();
