@@ -4,7 +4,7 @@
  *
  * File formats and conventions (docs/bodies.md, "Body geometry from files", says the same for users):
  *
- *   points  a text file of rows `x,y` or `x y` (commas, blanks or tabs between the two numbers); '#'
+ *   points  a text file of rows `x,y` or `x y` (a comma, blanks or tabs between the two numbers); '#'
  *           starts a comment, blank lines are skipped; the first data row may be a header (e.g. `x,y`)
  *           when its first field is not a number. Closure is IMPLICIT: the last point joins the first.
  *           An explicit repeat of the first point at the end is accepted and dropped. The closing gap
@@ -34,7 +34,8 @@
  *           overlap), O(n^2) at worst (e.g. a fan of 10^5 long slivers around one vertex).
  *
  * Signed distance: negative inside, positive outside, |d| the exact Euclidean distance to the stored
- * segments or triangles (to round-off). The closest primitive comes from a bounding-volume hierarchy
+ * segments or triangles up to round-off (a few 1e-16 times the size of the body: the foot point on a long
+ * segment or triangle is rounded to its size). The closest primitive comes from a bounding-volume hierarchy
  * (nav_geom_bvh.h): a query near the surface tests O(log n) boxes and O(1) primitives on average (a point
  * far inside a large closed body, e.g. near a sphere's centre, is nearly equidistant from many primitives
  * and costs more: classify with the winding number, O(log n), and take distances in a band near the

@@ -13,6 +13,8 @@
 #define NAV_GEOM_PRINTF(a, b)
 /* The welded vertices of a mesh, xyz[3 nav_geom_mesh_vertices(m)] (for the placed bounds). */
 const double *nav_geom_mesh_vertex_xyz(const struct nav_geom_mesh *m);
+/* The welded vertex indices of the triangles, tri[3 nav_geom_mesh_triangles(m)], outward (for tests). */
+const int *nav_geom_mesh_triangle_vertices(const struct nav_geom_mesh *m);
 
 #endif
 
@@ -25,5 +27,7 @@ nav_err nav_geom_slurp(const char *path, char **data, size_t *len, char *msg, si
 
 /* The welded vertices of a mesh, xyz[3 nav_geom_mesh_vertices(m)] (for the placed bounds). */
 const double *nav_geom_mesh_vertex_xyz(const struct nav_geom_mesh *m);
+/* The welded vertex indices of the triangles, tri[3 nav_geom_mesh_triangles(m)], outward (for tests). */
+const int *nav_geom_mesh_triangle_vertices(const struct nav_geom_mesh *m);
 
 #endif

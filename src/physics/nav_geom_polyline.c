@@ -349,6 +349,11 @@ nav_err nav_geom_poly_parse(const char *text, size_t len, const char *name, nav_
       goto cleanup;
     }
     data_rows++;
+    if (*s && *s != ' ' && *s != '\t' && *s != ',') { /* "1.5.2", "2x": the number runs on */
+      err = nav_geom_fail(NAV_ERR_INPUT, msg, size, "%s:%d: bad number '%s': expected a row x,y", name, lineno,
+                          nav_token(field, tok));
+      goto cleanup;
+    }
     while (*s == ' ' || *s == '\t')
       s++;
     if (*s == ',') s++;

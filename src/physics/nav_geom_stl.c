@@ -52,6 +52,7 @@ int nav_geom_mesh_triangles(const nav_geom_mesh *m) { return m->nt; }
 int nav_geom_mesh_vertices(const nav_geom_mesh *m) { return m->nv; }
 double nav_geom_mesh_volume(const nav_geom_mesh *m) { return m->volume; }
 const double *nav_geom_mesh_vertex_xyz(const struct nav_geom_mesh *m) { return m->v; }
+const int *nav_geom_mesh_triangle_vertices(const struct nav_geom_mesh *m) { return m->tri; }
 void nav_geom_mesh_bounds(const nav_geom_mesh *m, double lo[3], double hi[3]) {
   for (int d = 0; d < 3; d++)
     lo[d] = m->lo[d], hi[d] = m->hi[d];

@@ -215,6 +215,7 @@ static void test_bad_input(void) {
   BAD("empty.csv", "", ": 0 points");
   BAD("header_only.csv", "# comment\nx,y\n\n", ": 0 points");
   BAD("bad_number.csv", "x,y\n0,0\n1,zz\n0,1\n", ":3: bad number 'zz'");
+  BAD("run_on.csv", "0,0\n0.98480.866025\n0,1\n", ":2: bad number '0.98480.866025'");
   BAD("header_late.csv", "0,0\nx,y\n", ":2: bad number 'x'");
   BAD("one_number.csv", "0,0\n1\n0,1\n", ":2: one number");
   BAD("extra.csv", "0 0\n1 0 0\n0 1\n", ":2: extra text '0'");
