@@ -315,7 +315,9 @@ nav_err nav_geom_poly_parse(const char *text, size_t len, const char *name, nav_
   int *line = NULL;
   char *buf = NULL, tok[32];
   size_t buf_cap = 0;
-  for (size_t pos = 0; pos < len;) {
+  /* a UTF-8 byte-order mark would make the first row look like a header: skip it */
+  const size_t bom = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  for (size_t pos = bom; pos < len;) {
     const char *nl = memchr(text + pos, '\n', len - pos);
     const size_t end = nl ? (size_t)(nl - text) : len;
     size_t ll = end - pos;

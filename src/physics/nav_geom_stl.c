@@ -692,7 +692,8 @@ nav_err nav_geom_mesh_parse(const unsigned char *data, size_t len, const char *n
       return nav_stl_binary(data, (int)n, name, out, msg, size);
     }
   }
-  size_t i = 0;
+  const size_t bom = len >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF ? 3 : 0; /* UTF-8 mark */
+  size_t i = bom;
   while (i < len && nav_space((char)data[i]))
     i++;
   /* ASCII: "solid" first and no NUL byte (a binary file, even one whose header starts with "solid", has
@@ -701,7 +702,7 @@ nav_err nav_geom_mesh_parse(const unsigned char *data, size_t len, const char *n
   for (int k = 0; solid && k < 5; k++)
     solid = (data[i + k] | 0x20) == "solid"[k]; /* any case */
   if (solid && (len - i == 5 || nav_space((char)data[i + 5])) && !memchr(data, 0, len))
-    return nav_stl_ascii((const char *)data, len, name, out, msg, size);
+    return nav_stl_ascii((const char *)data + bom, len - bom, name, out, msg, size);
   if (len < 84)
     return nav_geom_fail(NAV_ERR_INPUT, msg, size,
                          "%s: not an STL file: %zu bytes, less than a binary header (84), and not an ASCII file "

@@ -249,6 +249,14 @@ static void test_bad_input(void) {
   err = nav_geom_poly_read(path, &p, msg, sizeof msg);
   CHECK(err == NAV_OK && nav_geom_poly_count(p) == 19, "explicitly closed half disc: %s", err ? msg : "");
   nav_geom_poly_destroy(p);
+  /* a UTF-8 byte-order mark before the first point: the point is kept (not taken for a header) */
+  const char bom[] = "\xEF\xBB\xBF"
+                     "0,0\n1,0\n1,1\n0,1\n";
+  snprintf(path, sizeof path, "%s/bom.csv", scratch);
+  write_file(path, bom, sizeof bom - 1);
+  err = nav_geom_poly_read(path, &p, msg, sizeof msg);
+  CHECK(err == NAV_OK && nav_geom_poly_count(p) == 4 && nav_geom_poly_area(p) == 1, "BOM: %s", err ? msg : "");
+  nav_geom_poly_destroy(p);
   /* formats: blanks, tabs, commas with blanks, comments, CRLF, an explicit repeat of the first point */
   const char ok[] = "# square\r\nx y\r\n0\t0\r\n1 , 0 # corner\r\n\r\n1,1\r\n   0 1\r\n0,0\r\n";
   snprintf(path, sizeof path, "%s/formats.csv", scratch);

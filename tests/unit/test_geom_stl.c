@@ -231,6 +231,12 @@ static void test_cube(void) {
     m = read_ok("cube_upper.stl");
     check_cube(m, "ASCII in capitals");
     nav_geom_mesh_destroy(m);
+    char marked[8192] = "\xEF\xBB\xBF"; /* a UTF-8 byte-order mark first */
+    strncat(marked, text, sizeof marked - 4);
+    write_text("cube_bom.stl", marked);
+    m = read_ok("cube_bom.stl");
+    check_cube(m, "ASCII after a byte-order mark");
+    nav_geom_mesh_destroy(m);
   }
   for (int t = 0; t < 12; t++) /* every triangle inward: the reader turns them all */
     for (int d = 0; d < 3; d++) {
