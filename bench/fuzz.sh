@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing (libFuzzer, Debian clang) of the two readers of hostile input:
+# Coverage-guided fuzzing (libFuzzer, Debian clang) of the readers of hostile input:
 #   fuzz_config      the case-file parser with its --set overrides (tests/fuzz/fuzz_config.c)
 #   fuzz_checkpoint  the checkpoint reader (tests/fuzz/fuzz_checkpoint.c)
+#   fuzz_geom_points the polyline reader of points bodies (tests/fuzz/fuzz_geom_points.c)
+#   fuzz_geom_stl    the STL reader of stl bodies, ASCII and binary (tests/fuzz/fuzz_geom_stl.c)
 # Builds a clang build with AddressSanitizer and UBSan (NAV_FUZZ=ON) in BUILD_DIR, first replays
 # every regression input of tests/fuzz/regressions/<target>/ (each one a finding that was fixed),
-# then fuzzes each target for SECONDS from the seeds (cases/*.ini; a checkpoint of a small case),
+# then fuzzes each target for SECONDS from the seeds (cases/*.ini; a checkpoint of a small case; the
+# data/ body files), the two geometry readers (small, two file formats) for a third of SECONDS each,
 # and prints one line per target: executions, corpus size, findings. Exit status 1 when a
 # regression input or a new input crashes, hangs (> 10 s) or trips a sanitizer; new findings are
 # kept in BUILD_DIR/findings/<target>/ (add each, once fixed, to tests/fuzz/regressions/<target>/).
@@ -31,7 +34,7 @@ mkdir -p "$build"
 if ! { CC=$cc cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNAV_FUZZ=ON -DNAV_ENABLE_CUDA=OFF \
          -DNAV_ENABLE_HDF5=OFF -DNAV_ENABLE_OPENMP=OFF >"$build/configure.log" 2>&1 &&
        nice -n "$nice_level" cmake --build "$build" -j "$jobs" --target fuzz_config fuzz_checkpoint \
-         >"$build/build.log" 2>&1; }; then
+         fuzz_geom_points fuzz_geom_stl >"$build/build.log" 2>&1; }; then
   echo "fuzz: the clang build failed; see $build/configure.log and $build/build.log" >&2
   tail -20 "$build/build.log" >&2 2>/dev/null
   exit 1
@@ -44,11 +47,27 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 export OMPI_MCA_io=${OMPI_MCA_io:-ompio} OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fails=0
 
-# seeds: the ready cases (config), a checkpoint of the fuzz target's own case (checkpoint)
+# seeds: the ready cases (config), a checkpoint of the fuzz target's own case (checkpoint), the body
+# files of data/ with a square and a tetrahedron (geom_points, geom_stl)
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/config" "$seeds/checkpoint"
+mkdir -p "$seeds/config" "$seeds/checkpoint" "$seeds/geom_points" "$seeds/geom_stl"
 cp cases/*.ini "$seeds/config/"
+cp data/snake_cross_section.csv "$seeds/geom_points/"
+printf '# a square, explicitly closed\nx y\n0 0\n1,0\n1\t1\n0, 1\n0 0\n' >"$seeds/geom_points/square"
+cp data/sphere_d1.stl "$seeds/geom_stl/"
+{
+  echo "solid tetrahedron"
+  for f in "0 0 0|0 1 0|1 0 0" "0 0 0|1 0 0|0 0 1" "0 0 0|0 0 1|0 1 0" "1 0 0|0 1 0|0 0 1"; do
+    echo " facet normal 0 0 0"
+    echo "  outer loop"
+    IFS='|' read -r a b c <<<"$f"
+    printf '   vertex %s\n   vertex %s\n   vertex %s\n' "$a" "$b" "$c"
+    echo "  endloop"
+    echo " endfacet"
+  done
+  echo "endsolid tetrahedron"
+} >"$seeds/geom_stl/tetrahedron.stl"
 printf '[grid]\nnx = 16\0grid.ny=16\0time.max_steps=3\0output.format=vtk' >"$seeds/config/sets"
 NAV_FUZZ_SEED_DIR=$seeds/checkpoint "$build/fuzz_checkpoint" -runs=0 >"$build/seed.log" 2>&1
 # a dictionary of the case-file words: sections, keys and choices of docs/case-file.md
@@ -59,9 +78,14 @@ NAV_FUZZ_SEED_DIR=$seeds/checkpoint "$build/fuzz_checkpoint" -runs=0 >"$build/se
 } | tr -d '`' | sort -u | sed 's/.*/"&"/' >"$build/config.dict"
 printf '"navier checkpoint\\x0a"\n"\\x0aheader_checksum "\n"format "\n"precision_bytes "\n"byte_order "\n"arrays "\n"points "\n"array "\n"step "\n"time "\n"dt_old "\n"key grid.nx "\n' \
   >"$build/checkpoint.dict"
+printf '"#"\n","\n"x,y"\n"nan"\n"inf"\n"1e308"\n"-0"\n"\\x0a"\n"\\x09"\n' >"$build/geom_points.dict"
+printf '"solid"\n"facet"\n"normal"\n"outer"\n"loop"\n"vertex"\n"endloop"\n"endfacet"\n"endsolid"\n"nan"\n"1e308"\n' \
+  >"$build/geom_stl.dict"
 
-for target in config checkpoint; do
+for target in config checkpoint geom_points geom_stl; do
   bin=$build/fuzz_$target
+  secs=$seconds
+  case $target in geom_*) secs=$(((seconds + 2) / 3)) ;; esac
   reg=tests/fuzz/regressions/$target
   # 1. every fixed finding stays fixed
   if compgen -G "$reg/*" >/dev/null; then
@@ -76,12 +100,12 @@ for target in config checkpoint; do
   # 2. fuzz
   corpus=$build/corpus/$target findings=$build/findings/$target
   mkdir -p "$corpus" "$findings"
-  nice -n "$nice_level" "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  nice -n "$nice_level" "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -dict="$build/$target.dict" -artifact_prefix="$findings/" "$corpus" "$seeds/$target" >"$build/fuzz_$target.log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/fuzz_$target.log" | grep -o '[0-9]*$')
   n_find=$(ls "$findings" | wc -l)
-  echo "fuzz_$target: $seconds s, ${execs:-?} executions, corpus $(ls "$corpus" | wc -l) inputs, $n_find finding(s)" \
+  echo "fuzz_$target: $secs s, ${execs:-?} executions, corpus $(ls "$corpus" | wc -l) inputs, $n_find finding(s)" \
        "(exit $rc; log $build/fuzz_$target.log)"
   if [ "$rc" -ne 0 ] || [ "$n_find" -gt 0 ]; then
     grep -A25 -m1 'ERROR\|SUMMARY\|fuzz_'"$target"':' "$build/fuzz_$target.log" | head -40 >&2
