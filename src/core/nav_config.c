@@ -70,6 +70,7 @@ static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", 
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", NULL};
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
+static const char *const nav_turbulence_values[] = {"off", "k_omega_sst", NULL};
 static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
 static const char *const nav_profile_values[] = {"uniform", "parabolic", "file", "exact", NULL};
 static const char *const nav_solver_values[] = {"auto", "fft", "mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
@@ -200,6 +201,11 @@ static const nav_key nav_keys[] = {
      "diffusion = implicit: relative residual at which each Helmholtz solve stops (multigrid V(2,2) cycles, at "
      "most pressure.max_iterations).",
      NAV_RANGE(0, 1, 1, 1)},
+    {"time", "diffusion_theta", NAV_KT_REAL, NAV_FIELD(diffusion_theta), "0.5",
+     "diffusion = implicit: the implicit weight theta of the diffusion after the first two (backward-Euler) "
+     "steps: 0.5 Crank-Nicolson (second order in time), 1 backward Euler (first order, L-stable: the choice for "
+     "large pseudo-time steps towards a steady state, where Crank-Nicolson only flips the stiff modes).",
+     NAV_RANGE(0.5, 0, 1, 0)},
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
@@ -399,6 +405,27 @@ static const nav_key nav_keys[] = {
      "Artificial compressibility: levels of the multigrid in pseudo-time (FAS V-cycles, one iteration of the "
      "pseudo-time scheme before and after each coarse-grid correction), taken from the pressure multigrid's "
      "levels while every block halves exactly; 0 = all of them, 1 = a single grid.", NAV_RANGE(0, 0, 24, 0)},
+    /* [turbulence] (physics/nav_turbulence.h) */
+    {"turbulence", "model", NAV_KT_CHOICE, NAV_FIELD(turbulence_model), "off",
+     "off, or k_omega_sst: Menter's k-omega SST model in the SST-2003 form of the NASA Turbulence Modeling "
+     "Resource (docs/design.md); k and omega transported (upwind advection, implicit diffusion with nu + sigma "
+     "nu_t, linearised implicit sinks), nu_t = a1 k / max(a1 omega, S F2) added to nu in the momentum equation. "
+     "Walls: k = 0, omega = 60 nu / (beta1 d1^2) at the wall (d1: wall to first cell centre).",
+     .values = nav_turbulence_values},
+    {"turbulence", "intensity", NAV_KT_REAL, NAV_FIELD(intensity), "0.05",
+     "Turbulence intensity I of the inflow faces and of the initial field: k = 1.5 (I U)^2 with U the inflow "
+     "speed of the face (initial field: the velocity scale of the case, docs/case-file.md rules).", NAV_ATLEAST(0)},
+    {"turbulence", "length_scale", NAV_KT_REAL, NAV_FIELD(length_scale), "0",
+     "Turbulence length scale L of the inflow faces and of the initial field: omega = sqrt(k) / (beta*^(1/4) L); "
+     "0 = a tenth of the smallest domain length.", NAV_ATLEAST(0)},
+    {"turbulence", "nut_relaxation", NAV_KT_REAL, NAV_FIELD(nut_relaxation), "1",
+     "The eddy viscosity of the momentum equation after each step: nu_t <- a nu_t(model) + (1 - a) nu_t. 1 = the "
+     "model's (time-accurate); 0.5 damps the flip-flop of k and nu_t that large implicit steps towards a steady "
+     "state excite (the steady state does not depend on it).", NAV_RANGE(0, 1, 1, 0)},
+    {"turbulence", "k_initial", NAV_KT_REAL, NAV_FIELD(k_initial), "0",
+     "Uniform initial k; 0 = from intensity and the velocity scale.", NAV_ATLEAST(0)},
+    {"turbulence", "omega_initial", NAV_KT_REAL, NAV_FIELD(omega_initial), "0",
+     "Uniform initial omega; 0 = from k and length_scale.", NAV_ATLEAST(0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -420,6 +447,7 @@ static const struct {
     {"pressure", "Solver of the pressure Poisson equation of the projection step."},
     {"output", "What is written, and how often."},
     {"temperature", "Boussinesq buoyancy: a transported temperature and its boundaries (off unless model = boussinesq)."},
+    {"turbulence", "RANS turbulence model (off unless model = k_omega_sst)."},
 };
 
 #define NAV_NSECTIONS ((int)(sizeof nav_sections / sizeof nav_sections[0]))
@@ -445,6 +473,10 @@ static const char *const nav_rules[] = {
     "With `temperature.model = boussinesq` a temperature face is periodic if and only if its velocity face is; "
     "`temperature.initial = conduction` needs a direction with both faces `fixed`, `wave` needs every face periodic.",
     "`physics.nu_t = linear` must be >= 0 in the whole domain (checked at its corners).",
+    "`turbulence.model = k_omega_sst` needs `run.method = projection`, `physics.nu_t = none`, and a wall face or a "
+    "driven flow (`physics.forcing` other than `none`, or an inflow face). Its initial k is `k_initial`, else "
+    "1.5 (intensity U)^2 with U the largest of the initial velocity amplitude, the wall and inflow speeds, the "
+    "forcing_value of flow_rate and sqrt(|forcing_value| l) of pressure_gradient (l the smallest domain length).",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1135,6 +1167,32 @@ static void nav_check_diffusion(nav_load *ld) {
       }
 }
 
+/* [turbulence]: the model runs with the projection, replaces a prescribed nu_t, and needs walls (its
+ * wall distance) or a flow that something drives. */
+static void nav_check_turbulence(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  if (strcmp(c->turbulence_model, "k_omega_sst")) return;
+  const int model = nav_key_id("turbulence", "model");
+  if (!strcmp(c->method, "artificial_compressibility"))
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("run", "method")),
+                 "turbulence.model = k_omega_sst runs with method = projection (large implicit steps reach the steady "
+                 "state: time.diffusion = implicit, diffusion_theta = 1), got %s",
+                 c->method);
+  if (strcmp(c->nu_t, "none"))
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "nu_t")),
+                 "turbulence.model = k_omega_sst computes nu_t: physics.nu_t must be none, got %s", c->nu_t);
+  int walls = 0, inflow = 0;
+  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++)
+    for (int s = 0; s < 2; s++) {
+      walls += c->bc[d][s] == NAV_BC_WALL;
+      inflow += c->bc[d][s] == NAV_BC_INFLOW;
+    }
+  if (!walls && !inflow && !strcmp(c->forcing, "none"))
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "forcing")),
+                 "turbulence.model = k_omega_sst needs a wall face (the wall distance of its blending) or a driven "
+                 "flow (physics.forcing, an inflow face): this case has neither");
+}
+
 /* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */
 static void nav_check_method(nav_load *ld) {
   const nav_config *c = ld->cfg;
@@ -1185,6 +1243,7 @@ static void nav_check_consistency(nav_load *ld) {
   nav_check_grid(ld);
   nav_check_method(ld);
   nav_check_diffusion(ld);
+  nav_check_turbulence(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);
