@@ -1191,6 +1191,15 @@ static void nav_check_turbulence(nav_load *ld) {
     nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "forcing")),
                  "turbulence.model = k_omega_sst needs a wall face (the wall distance of its blending) or a driven "
                  "flow (physics.forcing, an inflow face): this case has neither");
+  double speed = 0; /* the wall speeds */
+  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++)
+    for (int s = 0; s < 2; s++)
+      for (int q = 0; q < 3; q++) speed = fmax(speed, fabs(c->wall_velocity[d][s][q]));
+  if (!inflow && !strcmp(c->forcing, "none") && !strcmp(c->initial, "rest") && speed == 0 && c->omega_initial == 0 &&
+      c->k_initial == 0)
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "initial")),
+                 "turbulence.model = k_omega_sst: nothing sets the initial k and omega (the case is at rest with no "
+                 "forcing, inflow or moving wall): set turbulence.k_initial or omega_initial");
 }
 
 /* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */

@@ -162,6 +162,8 @@ nav_err nav_turbulence_create(nav_flow *f) {
             cfg->source);
   NAV_CALL(f->ops->set(&f->box, t->k, (nav_real)k0));
   NAV_CALL(f->ops->set(&f->box, t->w, (nav_real)w0));
+  t->k_max = k0;
+  t->w_max = w0;
   /* one Helmholtz solver for both increments */
   nav_psolver_options po;
   nav_diffusion_options(cfg, &po);
@@ -237,7 +239,8 @@ static nav_err nav_turbulence_solve(nav_flow *f, double dt, nav_real *phi, nav_r
 }
 
 /* max|d| / (dt max|x|) over the grid (0 when x is 0). */
-static nav_err nav_turbulence_change(nav_flow *f, const nav_real *x, const nav_real *d, double dt, double *change) {
+static nav_err nav_turbulence_change(nav_flow *f, const nav_real *x, const nav_real *d, double dt, double *change,
+                                     double *xmax) {
   double v[3];
   int bad;
   NAV_CALL(f->ops->max_abs_diff(&f->box, d, NULL, NULL, &v[0], &bad));
@@ -246,6 +249,7 @@ static nav_err nav_turbulence_change(nav_flow *f, const nav_real *x, const nav_r
   nav_reduce_max(f->comm, v, 3);
   NAV_CHECK(!v[2], NAV_ERR_BLOWUP, "k or omega is NaN or Inf after step %ld (time %.6g)", f->step, f->t);
   *change = v[1] > 0 ? v[0] / (dt * v[1]) : 0;
+  *xmax = v[1];
   return NAV_OK;
 }
 
@@ -260,8 +264,8 @@ nav_err nav_turbulence_step(nav_flow *f, double dt, int diagnose) {
   NAV_CALL(nav_turbulence_update_nut(f, f->cfg->nut_relaxation));
   if (diagnose) {
     double ck, cw;
-    NAV_CALL(nav_turbulence_change(f, t->k, t->dk, dt, &ck));
-    NAV_CALL(nav_turbulence_change(f, t->w, t->dw, dt, &cw));
+    NAV_CALL(nav_turbulence_change(f, t->k, t->dk, dt, &ck, &t->k_max));
+    NAV_CALL(nav_turbulence_change(f, t->w, t->dw, dt, &cw, &t->w_max));
     t->change = fmax(ck, cw);
   }
   return NAV_OK;

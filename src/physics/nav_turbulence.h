@@ -48,7 +48,8 @@ typedef struct nav_turbulence {
   nav_psolver *solver;   /* Helmholtz solver of both increments */
   nav_temperature_bc bc[2]; /* mirror ghosts of k and omega */
   nav_scalar_bc ibc[3][2];  /* boundary kinds of the increments */
-  double nut_max;        /* max nu_t of the last update */
+  double nut_max;        /* max nu_t (momentum equation's) of the last update */
+  double k_max, w_max;   /* max k, max omega of the last diagnosed step (summary.json "turbulence") */
   double change;         /* the steady-state change of the last diagnosed step (-1: none) */
   int iterations;        /* most multigrid cycles of the two solves of the last step */
 } nav_turbulence;
