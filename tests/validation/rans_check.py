@@ -27,11 +27,12 @@ usage: rans_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          solver tolerance remains
 Every check prints the figures it asserts on."""
 import csv
-import json
 import math
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from navtest import run  # noqa: E402  (navier run CASE --output DIR --set ...; returns summary.json)
 
 REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "reference")
 
@@ -42,21 +43,6 @@ def ref_dir():
         if d and os.path.isdir(d):
             return d
     sys.exit("FAIL: reference data not found (set NAV_REFERENCE)")
-
-
-def run(navier, case, outdir, sets):
-    cmd = os.environ.get("NAVTEST_LAUNCH", "").split() + [navier, "run"] + ([case] if case else []) + ["--output", outdir]
-    for s in sets:
-        cmd += [s] if s.startswith("--") else ["--set", s]
-    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if res.returncode != 0:
-        print(res.stdout)
-        sys.exit(f"FAIL: {' '.join(cmd)} exited {res.returncode}")
-    for line in res.stdout.splitlines():
-        if line.startswith(("steady:", "channel:")):
-            print(line)
-    with open(os.path.join(outdir, "summary.json")) as f:
-        return json.load(f)
 
 
 def read_profile(outdir):
@@ -74,6 +60,10 @@ def interp(x, xs, ys):
 
 def steady_run(navier, scratch, case, sets):
     s = run(navier, case, scratch, sets)
+    if "channel" in s:
+        c = s["channel"]
+        print(f"steady: {s['steady']['iterations']} iterations, {s['steady']['wall_s']:.2f} s; channel: u_tau "
+              f"{c['u_tau']:.6f}, Re_tau {c['re_tau']:.2f}, C_f {c['cf']:.6e}, U_b+ {c['ub_plus']:.4f}, U_c+ {c['uc_plus']:.4f}")
     if not s.get("steady", {}).get("converged"):
         sys.exit(f"FAIL: the run did not reach steady_tol: {s.get('steady')}")
     return s
