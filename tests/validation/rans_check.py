@@ -34,15 +34,12 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from navtest import run  # noqa: E402  (navier run CASE --output DIR --set ...; returns summary.json)
 
-REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "reference")
+REF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data")
 
 
 def ref_dir():
-    """The reference data: ../shared/reference of the checkout, or NAV_REFERENCE."""
-    for d in (os.environ.get("NAV_REFERENCE", ""), REF, "/work/shared/reference"):
-        if d and os.path.isdir(d):
-            return d
-    sys.exit("FAIL: reference data not found (set NAV_REFERENCE)")
+    """The reference data (data/ of the repository: copies of the shared reference set, data/README.md)."""
+    return REF
 
 
 def read_profile(outdir):
