@@ -189,7 +189,8 @@ static const nav_key nav_keys[] = {
     {"time", "max_steps", NAV_KT_LONG, NAV_FIELD(max_steps), "0", "Stop after this many time steps; 0 = no limit.",
      NAV_ATLEAST(0)},
     {"time", "steady_tol", NAV_KT_REAL, NAV_FIELD(steady_tol), "1e-5",
-     "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol; 0 = off.", NAV_ATLEAST(0)},
+     "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol (with a temperature, or a "
+     "turbulence model, the same measure of T, k and omega counts too); 0 = off.", NAV_ATLEAST(0)},
     {"time", "diffusion", NAV_KT_CHOICE, NAV_FIELD(diffusion), "explicit",
      "Time integration of the viscous term and of the heat diffusion: explicit (Adams-Bashforth 2 with "
      "everything else; dt limited by fourier) or implicit (Crank-Nicolson, two backward-Euler steps at the "
