@@ -151,14 +151,4 @@ NAV_HD static inline nav_sst_point nav_sst_cell(const nav_box *b, const nav_real
   return r;
 }
 
-/* The destruction ODE of a uniform state (no gradients, S = 0): dk/dt = -beta* w k, dw/dt = -beta w^2
- * (far from walls, d -> infinity: F1 = 0 and beta = beta2); its exact solution, for the decay test:
- * w(t) = w0 / (1 + beta w0 t), k(t) = k0 (1 + beta w0 t)^(-beta* / beta). */
-NAV_HD static inline void nav_sst_decay_exact(nav_real beta, nav_real k0, nav_real w0, nav_real t, nav_real *k,
-                                              nav_real *w) {
-  const nav_real g = 1 + beta * w0 * t;
-  *w = w0 / g;
-  *k = k0 * pow(g, -NAV_SST_BETA_STAR / beta);
-}
-
 #endif
