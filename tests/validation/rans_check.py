@@ -25,6 +25,9 @@ usage: rans_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          omega <= 1e-7 at every dt: its Picard step omega' = omega / (1 + dt beta omega)
                          is the exact solution of the Riccati ODE (1/omega grows by beta dt), so only the
                          solver tolerance remains
+  same3d CASE TOL        run the 2D channel CASE and the same channel in 3D (nz = 2, periodic z) to their
+                         steady states and assert that the profiles (U+, k+, omega+, nu_t / nu) agree to
+                         TOL relative (the model's 3D path: the z terms of S^2, the gradients, advection)
 Every check prints the figures it asserts on."""
 import csv
 import math
@@ -193,6 +196,22 @@ def check_decay(navier, scratch, dt, lo, sets):
     print("PASS")
 
 
+def check_same3d(navier, scratch, case, tol, sets):
+    steady_run(navier, os.path.join(scratch, "2d"), case, sets)
+    steady_run(navier, os.path.join(scratch, "3d"), case, sets + ["grid.dim=3", "grid.nz=2", "grid.lz=64",
+                                                                  "boundary.z_low=periodic", "boundary.z_high=periodic"])
+    a, b = read_profile(os.path.join(scratch, "2d")), read_profile(os.path.join(scratch, "3d"))
+    worst = 0.0
+    for key in ("u_plus", "k_plus", "omega_plus", "nut_over_nu"):
+        scale = max(abs(v) for v in a[key])
+        d = max(abs(x - y) for x, y in zip(a[key], b[key])) / scale
+        worst = max(worst, d)
+        print(f"{key}: max |3D - 2D| / max |2D| = {d:.3e}")
+    if not worst <= tol:
+        sys.exit(f"FAIL: 3D differs from 2D by {worst:.3e} (bound {tol:g})")
+    print("PASS")
+
+
 def main():
     a = sys.argv[1:]
     sets = []
@@ -208,6 +227,8 @@ def main():
         check_frozen(navier, scratch, args[0], float(args[1]), sets)
     elif check == "gridconv":
         check_gridconv(navier, scratch, args[0], [int(n) for n in args[1:4]], float(args[4]), float(args[5]), sets)
+    elif check == "same3d":
+        check_same3d(navier, scratch, args[0], float(args[1]), sets)
     elif check == "decay":
         check_decay(navier, scratch, float(args[0]), float(args[1]), sets)
     else:
