@@ -6,19 +6,20 @@
 #           Re 1000 with the model (2D advection of k and omega)
 #   steady  time to the converged solution on the validation grids, one GPU: channel2d_rans_retau550 and
 #           channel2d_rans_retau5200 as shipped (steady iterations, wall seconds, U_b+, C_f)
-#   bench1  time per outer iteration (one pseudo-time step: momentum, pressure, k and omega solves) on
-#           6000^2, 10000^2 and 12000^2 cells, one GPU (navier bench step: 10 steps after 3 warm-up steps;
-#           12000^2 needs about 80 GB: an H200, or it fails with out-of-memory on an H100), of the 2D
-#           channel (the Re_tau 5200 case; x-independent, so its pressure solve is trivial) and of the
-#           lid-driven cavity with the model at Re 1e5 (every solve does real work)
-#   bench2  the same on 2 GPUs (mpiexec -n 2, the grid split across y)
-#   cpu     the same step on the CPU (all cores of the machine; 2000^2 and 6000^2, 3 steps; CPU_SIZES="N ..."
-#           in the environment sets other sizes)
+#   bench1_channel, bench1_cavity  time per outer iteration (one pseudo-time step: momentum, pressure, k
+#           and omega solves) on 6000^2, 10000^2 and 12000^2 cells, one GPU (navier bench step: 10 steps after
+#           3 warm-up steps; each run capped at 190 s; 12000^2 needs about 80 GB: an H200, or it fails with
+#           out-of-memory on an H100), of the 2D channel (the Re_tau 5200 case; x-independent, so its
+#           pressure solve is trivial) and of the lid-driven cavity with the model at Re 1e5 (every solve
+#           does real work)
+#   bench2_channel, bench2_cavity  the same on 2 GPUs (mpiexec -n 2, the grid split across y)
+#   cpu_channel, cpu_cavity  the same step on the CPU (all cores of the machine; 2000^2 and 6000^2, 3
+#           steps; CPU_SIZES="N ..." in the environment sets other sizes)
 # usage: bench/gpu_rans.sh BIN_DIR PART...   BIN_DIR holds navier, test_kernels, test_flow_backends (a
 #        CUDA build, sm_90); run from the repository root. One short table per part at the end of stdout;
 #        the logs go to $OUT/logs_PART.tgz.
 set -u
-BIN=${1:?usage: bench/gpu_rans.sh BIN_DIR check|steady|bench1|bench2|cpu ...}
+BIN=${1:?usage: bench/gpu_rans.sh BIN_DIR check|steady|bench1_channel|bench1_cavity|bench2_channel|bench2_cavity|cpu_channel|cpu_cavity ...}
 shift
 OUT=${OUT:-/tmp/gpu_rans}
 W=${SCRATCH:-/tmp/gpu_rans_runs}
@@ -65,7 +66,7 @@ step() { # LABEL LAUNCH N BACKEND STEPS KIND : time per outer iteration on N^2 c
       --set time.diffusion_theta=1 --set turbulence.model=k_omega_sst --set turbulence.nut_relaxation=0.5
       --set grid.y_spacing=tanh --set grid.y_gamma=2 --set physics.nu=1e-5)
   fi
-  timeout --foreground 560 $launch "$BIN/navier" bench step "${sets[@]}" --set grid.nx="$n" --set grid.ny="$n" \
+  timeout --foreground 190 $launch "$BIN/navier" bench step "${sets[@]}" --set grid.nx="$n" --set grid.ny="$n" \
     --set run.backend="$backend" ${launch:+--set run.decomposition=1,2,1} --steps "$steps" --json >"$W/step_$label.log" 2>&1
   local rc=$?
   python3 - "$W/step_$label.log" "$label" "$rc" <<'PY' | tee -a "$TABLE"
@@ -96,21 +97,14 @@ for part in "$@"; do
     steady rans550 "$C550"
     steady rans5200 "$C5200"
     ;;
-  bench1)
-    for n in 6000 10000 12000; do step "1gpu_channel_$n" "" "$n" cuda 10 channel; done
-    for n in 6000 10000 12000; do step "1gpu_cavity_$n" "" "$n" cuda 10 cavity; done
+  bench1_channel | bench1_cavity | bench2_channel | bench2_cavity)
+    kind=${part#*_}
+    launch=""
+    [ "${part%%_*}" = bench2 ] && launch="mpiexec -n 2 --oversubscribe"
+    for n in 6000 10000 12000; do step "${part%%_*}_${kind}_$n" "$launch" "$n" cuda 10 "$kind"; done
     ;;
-  bench2)
-    for n in 6000 10000 12000; do
-      step "2gpu_channel_$n" "mpiexec -n 2 --oversubscribe" "$n" cuda 10 channel
-      step "2gpu_cavity_$n" "mpiexec -n 2 --oversubscribe" "$n" cuda 10 cavity
-    done
-    ;;
-  cpu)
-    for n in ${CPU_SIZES:-2000 6000}; do
-      step "cpu_channel_$n" "" "$n" cpu 3 channel
-      step "cpu_cavity_$n" "" "$n" cpu 3 cavity
-    done
+  cpu_channel | cpu_cavity)
+    for n in ${CPU_SIZES:-2000 6000}; do step "cpu_${part#*_}_$n" "" "$n" cpu 3 "${part#*_}"; done
     ;;
   *) echo "unknown part $part" ;;
   esac
