@@ -16,6 +16,9 @@ nav_err nav_channel_profile(nav_flow *f, const char *dir, nav_channel_diag *c) {
   memset(c, 0, sizeof *c);
   const nav_config *cfg = f->cfg;
   const nav_drive_diag *g = &f->drive;
+  /* the wall monitors of the final state (artificial compressibility does not measure them as it goes;
+   * after a projection step they are these already) */
+  if (strcmp(cfg->forcing, "none")) NAV_CALL(nav_drive_diagnose(f));
   if (!g->channel) return NAV_OK;
   const int fc = cfg->forcing_direction[0] - 'x';
   int e = -1; /* the wall-normal direction (the one nav_drive_diagnose took) */

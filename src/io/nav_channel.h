@@ -17,7 +17,8 @@ typedef struct nav_channel_diag {
 } nav_channel_diag;
 
 /* Measure *c and write DIR/channel_profile.csv (rank 0); c->on = 0 and nothing written when the case
- * is not a driven channel. Collective. */
+ * is not a driven channel. A driven flow's wall monitors (f->drive, nav_drive_diagnose) are measured
+ * again first, from the final state. Collective. */
 nav_err nav_channel_profile(nav_flow *f, const char *dir, nav_channel_diag *c);
 
 #endif
