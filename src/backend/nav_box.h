@@ -23,7 +23,9 @@
  *   kc    = a cell-centred coefficient k (backend memory, same layout as the fields, ghosts
  *           filled): the flux through the face between cells i and i+1 is weighted by
  *           (k_i + k_{i+1}) / 2; NULL means k = 1.
- * Both are 0 / NULL (the plain Laplacian) except on the levels of an implicit diffusion solve. */
+ *   sc    = a cell-centred shift s(x) >= 0 subtracted as s x on top of sigma x (the linearised sink terms
+ *           of the turbulence equations, nav_turbulence.h); NULL means none.
+ * All are 0 / NULL (the plain Laplacian) except on the levels of an implicit diffusion solve. */
 #ifndef NAV_BOX_H
 #define NAV_BOX_H
 
@@ -44,6 +46,7 @@ typedef struct nav_box {
   const nav_real *wf[3];
   nav_real shift;        /* Helmholtz shift sigma (0: none) */
   const nav_real *kc;    /* Helmholtz coefficient k at the cells (NULL: 1) */
+  const nav_real *sc;    /* a variable Helmholtz shift s >= 0 at the cells, added to sigma (NULL: none) */
 } nav_box;
 
 #endif

@@ -182,6 +182,12 @@ typedef struct nav_kernel_ops {
   nav_err (*buoyancy)(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
                       nav_real *const *rhs);
 
+  /* k-omega SST (nav_point_sst.h): at the interior cells, out[0..7] = nu_t, F1, the diffusivities of k and
+   * omega, their explicit parts q and implicit rates c (nav_sst_point, in that order) from u, k, w (ghosts
+   * filled) and the wall distance wd */
+  nav_err (*sst_cells)(const nav_box *b, nav_real *const *u, const nav_real *k, const nav_real *w, const nav_real *wd,
+                       nav_real nu, nav_real *const *out);
+
   /* artificial compressibility (nav_point_ac.h): one stage x = x0 + alpha dtau R of the pseudo-time
    * march, local dtau from u0 (ghosts filled), a is a HOST struct. ac_momentum: u_c = u0_c + alpha
    * dtau (rhs_c - grad_c p) at the interior faces but the physical boundary faces, *res_max = max

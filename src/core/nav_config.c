@@ -70,6 +70,7 @@ static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", 
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", NULL};
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
+static const char *const nav_turbulence_values[] = {"off", "k_omega_sst", NULL};
 static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
 static const char *const nav_profile_values[] = {"uniform", "parabolic", "file", "exact", NULL};
 static const char *const nav_solver_values[] = {"auto", "fft", "mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
@@ -188,7 +189,8 @@ static const nav_key nav_keys[] = {
     {"time", "max_steps", NAV_KT_LONG, NAV_FIELD(max_steps), "0", "Stop after this many time steps; 0 = no limit.",
      NAV_ATLEAST(0)},
     {"time", "steady_tol", NAV_KT_REAL, NAV_FIELD(steady_tol), "1e-5",
-     "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol; 0 = off.", NAV_ATLEAST(0)},
+     "Stop at steady state, when max|u^{n+1} - u^n| / (dt max|u|) < steady_tol (with a temperature, or a "
+     "turbulence model, the same measure of T, k and omega counts too); 0 = off.", NAV_ATLEAST(0)},
     {"time", "diffusion", NAV_KT_CHOICE, NAV_FIELD(diffusion), "explicit",
      "Time integration of the viscous term and of the heat diffusion: explicit (Adams-Bashforth 2 with "
      "everything else; dt limited by fourier) or implicit (Crank-Nicolson, two backward-Euler steps at the "
@@ -200,6 +202,11 @@ static const nav_key nav_keys[] = {
      "diffusion = implicit: relative residual at which each Helmholtz solve stops (multigrid V(2,2) cycles, at "
      "most pressure.max_iterations).",
      NAV_RANGE(0, 1, 1, 1)},
+    {"time", "diffusion_theta", NAV_KT_REAL, NAV_FIELD(diffusion_theta), "0.5",
+     "diffusion = implicit: the implicit weight theta of the diffusion after the first two (backward-Euler) "
+     "steps: 0.5 Crank-Nicolson (second order in time), 1 backward Euler (first order, L-stable: the choice for "
+     "large pseudo-time steps towards a steady state, where Crank-Nicolson only flips the stiff modes).",
+     NAV_RANGE(0.5, 0, 1, 0)},
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",
@@ -400,6 +407,28 @@ static const nav_key nav_keys[] = {
      "Artificial compressibility: levels of the multigrid in pseudo-time (FAS V-cycles, one iteration of the "
      "pseudo-time scheme before and after each coarse-grid correction), taken from the pressure multigrid's "
      "levels while every block halves exactly; 0 = all of them, 1 = a single grid.", NAV_RANGE(0, 0, 24, 0)},
+    /* [turbulence] (physics/nav_turbulence.h) */
+    {"turbulence", "model", NAV_KT_CHOICE, NAV_FIELD(turbulence_model), "off",
+     "off, or k_omega_sst: Menter's k-omega SST model in the SST-2003 form of the NASA Turbulence Modeling "
+     "Resource (docs/design.md); k and omega transported (upwind advection, implicit diffusion with nu + sigma "
+     "nu_t, linearised implicit sinks), nu_t = a1 k / max(a1 omega, S F2) added to nu in the momentum equation. "
+     "Walls: k = 0, omega = 60 nu / (beta1 d1^2) at the wall (d1: wall to first cell centre).",
+     .values = nav_turbulence_values},
+    {"turbulence", "intensity", NAV_KT_REAL, NAV_FIELD(intensity), "0.05",
+     "Turbulence intensity I of the inflow faces and of the initial field: k = 1.5 (I U)^2 with U the inflow "
+     "speed of the face (initial field: the velocity scale of the case, docs/case-file.md rules).", NAV_ATLEAST(0)},
+    {"turbulence", "length_scale", NAV_KT_REAL, NAV_FIELD(length_scale), "0",
+     "Turbulence length scale L of the inflow faces and of the initial field: omega = sqrt(k) / (beta*^(1/4) L); "
+     "0 = a tenth of the smallest domain length.", NAV_ATLEAST(0)},
+    {"turbulence", "nut_relaxation", NAV_KT_REAL, NAV_FIELD(nut_relaxation), "1",
+     "The eddy viscosity of the momentum equation after each step: nu_t <- a nu_t(model) + (1 - a) nu_t. 1 = the "
+     "model's (time-accurate); 0.2 damps the flip-flop of k and nu_t that large implicit steps towards a steady "
+     "state excite (the channel cases: 240 and 370 steps; 0.5: 3220 at Re_tau 5200; the steady state does not "
+     "depend on it).", NAV_RANGE(0, 1, 1, 0)},
+    {"turbulence", "k_initial", NAV_KT_REAL, NAV_FIELD(k_initial), "0",
+     "Uniform initial k; 0 = from intensity and the velocity scale.", NAV_ATLEAST(0)},
+    {"turbulence", "omega_initial", NAV_KT_REAL, NAV_FIELD(omega_initial), "0",
+     "Uniform initial omega; 0 = from k and length_scale.", NAV_ATLEAST(0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -421,6 +450,7 @@ static const struct {
     {"pressure", "Solver of the pressure Poisson equation of the projection step."},
     {"output", "What is written, and how often."},
     {"temperature", "Boussinesq buoyancy: a transported temperature and its boundaries (off unless model = boussinesq)."},
+    {"turbulence", "RANS turbulence model (off unless model = k_omega_sst)."},
 };
 
 #define NAV_NSECTIONS ((int)(sizeof nav_sections / sizeof nav_sections[0]))
@@ -446,6 +476,10 @@ static const char *const nav_rules[] = {
     "With `temperature.model = boussinesq` a temperature face is periodic if and only if its velocity face is; "
     "`temperature.initial = conduction` needs a direction with both faces `fixed`, `wave` needs every face periodic.",
     "`physics.nu_t = linear` must be >= 0 in the whole domain (checked at its corners).",
+    "`turbulence.model = k_omega_sst` needs `run.method = projection`, `physics.nu_t = none`, and a wall face or a "
+    "driven flow (`physics.forcing` other than `none`, or an inflow face). Its initial k is `k_initial`, else "
+    "1.5 (intensity U)^2 with U the largest of the initial velocity amplitude, the wall and inflow speeds, the "
+    "forcing_value of flow_rate and sqrt(|forcing_value| l) of pressure_gradient (l the smallest domain length).",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1115,6 +1149,41 @@ static void nav_check_open(nav_load *ld) {
                  c->dim);
 }
 
+/* [turbulence]: the model runs with the projection, replaces a prescribed nu_t, and needs walls (its
+ * wall distance) or a flow that something drives. */
+static void nav_check_turbulence(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  if (strcmp(c->turbulence_model, "k_omega_sst")) return;
+  const int model = nav_key_id("turbulence", "model");
+  if (!strcmp(c->method, "artificial_compressibility"))
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("run", "method")),
+                 "turbulence.model = k_omega_sst runs with method = projection (large implicit steps reach the steady "
+                 "state: time.diffusion = implicit, diffusion_theta = 1), got %s",
+                 c->method);
+  if (strcmp(c->nu_t, "none"))
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "nu_t")),
+                 "turbulence.model = k_omega_sst computes nu_t: physics.nu_t must be none, got %s", c->nu_t);
+  int walls = 0, inflow = 0;
+  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++)
+    for (int s = 0; s < 2; s++) {
+      walls += c->bc[d][s] == NAV_BC_WALL;
+      inflow += c->bc[d][s] == NAV_BC_INFLOW;
+    }
+  if (!walls && !inflow && !strcmp(c->forcing, "none"))
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "forcing")),
+                 "turbulence.model = k_omega_sst needs a wall face (the wall distance of its blending) or a driven "
+                 "flow (physics.forcing, an inflow face): this case has neither");
+  double speed = 0; /* the wall speeds */
+  for (int d = 0; d < (c->dim == 3 ? 3 : 2); d++)
+    for (int s = 0; s < 2; s++)
+      for (int q = 0; q < 3; q++) speed = fmax(speed, fabs(c->wall_velocity[d][s][q]));
+  if (!inflow && !strcmp(c->forcing, "none") && !strcmp(c->initial, "rest") && speed == 0 && c->omega_initial == 0 &&
+      c->k_initial == 0)
+    nav_conflict(ld, nav_later(ld, model, nav_key_id("physics", "initial")),
+                 "turbulence.model = k_omega_sst: nothing sets the initial k and omega (the case is at rest with no "
+                 "forcing, inflow or moving wall): set turbulence.k_initial or omega_initial");
+}
+
 /* Artificial compressibility marches a pseudo-time: no simulated time to stop at or write at. */
 static void nav_check_method(nav_load *ld) {
   const nav_config *c = ld->cfg;
@@ -1164,6 +1233,7 @@ static void nav_check_consistency(nav_load *ld) {
   nav_check_output(ld);
   nav_check_grid(ld);
   nav_check_method(ld);
+  nav_check_turbulence(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {
     if (c->dim != 3) nav_conflict(ld, nav_later(ld, initial, dim), "initial = abc needs dim = 3, got dim = %d", c->dim);

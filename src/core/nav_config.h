@@ -61,6 +61,7 @@ typedef struct nav_config {
   double steady_tol;  /* stop when max|u^{n+1}-u^n| / (dt max|u|) < steady_tol; 0 = off */
   char diffusion[16];       /* explicit | implicit (nav_diffusion.h) */
   double diffusion_tolerance; /* relative residual of the implicit diffusion solves */
+  double diffusion_theta;     /* implicit weight after the first steps (0.5 Crank-Nicolson, 1 backward Euler) */
 
   /* [physics] */
   double nu;               /* kinematic viscosity */
@@ -125,6 +126,12 @@ typedef struct nav_config {
   double t_amplitude;       /* key 'amplitude': of the wave, or of the perturbation */
   nav_thermal_type tbc[3][2];  /* keys x_low ... z_high */
   double tbc_value[3][2];      /* keys x_low_value ...: wall temperature (fixed) or heat flux into the domain (flux) */
+  /* [turbulence] (physics/nav_turbulence.h) */
+  char turbulence_model[16]; /* key 'model': off | k_omega_sst */
+  double intensity;          /* turbulence intensity of inflow faces and of the initial field */
+  double length_scale;       /* turbulence length scale; 0 = a tenth of the smallest domain length */
+  double k_initial, omega_initial; /* uniform initial k, omega; 0 = from intensity and length_scale */
+  double nut_relaxation;     /* nu_t <- a nu_t(model) + (1 - a) nu_t after each step */
   /* where each key's value came from (nav_config_where), set by nav_config_load; index = the key's
    * row in the schema table. src: 0 default, 1 case file, 2 --set; line: file line or --set index. */
   struct nav_config_origin {

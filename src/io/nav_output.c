@@ -12,6 +12,8 @@
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
 #include "io/nav_cellfields.h"
+#include "io/nav_channel.h"
+#include "physics/nav_turbulence.h"
 
 /* The first folder that nav_output_prepare created ("" if none): nav_output_abandon removes it and
  * the folders below it on the way to dir. */
@@ -311,6 +313,20 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   }
   fprintf(out, "},\n  \"bulk_velocity\": %s", nav_json_real(g->bulk_velocity, "%.16e", num));
   if (g->channel) fprintf(out, ",\n  \"re_tau\": %s", nav_json_real(g->re_tau, "%.16e", num));
+  if (f->turb) {
+    char a[3][32];
+    fprintf(out, ",\n  \"turbulence\": {\"model\": \"%s\", \"k_max\": %s, \"omega_max\": %s, \"nut_max\": %s}",
+            c->turbulence_model, nav_json_real(f->turb->k_max, "%.16e", a[0]),
+            nav_json_real(f->turb->w_max, "%.16e", a[1]), nav_json_real(f->turb->nut_max, "%.16e", a[2]));
+  }
+  if (s->channel && s->channel->on) {
+    const nav_channel_diag *ch = s->channel;
+    char a[5][32];
+    fprintf(out, ",\n  \"channel\": {\"u_tau\": %s, \"re_tau\": %s, \"cf\": %s, \"ub_plus\": %s, \"uc_plus\": %s}",
+            nav_json_real(ch->u_tau, "%.12e", a[0]), nav_json_real(ch->re_tau, "%.12e", a[1]),
+            nav_json_real(ch->cf, "%.12e", a[2]), nav_json_real(ch->ub_plus, "%.12e", a[3]),
+            nav_json_real(ch->uc_plus, "%.12e", a[4]));
+  }
   if (strcmp(c->forcing, "none")) fprintf(out, ",\n  \"forcing_gradient\": %s", nav_json_real(g->gradient, "%.16e", num));
   if (g->nopen) {
     fprintf(out, ",\n  \"flux\": {");

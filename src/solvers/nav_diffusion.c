@@ -2,6 +2,7 @@
 #include "solvers/nav_diffusion.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,12 +90,24 @@ static nav_err nav_diffusion_nut(nav_flow *f) {
   return NAV_OK;
 }
 
+void nav_diffusion_options(const nav_config *cfg, nav_psolver_options *po) {
+  memset(po, 0, sizeof *po);
+  snprintf(po->solver, sizeof po->solver, "mg");
+  snprintf(po->cycle, sizeof po->cycle, "v");
+  po->tolerance = cfg->diffusion_tolerance;
+  po->max_iterations = cfg->max_iterations;
+  po->pre_smooth = po->post_smooth = 2;
+  po->cpu_coarse_cells = cfg->cpu_coarse_cells;
+  po->helmholtz = 1;
+}
+
 nav_err nav_diffusion_create(nav_flow *f) {
   const nav_config *cfg = f->cfg;
   /* implicit diffusion is a time scheme of the projection; artificial compressibility marches its own
    * pseudo-time (nav_ac.h) and leaves the key unused */
   const int implicit = !strcmp(cfg->diffusion, "implicit") && strcmp(cfg->method, "artificial_compressibility");
-  const int nut = strcmp(cfg->nu_t, "none") != 0;
+  /* an eddy viscosity: prescribed, or filled by the turbulence model (nav_turbulence.h; 0 until then) */
+  const int nut = strcmp(cfg->nu_t, "none") != 0 || strcmp(cfg->turbulence_model, "off") != 0;
   if (!implicit && !nut) return NAV_OK;
   f->diff = calloc(1, sizeof *f->diff);
   NAV_CHECK(f->diff, NAV_ERR_MEMORY, "cannot allocate the diffusion solver");
@@ -103,14 +116,7 @@ nav_err nav_diffusion_create(nav_flow *f) {
   D->nu_max = cfg->nu;
   if (implicit) {
     nav_psolver_options po;
-    memset(&po, 0, sizeof po);
-    snprintf(po.solver, sizeof po.solver, "mg");
-    snprintf(po.cycle, sizeof po.cycle, "v");
-    po.tolerance = cfg->diffusion_tolerance;
-    po.max_iterations = cfg->max_iterations;
-    po.pre_smooth = po.post_smooth = 2;
-    po.cpu_coarse_cells = cfg->cpu_coarse_cells;
-    po.helmholtz = 1;
+    nav_diffusion_options(cfg, &po);
     nav_scalar_bc bc[3][2];
     for (int c = 0; c < f->dim; c++) {
       nav_diffusion_bc(f, c, bc);
@@ -204,7 +210,7 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
   const nav_box *b = &f->box;
   const nav_config *cfg = f->cfg;
   nav_diffusion *D = f->diff;
-  const double theta = f->step < NAV_DIFFUSION_EULER_STEPS ? 1.0 : 0.5, sigma = 1 / (theta * dt);
+  const double theta = f->step < NAV_DIFFUSION_EULER_STEPS ? 1.0 : cfg->diffusion_theta, sigma = 1 / (theta * dt);
   D->iterations = 0;
   D->theta = theta;
   /* H^n = -div(u u) + V_cross(u) - b (T - T_ref), S^n = -div(u T) */

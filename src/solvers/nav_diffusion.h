@@ -18,7 +18,7 @@
  *   T^{n+1} - T^n = dt [ AB2(S) + kappa lap T^n ] + theta dt kappa lap (T^{n+1} - T^n)
  *   du = u* - u^n:  du - theta dt V_diag(du) = dt [ AB2(H) + V_diag(u^n) - grad p^{n-1/2} ]
  *   L phi = div u* / dt,   u^{n+1} = u* - dt grad phi,   p^{n+1/2} = p^{n-1/2} + phi - theta nu div u*
- * theta = 1/2 (Crank-Nicolson), except the first NAV_DIFFUSION_EULER_STEPS steps of a run (theta = 1,
+ * theta = 1/2 (Crank-Nicolson; [time] diffusion_theta, 1 = backward Euler for pseudo-time marching), except the first NAV_DIFFUSION_EULER_STEPS steps of a run (theta = 1,
  * backward Euler: the start-up of Rannacher 1984, which damps the stiff modes of an impulsive
  * start that Crank-Nicolson only flips; a fixed number of first-order steps keeps the global
  * order 2). The boundary values are constant in time, so the increments du and dT have
@@ -50,6 +50,7 @@
 #ifndef NAV_DIFFUSION_H
 #define NAV_DIFFUSION_H
 
+#include "core/nav_config.h"
 #include "navier/nav_types.h"
 #include "solvers/poisson/nav_psolver.h"
 
@@ -95,6 +96,9 @@ nav_err nav_diffusion_predict(struct nav_flow *f, double dt, double ca, double c
  * (theta of the last nav_diffusion_predict, dt) and its bulk velocity (see above); *r is backend
  * memory owned by f->diff, valid until the next call. Collective. */
 nav_err nav_diffusion_response(struct nav_flow *f, int c, double dt, const nav_real **r, double *bulk);
+/* The options of the Helmholtz solves of implicit diffusion (multigrid V(2,2) cycles to
+ * diffusion_tolerance, cell-centred; the caller sets staggered). Not collective. */
+void nav_diffusion_options(const nav_config *cfg, nav_psolver_options *po);
 /* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa). */
 double nav_diffusion_max_diffusivity(const struct nav_flow *f);
 

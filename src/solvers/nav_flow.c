@@ -12,6 +12,7 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 #include "grid/nav_spacing.h"
+#include "physics/nav_turbulence.h"
 #include "solvers/nav_open.h"
 
 /* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
@@ -190,12 +191,14 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
   NAV_CALL(nav_heat_create(f));
   NAV_CALL(nav_diffusion_create(f));
+  NAV_CALL(nav_turbulence_create(f));
   return nav_ac_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
+  nav_turbulence_destroy(f);
   nav_diffusion_destroy(f);
   nav_heat_destroy(f);
   nav_open_destroy(f);
@@ -323,6 +326,7 @@ project:
     NAV_CALL(ops->axpby(b, 1, q, 1, f->p));
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   }
+  NAV_CALL(nav_turbulence_step(f, dt, diagnose)); /* k, omega with u^{n+1}; nu_t of the next step */
   nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;
   f->t += dt;
@@ -356,6 +360,7 @@ project:
       if (scale > 0) f->change = fmax(f->change, v[0] / (dt * scale));
       NAV_CALL(nav_heat_diagnose(f));
     }
+    if (f->turb) f->change = fmax(f->change, f->turb->change);
   }
   return NAV_OK;
 }

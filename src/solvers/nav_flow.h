@@ -19,7 +19,9 @@
  * Inflow and outflow faces (nav_open.h): before the predictor the outflow face values advance
  * from u^n and are flux-corrected; the ghosts of u* and u^{n+1} come from them. Forcing
  * (nav_drive.h): a mean pressure gradient is part of N(u); a held flow rate adds G r to u*. With
- * implicit diffusion the outflow faces advance inside the predictor (nav_diffusion.h). */
+ * implicit diffusion the outflow faces advance inside the predictor (nav_diffusion.h). A
+ * turbulence model (physics/nav_turbulence.h) advances k and omega with u^{n+1} after the projection
+ * and sets the eddy viscosity of the next step. */
 #ifndef NAV_FLOW_H
 #define NAV_FLOW_H
 
@@ -79,6 +81,7 @@ typedef struct nav_flow {
   double outflow_speed; /* U_c of the last step */
   nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
   nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
+  struct nav_turbulence *turb; /* the k-omega SST model (physics/nav_turbulence.h); NULL: [turbulence] model = off */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's

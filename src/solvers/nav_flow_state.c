@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "physics/nav_turbulence.h"
 #include "solvers/nav_flow.h"
 
 int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
@@ -40,6 +41,13 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
     a[n++] = (nav_flow_array){"phi", f->diff->phi};
     if (f->T) a[n++] = (nav_flow_array){"dT", f->diff->dT};
   }
+  if (f->turb) { /* k, omega and the warm starts of their solves (nav_turbulence.h) */
+    a[n++] = (nav_flow_array){"k", f->turb->k};
+    a[n++] = (nav_flow_array){"omega", f->turb->w};
+    a[n++] = (nav_flow_array){"dk", f->turb->dk};
+    a[n++] = (nav_flow_array){"domega", f->turb->dw};
+    a[n++] = (nav_flow_array){"nut", f->diff->nut}; /* relaxed: not a function of the rest */
+  }
   return n;
 }
 
@@ -49,6 +57,7 @@ nav_err nav_flow_state_restored(nav_flow *f) {
   if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, &f->box, f->halo, &f->tbc, f->T));
   if (f->diff && f->diff->implicit)
     NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
+  NAV_CALL(nav_turbulence_restored(f)); /* ghosts of k, omega and nu_t */
   f->change = -1;
   return NAV_OK;
 }

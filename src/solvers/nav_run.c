@@ -16,6 +16,7 @@
 #include "core/nav_timer.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_reduce.h"
+#include "io/nav_channel.h"
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
 #include "io/nav_snapshot.h"
@@ -357,6 +358,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     if (err == NAV_OK) err = ew;
   }
   nav_host_fields_free(&h);
+  nav_channel_diag channel; /* a driven channel: DIR/channel_profile.csv and summary "channel" */
+  const nav_err e_channel = nav_channel_profile(&f, dir, &channel);
+  if (err == NAV_OK) err = e_channel;
+  s.channel = &channel;
   err = nav_agree(&f, err);
   /* the final fields: with snapshots on, and for the figures of plots = true */
   const int plots = !strcmp(c->plots, "true");

@@ -18,6 +18,7 @@
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
 #include "io/nav_validation.h"
+#include "physics/nav_turbulence.h"
 #include "solvers/nav_flow.h"
 
 #define OK(call)                                                                                                     \
@@ -88,6 +89,28 @@ static int run(int argc, char **argv) {
     const int ok = rel <= tol;
     fail |= !ok;
     printf("%s: max |cuda - cpu| / max |cpu| = %.3e (max |cpu| %.4g)  %s\n", names[q], rel, xmax, ok ? "ok" : "FAIL");
+  }
+  if (f[0].turb) { /* the k-omega SST state (physics/nav_turbulence.h) and the eddy viscosity, every point */
+    nav_real *hk[2] = {malloc(n * sizeof(nav_real)), malloc(n * sizeof(nav_real))};
+    static const char *tnames[3] = {"k", "omega", "nu_t"};
+    for (int q = 0; q < 3 && hk[0] && hk[1]; q++) {
+      for (int k = 0; k < 2; k++) {
+        const nav_real *src = q == 0 ? f[k].turb->k : q == 1 ? f[k].turb->w : f[k].diff->nut;
+        OK(f[k].ops->to_host(hk[k], src, n * sizeof(nav_real)));
+      }
+      double dmax = 0, xmax = 0;
+      for (size_t p = 0; p < n; p++) {
+        dmax = fmax(dmax, fabs((double)hk[0][p] - (double)hk[1][p]));
+        xmax = fmax(xmax, fabs((double)hk[0][p]));
+        if (isnan(hk[0][p]) || isnan(hk[1][p])) dmax = NAN;
+      }
+      const double rel = xmax > 0 ? dmax / xmax : dmax;
+      fail |= !(rel <= tol);
+      printf("%s: max |cuda - cpu| / max |cpu| = %.3e (max |cpu| %.4g)  %s\n", tnames[q], rel, xmax,
+             rel <= tol ? "ok" : "FAIL");
+    }
+    free(hk[0]);
+    free(hk[1]);
   }
   const double dtrel = f[0].t > 0 ? fabs(f[0].t - f[1].t) / f[0].t : fabs(f[1].t); /* pseudo-time runs: t = 0 */
   printf("simulated time: relative difference %.3e; pressure iterations differed at %d of %ld steps%s\n", dtrel,

@@ -548,6 +548,54 @@ static void test_box(pair_box *pb) {
   }
 }
 
+/* The k-omega SST cell terms (nav_point_sst.h) on random fields: k in [0.5, 2.5), omega in [2, 4), the
+ * wall distance in [0.5, 2.5) (F1, F2 between 0 and 1), every output array; and the Helmholtz
+ * operator with a variable shift (the k, omega solves of nav_turbulence.h). */
+static void test_sst(pair_box *pb) {
+  const int dim = pb->dim;
+  char name[64];
+  field u[3], k = field_new(pb, 1.5), w = field_new(pb, 3.0), wd = field_new(pb, 1.5), out[8];
+  nav_real *uc[3] = {0}, *ug[3] = {0}, *oc[8], *og[8];
+  for (int c = 0; c < dim; c++) {
+    u[c] = field_new(pb, 0.2);
+    uc[c] = u[c].c, ug[c] = u[c].g;
+  }
+  for (int i = 0; i < 8; i++) {
+    out[i] = field_new(pb, 0);
+    oc[i] = out[i].c, og[i] = out[i].g;
+  }
+  OK(cpu->sst_cells(&pb->c, uc, k.c, w.c, wd.c, (nav_real)0.01, oc));
+  OK(gpu->sst_cells(&pb->g, ug, k.g, w.g, wd.g, (nav_real)0.01, og));
+  static const char *const what[8] = {"nut", "F1", "Gamma_k", "Gamma_w", "q_k", "q_w", "c_k", "c_w"};
+  for (int i = 0; i < 8; i++) {
+    snprintf(name, sizeof name, "sst_cells %s", what[i]);
+    check_field(name, pb, &out[i]);
+  }
+  /* the Helmholtz laplacian and residual with coefficient Gamma_k and variable shift c_w (both positive) */
+  field y = field_new(pb, 0), rhs = field_new(pb, 0), inv = field_new(pb, 0);
+  nav_box hc = pb->c, hg = pb->g;
+  hc.kc = out[2].c, hg.kc = out[2].g;
+  hc.sc = out[7].c, hg.sc = out[7].g;
+  hc.shift = hg.shift = (nav_real)2.0;
+  OK(cpu->laplacian(&hc, k.c, y.c));
+  OK(gpu->laplacian(&hg, k.g, y.g));
+  check_field("helmholtz laplacian, variable shift", pb, &y);
+  OK(cpu->inverse_diagonal(&hc, inv.c));
+  OK(gpu->inverse_diagonal(&hg, inv.g));
+  check_field("helmholtz inverse_diag, variable shift", pb, &inv);
+  OK(cpu->relax_colour(&hc, k.c, rhs.c, inv.c, 0, (nav_real)1.0));
+  OK(gpu->relax_colour(&hg, k.g, rhs.g, inv.g, 0, (nav_real)1.0));
+  check_field("helmholtz relax, variable shift", pb, &k);
+  field_free(&y);
+  field_free(&rhs);
+  field_free(&inv);
+  for (int c = 0; c < dim; c++) field_free(&u[c]);
+  for (int i = 0; i < 8; i++) field_free(&out[i]);
+  field_free(&k);
+  field_free(&w);
+  field_free(&wd);
+}
+
 /* Artificial compressibility (nav_point_ac.h): the stage updates with residual maxima, on random
  * fields (velocity offset 0.2, so every rate is positive). */
 static void test_ac(pair_box *pb) {
@@ -648,6 +696,7 @@ int main(void) {
   for (int i = 0; i < 5; i++) {
     test_box(&boxes[i]);
     test_ac(&boxes[i]);
+    test_sst(&boxes[i]);
     test_lines(&boxes[i]);
   }
   /* multigrid transfers: fine boxes (even and odd counts) and their coarse boxes */

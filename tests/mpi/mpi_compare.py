@@ -66,6 +66,9 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
         big = max(abs(c["u_max"]), abs(c["v_max"]))
         fields["monitor positions"] = [c[k + "_" + x] for k, x in (("u_max", "y"), ("v_max", "x"))
                                        if abs(c[k]) > 1e-3 * big]
+    if "turbulence" in summ:  # the k-omega SST model's maxima (physics/nav_turbulence.h), reduced over ranks
+        t = summ["turbulence"]
+        fields["monitor k_max, omega_max, nut_max"] = [t["k_max"], t["omega_max"], t["nut_max"]]
     # the wall, bulk and flux monitors (nav_drive.h), reduced over ranks
     # (a mean that is round-off, as the bulk velocity of a closed box or the mean shear of a
     # symmetric convection cell, is noise: only values above 1e-8 count)

@@ -125,7 +125,7 @@ write_case unknown_section <<'EOF'
 nx = 8
 EOF
 expect_input_error unknown_section \
-  "$scratch/unknown_section.ini:1: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature)" \
+  "$scratch/unknown_section.ini:1: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature, turbulence)" \
   "$scratch/unknown_section.ini"
 
 expect_input_error bad_set "--set:2: key 'grid.nx': must be >= 1, got 0" \
@@ -239,6 +239,26 @@ expect_input_error poiseuille_no_walls \
   "--set:1: key 'physics.initial': initial = poiseuille needs a direction other than forcing_direction with walls on both faces" \
   "$scratch/good.ini" --set physics.initial=poiseuille --set boundary.x_low=periodic --set boundary.x_high=periodic \
   --set boundary.y_high=free_slip --set boundary.y_high_velocity=0,0,0
+
+# [turbulence] (physics/nav_turbulence.h)
+expect_input_error turbulence_unknown_model \
+  "--set:1: key 'turbulence.model': must be one of off, k_omega_sst, got 'k_epsilon'" \
+  "$scratch/good.ini" --set turbulence.model=k_epsilon
+expect_input_error turbulence_negative_intensity "--set:2: key 'turbulence.intensity': must be >= 0, got -0.1" \
+  "$scratch/good.ini" --set turbulence.model=k_omega_sst --set turbulence.intensity=-0.1
+expect_input_error turbulence_no_walls \
+  "--set:1: key 'turbulence.model': turbulence.model = k_omega_sst needs a wall face (the wall distance of its blending) or a driven flow (physics.forcing, an inflow face): this case has neither" \
+  "$scratch/good.ini" --set turbulence.model=k_omega_sst --set boundary.x_low=periodic --set boundary.x_high=periodic \
+  --set boundary.y_low=periodic --set boundary.y_high=periodic --set boundary.y_high_velocity=0,0,0
+expect_input_error turbulence_no_forcing \
+  "--set:1: key 'turbulence.model': turbulence.model = k_omega_sst: nothing sets the initial k and omega (the case is at rest with no forcing, inflow or moving wall): set turbulence.k_initial or omega_initial" \
+  "$scratch/good.ini" --set turbulence.model=k_omega_sst --set boundary.y_high_velocity=0,0,0
+expect_input_error turbulence_method \
+  "--set:2: key 'run.method': turbulence.model = k_omega_sst runs with method = projection (large implicit steps reach the steady state: time.diffusion = implicit, diffusion_theta = 1), got artificial_compressibility" \
+  "$scratch/good.ini" --set turbulence.model=k_omega_sst --set run.method=artificial_compressibility
+expect_input_error turbulence_prescribed_nu_t \
+  "--set:2: key 'physics.nu_t': turbulence.model = k_omega_sst computes nu_t: physics.nu_t must be none, got linear" \
+  "$scratch/good.ini" --set turbulence.model=k_omega_sst --set physics.nu_t=linear
 
 echo "test_cli_errors: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

@@ -4,7 +4,7 @@
  * (5 points in 2D, 7 in 3D), the finite-volume Laplacian divided by the cell width. The same
  * operator in Helmholtz form (nav_box.h: shift sigma, coefficient k; implicit diffusion):
  *   (L x)_i = sum_d [ k_{i+1/2} (x_{i+1} - x_i) / dc_{i+1} - k_{i-1/2} (x_i - x_{i-1}) / dc_i ] / df_i
- *             - sigma x_i,      k_{i+1/2} = (k_i + k_{i+1}) / 2;
+ *             - (sigma + s_i) x_i,      k_{i+1/2} = (k_i + k_{i+1}) / 2  (s: the variable shift, 0 unless set);
  * boundary
  * conditions enter through the ghost values (Neumann: mirror, Dirichlet: negative mirror,
  * periodic: wrap). L is symmetric in the volume-weighted inner product (x, y) = sum x y dV,
@@ -47,6 +47,10 @@ NAV_HD static inline nav_real nav_laplacian(const nav_box *b, const nav_real *x,
     lx -= b->shift * x[p];
     dg -= b->shift;
   }
+  if (b->sc) { /* the variable shift s(x) */
+    lx -= b->sc[p] * x[p];
+    dg -= b->sc[p];
+  }
   *diag = dg;
   return lx;
 }
@@ -64,7 +68,7 @@ NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p
     const nav_real cw = b->rdc[d][ijk[d]] * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p - b->st[d]]);
     dg -= ce + cw;
   }
-  return dg - b->shift;
+  return dg - b->shift - (b->sc ? b->sc[p] : (nav_real)0);
 }
 
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the

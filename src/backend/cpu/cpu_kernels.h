@@ -76,6 +76,8 @@ nav_err nav_stress_cpu(const nav_box *b, nav_real *const *u, nav_real *const *kf
 nav_err nav_scalar_rhs_cpu(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
 nav_err nav_buoyancy_cpu(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
                          nav_real *const *rhs);
+nav_err nav_sst_cells_cpu(const nav_box *b, nav_real *const *u, const nav_real *k, const nav_real *w,
+                          const nav_real *wd, nav_real nu, nav_real *const *out);
 
 nav_err nav_ac_momentum_cpu(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
                             const nav_real *p, const nav_ac_params *a, double *res_max);

@@ -30,6 +30,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .stress = nav_stress_cpu,
     .scalar_rhs = nav_scalar_rhs_cpu,
     .buoyancy = nav_buoyancy_cpu,
+    .sst_cells = nav_sst_cells_cpu,
     .ac_momentum = nav_ac_momentum_cpu,
     .ac_cells = nav_ac_cells_cpu,
     .ac_restrict_faces = nav_ac_restrict_faces_cpu,

@@ -48,6 +48,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .stress = nav_stress_cuda,
     .scalar_rhs = nav_scalar_rhs_cuda,
     .buoyancy = nav_buoyancy_cuda,
+    .sst_cells = nav_sst_cells_cuda,
     .ac_momentum = nav_ac_momentum_cuda,
     .ac_cells = nav_ac_cells_cuda,
     .ac_restrict_faces = nav_ac_restrict_faces_cuda,

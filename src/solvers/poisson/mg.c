@@ -274,21 +274,30 @@ void nav_mg_bottom(nav_psolver *ps) {
   }
 }
 
-nav_err nav_mg_coefficients(nav_psolver *ps) {
+/* The array of level l that nav_mg_restrict_cells moves: the coefficient (which 0) or the variable shift. */
+static nav_real **nav_mg_cell_array(nav_level *l, int which) { return which ? &l->sv : &l->kc; }
+
+/* Restrict a cell-centred array of the Helmholtz operator from level 0 to every coarse level: it
+ * travels like a residual (volume average, through f->r and the gather to the transfer level). */
+static nav_err nav_mg_restrict_cells(nav_psolver *ps, int which) {
   for (int l = 1; l < ps->nlev; l++) {
     nav_level *f = &ps->lev[l - 1], *c = &ps->lev[l];
     const int gather = l == ps->gather;
-    if (gather) { /* the coefficient travels like a residual: through f->r to the transfer level */
-      NAV_CALL(f->ops->copy(f->r, f->kc, (size_t)f->box.ntot * sizeof(nav_real)));
+    if (gather) {
+      NAV_CALL(f->ops->copy(f->r, *nav_mg_cell_array(f, which), (size_t)f->box.ntot * sizeof(nav_real)));
       NAV_CALL(nav_mg_gather(ps, f));
     }
     if (!c->active) continue;
     const nav_level *src = gather ? &ps->transfer : f;
-    NAV_CALL(c->ops->restrict_residual(&src->box, gather ? src->r : src->kc, &c->box, c->kc));
-    NAV_CALL(nav_level_fill_coefficient(ps, c, c->kc));
+    nav_real *sarr = gather ? src->r : *nav_mg_cell_array((nav_level *)src, which), *carr = *nav_mg_cell_array(c, which);
+    NAV_CALL(c->ops->restrict_residual(&src->box, sarr, &c->box, carr));
+    NAV_CALL(nav_level_fill_coefficient(ps, c, carr));
   }
   return NAV_OK;
 }
+
+nav_err nav_mg_coefficients(nav_psolver *ps) { return nav_mg_restrict_cells(ps, 0); }
+nav_err nav_mg_shift_fields(nav_psolver *ps) { return nav_mg_restrict_cells(ps, 1); }
 
 /* One colour of a red-black sweep with the ghost fill after it, the halo exchange overlapping
  * the work: the shell of the block (the cells next to a face) is relaxed first, then the core

@@ -85,6 +85,11 @@ nav_err nav_psolver_set_shift(nav_psolver *ps, double sigma);
  * normal gradient, periodic wrap, halo exchange; even about a pinned face slot) and it is restricted
  * (volume average) to every coarse level. Call again whenever k changes. Collective. */
 nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k);
+/* Helmholtz solvers: a cell-centred variable shift s(x) >= 0 of level 0 (backend memory, interior
+ * values read, copied), added to sigma: the operator becomes div(k grad x) - (sigma + s) x; restricted
+ * (volume average) to every coarse level; NULL removes it. Call again whenever s changes (the level
+ * diagonals are recomputed at the next nav_psolver_set_shift). Collective. */
+nav_err nav_psolver_set_shift_field(nav_psolver *ps, const nav_real *s);
 void nav_psolver_destroy(nav_psolver *ps);
 /* One line on the solver: multigrid levels and the coarsest level, relaxation factor. */
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size);

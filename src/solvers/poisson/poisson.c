@@ -86,8 +86,8 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest) {
     memset(lev, 0, sizeof *lev);
     return;
   }
-  nav_real *v[5] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b, lev->kc};
-  for (int i = 0; i < 5; i++)
+  nav_real *v[6] = {lev->r, lev->inv_diag, finest ? NULL : lev->x, finest ? NULL : lev->b, lev->kc, lev->sv};
+  for (int i = 0; i < 6; i++)
     if (v[i]) ops->free(v[i]);
   nav_mg_line_free(lev);
   for (int d = 0; d < 3; d++) nav_widths_free(lev->w[d]);
@@ -369,6 +369,25 @@ nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k) {
   NAV_CALL(ps->ops->copy(l0->kc, k, (size_t)l0->box.ntot * sizeof(nav_real)));
   NAV_CALL(nav_level_fill_coefficient(ps, l0, l0->kc));
   return nav_mg_coefficients(ps);
+}
+
+nav_err nav_psolver_set_shift_field(nav_psolver *ps, const nav_real *s) {
+  NAV_CHECK(ps->opt.helmholtz, NAV_ERR_INTERNAL, "nav_psolver_set_shift_field: not a Helmholtz solver");
+  ps->diag_stale = 1;
+  for (int l = 0; l < ps->nlev; l++) {
+    nav_level *lev = &ps->lev[l];
+    if (!lev->active) continue;
+    if (s && !lev->sv) {
+      NAV_CALL(lev->ops->alloc((void **)&lev->sv, (size_t)lev->box.ntot * sizeof(nav_real)));
+      NAV_CALL(lev->ops->set(&lev->box, lev->sv, 0));
+    }
+    lev->box.sc = s ? lev->sv : NULL;
+  }
+  if (!s) return NAV_OK;
+  nav_level *l0 = &ps->lev[0];
+  NAV_CALL(ps->ops->copy(l0->sv, s, (size_t)l0->box.ntot * sizeof(nav_real)));
+  NAV_CALL(nav_level_fill_coefficient(ps, l0, l0->sv));
+  return nav_mg_shift_fields(ps);
 }
 
 /* The FFT solver is direct: its residual is round-off, and measuring it (the norms of b and of the

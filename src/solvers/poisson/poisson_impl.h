@@ -18,6 +18,7 @@ typedef struct nav_level {
   nav_real *x, *b, *r; /* solution/correction, right-hand side, residual */
   nav_real *inv_diag;  /* 1 / diag(L) */
   nav_real *kc;        /* Helmholtz coefficient at the cells (NULL: none); box.kc points to it */
+  nav_real *sv;        /* variable Helmholtz shift at the cells (NULL: none); box.sc points to it */
   double volume;       /* global */
   double *w[3];        /* host widths of the GLOBAL grid of the level, index -1..N */
   int N[3];            /* global cells */
@@ -118,6 +119,8 @@ void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
 void nav_mg_bottom(nav_psolver *ps);
 /* Helmholtz coefficient of every coarse level from level 0's (restriction, gathers). Collective. */
 nav_err nav_mg_coefficients(nav_psolver *ps);
+/* The same for the variable shift (lev->sv). Collective. */
+nav_err nav_mg_shift_fields(nav_psolver *ps);
 /* Volume-weighted RMS norm sqrt(sum x^2 dV / V) from a local sum. */
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */

@@ -1,0 +1,33 @@
+/* CUDA backend: the cell terms of the k-omega SST model. The formulas are in common/nav_point_sst.h. */
+#include "backend/common/nav_point_sst.h"
+#include "backend/cuda/cuda_kernels.h"
+
+/* The eight output arrays travel by value. */
+typedef struct nav_cuda_sst_out {
+  nav_real *a[8];
+} nav_cuda_sst_out;
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_sst_cells_kernel(nav_box box, nav_cuda_fields u, const nav_real *k, const nav_real *w, const nav_real *wd,
+                         nav_real nu, nav_cuda_sst_out out) {
+  NAV_CUDA_INTERIOR(box);
+  const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+  const nav_sst_point r = nav_sst_cell(b, uc, k, w, wd, nu, p, ijk);
+  out.a[0][p] = r.nut;
+  out.a[1][p] = r.f1;
+  out.a[2][p] = r.gk;
+  out.a[3][p] = r.gw;
+  out.a[4][p] = r.qk;
+  out.a[5][p] = r.qw;
+  out.a[6][p] = r.ck;
+  out.a[7][p] = r.cw;
+}
+
+nav_err nav_sst_cells_cuda(const nav_box *b, nav_real *const *u, const nav_real *k, const nav_real *w,
+                           const nav_real *wd, nav_real nu, nav_real *const *out) {
+  nav_cuda_sst_out o;
+  for (int i = 0; i < 8; i++) o.a[i] = out[i];
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_sst_cells_kernel, *b, nav_cuda_pack(b, u), k, w, wd, nu, o);
+  return NAV_OK;
+}

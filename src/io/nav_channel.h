@@ -1,0 +1,24 @@
+/* The wall-normal profile and the summary of a driven channel (nav_drive.h: forcing on, walls on both
+ * faces of a direction e): u_tau = sqrt(mean tau_w of the two walls), Re_tau = u_tau h / nu (h half
+ * the width), U_b the bulk velocity, C_f = tau_w / (U_b^2 / 2) = 2 (u_tau / U_b)^2, U_b+ = U_b / u_tau,
+ * U_c+ = the centre-line velocity / u_tau (linear between the two cells either side of the centre,
+ * or the middle cell). DIR/channel_profile.csv holds, per cell along e, the mean over the other
+ * directions of: y (distance from the low wall), y+ = y u_tau / nu, U+ = u / u_tau (u: the forcing
+ * component at the cell centre), and with a turbulence model k+ = k / u_tau^2, omega+ = omega nu /
+ * u_tau^2 and nu_t / nu. */
+#ifndef NAV_CHANNEL_H
+#define NAV_CHANNEL_H
+
+#include "solvers/nav_flow.h"
+
+typedef struct nav_channel_diag {
+  int on; /* a driven channel */
+  double u_tau, re_tau, cf, ub_plus, uc_plus;
+} nav_channel_diag;
+
+/* Measure *c and write DIR/channel_profile.csv (rank 0); c->on = 0 and nothing written when the case
+ * is not a driven channel. A driven flow's wall monitors (f->drive, nav_drive_diagnose) are measured
+ * again first, from the final state. Collective. */
+nav_err nav_channel_profile(nav_flow *f, const char *dir, nav_channel_diag *c);
+
+#endif
