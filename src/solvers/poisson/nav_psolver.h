@@ -80,6 +80,11 @@ nav_err nav_psolver_set_shift(nav_psolver *ps, double sigma);
  * normal gradient, periodic wrap, halo exchange; even about a pinned face slot) and it is restricted
  * (volume average) to every coarse level. Call again whenever k changes. Collective. */
 nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k);
+/* One application of the solver as a preconditioner: z = M r with M ~ L^{-1} (fft: the exact inverse;
+ * mg, mgpcg: one V-cycle from z = 0, symmetric for mgpcg (black-red post-smoothing), so that CG can
+ * use it; pcg: Jacobi). Singular problems: r and z are projected to zero mean (r is modified). r, z:
+ * backend memory in the block layout, distinct. Collective. */
+nav_err nav_psolver_precondition(nav_psolver *ps, nav_real *z, nav_real *r);
 void nav_psolver_destroy(nav_psolver *ps);
 /* One line on the solver: multigrid levels and the coarsest level, relaxation factor. */
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size);
