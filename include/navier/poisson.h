@@ -54,6 +54,7 @@
 #define NAVIER_POISSON_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #include "navier/nav_types.h"
 
@@ -131,6 +132,12 @@ nav_err nav_poisson_solve_block(nav_poisson *ps, double *x, const double *b, nav
  * problems r's mean is ignored and z has zero mean. Collective; r is not modified. */
 nav_err nav_poisson_precondition_block(nav_poisson *ps, double *z, const double *r);
 void nav_poisson_destroy(nav_poisson *ps);
+/* One rank without MPI of the caller's own (bindings: python/navier_poisson.py): MPI is initialised if
+ * it is not yet (and finalized by nav_poisson_finalize_serial), the solver lives on MPI_COMM_SELF. */
+nav_err nav_poisson_create_serial(const nav_poisson_options *opt, nav_poisson **ps);
+void nav_poisson_finalize_serial(void);
+/* sizeof the options and result structures (a binding checks its mirror of them). */
+void nav_poisson_sizes(size_t *options, size_t *result);
 /* The message of the last error. */
 const char *nav_poisson_error(void);
 /* One line describing the solver set up (levels, coarsest grid, relaxation factor). */
