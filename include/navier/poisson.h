@@ -33,8 +33,10 @@
  * every rank (never a hang). The solver then uses the layout directly when it can (every rank a
  * non-empty block of at least 2 cells per direction, one rank per solver: the solver's blocks ARE
  * the application's blocks, only a copy into the ghosted arrays); otherwise the blocks are moved
- * (MPI point-to-point messages between the ranks whose boxes intersect) onto navier's own
- * decomposition of the solver ranks, and x is moved back after the solve.
+ * onto navier's own decomposition of the solver ranks, and x is moved back after the solve: through
+ * MPI-3 shared memory when every block stays on its node (each rank writes its cells straight into the
+ * solver rank's host staging array, a shared window; the ranks copy in parallel), else by MPI
+ * point-to-point messages between the ranks whose boxes intersect (options.gather).
  *
  * Memory space (options.memory): NAV_POISSON_HOST (default) or NAV_POISSON_DEVICE (pointers of
  * the GPU of the rank's backend, cudaMalloc'ed; the backend must be "cuda"). The caller says which;
@@ -89,6 +91,9 @@ typedef struct nav_poisson_options {
   int ranks_per_solver; /* consolidation: node-local ranks per solving rank (see above); 0 = automatic */
   nav_poisson_memory memory; /* where x and b of nav_poisson_solve_block live; default NAV_POISSON_HOST */
   int zero_guess;       /* 1: x is output only (not read, not moved: the solve starts from 0); default 0 */
+  const char *gather;   /* how moved blocks travel: "auto" (default, NULL too: MPI-3 shared memory when every
+                           block stays on its node, else messages), "messages" (MPI point-to-point), "shared"
+                           (shared memory or NAV_ERR_INPUT) */
 } nav_poisson_options;
 
 typedef struct nav_poisson_result {
@@ -103,7 +108,8 @@ typedef struct nav_poisson_result {
   double copy_s;     /* seconds of the solver rank's host <-> backend copies of b, x (and of the
                         caller's device arrays) */
   int solver_ranks;  /* ranks that solve (fewer than the communicator's under consolidation) */
-  int moved;         /* 1: the blocks are moved onto navier's decomposition; 0: used directly */
+  int moved;         /* 0: the application's blocks are the solver's; the blocks are moved onto navier's
+                        decomposition by 1: MPI messages, 2: MPI-3 shared memory */
 } nav_poisson_result;
 
 typedef struct nav_poisson nav_poisson;

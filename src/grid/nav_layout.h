@@ -22,6 +22,7 @@
 
 #include <mpi.h>
 
+#include "backend/nav_box.h"
 #include "navier/nav_types.h"
 
 typedef struct nav_layout {
@@ -71,5 +72,35 @@ nav_err nav_move_create(MPI_Comm comm, const nav_layout *src, const nav_layout *
  * Collective over the ranks that share cells. */
 nav_err nav_move_run(nav_move *mv, const double *from, double *to, int reverse);
 void nav_move_destroy(nav_move *mv);
+
+/* The same moves through MPI-3 shared memory, when every piece stays on its node: the destination
+ * ranks' ghosted host arrays (b and x, the nav_box layout of their destination boxes) live in one
+ * shared window of the node (MPI_Win_allocate_shared), every rank writes its pieces of b (and x)
+ * straight into them (forward) and reads its pieces of x back (reverse), with a node barrier in
+ * between: no message, no intermediate buffer, the ranks copy in parallel. */
+typedef struct nav_shm_move {
+  MPI_Comm node;         /* the ranks of this node */
+  MPI_Win win;
+  int npiece;
+  nav_move_piece *piece; /* this rank's pieces (mv.send) */
+  nav_real **dst;        /* per piece: the destination rank's window part (b, then x at + ntot) */
+  nav_box *box;          /* per piece: the destination rank's ghosted layout */
+  nav_real *mine;        /* this rank's window part: b at mine, x at mine + ntot (NULL without a box) */
+  nav_idx ntot;
+  int lo[3], cnt[3];     /* this rank's source box */
+  int active;            /* the window exists */
+} nav_shm_move;
+
+/* Set up the shared-memory moves of mv (from src to dst, dim); *usable = 0 on every rank (and nothing
+ * allocated) when some piece would cross nodes. Collective over comm. */
+nav_err nav_shm_move_create(MPI_Comm comm, const nav_layout *dst, const nav_move *mv, int dim, nav_shm_move *sm,
+                            int *usable);
+/* Forward: write this rank's block b (and x unless NULL) into the destinations' arrays; returns when
+ * every rank of the node has written. Collective over the node. */
+nav_err nav_shm_move_in(nav_shm_move *sm, const double *b, const double *x);
+/* Reverse: after the destination ranks have put x into their window part, read this rank's cells of x.
+ * Collective over the node. */
+nav_err nav_shm_move_out(nav_shm_move *sm, double *x);
+void nav_shm_move_destroy(nav_shm_move *sm);
 
 #endif

@@ -3,7 +3,8 @@
  *
  *   1. layouts the solver uses directly (Cartesian splits along x, y, z and two directions, uneven,
  *      ranks numbered in any order) and layouts it must move (an empty rank, a block of one cell,
- *      consolidation: ranks_per_solver = 2 and 4) give the 1-rank x to <= 1e-12 (relative to max|x|)
+ *      consolidation: ranks_per_solver = 2 and 4; moved through shared memory (one node) and by
+ *      messages) give the 1-rank x to <= 1e-12 (relative to max|x|)
  *      in the same number of iterations, for mg, mgpcg and fft (when built), 3D stretched and 2D
  *      periodic grids; the preconditioner call (one symmetric cycle, or the FFT inverse) too;
  *   2. inconsistent layouts (a gap, an overlap, sizes that do not add up, a global size that differs
@@ -81,6 +82,7 @@ typedef struct layout {
   int reverse;   /* number the blocks from the last rank */
   int empty;     /* rank 1 has no block (the others the p[0] p[1] p[2] = size - 1 blocks) */
   int ranks_per_solver;
+  const char *gather; /* options.gather (NULL: auto, shared memory on one node) */
 } layout;
 
 static int block_of(const problem *P, const layout *L, int lo[3], int cnt[3]) {
@@ -114,6 +116,7 @@ static void compare(const problem *P, const layout *L, const char *solver, int p
   opt.solver = solver;
   opt.tolerance = 1e-10;
   opt.ranks_per_solver = L->ranks_per_solver;
+  opt.gather = L->gather;
   nav_poisson *ps = NULL;
   nav_poisson_result res;
   memset(&res, 0, sizeof res);
@@ -133,6 +136,9 @@ static void compare(const problem *P, const layout *L, const char *solver, int p
   MPI_Allreduce(MPI_IN_PLACE, &diff, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   CHECK(diff <= 1e-12 * scale, "%s %s%s layout %s: max|x - x_1rank| = %.3e (max|x| %.3e)", P->name, solver,
         precond ? " (precondition)" : "", L->name, diff, scale);
+  if (!precond && res.moved)
+    CHECK(res.moved == (L->gather && !strcmp(L->gather, "messages") ? 1 : 2), "%s layout %s: moved by %d", P->name,
+          L->name, res.moved);
   if (!precond)
     CHECK(res.iterations == rref->iterations, "%s %s layout %s: %d iterations, 1 rank %d", P->name, solver, L->name,
           res.iterations, rref->iterations);
@@ -140,8 +146,8 @@ static void compare(const problem *P, const layout *L, const char *solver, int p
     printf("%-10s %-6s precondition layout %-26s: max|z - z_1rank| / max|z| = %.1e\n", P->name, solver, L->name,
            diff / scale);
   else if (g_rank == 0)
-    printf("%-10s %-6s solve        layout %-26s: solver ranks %d, %s, max|x - x_1rank| / max|x| = %.1e, %d it\n",
-           P->name, solver, L->name, res.solver_ranks, res.moved ? "moved " : "direct", diff / scale, res.iterations);
+    printf("%-10s %-6s solve        layout %-26s: solver ranks %d, %-21s, max|x - x_1rank| / max|x| = %.1e, %d it\n",
+           P->name, solver, L->name, res.solver_ranks, res.moved == 2 ? "moved (shared memory)" : res.moved ? "moved (messages)" : "direct", diff / scale, res.iterations);
   nav_poisson_destroy(ps);
   free(b);
   free(x);
@@ -231,15 +237,18 @@ int main(int argc, char **argv) {
   layout L2[] = {{"x 2 uneven", {2, 1, 1}, {{7}}, 0, 0, 0},
                  {"y 2 reversed", {1, 2, 1}, {{0}, {13}}, 1, 0, 0},
                  {"x 1-cell block (moved)", {2, 1, 1}, {{1}}, 0, 0, 0},
-                 {"consolidated 2 -> 1", {2, 1, 1}, {{12}}, 0, 0, 2}};
+                 {"consolidated 2 -> 1", {2, 1, 1}, {{12}}, 0, 0, 2, NULL},
+                 {"consolidated 2 -> 1 messages", {2, 1, 1}, {{12}}, 0, 0, 2, "messages"}};
   layout L4[] = {{"x 4 uneven", {4, 1, 1}, {{5, 11, 18}}, 0, 0, 0},
                  {"2 x 2 reversed", {2, 2, 1}, {{9}, {6}}, 1, 0, 0},
                  {"z/y 1 x 2 x 2", {1, 2, 2}, {{0}, {10}, {7}}, 0, 0, 0},
                  {"empty rank 1 (moved)", {3, 1, 1}, {{8, 16}}, 0, 1, 0},
                  {"consolidated 4 -> 2", {2, 2, 1}, {{12}, {10}}, 0, 0, 2},
-                 {"consolidated 4 -> 1", {4, 1, 1}, {{6, 12, 18}}, 0, 0, 4}};
+                 {"consolidated 4 -> 1", {4, 1, 1}, {{6, 12, 18}}, 0, 0, 4, NULL},
+                 {"consolidated 4 -> 2 messages", {2, 2, 1}, {{12}, {10}}, 0, 0, 2, "messages"},
+                 {"empty rank 1, messages", {3, 1, 1}, {{8, 16}}, 0, 1, 0, "messages"}};
   layout *L = g_size == 1 ? L1 : g_size == 2 ? L2 : L4;
-  const int nl = g_size == 1 ? 1 : g_size == 2 ? 4 : 6;
+  const int nl = g_size == 1 ? 1 : g_size == 2 ? 5 : 8;
   if (g_size != 1 && g_size != 2 && g_size != 4) {
     if (g_rank == 0) fprintf(stderr, "run on 1, 2 or 4 ranks\n");
     MPI_Abort(MPI_COMM_WORLD, 2);

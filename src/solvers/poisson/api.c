@@ -33,6 +33,8 @@ struct nav_poisson {
   int moved, replicated;
   nav_layout app, sol;       /* the application's blocks; the solver's (moved only) */
   nav_move mv;
+  nav_shm_move sm;           /* the moves through shared memory (moved == 2) */
+  char gather[16];           /* options.gather */
   nav_psolver *solver;       /* solver ranks */
   nav_decomp dc;             /* the solver's decomposition (solver ranks) */
   nav_box box;               /* layout of the solver's ghosted arrays */
@@ -88,6 +90,10 @@ static nav_err nav_poisson_create_local(MPI_Comm comm, const nav_poisson_options
                 !strcmp(transport, "nccl"),
             NAV_ERR_INPUT, "nav_poisson_create: halo_transport '%s' unknown (auto, mpi, cuda-aware, nccl)", transport);
   snprintf(ps->transport, sizeof ps->transport, "%s", transport);
+  const char *gather = opt->gather ? opt->gather : "auto";
+  NAV_CHECK(!strcmp(gather, "auto") || !strcmp(gather, "messages") || !strcmp(gather, "shared"), NAV_ERR_INPUT,
+            "nav_poisson_create: gather '%s' unknown (auto, messages, shared)", gather);
+  snprintf(ps->gather, sizeof ps->gather, "%s", gather);
   NAV_CHECK(!opt->smoother || strlen(opt->smoother) < sizeof ps->opt.smoother, NAV_ERR_INPUT,
             "nav_poisson_create: smoother '%s' unknown (auto, point, line)", opt->smoother);
   NAV_CHECK(opt->memory == NAV_POISSON_HOST || opt->memory == NAV_POISSON_DEVICE, NAV_ERR_INPUT,
@@ -165,8 +171,11 @@ static void nav_poisson_release(nav_poisson *ps) {
   if (ps->b) ps->ops->free(ps->b);
   if (ps->box.rdf[0]) nav_box_destroy(ps->ops, &ps->box);
   memset(&ps->box, 0, sizeof ps->box);
-  free(ps->hx);
-  free(ps->hb);
+  if (ps->moved != 2) { /* shared memory: hx and hb are the window's */
+    free(ps->hx);
+    free(ps->hb);
+  }
+  nav_shm_move_destroy(&ps->sm);
   free(ps->ax);
   free(ps->ab);
   free(ps->sx);
@@ -279,6 +288,8 @@ static nav_err nav_poisson_solver(nav_poisson *ps, int dim, const int N[3], nav_
   return NAV_OK;
 }
 
+static nav_err nav_poisson_shared(nav_poisson *ps, int dim);
+
 /* Set up on the application layout (this rank's block at offset, count cells); replicated: for
  * nav_poisson_solve (whole host arrays, staged through host blocks). */
 static nav_err nav_poisson_setup(nav_poisson *ps, int dim, const int N[3], const int offset[3], const int count[3],
@@ -303,8 +314,28 @@ static nav_err nav_poisson_setup(nav_poisson *ps, int dim, const int N[3], const
   }
   if (e == NAV_OK && ps->is_solver) e = nav_poisson_solver(ps, dim, N, sbc);
   NAV_CALL(nav_poisson_agree(ps->comm, e));
+  if (ps->moved && strcmp(ps->gather, "messages")) NAV_CALL(nav_poisson_agree(ps->comm, nav_poisson_shared(ps, dim)));
   /* the description of the solver rank 0 (rank 0 of comm is node-local rank 0: a solver) */
   MPI_Bcast(ps->description, sizeof ps->description, MPI_CHAR, 0, ps->comm);
+  return NAV_OK;
+}
+
+/* Moves through shared memory: the solver ranks' staging arrays become their part of the window. */
+static nav_err nav_poisson_shared(nav_poisson *ps, int dim) {
+  int usable;
+  NAV_CALL(nav_shm_move_create(ps->comm, &ps->sol, &ps->mv, dim, &ps->sm, &usable));
+  NAV_CHECK(usable || strcmp(ps->gather, "shared"), NAV_ERR_INPUT,
+            "nav_poisson_set_grid_block: gather 'shared' but some blocks go to a solver rank on another node");
+  if (!usable) return NAV_OK;
+  NAV_CHECK(!ps->is_solver || ps->sm.ntot == ps->box.ntot, NAV_ERR_INTERNAL, "shared window of %ld points, box %ld",
+            (long)ps->sm.ntot, (long)ps->box.ntot);
+  if (ps->is_solver) {
+    free(ps->hx);
+    free(ps->hb);
+    ps->hb = ps->sm.mine;
+    ps->hx = ps->sm.mine + ps->sm.ntot;
+  }
+  ps->moved = 2;
   return NAV_OK;
 }
 
@@ -354,11 +385,12 @@ enum { NAV_POISSON_SOLVE, NAV_POISSON_PRECONDITION };
 static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double *db, int what, int guess,
                                       nav_psolver_stats *st, double *copy_s) {
   const size_t bytes = (size_t)ps->box.ntot * sizeof(nav_real);
-  nav_poisson_pack(&ps->box, (double *)db, ps->hb, 1);
+  const int staged = ps->moved == 2; /* the ranks wrote b (and x) into hb (hx) and read x from hx */
+  if (!staged) nav_poisson_pack(&ps->box, (double *)db, ps->hb, 1);
   double t0 = nav_wtime();
   NAV_CALL(ps->ops->from_host(ps->b, ps->hb, bytes));
   if (guess) {
-    nav_poisson_pack(&ps->box, dx, ps->hx, 1);
+    if (!staged) nav_poisson_pack(&ps->box, dx, ps->hx, 1);
     NAV_CALL(ps->ops->from_host(ps->x, ps->hx, bytes));
   } else {
     NAV_CALL(ps->ops->set(&ps->box, ps->x, 0));
@@ -376,7 +408,7 @@ static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double 
   t0 = nav_wtime();
   NAV_CALL(ps->ops->to_host(ps->hx, ps->x, bytes));
   *copy_s += nav_wtime() - t0;
-  nav_poisson_pack(&ps->box, dx, ps->hx, 0);
+  if (!staged) nav_poisson_pack(&ps->box, dx, ps->hx, 0);
   return NAV_OK;
 }
 
@@ -402,7 +434,11 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
   double move[2] = {0, 0};
   const double *sb = ab;
   double *sx = ax;
-  if (ps->moved) {
+  if (ps->moved == 2) {
+    t0 = nav_wtime();
+    e = nav_shm_move_in(&ps->sm, ab, guess ? ax : NULL);
+    move[0] = nav_wtime() - t0;
+  } else if (ps->moved) {
     t0 = nav_wtime();
     e = nav_move_run(&ps->mv, ab, ps->sb, 0);
     if (e == NAV_OK && guess) e = nav_move_run(&ps->mv, ax, ps->sx, 0);
@@ -416,7 +452,7 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
   NAV_CALL(nav_poisson_agree(ps->comm, e));
   if (ps->moved) {
     t0 = nav_wtime();
-    e = nav_move_run(&ps->mv, ps->sx, ax, 1);
+    e = ps->moved == 2 ? nav_shm_move_out(&ps->sm, ax) : nav_move_run(&ps->mv, ps->sx, ax, 1);
     move[1] = nav_wtime() - t0;
   }
   if (e == NAV_OK && ps->mem == NAV_POISSON_DEVICE && bytes) {
