@@ -12,7 +12,8 @@
  * (MPI_COMM_SELF, same backend) and prints max|x - x_1rank| / max|x|; exit 1 above 1e-12.
  *
  * usage: mpiexec -n R bench_poisson_api [--n 256] [--dim 3] [--solver mg] [--backend cpu|cuda]
- *          [--ranks-per-solver k] [--memory host|device] [--repeat 3] [--tol 1e-8] [--check] */
+ *          [--ranks-per-solver k] [--memory host|device] [--gather auto|messages|shared] [--repeat 3]
+ *          [--tol 1e-8] [--check] */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int n = 256, dim = 3, rps = 0, repeat = 3, check = 0, device = 0;
   double tol = 1e-8;
-  const char *solver = "mg", *backend = "cpu";
+  const char *solver = "mg", *backend = "cpu", *gather = "auto";
   for (int a = 1; a < argc; a++) {
     const char *o = argv[a], *v = a + 1 < argc ? argv[a + 1] : "";
     if (!strcmp(o, "--n")) n = atoi(v), a++;
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--ranks-per-solver")) rps = atoi(v), a++;
     else if (!strcmp(o, "--memory")) device = !strcmp(v, "device"), a++;
     else if (!strcmp(o, "--repeat")) repeat = atoi(v), a++;
+    else if (!strcmp(o, "--gather")) gather = v, a++;
     else if (!strcmp(o, "--tol")) tol = atof(v), a++;
     else if (!strcmp(o, "--check")) check = 1;
     else {
@@ -84,6 +86,7 @@ int main(int argc, char **argv) {
   opt.tolerance = tol;
   opt.ranks_per_solver = rps;
   opt.zero_guess = 1;
+  opt.gather = gather;
   opt.memory = device ? NAV_POISSON_DEVICE : NAV_POISSON_HOST;
   nav_poisson *ps = NULL;
   int rc = nav_poisson_create(MPI_COMM_WORLD, &opt, &ps);
@@ -116,7 +119,7 @@ int main(int argc, char **argv) {
       printf("repeat %d: wall %.4f s = move in %.4f + copies %.4f + solve %.4f + move out %.4f (+ rest); %d it, "
              "relres %.2e, solver ranks %d, %s\n",
              it, wall, r.move_in_s, r.copy_s, r.solve_s, r.move_out_s, r.iterations, r.relres, r.solver_ranks,
-             r.moved ? "moved" : "direct");
+             r.moved == 2 ? "moved (shared memory)" : r.moved ? "moved (messages)" : "direct");
     if (wall < best[0]) {
       best[0] = wall, best[1] = r.move_in_s, best[2] = r.copy_s, best[3] = r.solve_s, best[4] = r.move_out_s;
       best[5] = r.iterations;
@@ -135,9 +138,9 @@ int main(int argc, char **argv) {
       for (int i = 0; i < cnt[0]; i++) err = fmax(err, fabs(x[q++] - exact(N, dim, lo[0] + i, lo[1] + j, lo[2] + k)));
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("api: ranks %d solver_ranks %d backend %s memory %s wall %.4f move_in %.4f copy %.4f solve %.4f move_out "
+    printf("api: ranks %d solver_ranks %d gather %s backend %s memory %s wall %.4f move_in %.4f copy %.4f solve %.4f move_out "
            "%.4f it %d max_err %.3e\n",
-           size, r.solver_ranks, backend, device ? "device" : "host", best[0], best[1], best[2], best[3], best[4],
+           size, r.solver_ranks, r.moved == 2 ? "shared" : r.moved ? "messages" : "none", backend, device ? "device" : "host", best[0], best[1], best[2], best[3], best[4],
            (int)best[5], err);
   int status = 0;
   if (check) { /* rank 0 alone on the whole grid, the same backend */

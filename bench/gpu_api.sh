@@ -4,8 +4,8 @@
 #   2. 2 ranks on 2 GPUs (one each) against 1 rank, 64^3: equal to 1e-12 (needs 2 GPUs: nvidia-h200-x2);
 #   3. 256^3 (Dirichlet, mg to 1e-8): 1 rank on 1 GPU with host arrays (its solver time and its
 #      host <-> device copies of b and x), 1 rank with device arrays, 16 ranks sharing 1 GPU (the blocks
-#      gathered onto the GPU's rank by MPI messages, x scattered back), 4 ranks sharing 1 GPU, and
-#      2 ranks on 2 GPUs; fastest of 3 solves each.
+#      gathered onto the GPU's rank through MPI-3 shared memory, and by MPI messages; x scattered back),
+#      4 ranks sharing 1 GPU, and 2 ranks on 2 GPUs; fastest of 3 solves each.
 # Target (issue 16): 16 ranks on 1 GPU take at most the 1-rank solver time + one copy of b to the device
 # and one of x back (T16 <= T1_solve + T1_copy).
 # usage: bench/gpu_api.sh [BIN_DIR]   BIN_DIR (default .carry) holds bench_poisson_api, built on the
@@ -42,6 +42,7 @@ run() {
 }
 note "== 1-2. equality against 1 rank (64^3)"
 run eq_4on1 4 1 --n 64 --ranks-per-solver 4 --check --repeat 1
+run eq_4on1_msg 4 1 --n 64 --ranks-per-solver 4 --gather messages --check --repeat 1
 run eq_4on1_fft 4 1 --n 64 --ranks-per-solver 4 --solver fft --check --repeat 1
 if [ "$NG" -ge 2 ]; then
   run eq_2on2 2 2 --n 64 --ranks-per-solver 1 --check --repeat 1
@@ -51,16 +52,17 @@ fi
 note "== 3. ${NBIG}^3 timings"
 run t_1 1 1 --n $NBIG --repeat 3
 run t_1dev 1 1 --n $NBIG --repeat 3 --memory device
-run t_16on1 16 1 --n $NBIG --ranks-per-solver 16 --repeat 3
+run t_16on1 16 1 --n $NBIG --ranks-per-solver 16 --repeat 3 --gather shared
+run t_16on1_msg 16 1 --n $NBIG --ranks-per-solver 16 --repeat 3 --gather messages
 run t_4on1 4 1 --n $NBIG --ranks-per-solver 4 --repeat 3
 [ "$NG" -ge 2 ] && run t_2on2 2 2 --n $NBIG --ranks-per-solver 1 --repeat 3
 note "== table (seconds, fastest of 3; copy: the solver rank's host <-> device copies)"
 {
-  printf "%-10s %8s %8s %8s %8s %8s %4s\n" case wall move_in copy solve move_out it
-  for f in t_1 t_1dev t_16on1 t_4on1 t_2on2; do
+  printf "%-12s %8s %8s %8s %8s %8s %4s\n" case wall move_in copy solve move_out it
+  for f in t_1 t_1dev t_16on1 t_16on1_msg t_4on1 t_2on2; do
     [ -f "$OUT/$f.log" ] || continue
     grep '^api:' "$OUT/$f.log" | awk -v n=$f '{for (i = 2; i < NF; i += 2) v[$i] = $(i + 1);
-      printf "%-10s %8.4f %8.4f %8.4f %8.4f %8.4f %4d\n", n, v["wall"], v["move_in"], v["copy"], v["solve"], v["move_out"], v["it"]}'
+      printf "%-12s %8.4f %8.4f %8.4f %8.4f %8.4f %4d\n", n, v["wall"], v["move_in"], v["copy"], v["solve"], v["move_out"], v["it"]}'
   done
   t1s=$(grep '^api:' "$OUT/t_1.log" 2>/dev/null | sed 's/.* solve \([0-9.]*\).*/\1/')
   t1c=$(grep '^api:' "$OUT/t_1.log" 2>/dev/null | sed 's/.* copy \([0-9.]*\).*/\1/')
