@@ -38,16 +38,26 @@ int main(int argc, char **argv) {
   const char *solver = "mg", *backend = "cpu", *gather = "auto";
   for (int a = 1; a < argc; a++) {
     const char *o = argv[a], *v = a + 1 < argc ? argv[a + 1] : "";
-    if (!strcmp(o, "--n")) n = atoi(v), a++;
-    else if (!strcmp(o, "--dim")) dim = atoi(v), a++;
-    else if (!strcmp(o, "--solver")) solver = v, a++;
-    else if (!strcmp(o, "--backend")) backend = v, a++;
-    else if (!strcmp(o, "--ranks-per-solver")) rps = atoi(v), a++;
-    else if (!strcmp(o, "--memory")) device = !strcmp(v, "device"), a++;
-    else if (!strcmp(o, "--repeat")) repeat = atoi(v), a++;
-    else if (!strcmp(o, "--gather")) gather = v, a++;
-    else if (!strcmp(o, "--tol")) tol = atof(v), a++;
-    else if (!strcmp(o, "--check")) check = 1;
+    if (!strcmp(o, "--n"))
+      n = atoi(v), a++;
+    else if (!strcmp(o, "--dim"))
+      dim = atoi(v), a++;
+    else if (!strcmp(o, "--solver"))
+      solver = v, a++;
+    else if (!strcmp(o, "--backend"))
+      backend = v, a++;
+    else if (!strcmp(o, "--ranks-per-solver"))
+      rps = atoi(v), a++;
+    else if (!strcmp(o, "--memory"))
+      device = !strcmp(v, "device"), a++;
+    else if (!strcmp(o, "--repeat"))
+      repeat = atoi(v), a++;
+    else if (!strcmp(o, "--gather"))
+      gather = v, a++;
+    else if (!strcmp(o, "--tol"))
+      tol = atof(v), a++;
+    else if (!strcmp(o, "--check"))
+      check = 1;
     else {
       if (rank == 0) fprintf(stderr, "bench_poisson_api: unknown argument '%s'\n", o);
       MPI_Finalize();
@@ -71,14 +81,17 @@ int main(int argc, char **argv) {
   double *b = malloc(cells * sizeof *b), *x = malloc(cells * sizeof *x), *h[3];
   for (int d = 0; d < 3; d++) {
     h[d] = malloc(N[d] * sizeof(double));
-    for (int i = 0; i < N[d]; i++) h[d][i] = 1.0 / N[d];
+    for (int i = 0; i < N[d]; i++)
+      h[d][i] = 1.0 / N[d];
   }
   size_t q = 0;
   for (int k = 0; k < cnt[2]; k++)
     for (int j = 0; j < cnt[1]; j++)
-      for (int i = 0; i < cnt[0]; i++) b[q++] = -(dim * NAV_PI * NAV_PI) * exact(N, dim, lo[0] + i, lo[1] + j, lo[2] + k);
+      for (int i = 0; i < cnt[0]; i++)
+        b[q++] = -(dim * NAV_PI * NAV_PI) * exact(N, dim, lo[0] + i, lo[1] + j, lo[2] + k);
   nav_poisson_bc bc[3][2];
-  for (int d = 0; d < 3; d++) bc[d][0] = bc[d][1] = NAV_POISSON_DIRICHLET;
+  for (int d = 0; d < 3; d++)
+    bc[d][0] = bc[d][1] = NAV_POISSON_DIRICHLET;
   nav_poisson_options opt;
   nav_poisson_options_default(&opt);
   opt.solver = solver;
@@ -119,7 +132,9 @@ int main(int argc, char **argv) {
       printf("repeat %d: wall %.4f s = move in %.4f + copies %.4f + solve %.4f + move out %.4f (+ rest); %d it, "
              "relres %.2e, solver ranks %d, %s\n",
              it, wall, r.move_in_s, r.copy_s, r.solve_s, r.move_out_s, r.iterations, r.relres, r.solver_ranks,
-             r.moved == 2 ? "moved (shared memory)" : r.moved ? "moved (messages)" : "direct");
+             r.moved == 2 ? "moved (shared memory)"
+             : r.moved    ? "moved (messages)"
+                          : "direct");
     if (wall < best[0]) {
       best[0] = wall, best[1] = r.move_in_s, best[2] = r.copy_s, best[3] = r.solve_s, best[4] = r.move_out_s;
       best[5] = r.iterations;
@@ -135,20 +150,26 @@ int main(int argc, char **argv) {
   q = 0;
   for (int k = 0; k < cnt[2]; k++)
     for (int j = 0; j < cnt[1]; j++)
-      for (int i = 0; i < cnt[0]; i++) err = fmax(err, fabs(x[q++] - exact(N, dim, lo[0] + i, lo[1] + j, lo[2] + k)));
+      for (int i = 0; i < cnt[0]; i++)
+        err = fmax(err, fabs(x[q++] - exact(N, dim, lo[0] + i, lo[1] + j, lo[2] + k)));
   MPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0)
-    printf("api: ranks %d solver_ranks %d gather %s backend %s memory %s wall %.4f move_in %.4f copy %.4f solve %.4f move_out "
+    printf("api: ranks %d solver_ranks %d gather %s backend %s memory %s wall %.4f move_in %.4f copy %.4f solve %.4f "
+           "move_out "
            "%.4f it %d max_err %.3e\n",
-           size, r.solver_ranks, r.moved == 2 ? "shared" : r.moved ? "messages" : "none", backend, device ? "device" : "host", best[0], best[1], best[2], best[3], best[4],
-           (int)best[5], err);
+           size, r.solver_ranks,
+           r.moved == 2 ? "shared"
+           : r.moved    ? "messages"
+                        : "none",
+           backend, device ? "device" : "host", best[0], best[1], best[2], best[3], best[4], (int)best[5], err);
   int status = 0;
   if (check) { /* rank 0 alone on the whole grid, the same backend */
     const size_t total = (size_t)N[0] * N[1] * N[2];
     double *all = rank == 0 ? malloc(total * sizeof *all) : NULL, *blk = NULL;
     int *counts = malloc(2 * size * sizeof(int)), *displs = counts + size, mine = (int)cells;
     MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    for (int s = 0, off = 0; rank == 0 && s < size; s++) displs[s] = off, off += counts[s];
+    for (int s = 0, off = 0; rank == 0 && s < size; s++)
+      displs[s] = off, off += counts[s];
     if (rank == 0) blk = malloc(total * sizeof *blk);
     MPI_Gatherv(x, mine, MPI_DOUBLE, blk, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     int los[3 * 64], cnts[3 * 64];
@@ -161,7 +182,8 @@ int main(int argc, char **argv) {
         for (int k = 0, qq = displs[s]; k < cnts[3 * s + 2]; k++)
           for (int j = 0; j < cnts[3 * s + 1]; j++)
             for (int i = 0; i < cnts[3 * s]; i++, qq++)
-              all[(los[3 * s] + i) + (size_t)N[0] * ((los[3 * s + 1] + j) + (size_t)N[1] * (los[3 * s + 2] + k))] = blk[qq];
+              all[(los[3 * s] + i) + (size_t)N[0] * ((los[3 * s + 1] + j) + (size_t)N[1] * (los[3 * s + 2] + k))] =
+                  blk[qq];
       double *bw = malloc(total * sizeof *bw), *xw = calloc(total, sizeof *xw);
       for (int k = 0; k < N[2]; k++)
         for (int j = 0; j < N[1]; j++)
@@ -177,11 +199,13 @@ int main(int argc, char **argv) {
       nav_poisson_result r1;
       if (rc1 == NAV_OK) rc1 = nav_poisson_solve_block(p1, xw, bw, &r1);
       double diff = 0, scale = 0;
-      for (size_t g = 0; g < total; g++) diff = fmax(diff, fabs(all[g] - xw[g])), scale = fmax(scale, fabs(xw[g]));
+      for (size_t g = 0; g < total; g++)
+        diff = fmax(diff, fabs(all[g] - xw[g])), scale = fmax(scale, fabs(xw[g]));
       status = rc1 != NAV_OK || !(diff <= 1e-12 * scale);
       printf("check: %d rank(s) (%d solver rank(s)) against 1 rank: max|x - x_1rank| / max|x| = %.2e (<= 1e-12: %s), "
              "iterations %d vs %d\n",
-             size, r.solver_ranks, diff / scale, status ? "FAIL" : "ok", r.iterations, rc1 == NAV_OK ? r1.iterations : -1);
+             size, r.solver_ranks, diff / scale, status ? "FAIL" : "ok", r.iterations,
+             rc1 == NAV_OK ? r1.iterations : -1);
       nav_poisson_destroy(p1);
       free(bw);
       free(xw);
@@ -200,7 +224,8 @@ int main(int argc, char **argv) {
   nav_poisson_destroy(ps);
   free(b);
   free(x);
-  for (int d = 0; d < 3; d++) free(h[d]);
+  for (int d = 0; d < 3; d++)
+    free(h[d]);
   MPI_Finalize();
   return status;
 }

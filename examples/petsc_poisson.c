@@ -105,7 +105,8 @@ static PetscErrorCode run(PetscInt n, const char *pcname, double rtol, int repea
       nav_petsc_options opt;
       memset(&opt, 0, sizeof opt);
       opt.solver = pcname + 7;
-      for (int d = 0; d < 3; d++) opt.bc[d][0] = opt.bc[d][1] = NAV_POISSON_DIRICHLET;
+      for (int d = 0; d < 3; d++)
+        opt.bc[d][0] = opt.bc[d][1] = NAV_POISSON_DIRICHLET;
       PetscCall(NavPetscPCSetUp(pc, da, &opt));
     } else {
       PetscCall(PCSetType(pc, !strcmp(pcname, "hypre") ? PCHYPRE : pcname));
@@ -155,9 +156,10 @@ int main(int argc, char **argv) {
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pcs", pcs, sizeof pcs, &set));
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                        "-lap u = b, %d^3 cells, Dirichlet faces, KSPCG to %.0e (unpreconditioned residual), %d rank(s)\n",
-                        (int)n, (double)rtol, size));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD,
+                  "-lap u = b, %d^3 cells, Dirichlet faces, KSPCG to %.0e (unpreconditioned residual), %d rank(s)\n",
+                  (int)n, (double)rtol, size));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-11s %5s %9s %9s %9s %10s %10s\n", "pc", "its", "setup_s", "solve_s",
                         "total_s", "relres", "max_err"));
   int fails = 0;

@@ -27,11 +27,11 @@
 #include "navier/poisson.h"
 
 typedef struct nav_petsc_options {
-  const char *solver;               /* "mg" (default) or "fft" */
-  const double *h[3];               /* widths of the N[d] cells of direction d; NULL: uniform 1 / N[d] */
-  nav_poisson_bc bc[3][2];          /* faces (default: all Dirichlet = 0 = NAV_POISSON_NEUMANN: set them) */
-  double scale;                     /* A = -scale L; 0 = 1 */
-  const char *backend;              /* "cpu" (default) or "cuda" */
+  const char *solver;      /* "mg" (default) or "fft" */
+  const double *h[3];      /* widths of the N[d] cells of direction d; NULL: uniform 1 / N[d] */
+  nav_poisson_bc bc[3][2]; /* faces (default: all Dirichlet = 0 = NAV_POISSON_NEUMANN: set them) */
+  double scale;            /* A = -scale L; 0 = 1 */
+  const char *backend;     /* "cpu" (default) or "cuda" */
 } nav_petsc_options;
 
 /* Set pc to apply navier's solver (see above). The navier solver is set up here (its setup time is

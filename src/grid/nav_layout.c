@@ -32,12 +32,14 @@ nav_err nav_layout_gather(MPI_Comm comm, int dim, const int N[3], const int lo[3
     NAV_CHECK(0, NAV_ERR_MPI, "MPI_Allgather of the block layout failed");
   }
   L->dim = all[0];
-  for (int d = 0; d < 3; d++) L->N[d] = all[1 + d];
+  for (int d = 0; d < 3; d++)
+    L->N[d] = all[1 + d];
   for (int r = 0; r < L->size; r++) {
     /* a record that disagrees with rank 0 on the grid is caught by nav_layout_check: mark it by a
      * negative count so that it never passes */
     int same = all[10 * r] == L->dim;
-    for (int d = 0; d < 3; d++) same = same && all[10 * r + 1 + d] == L->N[d];
+    for (int d = 0; d < 3; d++)
+      same = same && all[10 * r + 1 + d] == L->N[d];
     for (int d = 0; d < 3; d++) {
       L->lo[r][d] = all[10 * r + 4 + d];
       L->cnt[r][d] = same ? all[10 * r + 7 + d] : -1;
@@ -49,7 +51,8 @@ nav_err nav_layout_gather(MPI_Comm comm, int dim, const int N[3], const int lo[3
 
 nav_idx nav_layout_cells(const nav_layout *L, int r) {
   nav_idx c = 1;
-  for (int d = 0; d < 3; d++) c *= L->cnt[r][d] > 0 ? L->cnt[r][d] : 0;
+  for (int d = 0; d < 3; d++)
+    c *= L->cnt[r][d] > 0 ? L->cnt[r][d] : 0;
   return c;
 }
 
@@ -87,14 +90,16 @@ static nav_err nav_layout_intervals(nav_layout *L, int d, const char *at) {
     /* end short of the next start: a gap unless a longer box covers those cells (then the ranges
      * are not a product either); end beyond it: ranges that cross */
     NAV_CHECK(end == L->start[d][j + 1], NAV_ERR_INPUT,
-              "%s: %s: rank %d's block spans cells %d..%d along %c, but the next block along %c (or the end of the grid) starts at cell %d", at,
+              "%s: %s: rank %d's block spans cells %d..%d along %c, but the next block along %c (or the end of the "
+              "grid) starts at cell %d",
+              at,
               end < L->start[d][j + 1] ? "gap (or blocks that are not a Cartesian product)"
                                        : "not a Cartesian product (ranges that cross)",
-              r, L->lo[r][d], end - 1, "xyz"[d], "xyz"[d], L->start[d][j + 1]);
+              r, L->lo[r][d], end - 1, "xyz"[d], "xyz"[d], L -> start[d][j + 1]);
     L->coord[r][d] = j;
   }
-  NAV_CHECK(L->start[d][0] == 0, NAV_ERR_INPUT, "%s: gap: no block covers cells 0..%d along %c", at,
-            L->start[d][0] - 1, "xyz"[d]);
+  NAV_CHECK(L->start[d][0] == 0, NAV_ERR_INPUT, "%s: gap: no block covers cells 0..%d along %c", at, L->start[d][0] - 1,
+            "xyz"[d]);
   return NAV_OK;
 }
 
@@ -105,18 +110,18 @@ nav_err nav_layout_check(nav_layout *L, const char *at) {
     NAV_CHECK(L->N[d] >= 1, NAV_ERR_INPUT, "%s: the grid has N[%d] = %d cells (must be >= 1)", at, d, L->N[d]);
   for (int r = 0; r < L->size; r++) {
     for (int d = 0; d < 3; d++)
-      NAV_CHECK(L->cnt[r][d] >= 0, NAV_ERR_INPUT,
-                "%s: rank %d %s", at, r,
+      NAV_CHECK(L->cnt[r][d] >= 0, NAV_ERR_INPUT, "%s: rank %d %s", at, r,
                 L->cnt[r][d] == -1 ? "passed a different dim or global size than rank 0" : "has a negative count");
     if (nav_layout_is_empty(L, r)) {
       L->empty++;
-      for (int d = 0; d < 3; d++) L->coord[r][d] = -1;
+      for (int d = 0; d < 3; d++)
+        L->coord[r][d] = -1;
       continue;
     }
     for (int d = 0; d < 3; d++)
       NAV_CHECK(L->lo[r][d] >= 0 && L->lo[r][d] + L->cnt[r][d] <= L->N[d], NAV_ERR_INPUT,
                 "%s: rank %d's block (cells %d..%d along %c) lies outside the grid of %d cells", at, r, L->lo[r][d],
-                L->lo[r][d] + L->cnt[r][d] - 1, "xyz"[d], L->N[d]);
+                L->lo[r][d] + L->cnt[r][d] - 1, "xyz"[d], L -> N[d]);
   }
   /* overlaps: any two non-empty boxes that share a cell */
   for (int a = 0; a < L->size; a++) {
@@ -135,16 +140,19 @@ nav_err nav_layout_check(nav_layout *L, const char *at) {
     }
   }
   NAV_CHECK(L->empty < L->size, NAV_ERR_INPUT, "%s: gap: every block is empty", at);
-  for (int d = 0; d < 3; d++) NAV_CALL(nav_layout_intervals(L, d, at));
+  for (int d = 0; d < 3; d++)
+    NAV_CALL(nav_layout_intervals(L, d, at));
   /* every combination of intervals is one box: no overlap (checked) and as many boxes as combinations */
   const nav_idx combos = (nav_idx)L->p[0] * L->p[1] * L->p[2];
   if (combos != L->size - L->empty) {
     char *seen = calloc((size_t)combos, 1);
     NAV_CHECK(seen, NAV_ERR_MEMORY, "cannot allocate the block layout");
     for (int r = 0; r < L->size; r++)
-      if (L->coord[r][0] >= 0) seen[L->coord[r][0] + (nav_idx)L->p[0] * (L->coord[r][1] + (nav_idx)L->p[1] * L->coord[r][2])] = 1;
+      if (L->coord[r][0] >= 0)
+        seen[L->coord[r][0] + (nav_idx)L->p[0] * (L->coord[r][1] + (nav_idx)L->p[1] * L->coord[r][2])] = 1;
     nav_idx c = 0;
-    while (c < combos && seen[c]) c++;
+    while (c < combos && seen[c])
+      c++;
     free(seen);
     const int i = (int)(c % L->p[0]), j = (int)(c / L->p[0] % L->p[1]), k = (int)(c / L->p[0] / L->p[1]);
     NAV_CHECK(0, NAV_ERR_INPUT,
@@ -161,7 +169,8 @@ void nav_layout_destroy(nav_layout *L) {
   free(L->lo);
   free(L->cnt);
   free(L->coord);
-  for (int d = 0; d < 3; d++) free(L->start[d]);
+  for (int d = 0; d < 3; d++)
+    free(L->start[d]);
   memset(L, 0, sizeof *L);
 }
 
@@ -180,8 +189,8 @@ static nav_idx nav_box_meet(const nav_layout *A, int a, const nav_layout *B, int
 }
 
 /* The pieces of this rank's box of `mine` held by the other ranks' boxes of `other`. */
-static nav_err nav_move_pieces(const nav_layout *mine, const nav_layout *other, int rank, nav_move_piece **out,
-                               int *np, nav_idx *total) {
+static nav_err nav_move_pieces(const nav_layout *mine, const nav_layout *other, int rank, nav_move_piece **out, int *np,
+                               nav_idx *total) {
   *np = 0;
   *total = 0;
   *out = malloc((size_t)mine->size * sizeof **out);
@@ -226,7 +235,8 @@ static void nav_move_copy(const int lo[3], const int cnt[3], const int blo[3], c
   for (int k = 0; k < cnt[2]; k++)
     for (int j = 0; j < cnt[1]; j++) {
       const nav_idx q = (nav_idx)cnt[0] * (j + (nav_idx)cnt[1] * k);
-      const nav_idx p = (lo[0] - blo[0]) + (nav_idx)bcnt[0] * ((lo[1] - blo[1] + j) + (nav_idx)bcnt[1] * (lo[2] - blo[2] + k));
+      const nav_idx p =
+          (lo[0] - blo[0]) + (nav_idx)bcnt[0] * ((lo[1] - blo[1] + j) + (nav_idx)bcnt[1] * (lo[2] - blo[2] + k));
       if (to_buf)
         memcpy(buf + q, block + p, (size_t)cnt[0] * sizeof(double));
       else

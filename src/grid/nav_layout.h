@@ -26,14 +26,14 @@
 #include "navier/nav_types.h"
 
 typedef struct nav_layout {
-  int size;              /* ranks */
-  int dim, N[3];         /* the global grid (N[d] = 1 beyond dim) */
+  int size;                /* ranks */
+  int dim, N[3];           /* the global grid (N[d] = 1 beyond dim) */
   int (*lo)[3], (*cnt)[3]; /* box of each rank */
-  int product;           /* the non-empty boxes form a Cartesian product (set by nav_layout_check) */
-  int empty;             /* ranks with an empty box */
-  int p[3];              /* product: intervals per direction */
-  int *start[3];         /* product: interval bounds per direction (p[d] + 1 values) */
-  int (*coord)[3];       /* product: position of each rank's box (-1 for an empty box) */
+  int product;             /* the non-empty boxes form a Cartesian product (set by nav_layout_check) */
+  int empty;               /* ranks with an empty box */
+  int p[3];                /* product: intervals per direction */
+  int *start[3];           /* product: interval bounds per direction (p[d] + 1 values) */
+  int (*coord)[3];         /* product: position of each rank's box (-1 for an empty box) */
 } nav_layout;
 
 /* Gather every rank's box (dim, N, lo, cnt: this rank's; lo/cnt beyond dim are 0/1) into L.
@@ -79,7 +79,7 @@ void nav_move_destroy(nav_move *mv);
  * straight into them (forward) and reads its pieces of x back (reverse), with a node barrier in
  * between: no message, no intermediate buffer, the ranks copy in parallel. */
 typedef struct nav_shm_move {
-  MPI_Comm node;         /* the ranks of this node */
+  MPI_Comm node; /* the ranks of this node */
   MPI_Win win;
   int npiece;
   nav_move_piece *piece; /* this rank's pieces (mv.send) */
@@ -87,8 +87,8 @@ typedef struct nav_shm_move {
   nav_box *box;          /* per piece: the destination rank's ghosted layout */
   nav_real *mine;        /* this rank's window part: b at mine, x at mine + ntot (NULL without a box) */
   nav_idx ntot;
-  int lo[3], cnt[3];     /* this rank's source box */
-  int active;            /* the window exists */
+  int lo[3], cnt[3]; /* this rank's source box */
+  int active;        /* the window exists */
 } nav_shm_move;
 
 /* Set up the shared-memory moves of mv (from src to dst, dim); *usable = 0 on every rank (and nothing

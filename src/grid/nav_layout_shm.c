@@ -78,14 +78,17 @@ static void nav_shm_copy(const nav_shm_move *sm, int i, double *block, nav_real 
 #pragma omp parallel for collapse(2) if ((nav_idx)p->cnt[0] * p->cnt[1] * p->cnt[2] > 32768)
   for (int k = 0; k < p->cnt[2]; k++)
     for (int j = 0; j < p->cnt[1]; j++) {
-      const nav_idx s = (p->lo[0] - sm->lo[0]) +
-                        (nav_idx)sm->cnt[0] * ((p->lo[1] - sm->lo[1] + j) + (nav_idx)sm->cnt[1] * (p->lo[2] - sm->lo[2] + k));
+      const nav_idx s =
+          (p->lo[0] - sm->lo[0]) +
+          (nav_idx)sm->cnt[0] * ((p->lo[1] - sm->lo[1] + j) + (nav_idx)sm->cnt[1] * (p->lo[2] - sm->lo[2] + k));
       const nav_idx g = b->off + (p->lo[0] - b->g0[0]) * b->st[0] + (p->lo[1] - b->g0[1] + j) * b->st[1] +
                         (p->lo[2] - b->g0[2] + k) * b->st[2];
       if (to_dst)
-        for (int q = 0; q < p->cnt[0]; q++) a[g + q] = (nav_real)block[s + q];
+        for (int q = 0; q < p->cnt[0]; q++)
+          a[g + q] = (nav_real)block[s + q];
       else
-        for (int q = 0; q < p->cnt[0]; q++) block[s + q] = a[g + q];
+        for (int q = 0; q < p->cnt[0]; q++)
+          block[s + q] = a[g + q];
     }
 }
 
@@ -106,7 +109,8 @@ nav_err nav_shm_move_out(nav_shm_move *sm, double *x) {
   if (rc == MPI_SUCCESS) rc = MPI_Barrier(sm->node);
   if (rc == MPI_SUCCESS) rc = MPI_Win_sync(sm->win);
   NAV_CHECK(rc == MPI_SUCCESS, NAV_ERR_MPI, "the shared-memory move failed");
-  for (int i = 0; i < sm->npiece; i++) nav_shm_copy(sm, i, x, sm->dst[i] + sm->box[i].ntot, 0);
+  for (int i = 0; i < sm->npiece; i++)
+    nav_shm_copy(sm, i, x, sm->dst[i] + sm->box[i].ntot, 0);
   return NAV_OK;
 }
 

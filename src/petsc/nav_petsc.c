@@ -55,7 +55,8 @@ PetscErrorCode NavPetscPCSetUp(PC pc, DM da, const nav_petsc_options *opt) {
     h[d] = opt->h[d];
     if (!h[d] && d < dim) {
       PetscCall(PetscMalloc1(Ng[d], &uni[d]));
-      for (int i = 0; i < Ng[d]; i++) uni[d][i] = 1.0 / Ng[d];
+      for (int i = 0; i < Ng[d]; i++)
+        uni[d][i] = 1.0 / Ng[d];
       h[d] = uni[d];
     }
   }
@@ -69,7 +70,8 @@ PetscErrorCode NavPetscPCSetUp(PC pc, DM da, const nav_petsc_options *opt) {
   ctx->factor = -1.0 / (opt->scale > 0 ? opt->scale : 1.0);
   nav_err e = nav_poisson_create(comm, &no, &ctx->ps);
   if (e == NAV_OK) e = nav_poisson_set_grid_block(ctx->ps, (int)dim, Ng, lo, cnt, h, opt->bc);
-  for (int d = 0; d < 3; d++) PetscCall(PetscFree(uni[d]));
+  for (int d = 0; d < 3; d++)
+    PetscCall(PetscFree(uni[d]));
   if (e != NAV_OK) {
     nav_poisson_destroy(ctx->ps);
     free(ctx);

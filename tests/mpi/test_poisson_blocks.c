@@ -8,9 +8,9 @@
  *      in the same number of iterations, for mg, mgpcg and fft (when built), 3D stretched and 2D
  *      periodic grids; the preconditioner call (one symmetric cycle, or the FFT inverse) too;
  *   2. inconsistent layouts (a gap, an overlap, sizes that do not add up, a global size that differs
- *      between ranks, ranges that are not a Cartesian product) return NAV_ERR_INPUT with a message on
- *      every rank (the test ends, so nothing hangs; ctest's timeout would catch a hang).
- * Exit 0 when every check passes. */
+ *      between ranks, ranges that are not a Cartesian product) and a width that one rank alone
+ *      rejects return NAV_ERR_INPUT with the same message on every rank (the test ends, so nothing hangs; ctest's
+ * timeout would catch a hang). Exit 0 when every check passes. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -25,7 +25,7 @@ static int g_rank, g_size, g_fail;
   do {                                                                                                                 \
     if (!(cond)) {                                                                                                     \
       g_fail++;                                                                                                        \
-      fprintf(stderr, "rank %d: FAIL %s:%d: ", g_rank, __FILE__, __LINE__);                                         \
+      fprintf(stderr, "rank %d: FAIL %s:%d: ", g_rank, __FILE__, __LINE__);                                            \
       fprintf(stderr, __VA_ARGS__);                                                                                    \
       fprintf(stderr, "\n");                                                                                           \
     }                                                                                                                  \
@@ -48,7 +48,8 @@ static void fill_block(const problem *P, const int lo[3], const int cnt[3], doub
   nav_idx q = 0;
   for (int k = 0; k < cnt[2]; k++)
     for (int j = 0; j < cnt[1]; j++)
-      for (int i = 0; i < cnt[0]; i++) b[q++] = rhs(P, lo[0] + i, lo[1] + j, lo[2] + k);
+      for (int i = 0; i < cnt[0]; i++)
+        b[q++] = rhs(P, lo[0] + i, lo[1] + j, lo[2] + k);
 }
 
 /* The 1-rank solution (or preconditioned vector) of the whole grid, on every rank. */
@@ -65,8 +66,7 @@ static int reference(const problem *P, const char *solver, int precond, double *
   memset(x, 0, n * sizeof *x);
   int rc = nav_poisson_create(MPI_COMM_SELF, &opt, &ps);
   if (rc == NAV_OK) rc = nav_poisson_set_grid_block(ps, P->dim, P->N, lo, cnt, (const double *const *)P->h, P->bc);
-  if (rc == NAV_OK)
-    rc = precond ? nav_poisson_precondition_block(ps, x, b) : nav_poisson_solve_block(ps, x, b, res);
+  if (rc == NAV_OK) rc = precond ? nav_poisson_precondition_block(ps, x, b) : nav_poisson_solve_block(ps, x, b, res);
   if (rc != NAV_OK) fprintf(stderr, "reference %s %s: %s\n", P->name, solver, nav_poisson_error());
   nav_poisson_destroy(ps);
   free(b);
@@ -89,7 +89,8 @@ static int block_of(const problem *P, const layout *L, int lo[3], int cnt[3]) {
   int r = g_rank;
   if (L->empty) {
     if (g_rank == 1) {
-      for (int d = 0; d < 3; d++) lo[d] = cnt[d] = 0;
+      for (int d = 0; d < 3; d++)
+        lo[d] = cnt[d] = 0;
       return 0;
     }
     r = g_rank == 0 ? 0 : g_rank - 1;
@@ -132,7 +133,8 @@ static void compare(const problem *P, const layout *L, const char *solver, int p
         diff = fmax(diff, fabs(x[i + (nav_idx)cnt[0] * (j + (nav_idx)cnt[1] * k)] - xref[g]));
       }
   const nav_idx total = (nav_idx)P->N[0] * P->N[1] * (P->dim == 3 ? P->N[2] : 1);
-  for (nav_idx g = 0; g < total; g++) scale = fmax(scale, fabs(xref[g]));
+  for (nav_idx g = 0; g < total; g++)
+    scale = fmax(scale, fabs(xref[g]));
   MPI_Allreduce(MPI_IN_PLACE, &diff, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   CHECK(diff <= 1e-12 * scale, "%s %s%s layout %s: max|x - x_1rank| = %.3e (max|x| %.3e)", P->name, solver,
         precond ? " (precondition)" : "", L->name, diff, scale);
@@ -147,7 +149,11 @@ static void compare(const problem *P, const layout *L, const char *solver, int p
            diff / scale);
   else if (g_rank == 0)
     printf("%-10s %-6s solve        layout %-26s: solver ranks %d, %-21s, max|x - x_1rank| / max|x| = %.1e, %d it\n",
-           P->name, solver, L->name, res.solver_ranks, res.moved == 2 ? "moved (shared memory)" : res.moved ? "moved (messages)" : "direct", diff / scale, res.iterations);
+           P->name, solver, L->name, res.solver_ranks,
+           res.moved == 2 ? "moved (shared memory)"
+           : res.moved    ? "moved (messages)"
+                          : "direct",
+           diff / scale, res.iterations);
   nav_poisson_destroy(ps);
   free(b);
   free(x);
@@ -187,6 +193,15 @@ static void bad_layouts(const problem *P) {
   cnt[0] = r == S - 1 ? P->N[0] - lo[0] : w;
   if (r == 0) cnt[0] += 1;
   bad_layout(P, "overlap", lo, cnt, N, S > 1 ? "overlap" : "outside the grid");
+  /* a width only the last rank rejects (its own copy of h): every rank returns that rank's error */
+  cnt[0] = r == S - 1 ? P->N[0] - lo[0] : w;
+  double *hbad = malloc(P->N[1] * sizeof *hbad);
+  memcpy(hbad, P->h[1], P->N[1] * sizeof *hbad);
+  if (r == S - 1) hbad[3] = -1;
+  problem Q = *P;
+  Q.h[1] = hbad;
+  bad_layout(&Q, "a width one rank rejects", lo, cnt, N, "must be > 0");
+  free(hbad);
   if (S == 1) return;
   /* the global size differs on the last rank */
   cnt[0] = r == S - 1 ? P->N[0] - lo[0] : w;
@@ -213,8 +228,10 @@ static void bad_layouts(const problem *P) {
 
 static double *widths(int N, double ratio) {
   double *h = malloc(N * sizeof *h), s = 0;
-  for (int i = 0; i < N; i++) s += (h[i] = pow(ratio, i));
-  for (int i = 0; i < N; i++) h[i] /= s;
+  for (int i = 0; i < N; i++)
+    s += (h[i] = pow(ratio, i));
+  for (int i = 0; i < N; i++)
+    h[i] /= s;
   return h;
 }
 

@@ -28,21 +28,22 @@ struct nav_poisson {
   nav_poisson_memory mem;    /* the memory of the blocks of nav_poisson_run (host for replicated calls) */
   int zero_guess;
   int decomposition[3];
-  char transport[16];        /* the halo transport asked for (nav_transport.h) */
+  char transport[16]; /* the halo transport asked for (nav_transport.h) */
   /* set_grid */
   int moved, replicated;
-  nav_layout app, sol;       /* the application's blocks; the solver's (moved only) */
+  int ready;           /* set_grid succeeded on every rank */
+  nav_layout app, sol; /* the application's blocks; the solver's (moved only) */
   nav_move mv;
-  nav_shm_move sm;           /* the moves through shared memory (moved == 2) */
-  char gather[16];           /* options.gather */
-  nav_psolver *solver;       /* solver ranks */
-  nav_decomp dc;             /* the solver's decomposition (solver ranks) */
-  nav_box box;               /* layout of the solver's ghosted arrays */
-  nav_real *x, *b;           /* backend arrays with ghost cells */
-  nav_real *hx, *hb;         /* host staging arrays with ghost cells */
+  nav_shm_move sm;     /* the moves through shared memory (moved == 2) */
+  char gather[16];     /* options.gather */
+  nav_psolver *solver; /* solver ranks */
+  nav_decomp dc;       /* the solver's decomposition (solver ranks) */
+  nav_box box;         /* layout of the solver's ghosted arrays */
+  nav_real *x, *b;     /* backend arrays with ghost cells */
+  nav_real *hx, *hb;   /* host staging arrays with ghost cells */
   double *w[3];
-  double *ax, *ab;           /* host copies of the application block (device memory, replicated calls) */
-  double *sx, *sb;           /* dense solver block (moved only) */
+  double *ax, *ab; /* host copies of the application block (device memory, replicated calls) */
+  double *sx, *sb; /* dense solver block (moved only) */
   char description[256];
 };
 
@@ -187,7 +188,7 @@ static void nav_poisson_release(nav_poisson *ps) {
   nav_move_destroy(&ps->mv);
   ps->x = ps->b = ps->hx = ps->hb = NULL;
   ps->ax = ps->ab = ps->sx = ps->sb = NULL;
-  ps->moved = ps->replicated = 0;
+  ps->moved = ps->replicated = ps->ready = 0;
   ps->mem = ps->memory;
   for (int d = 0; d < 3; d++) {
     nav_widths_free(ps->w[d]);
@@ -201,7 +202,8 @@ static nav_err nav_poisson_geometry(nav_poisson *ps, int dim, const int N[3], co
   NAV_CHECK(dim == 2 || dim == 3, NAV_ERR_INPUT, "nav_poisson_set_grid: dim %d must be 2 or 3", dim);
   for (int d = 0; d < 3; d++) {
     periodic[d] = 0;
-    for (int s = 0; s < 2; s++) sbc[d][s] = NAV_SCALAR_NEUMANN;
+    for (int s = 0; s < 2; s++)
+      sbc[d][s] = NAV_SCALAR_NEUMANN;
   }
   for (int d = 0; d < dim; d++) {
     NAV_CHECK(N[d] >= 1, NAV_ERR_INPUT, "nav_poisson_set_grid: n[%d] = %d must be >= 1", d, N[d]);
@@ -260,8 +262,8 @@ static nav_err nav_poisson_decompose(nav_poisson *ps, int dim, const int N[3], c
   }
   NAV_CALL(nav_poisson_agree(ps->comm, e));
   const int none[3] = {0, 0, 0};
-  NAV_CALL(nav_layout_gather(ps->comm, dim, N, ps->is_solver ? ps->dc.g0 : none, ps->is_solver ? ps->dc.n : none,
-                             &ps->sol));
+  NAV_CALL(
+      nav_layout_gather(ps->comm, dim, N, ps->is_solver ? ps->dc.g0 : none, ps->is_solver ? ps->dc.n : none, &ps->sol));
   NAV_CALL(nav_move_create(ps->comm, &ps->app, &ps->sol, &ps->mv));
   if (ps->is_solver) {
     const size_t cells = (size_t)ps->dc.n[0] * ps->dc.n[1] * ps->dc.n[2];
@@ -317,6 +319,7 @@ static nav_err nav_poisson_setup(nav_poisson *ps, int dim, const int N[3], const
   if (ps->moved && strcmp(ps->gather, "messages")) NAV_CALL(nav_poisson_agree(ps->comm, nav_poisson_shared(ps, dim)));
   /* the description of the solver rank 0 (rank 0 of comm is node-local rank 0: a solver) */
   MPI_Bcast(ps->description, sizeof ps->description, MPI_CHAR, 0, ps->comm);
+  ps->ready = 1;
   return NAV_OK;
 }
 
@@ -414,7 +417,7 @@ static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double 
 
 /* x (the application's block, options.memory) = solve or precondition with b. Collective. */
 static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int what, nav_poisson_result *res) {
-  NAV_CHECK(ps->app.lo, NAV_ERR_INPUT, "nav_poisson: call nav_poisson_set_grid_block (or set_grid) first");
+  NAV_CHECK(ps->ready, NAV_ERR_INPUT, "nav_poisson: call nav_poisson_set_grid_block (or set_grid) first, successfully");
   const int guess = what == NAV_POISSON_SOLVE && !ps->zero_guess;
   const size_t bytes = (size_t)nav_layout_cells(&ps->app, ps->rank) * sizeof(double);
   double copy_s = 0, t0;
@@ -508,7 +511,8 @@ static void nav_poisson_window(const nav_layout *L, int r, double *whole, double
 }
 
 nav_err nav_poisson_solve(nav_poisson *ps, double *x, const double *b, nav_poisson_result *res) {
-  NAV_CHECK(ps->replicated, NAV_ERR_INPUT, "nav_poisson_solve: call nav_poisson_set_grid first (whole arrays)");
+  NAV_CHECK(ps->replicated && ps->ready, NAV_ERR_INPUT,
+            "nav_poisson_solve: call nav_poisson_set_grid first (whole arrays)");
   nav_poisson_window(&ps->app, ps->rank, (double *)b, ps->ab, 1);
   nav_poisson_window(&ps->app, ps->rank, x, ps->ax, 1);
   nav_poisson_result r;
@@ -535,7 +539,8 @@ nav_err nav_poisson_solve(nav_poisson *ps, double *x, const double *b, nav_poiss
     off += counts[q];
   }
   const int rc = MPI_Allgatherv(ps->ax, counts[ps->rank], MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, ps->comm);
-  for (int q = 0; q < ps->size && rc == MPI_SUCCESS; q++) nav_poisson_window(&ps->app, q, x, all + displs[q], 0);
+  for (int q = 0; q < ps->size && rc == MPI_SUCCESS; q++)
+    nav_poisson_window(&ps->app, q, x, all + displs[q], 0);
   free(counts);
   free(all);
   NAV_CHECK(rc == MPI_SUCCESS, NAV_ERR_MPI, "nav_poisson_solve: MPI_Allgatherv of x failed");
