@@ -6,8 +6,8 @@
 #      host <-> device copies of b and x), 1 rank with device arrays, 16 ranks sharing 1 GPU (the blocks
 #      gathered onto the GPU's rank through MPI-3 shared memory, and by MPI messages; x scattered back),
 #      4 ranks sharing 1 GPU, and 2 ranks on 2 GPUs; fastest of 3 solves each.
-# Target (issue 16): 16 ranks on 1 GPU take at most the 1-rank solver time + one copy of b to the device
-# and one of x back (T16 <= T1_solve + T1_copy).
+# Target (issue 16): 16 ranks on 1 GPU take at most the 1-rank time (its arrays on the device: t_1dev)
+# + one copy of b to the device and one of x back (T1_copy: the copies of the 1-rank run with host arrays).
 # usage: bench/gpu_api.sh [BIN_DIR]   BIN_DIR (default .carry) holds bench_poisson_api, built on the
 #        development machine: cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DNAV_ENABLE_HDF5=OFF
 #        -DNAV_ENABLE_PETSC=OFF (sm_90); cmake --build build-gpu --target bench_poisson_api; cp it to .carry/
@@ -71,12 +71,14 @@ note "== table (seconds, fastest of 3; copy: the solver rank's host <-> device c
   t1s=$(grep '^api:' "$OUT/t_1.log" 2>/dev/null | sed 's/.* solve \([0-9.]*\).*/\1/')
   t1c=$(grep '^api:' "$OUT/t_1.log" 2>/dev/null | sed 's/.* copy \([0-9.]*\).*/\1/')
   t1w=$(grep '^api:' "$OUT/t_1.log" 2>/dev/null | sed 's/.* wall \([0-9.]*\).*/\1/')
+  t1d=$(grep '^api:' "$OUT/t_1dev.log" 2>/dev/null | sed 's/.* wall \([0-9.]*\).*/\1/')
+  [ -z "$t1d" ] && t1d=$t1s
   for f in t_16on1 t_16on1_msg; do
     t16=$(grep '^api:' "$OUT/$f.log" 2>/dev/null | sed 's/.* wall \([0-9.]*\).*/\1/')
     if [ -n "$t1s" ] && [ -n "$t16" ]; then
-      awk -v s="$t1s" -v c="$t1c" -v w="$t16" -v o="$t1w" -v f=$f 'BEGIN {
-        printf "%s: T16 %.4f <= T1_solve + T1_copy = %.4f + %.4f = %.4f: %s; T16 / T1_wall (1 rank, host arrays) = %.2f\n",
-        f, w, s, c, s + c, w <= s + c ? "met" : "NOT met", w / o}'
+      awk -v d="$t1d" -v c="$t1c" -v w="$t16" -v o="$t1w" -v f=$f 'BEGIN {
+        printf "%s: T16 %.4f <= T1 (device arrays) + H2D(b) + D2H(x) = %.4f + %.4f = %.4f: %s; T16 / T1 (host arrays) = %.2f\n",
+        f, w, d, c, d + c, w <= d + c ? "met" : "NOT met", w / o}'
     fi
   done
 } | tee -a "$SUM"

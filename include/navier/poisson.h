@@ -40,8 +40,10 @@
  *
  * Memory space (options.memory): NAV_POISSON_HOST (default) or NAV_POISSON_DEVICE (pointers of
  * the GPU of the rank's backend, cudaMalloc'ed; the backend must be "cuda"). The caller says which;
- * nothing is guessed from the pointer. Device blocks are staged through host memory (one
- * device-to-host copy of b, and of x unless zero_guess, one host-to-device copy of x).
+ * nothing is guessed from the pointer. Device blocks the solver uses directly are copied on the device
+ * into its ghosted arrays (no host copy); moved ones (consolidation, a layout navier cannot use) are
+ * staged through host memory (a device-to-host copy of b, and of x unless zero_guess, and a
+ * host-to-device copy of x).
  *
  * Ranks sharing a GPU (consolidation): with ranks_per_solver = k > 1 the ranks of a node form
  * groups of k consecutive node-local ranks; the first rank of each group solves (on its GPU with

@@ -385,14 +385,19 @@ enum { NAV_POISSON_SOLVE, NAV_POISSON_PRECONDITION };
 
 /* The solver rank's part: b (and x) from the dense block to the backend, solve or precondition,
  * x back to the dense block. */
-static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double *db, int what, int guess,
+static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double *db, int what, int guess, int device,
                                       nav_psolver_stats *st, double *copy_s) {
   const size_t bytes = (size_t)ps->box.ntot * sizeof(nav_real);
   const int staged = ps->moved == 2; /* the ranks wrote b (and x) into hb (hx) and read x from hx */
-  if (!staged) nav_poisson_pack(&ps->box, (double *)db, ps->hb, 1);
+  if (!staged && !device) nav_poisson_pack(&ps->box, (double *)db, ps->hb, 1);
   double t0 = nav_wtime();
-  NAV_CALL(ps->ops->from_host(ps->b, ps->hb, bytes));
-  if (guess) {
+  if (device) /* the caller's device block straight into the ghosted device array */
+    NAV_CALL(ps->ops->dense_copy(&ps->box, ps->b, (double *)db, 1));
+  else
+    NAV_CALL(ps->ops->from_host(ps->b, ps->hb, bytes));
+  if (guess && device) {
+    NAV_CALL(ps->ops->dense_copy(&ps->box, ps->x, dx, 1));
+  } else if (guess) {
     if (!staged) nav_poisson_pack(&ps->box, dx, ps->hx, 1);
     NAV_CALL(ps->ops->from_host(ps->x, ps->hx, bytes));
   } else {
@@ -409,9 +414,14 @@ static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double 
     st->converged = 1;
   }
   t0 = nav_wtime();
-  NAV_CALL(ps->ops->to_host(ps->hx, ps->x, bytes));
+  if (device) {
+    NAV_CALL(ps->ops->dense_copy(&ps->box, ps->x, dx, 0));
+    NAV_CALL(ps->ops->sync());
+  } else {
+    NAV_CALL(ps->ops->to_host(ps->hx, ps->x, bytes));
+  }
   *copy_s += nav_wtime() - t0;
-  if (!staged) nav_poisson_pack(&ps->box, dx, ps->hx, 0);
+  if (!staged && !device) nav_poisson_pack(&ps->box, dx, ps->hx, 0);
   return NAV_OK;
 }
 
@@ -424,7 +434,10 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
   nav_err e = NAV_OK;
   const double *ab = b;
   double *ax = x;
-  if (ps->mem == NAV_POISSON_DEVICE) { /* stage the caller's device block on the host */
+  /* device blocks used directly: copied on the device into the solver's arrays (dense_copy); moved
+   * ones are staged through the host */
+  const int device = ps->mem == NAV_POISSON_DEVICE && !ps->moved && ps->ops->dense_copy;
+  if (ps->mem == NAV_POISSON_DEVICE && !device) { /* stage the caller's device block on the host */
     t0 = nav_wtime();
     ab = ps->ab;
     ax = ps->ax;
@@ -451,14 +464,14 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
   }
   nav_psolver_stats st;
   memset(&st, 0, sizeof st);
-  if (e == NAV_OK && ps->is_solver) e = nav_poisson_run_solver(ps, sx, sb, what, guess, &st, &copy_s);
+  if (e == NAV_OK && ps->is_solver) e = nav_poisson_run_solver(ps, sx, sb, what, guess, device, &st, &copy_s);
   NAV_CALL(nav_poisson_agree(ps->comm, e));
   if (ps->moved) {
     t0 = nav_wtime();
     e = ps->moved == 2 ? nav_shm_move_out(&ps->sm, ax) : nav_move_run(&ps->mv, ps->sx, ax, 1);
     move[1] = nav_wtime() - t0;
   }
-  if (e == NAV_OK && ps->mem == NAV_POISSON_DEVICE && bytes) {
+  if (e == NAV_OK && ps->mem == NAV_POISSON_DEVICE && !device && bytes) {
     t0 = nav_wtime();
     e = ps->ops->from_host(x, ps->ax, bytes);
     copy_s += nav_wtime() - t0;
