@@ -46,11 +46,13 @@
  * host-to-device copy of x).
  *
  * Ranks sharing a GPU (consolidation): with ranks_per_solver = k > 1 the ranks of a node form
- * groups of k consecutive node-local ranks; the first rank of each group solves (on its GPU with
- * the cuda backend, on its cores with the cpu backend) the union of its group's blocks, gathered
- * by messages before the solve and scattered back after it; the other ranks only send and receive
- * their blocks. 0 (default): 1 with the cpu backend, ceil(node ranks / GPUs of the node) with cuda.
- * The same code path serves both backends, so the CPU tests check it.
+ * groups of k consecutive node-local ranks; the first rank of each group is a solver rank (on its
+ * GPU with the cuda backend, on its cores with the cpu backend). The solver ranks split the grid
+ * among themselves (navier's decomposition), the blocks are moved onto them before the solve
+ * (through shared memory when every block's cells stay on their node, else by messages: see above)
+ * and x back after it; the other ranks only hand over their blocks and are free otherwise. 0 (default): 1 with
+ * the cpu backend, ceil(node ranks / GPUs of the node) with cuda. The same code path serves both
+ * backends, so the CPU tests check it.
  *
  * Solve statistics: nav_poisson_result (iterations, residual, time in the solver, time of the moves
  * and of the host/device copies), the same on every rank. */
