@@ -12,7 +12,7 @@ RANKS=${RANKS:-2}
 REPEAT=${REPEAT:-3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive
 [ -x "$BUILD/petsc_poisson" ] || { echo "no $BUILD/petsc_poisson: PETSc not found at configure time (petsc-dev)"; exit 77; }
-echo "== $(git log -1 --format='%h %s' | cut -c1-70); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $(git log -1 --format='%h %s' | cut -c1-70); $(nproc --all) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 TABLE=$(mktemp)
 for n in $SIZES; do
   out=$(mpiexec -n "$RANKS" --oversubscribe "$BUILD/petsc_poisson" -n "$n" -repeat "$REPEAT" -check 2>&1)
