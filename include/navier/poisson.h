@@ -12,18 +12,55 @@
  *     nav_poisson_solve(ps, x, b, &result);                 (as often as needed)
  *     nav_poisson_destroy(ps);
  *
- * Arrays x and b are host arrays of n[0]*n[1]*n[2] values, x fastest, no ghost cells. x is the
- * initial guess and the result. With no Dirichlet face the problem is singular: b is used with
- * its (volume-weighted) mean removed and x is returned with zero mean. Every call returns 0
- * (NAV_OK) or an error code; nav_poisson_error() gives the message. On a communicator of several
- * ranks the grid is split over them (options.decomposition, or automatic) and each rank solves
- * its block; x and b are still the WHOLE arrays, the same on every rank (this first distributed
- * version replicates them: each rank reads its block of b and x, and x is assembled on every rank
- * after the solve). */
+ * Arrays x and b of nav_poisson_solve are host arrays of n[0]*n[1]*n[2] values, x fastest, no ghost
+ * cells, the WHOLE grid on every rank (a convenience for small problems: each rank solves its block
+ * and x is assembled on every rank). x is the initial guess and the result. With no Dirichlet face
+ * the problem is singular: b is used with its (volume-weighted) mean removed and x is returned with
+ * zero mean. Every call returns 0 (NAV_OK) or an error code; nav_poisson_error() gives the message.
+ *
+ * Distributed blocks (no array replicated): each rank passes only its own block,
+ *
+ *     nav_poisson_set_grid_block(ps, dim, N, offset, count, h, bc);   (collective; the layout is checked)
+ *     nav_poisson_solve_block(ps, x, b, &result);                     (x, b: this rank's block)
+ *
+ * offset[d] / count[d]: the global index of the block's first cell and its cells along d; x and b
+ * hold count[0]*count[1]*count[2] values, x fastest, no ghosts. h[d] are the N[d] widths of the
+ * WHOLE direction d (1D arrays, the same on every rank). Any Cartesian layout: the blocks' ranges
+ * along each direction tile 0..N[d]-1 and every combination of ranges is one rank's block; ranks
+ * may be numbered in any order and a rank may pass an empty block (count 0). The layout is checked
+ * collectively: gaps, overlaps, blocks outside the grid, a global size or dim that differs between
+ * ranks, ranges that do not form a Cartesian product give NAV_ERR_INPUT and the same message on
+ * every rank (never a hang). The solver then uses the layout directly when it can (every rank a
+ * non-empty block of at least 2 cells per direction, one rank per solver: the solver's blocks ARE
+ * the application's blocks, only a copy into the ghosted arrays); otherwise the blocks are moved
+ * onto navier's own decomposition of the solver ranks, and x is moved back after the solve: through
+ * MPI-3 shared memory when every block stays on its node (each rank writes its cells straight into the
+ * solver rank's host staging array, a shared window; the ranks copy in parallel), else by MPI
+ * point-to-point messages between the ranks whose boxes intersect (options.gather).
+ *
+ * Memory space (options.memory): NAV_POISSON_HOST (default) or NAV_POISSON_DEVICE (pointers of
+ * the GPU of the rank's backend, cudaMalloc'ed; the backend must be "cuda"). The caller says which;
+ * nothing is guessed from the pointer. Device blocks the solver uses directly are copied on the device
+ * into its ghosted arrays (no host copy); moved ones (consolidation, a layout navier cannot use) are
+ * staged through host memory (a device-to-host copy of b, and of x unless zero_guess, and a
+ * host-to-device copy of x).
+ *
+ * Ranks sharing a GPU (consolidation): with ranks_per_solver = k > 1 the ranks of a node form
+ * groups of k consecutive node-local ranks; the first rank of each group is a solver rank (on its
+ * GPU with the cuda backend, on its cores with the cpu backend). The solver ranks split the grid
+ * among themselves (navier's decomposition), the blocks are moved onto them before the solve
+ * (through shared memory when every block's cells stay on their node, else by messages: see above)
+ * and x back after it; the other ranks only hand over their blocks and are free otherwise. 0 (default): 1 with
+ * the cpu backend, ceil(node ranks / GPUs of the node) with cuda. The same code path serves both
+ * backends, so the CPU tests check it.
+ *
+ * Solve statistics: nav_poisson_result (iterations, residual, time in the solver, time of the moves
+ * and of the host/device copies), the same on every rank. */
 #ifndef NAVIER_POISSON_H
 #define NAVIER_POISSON_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #include "navier/nav_types.h"
 
@@ -32,6 +69,8 @@ extern "C" {
 #endif
 
 typedef enum nav_poisson_bc { NAV_POISSON_NEUMANN = 0, NAV_POISSON_DIRICHLET = 1, NAV_POISSON_PERIODIC = 2 } nav_poisson_bc;
+
+typedef enum nav_poisson_memory { NAV_POISSON_HOST = 0, NAV_POISSON_DEVICE = 1 } nav_poisson_memory;
 
 typedef struct nav_poisson_options {
   const char *solver;   /* "mg" (default), "fft" (direct: transforms in the uniform directions, tridiagonal
@@ -53,6 +92,12 @@ typedef struct nav_poisson_options {
                            (red-black everywhere), "line" (alternating zebra lines along every direction) */
   const char *halo_transport; /* between ranks: "auto" (default: nccl, else cuda-aware, else mpi on a GPU
                                  backend; mpi on the cpu), "mpi", "cuda-aware", "nccl" */
+  int ranks_per_solver; /* consolidation: node-local ranks per solving rank (see above); 0 = automatic */
+  nav_poisson_memory memory; /* where x and b of nav_poisson_solve_block live; default NAV_POISSON_HOST */
+  int zero_guess;       /* 1: x is output only (not read, not moved: the solve starts from 0); default 0 */
+  const char *gather;   /* how moved blocks travel: "auto" (default, NULL too: MPI-3 shared memory when every
+                           block stays on its node, else messages), "messages" (MPI point-to-point), "shared"
+                           (shared memory or NAV_ERR_INPUT) */
 } nav_poisson_options;
 
 typedef struct nav_poisson_result {
@@ -61,6 +106,14 @@ typedef struct nav_poisson_result {
   int converged;   /* relres <= tolerance */
   double setup_s;  /* seconds spent in nav_poisson_set_grid */
   double solve_s;  /* seconds of this solve in the solver (the copies of x and b excluded) */
+  double move_in_s;  /* seconds moving b (and x) from the application's blocks to the solver's
+                        (block calls: the gather of consolidation; 0 when the layout is used directly) */
+  double move_out_s; /* seconds moving x back */
+  double copy_s;     /* seconds of the solver rank's host <-> backend copies of b, x (and of the
+                        caller's device arrays) */
+  int solver_ranks;  /* ranks that solve (fewer than the communicator's under consolidation) */
+  int moved;         /* 0: the application's blocks are the solver's; the blocks are moved onto navier's
+                        decomposition by 1: MPI messages, 2: MPI-3 shared memory */
 } nav_poisson_result;
 
 typedef struct nav_poisson nav_poisson;
@@ -76,7 +129,25 @@ nav_err nav_poisson_set_grid(nav_poisson *ps, int dim, const int n[3], const dou
 /* Solve A x = b. A solve that does not converge returns NAV_ERR_CONVERGENCE, with the result
  * filled in. */
 nav_err nav_poisson_solve(nav_poisson *ps, double *x, const double *b, nav_poisson_result *result);
+/* Distributed blocks (see above): the global grid of N cells, this rank's block at offset with count
+ * cells, the global widths h[d] (N[d] values) and the faces' conditions. Collective; the layout is
+ * checked on every rank. Replaces an earlier grid. */
+nav_err nav_poisson_set_grid_block(nav_poisson *ps, int dim, const int N[3], const int offset[3], const int count[3],
+                                   const double *const h[3], const nav_poisson_bc bc[3][2]);
+/* Solve A x = b on the blocks of nav_poisson_set_grid_block (x, b: this rank's block, in the memory
+ * of options.memory). Collective. Non-convergence: NAV_ERR_CONVERGENCE on every rank, result set. */
+nav_err nav_poisson_solve_block(nav_poisson *ps, double *x, const double *b, nav_poisson_result *result);
+/* Preconditioner: z = M r with M ~ A^{-1} on the blocks (solver "fft": the exact inverse; "mgpcg":
+ * one symmetric multigrid V-cycle from z = 0, for CG; "mg": one V-cycle; "pcg": Jacobi). For singular
+ * problems r's mean is ignored and z has zero mean. Collective; r is not modified. */
+nav_err nav_poisson_precondition_block(nav_poisson *ps, double *z, const double *r);
 void nav_poisson_destroy(nav_poisson *ps);
+/* One rank without MPI of the caller's own (bindings: python/navier_poisson.py): MPI is initialised if
+ * it is not yet (and finalized by nav_poisson_finalize_serial), the solver lives on MPI_COMM_SELF. */
+nav_err nav_poisson_create_serial(const nav_poisson_options *opt, nav_poisson **ps);
+void nav_poisson_finalize_serial(void);
+/* sizeof the options and result structures (a binding checks its mirror of them). */
+void nav_poisson_sizes(size_t *options, size_t *result);
 /* The message of the last error. */
 const char *nav_poisson_error(void);
 /* One line describing the solver set up (levels, coarsest grid, relaxation factor). */

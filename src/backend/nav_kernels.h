@@ -242,6 +242,9 @@ typedef struct nav_kernel_ops {
   nav_err (*dot)(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);           /* sum x y dV */
   nav_err (*sum)(const nav_box *b, const nav_real *x, double *sum);                               /* sum x dV */
   nav_err (*shift)(const nav_box *b, nav_real *x, nav_real value);                                /* x += value */
+  /* the interior of x <-> a dense array of n0 n1 n2 doubles (x fastest, backend memory): to_box = 1:
+   * x = dense, 0: dense = x (the Poisson library's blocks in device memory, navier/poisson.h) */
+  nav_err (*dense_copy)(const nav_box *b, nav_real *x, double *dense, int to_box);
   /* max |x - y| and max |x| over interior points (y may be NULL: max |x|); any point works for
    * faces too since the index range is the same; *bad = 1 if a value is NaN or Inf */
   nav_err (*max_abs_diff)(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,

@@ -229,3 +229,40 @@ void nav_decomp_release(nav_decomp *dc) {
   memset(dc, 0, sizeof *dc);
   dc->comm = MPI_COMM_NULL;
 }
+
+nav_err nav_decomp_create_blocks(MPI_Comm comm, int dim, const int N[3], const int periodic[3], const int p[3],
+                                 int *const start[3], const int coord[3], nav_decomp *dc) {
+  memset(dc, 0, sizeof *dc);
+  dc->comm = MPI_COMM_NULL;
+  MPI_Comm_size(comm, &dc->size);
+  NAV_CHECK(p[0] * p[1] * p[2] == dc->size, NAV_ERR_INTERNAL, "nav_decomp_create_blocks: %d x %d x %d blocks for %d ranks",
+            p[0], p[1], p[2], dc->size);
+  dc->dim = dim;
+  int periods[3];
+  for (int d = 0; d < 3; d++) {
+    dc->p[d] = p[d];
+    dc->N[d] = d < dim ? N[d] : 1;
+    dc->periodic[d] = periods[d] = d < dim && periodic[d];
+  }
+  /* MPI_Cart_create without reordering numbers the ranks row-major in their coordinates (the last
+   * direction fastest): order comm's ranks so, whatever their numbering in comm */
+  MPI_Comm ordered;
+  const int key = (coord[0] * p[1] + coord[1]) * p[2] + coord[2];
+  NAV_CHECK(MPI_Comm_split(comm, 0, key, &ordered) == MPI_SUCCESS, NAV_ERR_MPI, "MPI_Comm_split failed");
+  const int rc = MPI_Cart_create(ordered, 3, dc->p, periods, 0, &dc->comm);
+  MPI_Comm_free(&ordered);
+  NAV_CHECK(rc == MPI_SUCCESS, NAV_ERR_MPI, "MPI_Cart_create failed");
+  MPI_Comm_rank(dc->comm, &dc->rank);
+  MPI_Cart_coords(dc->comm, dc->rank, 3, dc->coord);
+  for (int d = 0; d < 3; d++) {
+    dc->start[d] = malloc(((size_t)p[d] + 1) * sizeof(int));
+    NAV_CHECK(dc->start[d], NAV_ERR_MEMORY, "cannot allocate the decomposition");
+    memcpy(dc->start[d], start[d], ((size_t)p[d] + 1) * sizeof(int));
+    NAV_CHECK(dc->coord[d] == coord[d], NAV_ERR_INTERNAL, "nav_decomp_create_blocks: coordinate %d is %d, not %d", d,
+              dc->coord[d], coord[d]);
+    dc->n[d] = nav_decomp_count(dc, d, dc->coord[d]);
+    dc->g0[d] = dc->start[d][dc->coord[d]];
+    MPI_Cart_shift(dc->comm, d, 1, &dc->nbr[d][0], &dc->nbr[d][1]);
+  }
+  return NAV_OK;
+}

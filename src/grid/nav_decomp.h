@@ -46,6 +46,12 @@ nav_err nav_decomp_create(const nav_config *cfg, nav_decomp *dc);
  * names where p_req came from in messages. Collective over comm. */
 nav_err nav_decomp_create_grid(MPI_Comm comm, int dim, const int N[3], const int periodic[3], const int p_req[3],
                                const char *at, nav_decomp *dc);
+/* The decomposition of a grid of N cells over comm into the given blocks: p[d] blocks along d with
+ * bounds start[d][0..p[d]], this rank's block at position coord (each position taken by one rank;
+ * ranks may be numbered in any order in comm: the Cartesian communicator renumbers them). For an
+ * application's own Cartesian layout (nav_layout.h). Collective over comm. */
+nav_err nav_decomp_create_blocks(MPI_Comm comm, int dim, const int N[3], const int periodic[3], const int p[3],
+                                 int *const start[3], const int coord[3], nav_decomp *dc);
 /* Deep copy (own start arrays); the communicator is shared, not duplicated: destroy the copy
  * with nav_decomp_release. */
 nav_err nav_decomp_copy(const nav_decomp *src, nav_decomp *dst);

@@ -436,6 +436,25 @@ static void test_box(pair_box *pb) {
     OK(cpu->diag_scale(bc, inv.c, rhs.c, y.c));
     OK(gpu->diag_scale(bg, inv.g, rhs.g, y.g));
     check_field("diag_scale", pb, &y);
+    { /* dense_copy (the library's device blocks): a dense array into the interior of y and x back out */
+      const size_t cells = (size_t)pb->n[0] * pb->n[1] * pb->n[2];
+      double *dh = malloc(cells * sizeof *dh), *dc = malloc(cells * sizeof *dc), *dg;
+      for (size_t q = 0; q < cells; q++) dh[q] = rnd();
+      OK(gpu->alloc((void **)&dg, cells * sizeof *dg));
+      OK(gpu->from_host(dg, dh, cells * sizeof *dh));
+      OK(cpu->dense_copy(bc, y.c, dh, 1));
+      OK(gpu->dense_copy(bg, y.g, dg, 1));
+      check_field("dense_copy in", pb, &y);
+      OK(cpu->dense_copy(bc, x.c, dc, 0));
+      OK(gpu->dense_copy(bg, x.g, dg, 0));
+      OK(gpu->to_host(dh, dg, cells * sizeof *dh));
+      double dmax = 0, xmax = 0;
+      for (size_t q = 0; q < cells; q++) dmax = fmax(dmax, fabs(dc[q] - dh[q])), xmax = fmax(xmax, fabs(dc[q]));
+      report("dense_copy out", pb->label, xmax > 0 ? dmax / xmax : dmax);
+      gpu->free(dg);
+      free(dh);
+      free(dc);
+    }
     field_free(&x);
     field_free(&y);
     field_free(&rhs);

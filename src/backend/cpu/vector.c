@@ -57,6 +57,21 @@ nav_err nav_shift_cpu(const nav_box *b, nav_real *x, nav_real value) {
   return NAV_OK;
 }
 
+nav_err nav_dense_copy_cpu(const nav_box *b, nav_real *x, double *dense, int to_box) {
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      const nav_idx p0 = nav_cpu_index(b, 0, j, k), q0 = (nav_idx)b->n[0] * (j + (nav_idx)b->n[1] * k);
+      for (int i = 0; i < b->n[0]; i++) {
+        if (to_box)
+          x[p0 + i] = (nav_real)dense[q0 + i];
+        else
+          dense[q0 + i] = x[p0 + i];
+      }
+    }
+  return NAV_OK;
+}
+
 nav_err nav_max_abs_diff_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
                              int *bad) {
   double md = 0, mx = 0;

@@ -238,6 +238,7 @@ nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real
 nav_err nav_dot_cuda(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);
 nav_err nav_sum_cuda(const nav_box *b, const nav_real *x, double *sum);
 nav_err nav_shift_cuda(const nav_box *b, nav_real *x, nav_real value);
+nav_err nav_dense_copy_cuda(const nav_box *b, nav_real *x, double *dense, int to_box);
 nav_err nav_max_abs_diff_cuda(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
                               int *bad);
 

@@ -121,6 +121,22 @@ nav_err nav_shift_cuda(const nav_box *b, nav_real *x, nav_real value) {
   return NAV_OK;
 }
 
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_dense_copy_kernel(nav_box box, nav_real *x, double *dense, int to_box) {
+  NAV_CUDA_INTERIOR(box);
+  const nav_idx q = ijk[0] + (nav_idx)b->n[0] * (ijk[1] + (nav_idx)b->n[1] * ijk[2]);
+  if (to_box)
+    x[p] = (nav_real)dense[q];
+  else
+    dense[q] = x[p];
+}
+
+nav_err nav_dense_copy_cuda(const nav_box *b, nav_real *x, double *dense, int to_box) {
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_dense_copy_kernel, *b, x, dense, to_box);
+  return NAV_OK;
+}
+
 /* Per block: max |x - y| (Y), max |x|, and 1 if a value of x is NaN or Inf (a max of flags). */
 template <int DIM, bool Y>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)

@@ -90,6 +90,12 @@ nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k);
  * (volume average) to every coarse level; NULL removes it. Call again whenever s changes (the level
  * diagonals are recomputed at the next nav_psolver_set_shift). Collective. */
 nav_err nav_psolver_set_shift_field(nav_psolver *ps, const nav_real *s);
+
+/* One application of the solver as a preconditioner: z = M r with M ~ L^{-1} (fft: the exact inverse;
+ * mg, mgpcg: one V-cycle from z = 0, symmetric for mgpcg (black-red post-smoothing), so that CG can
+ * use it; pcg: Jacobi). Singular problems: r and z are projected to zero mean (r is modified). r, z:
+ * backend memory in the block layout, distinct. Collective. */
+nav_err nav_psolver_precondition(nav_psolver *ps, nav_real *z, nav_real *r);
 void nav_psolver_destroy(nav_psolver *ps);
 /* One line on the solver: multigrid levels and the coarsest level, relaxation factor. */
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size);

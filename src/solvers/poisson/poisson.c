@@ -464,3 +464,18 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   st->solve_s = nav_wtime() - t0;
   return NAV_OK;
 }
+
+nav_err nav_psolver_precondition(nav_psolver *ps, nav_real *z, nav_real *r) {
+  nav_level *l0 = &ps->lev[0];
+  if (ps->diag_stale) NAV_CALL(nav_psolver_diagonals(ps));
+  if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, r));
+  switch (ps->kind) {
+  case NAV_PSOLVER_FFT: NAV_CALL(nav_fft_solve(ps, z, r)); break;
+  case NAV_PSOLVER_MG:
+  case NAV_PSOLVER_MGPCG: NAV_CALL(nav_precond_mg(ps, l0, r, z)); break;
+  case NAV_PSOLVER_PCG: NAV_CALL(nav_precond_jacobi(ps, l0, r, z)); break;
+  default: NAV_CHECK(0, NAV_ERR_INPUT, "solver %s is no preconditioner (fft, mg, mgpcg, pcg)", ps->opt.solver);
+  }
+  if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, z));
+  return NAV_OK;
+}
