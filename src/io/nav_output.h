@@ -46,6 +46,7 @@ typedef struct nav_summary {
   double steady_residual; /* the last measured steady residual (f->change) */
   int steady_converged;   /* it fell below steady_tol */
   double steady_wall_s;   /* wall seconds of the loop up to the stop */
+  const nav_body_stats *bodies; /* one per body of f->body (nav_body_report), or NULL */
 } nav_summary;
 
 /* DIR/final_fields.bin: u, v, (w), p (then T when the case has a temperature) interior values of

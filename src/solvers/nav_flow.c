@@ -189,12 +189,14 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
   NAV_CALL(nav_heat_create(f));
   NAV_CALL(nav_diffusion_create(f));
+  NAV_CALL(nav_body_create(f));
   return nav_ac_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
+  nav_body_destroy(f);
   nav_diffusion_destroy(f);
   nav_heat_destroy(f);
   nav_open_destroy(f);
@@ -287,6 +289,9 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
   }
 project:
+  /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
+   * implicit one has grad p^{n-1/2} */
+  NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
   nav_profile_enter(NAV_PHASE_POISSON);

@@ -32,6 +32,7 @@
 #include "solvers/nav_heat.h"
 #include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
+#include "physics/nav_body.h"
 
 typedef struct nav_flow {
   const nav_config *cfg;
@@ -78,6 +79,7 @@ typedef struct nav_flow {
   double outflow_speed; /* U_c of the last step */
   nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
   nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
+  struct nav_body *body; /* immersed bodies (physics/nav_body.h); NULL: none */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
