@@ -20,7 +20,7 @@ void nav_body_monitor_header(const nav_flow *f, FILE *out) {
 void nav_body_monitor_row(const nav_flow *f, FILE *out) {
   const nav_body *B = f->body;
   for (int k = 0; B && k < B->n; k++)
-    for (int c = 0; c < f->dim; c++) fprintf(out, ",%.10e", B->b[k].coef[c]);
+    for (int c = 0; c < f->dim; c++) fprintf(out, ",%.15e", B->b[k].coef[c]);
 }
 
 /* Mean (trapezoidal in time), amplitude (half the range) of column col of the history; the Strouhal
