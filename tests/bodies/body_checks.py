@@ -338,10 +338,10 @@ def grid_files(scratch, case_dir, h, tag, xdom, ydom, xblock, yblock):
 def check_order(navier, scratch, case, hs, lo, extra):
     res = []
     for i, h in enumerate(hs):
-        (xf, nx), (yf, ny) = grid_files(scratch, os.path.dirname(case), h, i, "-8,16", "-8,8", "-1,3", "-1,1")
+        (xf, nx), (yf, ny) = grid_files(scratch, os.path.dirname(case), h, i, "-4,8", "-4,4", "-0.8,2", "-0.8,0.8")
         out = os.path.join(scratch, f"order{i}")
         run(navier, case, out, sets=[f"grid.nx={nx}", f"grid.ny={ny}", f"grid.x_file={xf}", f"grid.y_file={yf}",
-                                     "grid.lx=24", "grid.ly=16", "grid.x0=-8", "grid.y0=-8"] + extra)
+                                     "grid.lx=12", "grid.ly=8", "grid.x0=-4", "grid.y0=-4"] + extra)
         b = summary(out)["bodies"][0]
         rows = monitor(out)
         res.append((h, float(rows[-1]["cd_cyl"]), b["slip_max"], b["slip_rms"], b["lw_over_d"]))
