@@ -957,7 +957,9 @@ static void nav_load_set(nav_load *ld, int index, const char *arg) {
   }
   strcpy(buf, arg);
   char *eq = strchr(buf, '=');
-  char *dot = eq ? memchr(buf, '.', (size_t)(eq - buf)) : NULL;
+  char *dot = NULL; /* the last dot before '=': keys have none, sections may ("body.2") */
+  for (char *q = buf; eq && q < eq; q++)
+    if (*q == '.') dot = q;
   if (!dot) {
     nav_add_error(ld->errs, "--set:%d: malformed override '%.80s': expected section.key=value", index, arg);
     return;
@@ -1315,8 +1317,8 @@ static void nav_check_bodies(nav_load *ld) {
     int given = -1; /* a key of this body given in the case or by --set */
     for (int k = 0; k < NAV_BODY_MAX_KEYS && row0 + k < NAV_NKEYS && !strcmp(nav_keys[row0 + k].section, "body"); k++)
       if (at[k].src != NAV_SRC_DEFAULT && given < 0) given = row0 + k;
-    if (!strcmp(b->kind, "none")) {
-      if (given >= 0 && given != kkind)
+    if (!strcmp(b->kind, "none")) { /* kind = none given: the body is switched off, its other keys stay unused */
+      if (given >= 0 && given != kkind && at[kkind - row0].src == NAV_SRC_DEFAULT)
         nav_body_error(ld, n, given, "body %d has no kind: give body.%d.kind (circle, cylinder, sphere, box, points, stl)",
                        n, n);
       continue;

@@ -145,8 +145,10 @@ nav_err nav_body_create(nav_flow *f) {
 void nav_body_destroy(nav_flow *f) {
   nav_body *B = f->body;
   if (!B) return;
-  for (int c = 0; c < 3; c++)
+  for (int c = 0; c < 3; c++) {
     if (B->tag[c]) f->ops->free(B->tag[c]);
+    if (B->scratch[c]) f->ops->free(B->scratch[c]);
+  }
   for (int k = 0; k < B->n; k++) {
     nav_shape_destroy(&B->b[k].shape);
     free(B->b[k].hist);
@@ -164,15 +166,28 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
   a.gscale = (nav_real)gscale;
   for (int k = 0; k < B->n; k++)
     for (int c = 0; c < 3; c++) a.velocity[k][c] = (nav_real)B->b[k].velocity[c];
-  double sums[NAV_IBM_NSUM];
+  double sums[NAV_IBM_NSUM], slip[2 * NAV_IBM_NSUM];
+  const double dt_old = f->dt_old > 0 ? f->dt_old : dt;
+  if (diagnose) { /* slip = sum alpha (V - u^n) dV: the forcing of a copy of u^n (f->u_prev on monitor steps) */
+    const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+    nav_ibm_params a0 = a;
+    a0.gscale = 0;
+    for (int c = 0; c < f->dim; c++) {
+      if (!B->scratch[c]) NAV_CALL(f->ops->alloc((void **)&B->scratch[c], bytes));
+      NAV_CALL(f->ops->copy(B->scratch[c], f->u_prev[c], bytes));
+    }
+    NAV_CALL(f->ops->ibm_force(&f->box, B->scratch, B->tag, f->p, &a0, slip));
+  }
   NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
-  nav_reduce_sum(f->comm, sums, NAV_IBM_NSUM);
+  memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
+  nav_reduce_sum(f->comm, slip, 2 * NAV_IBM_NSUM);
   const double U = f->cfg->reference_velocity, t = f->t + dt; /* the forces of the step that ends at t + dt */
   for (int k = 0; k < B->n; k++) {
     nav_body_one *o = &B->b[k];
     for (int c = 0; c < 3; c++) {
-      o->force[c] = c < f->dim ? -sums[3 * k + c] / dt : 0;
+      const double s0 = slip[3 * k + c], s = slip[NAV_IBM_NSUM + 3 * k + c];
+      o->force[c] = c < f->dim ? -s0 / dt_old - (s - s0) / dt : 0;
       o->coef[c] = 2 * o->force[c] / (U * U * B->area);
     }
     if (t < f->cfg->average_start * (1 - 1e-12)) continue;

@@ -14,7 +14,11 @@
  * V the body's surface velocity. The pressure equation stays the plain Laplacian, so every pressure
  * solver serves bodies unchanged; the projection keeps div u at the solver tolerance. The force of the
  * fluid on body k is the momentum exchange F = -(1/dt) sum_faces(k) du dV_c (density 1; the inner fluid
- * of a body at constant velocity has constant momentum, so no further term). Forcing is local to each
+ * of a body at constant velocity has constant momentum, so no further term). du has two parts: alpha
+ * (V - u^n), the slip that the last projection left on the partly solid faces (of the size of the previous
+ * step dt_old times the momentum residual there), and the rest, of this step; each is divided by its own
+ * step, F = -(1/dt_old) sum alpha (V - u^n) dV - (1/dt) sum (du - alpha (V - u^n)) dV, which is the same
+ * for a constant step and keeps a short last step (cut by end_time) from scaling the first part up. Forcing is local to each
  * face: it needs no halo and works across rank boundaries; the force sums are reduced over ranks.
  *
  * Shapes: each body has a kind, a signed distance in its own frame (negative inside) and the bounds
@@ -60,6 +64,7 @@ typedef struct nav_body {
   int n;
   nav_body_one b[NAV_MAX_BODIES];
   nav_real *tag[3];   /* backend arrays: 2 k + alpha per face (nav_point_ibm.h) */
+  nav_real *scratch[3]; /* backend arrays: a copy of u^n on monitor steps (the force estimate) */
   long forced_faces;  /* faces with alpha > 0 on this rank */
   double area;        /* reference area of the coefficients */
 } nav_body;
