@@ -3,20 +3,25 @@
 
 usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
   errors                     bad [body.N] input exits 2 naming FILE:LINE and the key; nothing computed
-  rest                       a body at rest in fluid at rest (2D circle in a closed box, 3D sphere): the
+  rest                       a body at rest in fluid at rest (2D circle and box in a closed box, 3D sphere and
+                             cylinder): the
                              velocity stays 0 and the force coefficients are 0 (to 1e-12)
   stream                     a body whose surface moves with a uniform stream (2D circle, 3D sphere): the
                              stream stays uniform and the force is 0 (to 1e-10)
+  implicit TOL               a circle in the lid-driven cavity (Re 100, 48^2, t = 10) with explicit and with
+                             implicit diffusion (dt about twice as large): cd within TOL (relative), max|div u|
+                             <= 1e-10 in both
   divergence TOL             max|div u| of every step of a cylinder run <= TOL
   mpi MPIEXEC SPLIT TOL      the cylinder on the ranks of SPLIT (px,py,1) against one rank: final fields and
                              the cd, cl column of every step within TOL (relative)
   restart                    N steps straight against N/2 + a restart of N/2: final fields and forces bit for bit
-  order CASE H1 H2 H3 LO LS  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
+  order CASE H1 H2 H3 LO LS [CREF:TOL]  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
                              widths H1 > H2 > H3 (ratio 2; uniform in [-0.8, 2] x [-0.8, 0.8], growing by 1.05
                              to [-4, 8] x [-4, 4]; tools/navier-grid), one time step for all (pass time.dt
                              after '--'): prints the observed orders; fails when Cd does not converge
                              monotonically at order >= LO or the max no-slip error's order on the two finer
-                             grids is below LS
+                             grids is below LS, or (CREF:TOL given) when Cd on the finest grid is more than
+                             TOL (relative) off CREF
   bands CASE KEY=LO:HI ...   run CASE (extra --set after '--') and check summary.json bodies[0] values
   drag CASE REF RE T0 T1 TOL impulsive start: cd(t) of monitor.csv (linear between rows) against the rows of
                              Reynolds number RE of REF (data/kl1995_cylinder_drag.csv: columns re, t_UD, cd)
@@ -208,6 +213,10 @@ dump_final = true
 kind = sphere
 center = 0.5,0.5,0.45
 radius = 0.25
+[body.2]
+kind = cylinder
+center = 0.15,0.85,0
+radius = 0.08
 """)
     for case in (box2, box3):
         out = case[:-4]
@@ -286,6 +295,36 @@ def check_divergence(navier, scratch, tol):
         fail("divergence above the bound")
 
 
+def check_implicit(navier, scratch, tol):
+    case = write(os.path.join(scratch, "implicit.ini"), """[grid]
+nx = 48
+ny = 48
+[time]
+end_time = 10
+steady_tol = 0
+cfl = 0.5
+[physics]
+nu = 0.01
+[output]
+monitor_every = 50
+[body.1]
+kind = circle
+center = 0.5,0.45,0
+radius = 0.15
+""")
+    cd = {}
+    for mode in ("explicit", "implicit"):
+        out = os.path.join(scratch, mode)
+        run(navier, case, out, sets=[f"time.diffusion={mode}"])
+        rows = monitor(out)
+        cd[mode] = (float(rows[-1]["cd_body1"]), float(rows[-1]["cl_body1"]), max(float(r["max_div"]) for r in rows))
+        print(f"{mode}: {len(rows)} rows, cd {cd[mode][0]:.5f}, cl {cd[mode][1]:.5f}, max|div u| {cd[mode][2]:.2e}")
+    rel = abs(cd["implicit"][0] - cd["explicit"][0]) / abs(cd["explicit"][0])
+    print(f"cd implicit vs explicit diffusion: {100 * rel:.2f} % (bound {100 * tol:.0f} %)")
+    if not (rel <= tol and max(v[2] for v in cd.values()) <= 1e-10):
+        fail("implicit and explicit diffusion disagree with a body, or the divergence is not small")
+
+
 def check_mpi(navier, scratch, mpiexec, split, tol):
     case = channel2d(scratch, "mpi")
     ranks = math.prod(int(v) for v in split.split(","))
@@ -338,7 +377,7 @@ def grid_files(scratch, case_dir, h, tag, xdom, ydom, xblock, yblock):
     return files
 
 
-def check_order(navier, scratch, case, hs, lo, lo_slip, extra):
+def check_order(navier, scratch, case, hs, lo, lo_slip, ref, extra):
     res = []
     for i, h in enumerate(hs):
         (xf, nx), (yf, ny) = grid_files(scratch, os.path.dirname(case), h, i, "-4,8", "-4,4", "-0.8,2", "-0.8,0.8")
@@ -362,6 +401,12 @@ def check_order(navier, scratch, case, hs, lo, lo_slip, extra):
           f"{lo_slip})")
     if not (p_cd == p_cd and p_cd >= lo and p_max[1] >= lo_slip):
         fail("Cd or the no-slip error does not converge at the stated order")
+    if ref:
+        cref, tol = (float(v) for v in ref.split(":"))
+        print(f"Cd on the finest grid {c3:.4f} against the reference {cref} (unbounded domain): "
+              f"{100 * (c3 - cref) / cref:+.1f} % (bound {100 * tol:.0f} %, the domain's blockage included)")
+        if not abs(c3 - cref) <= tol * cref:
+            fail("Cd is off the reference")
 
 
 def check_bands(navier, scratch, case, bands, extra):
@@ -423,12 +468,15 @@ def main():
         check_stream(navier, scratch)
     elif check == "divergence":
         check_divergence(navier, scratch, float(args[0]))
+    elif check == "implicit":
+        check_implicit(navier, scratch, float(args[0]))
     elif check == "mpi":
         check_mpi(navier, scratch, args[0], args[1], float(args[2]))
     elif check == "restart":
         check_restart(navier, scratch)
     elif check == "order":
-        check_order(navier, scratch, args[0], [float(v) for v in args[1:4]], float(args[4]), float(args[5]), extra)
+        check_order(navier, scratch, args[0], [float(v) for v in args[1:4]], float(args[4]), float(args[5]),
+                    args[6] if len(args) > 6 else "", extra)
     elif check == "bands":
         check_bands(navier, scratch, args[0], args[1:], extra)
     elif check == "drag":
