@@ -12,7 +12,7 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
                              implicit diffusion (dt about twice as large): cd within TOL (relative), max|div u|
                              <= 1e-10 in both
   divergence TOL             max|div u| of every step of a cylinder run <= TOL
-  mpi MPIEXEC SPLIT TOL      the cylinder on the ranks of SPLIT (px,py,1) against one rank: final fields and
+  mpi MPIEXEC SPLIT TOL      the cylinder (SPLIT px,py,1) or a sphere (px,py,pz > 1) on those ranks against one rank: final fields and
                              the cd, cl column of every step within TOL (relative)
   restart                    N steps straight against N/2 + a restart of N/2: final fields and forces bit for bit
   order CASE H1 H2 H3 LO LS [CREF:TOL]  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
@@ -116,6 +116,49 @@ kind = circle
 center = 0.1,0.05,0
 radius = 0.5
 name = cyl
+{body}
+""")
+
+
+def sphere3d(scratch, name, body=""):
+    """A 3D stream u = 1 along x through a periodic box in y and z past a sphere."""
+    return write(os.path.join(scratch, name + ".ini"), f"""[grid]
+dim = 3
+nx = 24
+ny = 12
+nz = 12
+lx = 4
+ly = 2
+lz = 2
+[time]
+cfl = 0.5
+max_steps = 10
+steady_tol = 0
+[physics]
+nu = 0.02
+initial = uniform
+uniform_velocity = 1,0,0
+[boundary]
+x_low = inflow
+x_low_velocity = 1,0,0
+x_high = outflow
+y_low = periodic
+y_high = periodic
+y_high_velocity = 0,0,0
+z_low = periodic
+z_high = periodic
+[pressure]
+solver = mg
+tolerance = 1e-12
+[output]
+monitor_every = 1
+dump_final = true
+[forces]
+reference_area = 0.19634954
+[body.1]
+kind = sphere
+center = 1.3,1.05,0.95
+radius = 0.5
 {body}
 """)
 
@@ -231,45 +274,8 @@ radius = 0.08
 
 def check_stream(navier, scratch):
     c2 = channel2d(scratch, "stream2", body="velocity = 1,0,0")
-    c3 = write(os.path.join(scratch, "stream3.ini"), """[grid]
-dim = 3
-nx = 24
-ny = 12
-nz = 12
-lx = 4
-ly = 2
-lz = 2
-[time]
-cfl = 0.5
-max_steps = 10
-steady_tol = 0
-[physics]
-nu = 0.02
-initial = uniform
-uniform_velocity = 1,0,0
-[boundary]
-x_low = inflow
-x_low_velocity = 1,0,0
-x_high = outflow
-y_low = periodic
-y_high = periodic
-y_high_velocity = 0,0,0
-z_low = periodic
-z_high = periodic
-[pressure]
-solver = mg
-tolerance = 1e-12
-[output]
-monitor_every = 1
-dump_final = true
-[forces]
-reference_area = 0.19634954
-[body.1]
-kind = sphere
-center = 1.3,1.05,0.95
-radius = 0.5
-velocity = 1,0,0
-""")
+    c3 = sphere3d(scratch, "stream3", "velocity = 1,0,0")
+
     for case in (c2, c3):
         out = case[:-4]
         run(navier, case, out)
@@ -326,7 +332,7 @@ radius = 0.15
 
 
 def check_mpi(navier, scratch, mpiexec, split, tol):
-    case = channel2d(scratch, "mpi")
+    case = channel2d(scratch, "mpi") if split.endswith(",1") else sphere3d(scratch, "mpi3")
     ranks = math.prod(int(v) for v in split.split(","))
     one, many = os.path.join(scratch, "mpi1"), os.path.join(scratch, "mpi" + split.replace(",", "x"))
     run(navier, case, one, sets=["run.decomposition=1,1,1"])
