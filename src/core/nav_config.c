@@ -423,6 +423,14 @@ static const nav_key nav_keys[] = {
     {"body", "velocity", NAV_KT_VEC3, NAV_FIELD(body[0].velocity), "0,0,0",
      "Velocity u,v,w of the body surface: the no-slip condition imposes it (a rigid translation of a body whose "
      "position is held; w = 0 in 2D).", NAV_ANY},
+    {"body", "motion_velocity", NAV_KT_VEC3, NAV_FIELD(body[0].motion_velocity), "0,0,0",
+     "Prescribed motion: the body translates with this velocity, x(t) = center + motion_velocity t + "
+     "motion_amplitude sin(2 pi motion_frequency t); its surface moves with dx/dt (plus `velocity`). The body must "
+     "stay inside the domain up to end_time.", NAV_ANY},
+    {"body", "motion_amplitude", NAV_KT_VEC3, NAV_FIELD(body[0].motion_amplitude), "0,0,0",
+     "Prescribed motion: amplitude of the sinusoidal displacement (see motion_velocity).", NAV_ANY},
+    {"body", "motion_frequency", NAV_KT_REAL, NAV_FIELD(body[0].motion_frequency), "0",
+     "Prescribed motion: frequency f of the sinusoidal displacement (cycles per unit time).", NAV_ATLEAST(0)},
     {"body", "file", NAV_KT_TEXT, NAV_FIELD(body[0].file), "",
      "points: a text file of x,y rows (the closed polyline); stl: an ASCII or binary STL file; a relative path is "
      "taken from the case file's folder. Other kinds: must be empty.", .values = NULL},
@@ -1373,12 +1381,27 @@ static void nav_check_bodies(nav_load *ld) {
     }
     const double lo[3] = {c->x0, c->y0, c->z0}, len[3] = {c->lx, c->ly, c->lz};
     const int ndir = !strcmp(kind, "cylinder") ? 2 : c->dim; /* a cylinder spans z */
-    for (int d = 0; d < ndir; d++)
-      if (b->center[d] - half[d] <= lo[d] || b->center[d] + half[d] >= lo[d] + len[d]) {
-        nav_body_error(ld, n, kcenter, "the body (%c from %g to %g) is not inside the domain (%c from %g to %g)",
-                       "xyz"[d], b->center[d] - half[d], b->center[d] + half[d], "xyz"[d], lo[d], lo[d] + len[d]);
+    const int kmv = nav_find_key("body", "motion_velocity");
+    const double *mv = b->motion_velocity, *ma = b->motion_amplitude;
+    const int translates = mv[0] != 0 || mv[1] != 0 || mv[2] != 0;
+    if (translates && c->end_time <= 0) {
+      nav_body_error(ld, n, kmv, "a translating body needs time.end_time > 0 (it must stay inside the domain)");
+      continue;
+    }
+    if (c->dim == 2 && (mv[2] != 0 || ma[2] != 0))
+      nav_body_error(ld, n, kmv, "a 2D body cannot move along z");
+    const int key = translates || ma[0] != 0 || ma[1] != 0 || ma[2] != 0 ? kmv : kcenter;
+    for (int d = 0; d < ndir; d++) { /* the positions of the centre up to end_time, bounded */
+      const double T = c->end_time > 0 ? c->end_time : 0;
+      const double clo = b->center[d] + fmin(0, mv[d] * T) - fabs(ma[d]) - half[d];
+      const double chi = b->center[d] + fmax(0, mv[d] * T) + fabs(ma[d]) + half[d];
+      if (clo <= lo[d] || chi >= lo[d] + len[d]) {
+        nav_body_error(ld, n, key, "the body (%c from %g to %g%s) is not inside the domain (%c from %g to %g)",
+                       "xyz"[d], clo, chi, key == kmv ? " over its motion up to end_time" : "", "xyz"[d], lo[d],
+                       lo[d] + len[d]);
         break;
       }
+    }
   }
 }
 

@@ -44,6 +44,9 @@ typedef struct nav_body_config {
   double scale;        /* factor on every length of the shape */
   double angle;        /* rotation about z in degrees */
   double velocity[3];  /* velocity of the body surface (rigid translation of a body held in place) */
+  double motion_velocity[3];  /* prescribed motion: constant translation velocity of the body */
+  double motion_amplitude[3]; /* prescribed motion: amplitude of a sinusoidal displacement */
+  double motion_frequency;    /* its frequency f: x(t) = center + motion_velocity t + A sin(2 pi f t) */
   char file[NAV_CONFIG_STR]; /* points, stl: the geometry file (relative to the case file's folder) */
 } nav_body_config;
 

@@ -86,6 +86,56 @@ static nav_real nav_body_face_tag(const nav_flow *f, const nav_body *B, int c, c
   return best > 0 ? nav_ibm_tag(owner, (nav_real)best) : 0;
 }
 
+/* The tags of this rank's faces for the bodies where they are now; the volume of each body (the solid
+ * fractions of the u faces times their volumes, local). */
+static nav_err nav_body_tags(nav_flow *f) {
+  nav_body *B = f->body;
+  const nav_box *b = &f->box;
+  const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
+  long forced = 0;
+  for (int k = 0; k < B->n; k++) B->b[k].volume = 0;
+  for (int c = 0; c < f->dim; c++) {
+    memset(B->host, 0, bytes);
+    for (int k = 0; k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int i = 0; i < b->n[0]; i++) {
+          const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
+          const nav_real t = nav_body_face_tag(f, B, c, g);
+          B->host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = t;
+          forced += t != 0;
+          if (c == 0 && t != 0) {
+            double v = 1; /* the volume of the u face's control volume */
+            for (int d = 0; d < f->dim; d++)
+              v *= d == 0 ? 0.5 * (f->w[0][g[0] - 1] + f->w[0][g[0]]) : f->w[d][g[d]];
+            const int owner = nav_ibm_owner(t);
+            B->b[owner].volume += (double)(t - (nav_real)(2 * owner)) * v;
+          }
+        }
+    NAV_CALL(f->ops->from_host(B->tag[c], B->host, bytes));
+  }
+  B->forced_faces = forced;
+  return NAV_OK;
+}
+
+/* Prescribed motion at time t: centre, surface velocity and acceleration of every body; then the tags
+ * (at set-up, and each step when a body moves). */
+static nav_err nav_body_place(nav_flow *f, double t) {
+  nav_body *B = f->body;
+  for (int k = 0; k < B->n; k++) {
+    const nav_body_config *c = &f->cfg->body[k];
+    nav_body_one *o = &B->b[k];
+    const double w = 2 * NAV_PI * c->motion_frequency, s = sin(w * t), co = cos(w * t);
+    for (int d = 0; d < 3; d++) {
+      const double base = d < f->dim ? c->center[d] : 0;
+      o->center[d] = base + c->motion_velocity[d] * t + c->motion_amplitude[d] * s;
+      o->velocity[d] = c->velocity[d] + c->motion_velocity[d] + c->motion_amplitude[d] * w * co;
+      o->accel[d] = -c->motion_amplitude[d] * w * w * s;
+    }
+    nav_body_world_bounds(o);
+  }
+  return nav_body_tags(f);
+}
+
 nav_err nav_body_create(nav_flow *f) {
   const nav_config *cfg = f->cfg;
   f->body = NULL;
@@ -103,36 +153,19 @@ nav_err nav_body_create(nav_flow *f) {
       snprintf(o->name, sizeof o->name, "%s", c->name);
     else
       snprintf(o->name, sizeof o->name, "body%d", k + 1);
-    memcpy(o->center, c->center, sizeof o->center);
-    if (f->dim == 2) o->center[2] = 0;
     o->scale = c->scale;
     const double a = c->angle * NAV_PI / 180;
     o->cosa = cos(a);
     o->sina = sin(a);
-    memcpy(o->velocity, c->velocity, sizeof o->velocity);
-    nav_body_world_bounds(o);
+    for (int d = 0; d < 3; d++)
+      B->moving = B->moving || c->motion_velocity[d] != 0 || (c->motion_amplitude[d] != 0 && c->motion_frequency > 0);
   }
-  const nav_box *b = &f->box;
-  nav_real *host = malloc((size_t)b->ntot * sizeof *host);
-  NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate the body tags");
-  nav_err e = NAV_OK;
-  double forced = 0;
-  for (int c = 0; c < f->dim && e == NAV_OK; c++) {
-    memset(host, 0, (size_t)b->ntot * sizeof *host);
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) {
-          const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
-          const nav_real t = nav_body_face_tag(f, B, c, g);
-          host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = t;
-          forced += t != 0;
-        }
-    e = f->ops->alloc((void **)&B->tag[c], (size_t)b->ntot * sizeof *host);
-    if (e == NAV_OK) e = f->ops->from_host(B->tag[c], host, (size_t)b->ntot * sizeof *host);
-  }
-  free(host);
-  NAV_CALL(e);
-  B->forced_faces = (long)forced;
+  const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+  B->host = malloc(bytes);
+  NAV_CHECK(B->host, NAV_ERR_MEMORY, "cannot allocate the body tags");
+  for (int c = 0; c < f->dim; c++) NAV_CALL(f->ops->alloc((void **)&B->tag[c], bytes));
+  NAV_CALL(nav_body_place(f, f->t));
+  double forced = (double)B->forced_faces;
   nav_reduce_sum(f->comm, &forced, 1);
   if (f->dc.rank == 0)
     for (int k = 0; k < B->n; k++)
@@ -153,6 +186,7 @@ void nav_body_destroy(nav_flow *f) {
     nav_shape_destroy(&B->b[k].shape);
     free(B->b[k].hist);
   }
+  free(B->host);
   free(B);
   f->body = NULL;
 }
@@ -160,6 +194,7 @@ void nav_body_destroy(nav_flow *f) {
 nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
   nav_body *B = f->body;
   if (!B) return NAV_OK;
+  if (B->moving) NAV_CALL(nav_body_place(f, f->t + dt)); /* the bodies where they are at the end of the step */
   nav_ibm_params a;
   memset(&a, 0, sizeof a);
   a.nbody = B->n;
@@ -181,13 +216,17 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
   NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
+  double vol[NAV_MAX_BODIES];
+  for (int k = 0; k < NAV_MAX_BODIES; k++) vol[k] = k < B->n ? B->b[k].volume : 0;
   nav_reduce_sum(f->comm, slip, 2 * NAV_IBM_NSUM);
+  nav_reduce_sum(f->comm, vol, NAV_MAX_BODIES);
   const double U = f->cfg->reference_velocity, t = f->t + dt; /* the forces of the step that ends at t + dt */
   for (int k = 0; k < B->n; k++) {
     nav_body_one *o = &B->b[k];
     for (int c = 0; c < 3; c++) {
       const double s0 = slip[3 * k + c], s = slip[NAV_IBM_NSUM + 3 * k + c];
-      o->force[c] = c < f->dim ? -s0 / dt_old - (s - s0) / dt : 0;
+      /* plus the inner fluid's rate of momentum, volume times the prescribed acceleration */
+      o->force[c] = c < f->dim ? -s0 / dt_old - (s - s0) / dt + vol[k] * o->accel[c] : 0;
       o->coef[c] = 2 * o->force[c] / (U * U * B->area);
     }
     if (t < f->cfg->average_start * (1 - 1e-12)) continue;

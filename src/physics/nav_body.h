@@ -21,6 +21,11 @@
  * for a constant step and keeps a short last step (cut by end_time) from scaling the first part up. Forcing is local to each
  * face: it needs no halo and works across rank boundaries; the force sums are reduced over ranks.
  *
+ * Prescribed motion (translation): x(t) = center + motion_velocity t + motion_amplitude sin(2 pi f t); each
+ * step the bodies are placed where they are at t + dt and the tags recomputed on the host (one pass over
+ * the block and an upload per step: a cost of moving bodies only), the surface velocity is dx/dt (plus
+ * `velocity`) and the force gains the inner fluid's rate of momentum, volume times acceleration.
+ *
  * Shapes: each body has a kind, a signed distance in its own frame (negative inside) and the bounds
  * there; the body frame maps to the world by x = center + R(angle) scale q (R a rotation about z), so
  * phi_world(x) = scale phi_body(q). Built in: circle (2D), cylinder (3D, axis z), sphere, box. */
@@ -51,7 +56,9 @@ typedef struct nav_body_one {
   char name[40];
   nav_shape shape;
   double center[3], scale, cosa, sina; /* the body frame */
-  double velocity[3];                  /* surface velocity V */
+  double velocity[3];                  /* surface velocity V (now) */
+  double accel[3];                     /* acceleration of a prescribed motion (now) */
+  double volume;                       /* sum of the solid fractions of the u faces times their volumes (local) */
   double lo[3], hi[3];                 /* world bounding box */
   double force[3];                     /* fluid on body, last diagnosed step */
   double coef[3];                      /* cd, cl, cs = 2 F / (U^2 A) */
@@ -66,6 +73,8 @@ typedef struct nav_body {
   nav_real *tag[3];   /* backend arrays: 2 k + alpha per face (nav_point_ibm.h) */
   nav_real *scratch[3]; /* backend arrays: a copy of u^n on monitor steps (the force estimate) */
   long forced_faces;  /* faces with alpha > 0 on this rank */
+  int moving;         /* a body has a prescribed motion: the tags follow it every step */
+  nav_real *host;     /* host buffer of one tag array */
   double area;        /* reference area of the coefficients */
 } nav_body;
 

@@ -6,8 +6,9 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
   rest                       a body at rest in fluid at rest (2D circle and box in a closed box, 3D sphere and
                              cylinder): the
                              velocity stays 0 and the force coefficients are 0 (to 1e-12)
-  stream                     a body whose surface moves with a uniform stream (2D circle, 3D sphere): the
-                             stream stays uniform and the force is 0 (to 1e-10)
+  stream                     a body whose surface moves with a uniform stream (2D circle, 3D sphere), and a
+                             circle translating with the stream (prescribed motion): the stream stays uniform
+                             and the force is 0 (to 1e-10)
   implicit TOL               a circle in the lid-driven cavity (Re 100, 48^2, t = 10) with explicit and with
                              implicit diffusion (dt about twice as large): cd within TOL (relative), max|div u|
                              <= 1e-10 in both
@@ -275,10 +276,11 @@ radius = 0.08
 def check_stream(navier, scratch):
     c2 = channel2d(scratch, "stream2", body="velocity = 1,0,0")
     c3 = sphere3d(scratch, "stream3", "velocity = 1,0,0")
-
-    for case in (c2, c3):
+    # a body carried by the stream: a prescribed translation at the stream's speed (the tags move each step)
+    c4 = channel2d(scratch, "stream2_carried", body="motion_velocity = 1,0,0")
+    for case, sets in ((c2, []), (c3, []), (c4, ["time.end_time=2", "time.max_steps=0"])):
         out = case[:-4]
-        run(navier, case, out)
+        run(navier, case, out, sets=sets)
         s = summary(out)
         vals = doubles(os.path.join(out, "final_fields.bin"))
         n = s["cells"]
