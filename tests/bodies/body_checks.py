@@ -194,6 +194,10 @@ max_steps = 1
         ("[run]\nmethod = artificial_compressibility\n[body.1]\nkind = circle\ncenter = 2,2,0\n", "kind = circle",
          "body.1.kind", "method = projection"),
         ("[forces]\nreference_length = 0\n", "reference_length = 0", "forces.reference_length", "must be > 0"),
+        ("[body.1]\nkind = circle\ncenter = 2,2,0\nmotion_velocity = 1,0,0\n", "motion_velocity = 1,0,0",
+         "body.1.motion_velocity", "needs time.end_time"),
+        ("[time]\nend_time = 3\n[body.1]\nkind = circle\ncenter = 2,2,0\nmotion_velocity = 1,0,0\n",
+         "motion_velocity = 1,0,0", "body.1.motion_velocity", "over its motion"),
     ]
     for i, (text, needle, key, why) in enumerate(cases):
         path = write(os.path.join(scratch, f"bad{i}.ini"), base + text)
