@@ -188,10 +188,11 @@ typedef struct nav_kernel_ops {
   nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 
   /* immersed bodies (nav_point_ibm.h): u_c += du (nav_ibm_force) at the interior faces of every component
-   * where tag_c != 0; a is a HOST struct; q (ghosts filled) is read only if a->gscale != 0. sums != NULL: also
+   * where tag_c != 0; a is a HOST struct; q (ghosts filled) is read only if a->gscale != 0; v: the surface
+   * velocity per face (rotating bodies) or NULL (the owner's velocity in a). sums != NULL: also
    * sums[3 k + c] = the local sum over the faces of body k of du dV_c (k < a->nbody, c < 3; the rest 0). */
   nav_err (*ibm_force)(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                       const nav_ibm_params *a, double *sums);
+                       nav_real *const *v, const nav_ibm_params *a, double *sums);
 
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */

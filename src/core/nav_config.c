@@ -431,6 +431,14 @@ static const nav_key nav_keys[] = {
      "Prescribed motion: amplitude of the sinusoidal displacement (see motion_velocity).", NAV_ANY},
     {"body", "motion_frequency", NAV_KT_REAL, NAV_FIELD(body[0].motion_frequency), "0",
      "Prescribed motion: frequency f of the sinusoidal displacement (cycles per unit time).", NAV_ATLEAST(0)},
+    {"body", "rotation_rate", NAV_KT_REAL, NAV_FIELD(body[0].rotation_rate), "0",
+     "Prescribed rotation about the z axis through the (moving) centre, degrees per unit time: angle(t) = angle + "
+     "rotation_rate t + pitch_amplitude sin(2 pi pitch_frequency t); the surface moves with the rigid velocity "
+     "dx/dt + omega x (x - center).", NAV_ANY},
+    {"body", "pitch_amplitude", NAV_KT_REAL, NAV_FIELD(body[0].pitch_amplitude), "0",
+     "Prescribed rotation: amplitude of a sinusoidal pitch about z, degrees (see rotation_rate).", NAV_ANY},
+    {"body", "pitch_frequency", NAV_KT_REAL, NAV_FIELD(body[0].pitch_frequency), "0",
+     "Prescribed rotation: frequency of the pitch (cycles per unit time).", NAV_ATLEAST(0)},
     {"body", "file", NAV_KT_TEXT, NAV_FIELD(body[0].file), "",
      "points: a text file of x,y rows (the closed polyline); stl: an ASCII or binary STL file; a relative path is "
      "taken from the case file's folder. Other kinds: must be empty.", .values = NULL},
@@ -1378,6 +1386,8 @@ static void nav_check_bodies(nav_load *ld) {
       half[0] = 0.5 * b->scale * (ca * e[0] + sa * e[1]);
       half[1] = 0.5 * b->scale * (sa * e[0] + ca * e[1]);
       half[2] = 0.5 * b->scale * e[2];
+      if (b->rotation_rate != 0 || b->pitch_amplitude != 0) /* any angle: the circumscribed circle in x, y */
+        half[0] = half[1] = 0.5 * b->scale * sqrt(e[0] * e[0] + e[1] * e[1]);
     }
     const double lo[3] = {c->x0, c->y0, c->z0}, len[3] = {c->lx, c->ly, c->lz};
     const int ndir = !strcmp(kind, "cylinder") ? 2 : c->dim; /* a cylinder spans z */

@@ -47,6 +47,9 @@ typedef struct nav_body_config {
   double motion_velocity[3];  /* prescribed motion: constant translation velocity of the body */
   double motion_amplitude[3]; /* prescribed motion: amplitude of a sinusoidal displacement */
   double motion_frequency;    /* its frequency f: x(t) = center + motion_velocity t + A sin(2 pi f t) */
+  double rotation_rate;       /* prescribed rotation about z through the centre, degrees per unit time */
+  double pitch_amplitude;     /* a sinusoidal pitch about z, degrees: angle(t) = angle + rotation_rate t + */
+  double pitch_frequency;     /*   pitch_amplitude sin(2 pi pitch_frequency t) */
   char file[NAV_CONFIG_STR]; /* points, stl: the geometry file (relative to the case file's folder) */
 } nav_body_config;
 

@@ -96,6 +96,7 @@ static nav_err nav_body_tags(nav_flow *f) {
   for (int k = 0; k < B->n; k++) B->b[k].volume = 0;
   for (int c = 0; c < f->dim; c++) {
     memset(B->host, 0, bytes);
+    if (B->rotating) memset(B->host_vel, 0, bytes);
     for (int k = 0; k < b->n[2]; k++)
       for (int j = 0; j < b->n[1]; j++)
         for (int i = 0; i < b->n[0]; i++) {
@@ -103,6 +104,13 @@ static nav_err nav_body_tags(nav_flow *f) {
           const nav_real t = nav_body_face_tag(f, B, c, g);
           B->host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = t;
           forced += t != 0;
+          if (B->rotating && t != 0) { /* V_c + (omega x (x - center))_c at the face */
+            const nav_body_one *o = &B->b[nav_ibm_owner(t)];
+            const double x = c == 0 ? f->xf[0][g[0]] : f->xf[0][g[0]] + 0.5 * f->w[0][g[0]];
+            const double y = c == 1 ? f->xf[1][g[1]] : f->xf[1][g[1]] + 0.5 * f->w[1][g[1]];
+            const double rot = c == 0 ? -o->omega * (y - o->center[1]) : c == 1 ? o->omega * (x - o->center[0]) : 0;
+            B->host_vel[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = (nav_real)(o->velocity[c] + rot);
+          }
           if (c == 0 && t != 0) {
             double v = 1; /* the volume of the u face's control volume */
             for (int d = 0; d < f->dim; d++)
@@ -112,6 +120,7 @@ static nav_err nav_body_tags(nav_flow *f) {
           }
         }
     NAV_CALL(f->ops->from_host(B->tag[c], B->host, bytes));
+    if (B->rotating) NAV_CALL(f->ops->from_host(B->vel[c], B->host_vel, bytes));
   }
   B->forced_faces = forced;
   return NAV_OK;
@@ -131,6 +140,11 @@ static nav_err nav_body_place(nav_flow *f, double t) {
       o->velocity[d] = c->velocity[d] + c->motion_velocity[d] + c->motion_amplitude[d] * w * co;
       o->accel[d] = -c->motion_amplitude[d] * w * w * s;
     }
+    const double wp = 2 * NAV_PI * c->pitch_frequency, deg = NAV_PI / 180;
+    const double angle = c->angle + c->rotation_rate * t + c->pitch_amplitude * sin(wp * t);
+    o->omega = (c->rotation_rate + c->pitch_amplitude * wp * cos(wp * t)) * deg;
+    o->cosa = cos(angle * deg);
+    o->sina = sin(angle * deg);
     nav_body_world_bounds(o);
   }
   return nav_body_tags(f);
@@ -159,11 +173,20 @@ nav_err nav_body_create(nav_flow *f) {
     o->sina = sin(a);
     for (int d = 0; d < 3; d++)
       B->moving = B->moving || c->motion_velocity[d] != 0 || (c->motion_amplitude[d] != 0 && c->motion_frequency > 0);
+    B->rotating = B->rotating || c->rotation_rate != 0 || (c->pitch_amplitude != 0 && c->pitch_frequency > 0);
   }
   const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
   B->host = malloc(bytes);
   NAV_CHECK(B->host, NAV_ERR_MEMORY, "cannot allocate the body tags");
-  for (int c = 0; c < f->dim; c++) NAV_CALL(f->ops->alloc((void **)&B->tag[c], bytes));
+  B->moving = B->moving || B->rotating;
+  if (B->rotating) {
+    B->host_vel = malloc(bytes);
+    NAV_CHECK(B->host_vel, NAV_ERR_MEMORY, "cannot allocate the body velocities");
+  }
+  for (int c = 0; c < f->dim; c++) {
+    NAV_CALL(f->ops->alloc((void **)&B->tag[c], bytes));
+    if (B->rotating) NAV_CALL(f->ops->alloc((void **)&B->vel[c], bytes));
+  }
   NAV_CALL(nav_body_place(f, f->t));
   double forced = (double)B->forced_faces;
   nav_reduce_sum(f->comm, &forced, 1);
@@ -181,12 +204,14 @@ void nav_body_destroy(nav_flow *f) {
   for (int c = 0; c < 3; c++) {
     if (B->tag[c]) f->ops->free(B->tag[c]);
     if (B->scratch[c]) f->ops->free(B->scratch[c]);
+    if (B->vel[c]) f->ops->free(B->vel[c]);
   }
   for (int k = 0; k < B->n; k++) {
     nav_shape_destroy(&B->b[k].shape);
     free(B->b[k].hist);
   }
   free(B->host);
+  free(B->host_vel);
   free(B);
   f->body = NULL;
 }
@@ -211,9 +236,9 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
       if (!B->scratch[c]) NAV_CALL(f->ops->alloc((void **)&B->scratch[c], bytes));
       NAV_CALL(f->ops->copy(B->scratch[c], f->u_prev[c], bytes));
     }
-    NAV_CALL(f->ops->ibm_force(&f->box, B->scratch, B->tag, f->p, &a0, slip));
+    NAV_CALL(f->ops->ibm_force(&f->box, B->scratch, B->tag, f->p, B->rotating ? B->vel : NULL, &a0, slip));
   }
-  NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, &a, diagnose ? sums : NULL));
+  NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
   double vol[NAV_MAX_BODIES];

@@ -26,6 +26,10 @@
  * the block and an upload per step: a cost of moving bodies only), the surface velocity is dx/dt (plus
  * `velocity`) and the force gains the inner fluid's rate of momentum, volume times acceleration.
  *
+ * Prescribed rotation about z through the centre (rotation_rate, pitch_amplitude, pitch_frequency): the
+ * surface velocity V + omega x (x - center) varies over the body, so it is written per face (vel arrays,
+ * with the tags). Rotation about the centre adds no momentum to the inner fluid; torques are not reported.
+ *
  * Shapes: each body has a kind, a signed distance in its own frame (negative inside) and the bounds
  * there; the body frame maps to the world by x = center + R(angle) scale q (R a rotation about z), so
  * phi_world(x) = scale phi_body(q). Built in: circle (2D), cylinder (3D, axis z), sphere, box. */
@@ -58,6 +62,7 @@ typedef struct nav_body_one {
   double center[3], scale, cosa, sina; /* the body frame */
   double velocity[3];                  /* surface velocity V (now) */
   double accel[3];                     /* acceleration of a prescribed motion (now) */
+  double omega;                        /* angular velocity about z, radians per unit time (now) */
   double volume;                       /* sum of the solid fractions of the u faces times their volumes (local) */
   double lo[3], hi[3];                 /* world bounding box */
   double force[3];                     /* fluid on body, last diagnosed step */
@@ -74,7 +79,9 @@ typedef struct nav_body {
   nav_real *scratch[3]; /* backend arrays: a copy of u^n on monitor steps (the force estimate) */
   long forced_faces;  /* faces with alpha > 0 on this rank */
   int moving;         /* a body has a prescribed motion: the tags follow it every step */
-  nav_real *host;     /* host buffer of one tag array */
+  int rotating;       /* a body rotates: the surface velocity varies over it (vel arrays) */
+  nav_real *host, *host_vel; /* host buffers of one tag array and one velocity array */
+  nav_real *vel[3];   /* backend arrays: the surface velocity per face (rotating bodies only) */
   double area;        /* reference area of the coefficients */
 } nav_body;
 
@@ -99,7 +106,7 @@ void nav_body_monitor_header(const struct nav_flow *f, FILE *out);
 void nav_body_monitor_row(const struct nav_flow *f, FILE *out);
 /* After the run, from the global host fields h: the no-slip error at surface points (the velocity
  * interpolated at the projections onto the surface of the cell centres within half a cell of it, minus
- * V, in units of reference_velocity; max and rms of |u - V|) and, in 2D, the recirculation length
+ * the rigid velocity of the surface there, in units of reference_velocity; max and rms of |u - V|) and, in 2D, the recirculation length
  * behind each body (the first zero of u along y = center_y after a region of u < 0 that starts at the
  * rear of the body; 0 when u >= 0 there). Prints one line per body. */
 typedef struct nav_body_stats {

@@ -89,8 +89,9 @@ static void nav_body_slip(const nav_flow *f, const nav_host_fields *h, const nav
         if (!(nav_body_normal(o, f->dim, x, 1e-6 * hmin, n) > 0)) continue;
         double xs[3] = {x[0], x[1], x[2]}, e2 = 0;
         for (int d = 0; d < f->dim; d++) xs[d] -= phi * n[d];
-        for (int c = 0; c < f->dim; c++) {
-          const double du = nav_host_interpolate(f, h, c, xs) - o->velocity[c];
+        const double rot[3] = {-o->omega * (xs[1] - o->center[1]), o->omega * (xs[0] - o->center[0]), 0};
+        for (int c = 0; c < f->dim; c++) { /* the rigid velocity of the surface there: V + omega x (x - center) */
+          const double du = nav_host_interpolate(f, h, c, xs) - o->velocity[c] - rot[c];
           e2 += du * du;
         }
         const double e = sqrt(e2) / f->cfg->reference_velocity;

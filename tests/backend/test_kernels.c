@@ -594,13 +594,16 @@ static void test_ac(pair_box *pb) {
 }
 
 /* The immersed-boundary forcing: tags of three bodies with random solid fractions on about half of the
- * faces (0 elsewhere), random velocities and pressure, with and without the pressure term and the sums. */
+ * faces (0 elsewhere), random velocities and pressure; first with the body velocities and no pressure term,
+ * then with the pressure term, a velocity per face (rotating bodies) and the sums. */
 static void test_ibm(pair_box *pb) {
   const int dim = pb->dim;
-  field u[3], tag[3], q = field_new(pb, 0);
-  nav_real *uc[3] = {0}, *ug[3] = {0}, *tc[3] = {0}, *tg[3] = {0};
+  field u[3], tag[3], vel[3], q = field_new(pb, 0);
+  nav_real *uc[3] = {0}, *ug[3] = {0}, *tc[3] = {0}, *tg[3] = {0}, *vcp[3] = {0}, *vgp[3] = {0};
   for (int c = 0; c < dim; c++) {
     u[c] = field_new(pb, 0.3);
+    vel[c] = field_new(pb, 0);
+    vcp[c] = vel[c].c, vgp[c] = vel[c].g;
     tag[c] = field_new(pb, 0);
     nav_real *h = malloc(tag[c].n * sizeof *h);
     for (size_t p = 0; p < tag[c].n; p++) {
@@ -620,15 +623,16 @@ static void test_ibm(pair_box *pb) {
   for (int pass = 0; pass < 2; pass++) {
     double sc[NAV_IBM_NSUM], sg[NAV_IBM_NSUM];
     a.gscale = pass ? (nav_real)0.37 : 0;
-    OK(cpu->ibm_force(&pb->c, uc, tc, q.c, &a, pass ? sc : NULL));
-    OK(gpu->ibm_force(&pb->g, ug, tg, q.g, &a, pass ? sg : NULL));
-    for (int c = 0; c < dim; c++) check_field(pass ? "ibm_force u (grad p)" : "ibm_force u", pb, &u[c]);
+    OK(cpu->ibm_force(&pb->c, uc, tc, q.c, pass ? vcp : NULL, &a, pass ? sc : NULL));
+    OK(gpu->ibm_force(&pb->g, ug, tg, q.g, pass ? vgp : NULL, &a, pass ? sg : NULL));
+    for (int c = 0; c < dim; c++) check_field(pass ? "ibm_force u (grad p, v)" : "ibm_force u", pb, &u[c]);
     for (int n = 0; pass && n < 3 * a.nbody; n++)
       if (n % 3 < dim) check_scalar("ibm_force sum", pb, sc[n], sg[n]);
   }
   for (int c = 0; c < dim; c++) {
     field_free(&u[c]);
     field_free(&tag[c]);
+    field_free(&vel[c]);
   }
   field_free(&q);
 }

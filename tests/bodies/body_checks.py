@@ -9,6 +9,9 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
   stream                     a body whose surface moves with a uniform stream (2D circle, 3D sphere), and a
                              circle translating with the stream (prescribed motion): the stream stays uniform
                              and the force is 0 (to 1e-10)
+  rotate                     a disc rotating about its centre in a closed box at rest (prescribed rotation):
+                             the no-slip error against its rotating surface <= 0.03 (surface speed 0.3), the
+                             force 0 by symmetry (1e-10), max|div u| <= 1e-10
   implicit TOL               a circle in the lid-driven cavity (Re 100, 48^2, t = 10) with explicit and with
                              implicit diffusion (dt about twice as large): cd within TOL (relative), max|div u|
                              <= 1e-10 in both
@@ -297,6 +300,46 @@ def check_stream(navier, scratch):
             fail("a body moving with the stream disturbed it or felt a force")
 
 
+def check_rotate(navier, scratch):
+    case = write(os.path.join(scratch, "rotate.ini"), """[grid]
+nx = 64
+ny = 64
+lx = 2
+ly = 2
+x0 = -1
+y0 = -1
+[time]
+cfl = 0.4
+end_time = 2
+steady_tol = 0
+[physics]
+nu = 0.01
+[boundary]
+y_high_velocity = 0,0,0
+[pressure]
+tolerance = 1e-10
+[output]
+monitor_every = 20
+[body.1]
+kind = circle
+name = disc
+center = 0,0,0
+radius = 0.3
+rotation_rate = 57.2957795130823
+""")
+    out = case[:-4]
+    run(navier, case, out)
+    b = summary(out)["bodies"][0]
+    rows = monitor(out)
+    cmax = max(abs(float(r[k])) for r in rows for k in coef_columns(rows))
+    div = max(float(r["max_div"]) for r in rows)
+    print(f"disc of radius 0.3 rotating at 1 rad per unit time in a box at rest, t = 2: no-slip error max "
+          f"{b['slip_max']:.3e} rms {b['slip_rms']:.3e} (surface speed 0.3; bound 0.03), max |coefficient| {cmax:.2e} "
+          f"(bound 1e-10, symmetry), max|div u| {div:.1e}")
+    if not (b["slip_max"] <= 0.03 and cmax <= 1e-10 and div <= 1e-10):
+        fail("the rotating disc does not drive the fluid with its surface velocity, or feels a force")
+
+
 def check_divergence(navier, scratch, tol):
     case = channel2d(scratch, "div", extra="")
     out = case[:-4]
@@ -480,6 +523,8 @@ def main():
         check_stream(navier, scratch)
     elif check == "divergence":
         check_divergence(navier, scratch, float(args[0]))
+    elif check == "rotate":
+        check_rotate(navier, scratch)
     elif check == "implicit":
         check_implicit(navier, scratch, float(args[0]))
     elif check == "mpi":

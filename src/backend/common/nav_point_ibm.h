@@ -33,10 +33,11 @@ NAV_HD static inline nav_real nav_ibm_tag(int k, nav_real alpha) { return (nav_r
 NAV_HD static inline int nav_ibm_owner(nav_real tag) { return (int)(tag * (nav_real)0.5); }
 
 /* The forcing at face (p, ijk) of component c: the change du of u_c (0 where tag = 0); *owner gets the
- * body. q: the pressure (ghosts filled), read only if a->gscale != 0. */
+ * body. q: the pressure (ghosts filled), read only if a->gscale != 0. vc: the surface velocity per face
+ * (a rotating body), or NULL: the velocity of the owner from a. */
 NAV_HD static inline nav_real nav_ibm_force(const nav_box *b, int c, const nav_real *uc, const nav_real *tag,
-                                            const nav_real *q, const nav_ibm_params *a, nav_idx p, const int *ijk,
-                                            int *owner) {
+                                            const nav_real *q, const nav_real *vc, const nav_ibm_params *a,
+                                            nav_idx p, const int *ijk, int *owner) {
   const nav_real t = tag[p];
   *owner = 0;
   if (t == 0) return 0;
@@ -45,7 +46,7 @@ NAV_HD static inline nav_real nav_ibm_force(const nav_box *b, int c, const nav_r
   nav_real target = uc[p];
   if (a->gscale != 0) target -= a->gscale * nav_gradient(b, c, q, p, ijk);
   *owner = k;
-  return alpha * (a->velocity[k][c] - target);
+  return alpha * ((vc ? vc[p] : a->velocity[k][c]) - target);
 }
 
 /* The solid fraction of a face whose signed distance to the surface is phi (negative inside), for a
