@@ -72,6 +72,10 @@ static nav_err nav_k_restrict(nav_flow *f, nav_level *l0, nav_level *l1) {
 static nav_err nav_k_prolong(nav_flow *f, nav_level *l0, nav_level *l1) {
   return f->ops->prolong_add(&l1->box, l1->x, &l0->box, l0->x);
 }
+static nav_err nav_k_ibm(nav_flow *f, nav_level *l0, nav_level *l1) { /* the body forcing, with its pressure term */
+  (void)l0, (void)l1;
+  return nav_body_force(f, 1, 1, 0);
+}
 static nav_err nav_k_pack(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;
   const int d = f->dim - 1; /* the slowest direction: a plane of contiguous rows */
@@ -147,7 +151,7 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
     const char *name;
     nav_bench_call fn;
     double bytes;
-    int needs; /* 0: the flow's arrays; 1: the multigrid's level 0; 2: and level 1 */
+    int needs; /* 0: the flow's arrays; 1: the multigrid's level 0; 2: and level 1; 3: a body */
   } list[] = {{"momentum_rhs", nav_k_momentum, 2 * D * pts * R, 0},
               {"advance", nav_k_advance, 4 * D * pts * R, 0},
               {"divergence", nav_k_divergence, (D + 1) * pts * R, 0},
@@ -156,7 +160,8 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
               {"residual", nav_k_residual, 3 * pts * R, 1},
               {"restrict", nav_k_restrict, (1 + pow(0.5, D)) * pts * R, 2},
               {"prolong_add", nav_k_prolong, (2 + pow(0.5, D)) * pts * R, 2},
-              {"pack+unpack", nav_k_pack, 4 * plane * R, 0}};
+              {"pack+unpack", nav_k_pack, 4 * plane * R, 0},
+              {"ibm_force", nav_k_ibm, 3 * D * pts * R + pts * R, 3}};
   const int nk = (int)(sizeof list / sizeof list[0]);
   nav_bench_kernel k[16];
   double copy_bw = 0;
@@ -168,7 +173,8 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
       k[i].bytes = list[i].bytes;
       k[i].seconds = -1;
       /* the FFT solver has no multigrid levels to smooth on (its level 0 keeps no inverse diagonal) */
-      if (list[i].needs && f->poisson->kind == NAV_PSOLVER_FFT) continue;
+      if (list[i].needs == 3 && !f->body) continue; /* no immersed body */
+      if (list[i].needs && list[i].needs < 3 && f->poisson->kind == NAV_PSOLVER_FFT) continue;
       if (list[i].needs < 2 || l1) e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
     }
   }
@@ -198,6 +204,10 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   printf("copy bandwidth (measured, %s copy of %.1f MB): %.1f GB/s\n", ops->name, pts * R / 1e6, copy_bw / 1e9);
   printf("  %-13s %12s %12s %10s %8s\n", "kernel", "MB/call", "us/call", "GB/s", "% copy");
   for (int i = 0; i < nk; i++) {
+    if (k[i].seconds < 0 && list[i].needs == 3) {
+      printf("  %-13s %12s (not timed: no immersed body)\n", k[i].name, "-");
+      continue;
+    }
     if (k[i].seconds < 0) {
       printf("  %-13s %12s (not timed: the pressure solver is not a multigrid here, or it has no second level on this backend)\n", k[i].name, "-");
       continue;

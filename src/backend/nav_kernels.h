@@ -32,6 +32,8 @@ extern "C" {
  * directions in order x, y, z makes edges and corners consistent. */
 /* Parameters of the artificial-compressibility updates (common/nav_point_ac.h). */
 typedef struct nav_ac_params nav_ac_params;
+/* Parameters of the immersed-boundary forcing (common/nav_point_ibm.h). */
+typedef struct nav_ibm_params nav_ibm_params;
 
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE, NAV_GHOST_REFLECT } nav_ghost_kind;
 
@@ -204,6 +206,13 @@ typedef struct nav_kernel_ops {
                       double *res_max);
   nav_err (*ac_restrict_faces)(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
   nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
+
+  /* immersed bodies (nav_point_ibm.h): u_c += du (nav_ibm_force) at the interior faces of every component
+   * where tag_c != 0; a is a HOST struct; q (ghosts filled) is read only if a->gscale != 0; v: the surface
+   * velocity per face (rotating bodies) or NULL (the owner's velocity in a). sums != NULL: also
+   * sums[3 k + c] = the local sum over the faces of body k of du dV_c (k < a->nbody, c < 3; the rest 0). */
+  nav_err (*ibm_force)(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
+                       nav_real *const *v, const nav_ibm_params *a, double *sums);
 
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */

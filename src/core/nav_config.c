@@ -86,6 +86,7 @@ static const char *const nav_model_values[] = {"off", "boussinesq", NULL};
 static const char *const nav_tinitial_values[] = {"uniform", "conduction", "wave", NULL};
 static const char *const nav_spacing_values[] = {"uniform", "tanh", "geometric", "file", NULL};
 static const char *const nav_cluster_values[] = {"both", "low", "high", NULL};
+static const char *const nav_body_kind_values[] = {"none", "circle", "cylinder", "sphere", "box", "points", "stl", NULL};
 
 /* The spacing keys of direction x, y or z (grid/nav_spacing.h has the formulas). */
 #define NAV_SPACING_KEYS(x, d, n, l)                                                                    \
@@ -429,6 +430,59 @@ static const nav_key nav_keys[] = {
      "Uniform initial k; 0 = from intensity and the velocity scale.", NAV_ATLEAST(0)},
     {"turbulence", "omega_initial", NAV_KT_REAL, NAV_FIELD(omega_initial), "0",
      "Uniform initial omega; 0 = from k and length_scale.", NAV_ATLEAST(0)},
+    /* [body.N]: the rows of one body; nav_apply_body shifts their offsets to body[N-1] (keep them together) */
+    {"body", "kind", NAV_KT_CHOICE, NAV_FIELD(body[0].kind), "none",
+     "Shape of the body: circle (2D), cylinder (3D, axis along z, spanning the domain), sphere (3D), box (a "
+     "rectangle in 2D, a block in 3D: edge lengths `size`), points (a closed 2D polyline from `file`, extruded "
+     "along z in 3D) or stl (a closed triangulated surface from `file`, 3D).", .values = nav_body_kind_values},
+    {"body", "name", NAV_KT_TEXT, NAV_FIELD(body[0].name), "",
+     "Label of the body in monitor.csv (columns cd_<name>, cl_<name>, cs_<name>) and summary.json: up to 31 of "
+     "A-Z a-z 0-9 _ -; empty = body<N>.", .values = NULL},
+    {"body", "center", NAV_KT_VEC3, NAV_FIELD(body[0].center), "0,0,0",
+     "Position x,y,z of the body frame's origin (the centre of a circle, cylinder, sphere or box; z is ignored in "
+     "2D and by a cylinder).", NAV_ANY},
+    {"body", "radius", NAV_KT_REAL, NAV_FIELD(body[0].radius), "0.5", "Radius of a circle, cylinder or sphere.",
+     NAV_ABOVE(0)},
+    {"body", "size", NAV_KT_VEC3, NAV_FIELD(body[0].size), "1,1,1",
+     "Box: edge lengths along the body frame's axes (each > 0; the third ignored in 2D).", NAV_ANY},
+    {"body", "scale", NAV_KT_REAL, NAV_FIELD(body[0].scale), "1",
+     "Factor on every length of the shape (radius, size, the coordinates of a file).", NAV_ABOVE(0)},
+    {"body", "angle", NAV_KT_REAL, NAV_FIELD(body[0].angle), "0",
+     "Rotation of the body about the z axis, in degrees, counter-clockwise seen from +z (a body at angle of "
+     "attack a in a stream along +x has angle = -a).", NAV_RANGE(-360, 0, 360, 0)},
+    {"body", "velocity", NAV_KT_VEC3, NAV_FIELD(body[0].velocity), "0,0,0",
+     "Velocity u,v,w of the body surface: the no-slip condition imposes it (a rigid translation of a body whose "
+     "position is held; w = 0 in 2D).", NAV_ANY},
+    {"body", "motion_velocity", NAV_KT_VEC3, NAV_FIELD(body[0].motion_velocity), "0,0,0",
+     "Prescribed motion: the body translates with this velocity, x(t) = center + motion_velocity t + "
+     "motion_amplitude sin(2 pi motion_frequency t); its surface moves with dx/dt (plus `velocity`). The body must "
+     "stay inside the domain up to end_time.", NAV_ANY},
+    {"body", "motion_amplitude", NAV_KT_VEC3, NAV_FIELD(body[0].motion_amplitude), "0,0,0",
+     "Prescribed motion: amplitude of the sinusoidal displacement (see motion_velocity).", NAV_ANY},
+    {"body", "motion_frequency", NAV_KT_REAL, NAV_FIELD(body[0].motion_frequency), "0",
+     "Prescribed motion: frequency f of the sinusoidal displacement (cycles per unit time).", NAV_ATLEAST(0)},
+    {"body", "rotation_rate", NAV_KT_REAL, NAV_FIELD(body[0].rotation_rate), "0",
+     "Prescribed rotation about the z axis through the (moving) centre, degrees per unit time: angle(t) = angle + "
+     "rotation_rate t + pitch_amplitude sin(2 pi pitch_frequency t); the surface moves with the rigid velocity "
+     "dx/dt + omega x (x - center).", NAV_ANY},
+    {"body", "pitch_amplitude", NAV_KT_REAL, NAV_FIELD(body[0].pitch_amplitude), "0",
+     "Prescribed rotation: amplitude of a sinusoidal pitch about z, degrees (see rotation_rate).", NAV_ANY},
+    {"body", "pitch_frequency", NAV_KT_REAL, NAV_FIELD(body[0].pitch_frequency), "0",
+     "Prescribed rotation: frequency of the pitch (cycles per unit time).", NAV_ATLEAST(0)},
+    {"body", "file", NAV_KT_TEXT, NAV_FIELD(body[0].file), "",
+     "points: a text file of x,y rows (the closed polyline); stl: an ASCII or binary STL file; a relative path is "
+     "taken from the case file's folder. Other kinds: must be empty.", .values = NULL},
+    {"forces", "reference_velocity", NAV_KT_REAL, NAV_FIELD(reference_velocity), "1",
+     "Velocity U of the force coefficients C = 2 F / (U^2 A) (density 1).", NAV_ABOVE(0)},
+    {"forces", "reference_length", NAV_KT_REAL, NAV_FIELD(reference_length), "1",
+     "2D: the length A of the force coefficients (per unit span; the diameter of a cylinder), also the length of "
+     "the Strouhal number St = f L / U and of the recirculation length L_w / L.", NAV_ABOVE(0)},
+    {"forces", "reference_area", NAV_KT_REAL, NAV_FIELD(reference_area), "1",
+     "3D: the area A of the force coefficients (pi D^2 / 4 for a sphere, D times the span for a cylinder).",
+     NAV_ABOVE(0)},
+    {"forces", "average_start", NAV_KT_REAL, NAV_FIELD(average_start), "0",
+     "Time from which summary.json averages the coefficients (cd_mean, cl_mean), takes the lift amplitude and the "
+     "Strouhal number (monitor steps with t >= average_start of this run).", NAV_ATLEAST(0)},
 };
 
 #define NAV_NKEYS ((int)(sizeof nav_keys / sizeof nav_keys[0]))
@@ -451,6 +505,11 @@ static const struct {
     {"output", "What is written, and how often."},
     {"temperature", "Boussinesq buoyancy: a transported temperature and its boundaries (off unless model = boussinesq)."},
     {"turbulence", "RANS turbulence model (off unless model = k_omega_sst)."},
+    {"body", "Immersed bodies, one numbered section each: [body.1], [body.2], ... up to [body.8], numbered without "
+             "gaps (the header is `[body.N]`; the keys below belong to each). The no-slip condition on the body is "
+             "imposed by direct forcing on the velocity faces, weighted by the solid fraction of each face "
+             "(docs/design.md); the force on each body is reported as coefficients in monitor.csv and summary.json."},
+    {"forces", "Reference values of the force coefficients of the bodies, and the window of their time averages."},
 };
 
 #define NAV_NSECTIONS ((int)(sizeof nav_sections / sizeof nav_sections[0]))
@@ -480,6 +539,9 @@ static const char *const nav_rules[] = {
     "driven flow (`physics.forcing` other than `none`, or an inflow face). Its initial k is `k_initial`, else "
     "1.5 (intensity U)^2 with U the largest of the initial velocity amplitude, the wall and inflow speeds, the "
     "forcing_value of flow_rate and sqrt(|forcing_value| l) of pressure_gradient (l the smallest domain length).",
+    "Bodies `[body.N]` are numbered 1, 2, ... without gaps, each with a `kind`; circle is 2D, cylinder, sphere and stl "
+    "are 3D; a body lies inside the domain (its extent along each direction, a cylinder's along x and y); "
+    "`file` is given for points and stl only; bodies need `method = projection`; names are unique.",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -694,6 +756,7 @@ typedef struct nav_load {
   int section_line;     /* line of the last [section] header read */
   int reported_section; /* header line of the last unknown section reported */
   nav_origin at[NAV_NKEYS];
+  nav_origin body_at[NAV_MAX_BODIES][NAV_BODY_MAX_KEYS]; /* the keys of [body.N], by row - nav_body_row0() */
 } nav_load;
 
 /* Append one line to errs; count every error, keep the text of those that fit whole. */
@@ -742,9 +805,102 @@ static int nav_section_known(const char *section) {
   return 0;
 }
 
+/* ---- numbered sections [body.N] ---- */
+
+/* The first row of the body keys in the table (they are consecutive) and their count. */
+static int nav_body_row0(void) {
+  static int row0 = -1;
+  if (row0 < 0) {
+    row0 = nav_find_key("body", "kind");
+    int n = 0;
+    for (int k = row0; k < NAV_NKEYS && !strcmp(nav_keys[k].section, "body"); k++) n++;
+    for (int k = row0 + n; k < NAV_NKEYS; k++)
+      if (!strcmp(nav_keys[k].section, "body")) NAV_ABORT("nav_config: the [body] rows of the schema table are not together");
+    if (n > NAV_BODY_MAX_KEYS) NAV_ABORT("nav_config: %d body keys, NAV_BODY_MAX_KEYS is %d", n, NAV_BODY_MAX_KEYS);
+  }
+  return row0;
+}
+
+/* The number N of a section "body.N" (1..NAV_MAX_BODIES); 0 if the section is not of that form, -1 if N is
+ * out of range. */
+static int nav_body_section(const char *section) {
+  if (strncmp(section, "body.", 5) || !section[5]) return 0;
+  long n = 0;
+  for (const char *c = section + 5; *c; c++) {
+    if (!isdigit((unsigned char)*c)) return 0;
+    n = 10 * n + (*c - '0');
+    if (n > NAV_MAX_BODIES) return -1;
+  }
+  return n >= 1 ? (int)n : -1;
+}
+
+/* Key row k of the table as the key of body N: the field shifted to body[N-1]. */
+static nav_key nav_body_key(int k, int body) {
+  nav_key key = nav_keys[k];
+  key.offset += (size_t)(body - 1) * sizeof(nav_body_config);
+  return key;
+}
+
+/* "FILE:LINE: key 'body.N.key': reason" at the origin of that key. */
+static void NAV_PRINTF(4, 5) nav_body_error(nav_load *ld, int body, int k, const char *fmt, ...) {
+  const nav_origin *o = &ld->body_at[body - 1][k - nav_body_row0()];
+  if (o->bad) return;
+  char reason[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason, sizeof reason, fmt, ap);
+  va_end(ap);
+  nav_add_error(ld->errs, "%s:%d: key 'body.%d.%s': %s", nav_source_name(ld, o->src), o->line, body, nav_keys[k].name,
+                reason);
+}
+
+/* Apply "body.N.key = value" (body = N, or -1 for a number out of range). */
+static void nav_apply_body(nav_load *ld, int body, const char *section, const char *name, const char *value) {
+  const char *where = nav_source_name(ld, ld->src);
+  if (body < 0) {
+    const int line = ld->src == NAV_SRC_FILE ? ld->section_line : ld->line;
+    if (ld->src == NAV_SRC_FILE && ld->reported_section == line) return;
+    ld->reported_section = line;
+    nav_add_error(ld->errs, "%s:%d: section '[%.80s]': bodies are numbered 1 to %d", where, line, section,
+                  NAV_MAX_BODIES);
+    return;
+  }
+  const int k = nav_find_key("body", name);
+  if (k < 0) {
+    nav_add_error(ld->errs, "%s:%d: key '%s.%.80s': unknown key (a body has kind, name, center, radius, size, scale, "
+                  "angle, velocity, file)", where, ld->line, section, name);
+    return;
+  }
+  nav_origin *o = &ld->body_at[body - 1][k - nav_body_row0()];
+  if (o->src == ld->src) {
+    nav_add_error(ld->errs, "%s:%d: key '%s.%s': given twice (first %s %d)", where, ld->line, section, name,
+                  ld->src == NAV_SRC_FILE ? "on line" : "as --set", o->line);
+    return;
+  }
+  const nav_key key = nav_body_key(k, body);
+  char why[400];
+  o->bad = nav_parse_value(&key, value, ld->cfg, why, sizeof why);
+  o->src = ld->src;
+  o->line = ld->line;
+  if (o->bad) nav_add_error(ld->errs, "%s:%d: key '%s.%s': %s", where, ld->line, section, name, why);
+}
+
 /* Apply one "section.key = value" from the current source (ld->src, ld->line). */
 static void nav_apply(nav_load *ld, const char *section, const char *name, const char *value) {
   const char *where = nav_source_name(ld, ld->src);
+  const int body = nav_body_section(section);
+  if (body) {
+    nav_apply_body(ld, body, section, name, value);
+    return;
+  }
+  if (!strcmp(section, "body")) { /* the table's section of the body rows is not a section of a case */
+    const int line = ld->src == NAV_SRC_FILE ? ld->section_line : ld->line;
+    if (ld->src == NAV_SRC_FILE && ld->reported_section == line) return;
+    ld->reported_section = line;
+    nav_add_error(ld->errs, "%s:%d: section '[body]': bodies are numbered sections [body.1], [body.2], ...", where,
+                  line);
+    return;
+  }
   if (section[0] && !nav_section_known(section)) {
     /* Once per section header; a --set names its section every time. */
     int line = ld->src == NAV_SRC_FILE ? ld->section_line : ld->line;
@@ -754,6 +910,7 @@ static void nav_apply(nav_load *ld, const char *section, const char *name, const
     for (int i = 0; i < NAV_NSECTIONS; i++) {
       if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
       strncat(known, nav_sections[i].name, sizeof known - strlen(known) - 1);
+      if (!strcmp(nav_sections[i].name, "body")) strncat(known, ".N", sizeof known - strlen(known) - 1);
     }
     nav_add_error(ld->errs, "%s:%d: section '[%.80s]': unknown section (known: %s)", where, line, section, known);
     return;
@@ -763,7 +920,8 @@ static void nav_apply(nav_load *ld, const char *section, const char *name, const
     char hint[128] = "";
     for (int j = 0; j < NAV_NKEYS; j++)
       if (!strcmp(nav_keys[j].name, name))
-        snprintf(hint, sizeof hint, " (did you mean '%s.%s'?)", nav_keys[j].section, name);
+        snprintf(hint, sizeof hint, " (did you mean '%s%s.%s'?)", nav_keys[j].section,
+                 strcmp(nav_keys[j].section, "body") ? "" : ".N", name);
     nav_add_error(ld->errs, "%s:%d: key '%s%s%.80s': unknown key%s%s", where, ld->line, section, section[0] ? "." : "",
                   name, section[0] ? "" : " outside any [section]", hint);
     return;
@@ -850,7 +1008,9 @@ static void nav_load_set(nav_load *ld, int index, const char *arg) {
   }
   strcpy(buf, arg);
   char *eq = strchr(buf, '=');
-  char *dot = eq ? memchr(buf, '.', (size_t)(eq - buf)) : NULL;
+  char *dot = NULL; /* the last dot before '=': keys have none, sections may ("body.2") */
+  for (char *q = buf; eq && q < eq; q++)
+    if (*q == '.') dot = q;
   if (!dot) {
     nav_add_error(ld->errs, "--set:%d: malformed override '%.80s': expected section.key=value", index, arg);
     return;
@@ -1208,6 +1368,102 @@ static void nav_check_method(nav_load *ld) {
                    timed[i][0], timed[i][1], value[i]);
 }
 
+/* [body.N]: numbered without gaps, a kind for every body given, shapes of the dimension, inside the domain. */
+static void nav_check_bodies(nav_load *ld) {
+  nav_config *c = ld->cfg;
+  const int row0 = nav_body_row0(), kkind = nav_find_key("body", "kind");
+  const int kcenter = nav_find_key("body", "center"), ksize = nav_find_key("body", "size");
+  const int kname = nav_find_key("body", "name"), kfile = nav_find_key("body", "file");
+  const int kvel = nav_find_key("body", "velocity");
+  c->nbodies = 0;
+  for (int n = 1; n <= NAV_MAX_BODIES; n++) {
+    const nav_body_config *b = &c->body[n - 1];
+    nav_origin *at = ld->body_at[n - 1];
+    int given = -1; /* a key of this body given in the case or by --set */
+    for (int k = 0; k < NAV_BODY_MAX_KEYS && row0 + k < NAV_NKEYS && !strcmp(nav_keys[row0 + k].section, "body"); k++)
+      if (at[k].src != NAV_SRC_DEFAULT && given < 0) given = row0 + k;
+    if (!strcmp(b->kind, "none")) { /* kind = none given: the body is switched off, its other keys stay unused */
+      if (given >= 0 && given != kkind && at[kkind - row0].src == NAV_SRC_DEFAULT)
+        nav_body_error(ld, n, given, "body %d has no kind: give body.%d.kind (circle, cylinder, sphere, box, points, stl)",
+                       n, n);
+      continue;
+    }
+    if (n != c->nbodies + 1) {
+      nav_body_error(ld, n, kkind, "body %d is given but body %d is not: number the bodies 1, 2, ... without gaps", n,
+                     c->nbodies + 1);
+      continue;
+    }
+    c->nbodies = n;
+    const char *kind = b->kind;
+    if (!strcmp(c->method, "artificial_compressibility"))
+      nav_body_error(ld, n, kkind, "immersed bodies need method = projection (artificial compressibility has no "
+                     "body forcing)");
+    if ((!strcmp(kind, "circle") && c->dim != 2) || ((!strcmp(kind, "cylinder") || !strcmp(kind, "sphere") ||
+                                                      !strcmp(kind, "stl")) && c->dim != 3))
+      nav_body_error(ld, n, kkind, "kind = %s needs dim = %d, got dim = %d (2D: circle, box, points; 3D: cylinder, "
+                     "sphere, box, points, stl)", kind, c->dim == 2 ? 3 : 2, c->dim);
+    if (!strcmp(kind, "points") || !strcmp(kind, "stl")) {
+      nav_body_error(ld, n, kkind, "kind = %s is not available in this build (its reader is not wired in yet)", kind);
+      continue;
+    }
+    if (b->file[0]) nav_body_error(ld, n, kfile, "kind = %s takes no file (only points and stl do)", kind);
+    for (const char *q = b->name; *q; q++)
+      if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-') {
+        nav_body_error(ld, n, kname, "must be up to 31 of A-Z a-z 0-9 _ -, got '%s'", b->name);
+        break;
+      }
+    if (strlen(b->name) > 31) nav_body_error(ld, n, kname, "must be at most 31 characters");
+    for (int m = 1; m < n; m++) {
+      char a[40], o[40];
+      snprintf(a, sizeof a, "%s", b->name[0] ? b->name : "");
+      snprintf(o, sizeof o, "%s", c->body[m - 1].name);
+      if (!a[0]) snprintf(a, sizeof a, "body%d", n);
+      if (!o[0]) snprintf(o, sizeof o, "body%d", m);
+      if (!strcmp(a, o)) nav_body_error(ld, n, kname, "body %d has the same name '%s' as body %d", n, a, m);
+    }
+    if (c->dim == 2 && b->velocity[2] != 0)
+      nav_body_error(ld, n, kvel, "a 2D body has no z velocity, got w = %g", b->velocity[2]);
+    /* half extents of the body along x, y, z */
+    const double a = b->angle * acos(-1.0) / 180, ca = fabs(cos(a)), sa = fabs(sin(a));
+    double half[3] = {b->radius * b->scale, b->radius * b->scale, b->radius * b->scale};
+    if (!strcmp(kind, "box")) {
+      const double *e = b->size;
+      if (e[0] <= 0 || e[1] <= 0 || (c->dim == 3 && e[2] <= 0)) {
+        nav_body_error(ld, n, ksize, "the edge lengths of a box must be > 0, got %g,%g,%g", e[0], e[1], e[2]);
+        continue;
+      }
+      half[0] = 0.5 * b->scale * (ca * e[0] + sa * e[1]);
+      half[1] = 0.5 * b->scale * (sa * e[0] + ca * e[1]);
+      half[2] = 0.5 * b->scale * e[2];
+      if (b->rotation_rate != 0 || b->pitch_amplitude != 0) /* any angle: the circumscribed circle in x, y */
+        half[0] = half[1] = 0.5 * b->scale * sqrt(e[0] * e[0] + e[1] * e[1]);
+    }
+    const double lo[3] = {c->x0, c->y0, c->z0}, len[3] = {c->lx, c->ly, c->lz};
+    const int ndir = !strcmp(kind, "cylinder") ? 2 : c->dim; /* a cylinder spans z */
+    const int kmv = nav_find_key("body", "motion_velocity");
+    const double *mv = b->motion_velocity, *ma = b->motion_amplitude;
+    const int translates = mv[0] != 0 || mv[1] != 0 || mv[2] != 0;
+    if (translates && c->end_time <= 0) {
+      nav_body_error(ld, n, kmv, "a translating body needs time.end_time > 0 (it must stay inside the domain)");
+      continue;
+    }
+    if (c->dim == 2 && (mv[2] != 0 || ma[2] != 0))
+      nav_body_error(ld, n, kmv, "a 2D body cannot move along z");
+    const int key = translates || ma[0] != 0 || ma[1] != 0 || ma[2] != 0 ? kmv : kcenter;
+    for (int d = 0; d < ndir; d++) { /* the positions of the centre up to end_time, bounded */
+      const double T = c->end_time > 0 ? c->end_time : 0;
+      const double clo = b->center[d] + fmin(0, mv[d] * T) - fabs(ma[d]) - half[d];
+      const double chi = b->center[d] + fmax(0, mv[d] * T) + fabs(ma[d]) + half[d];
+      if (clo <= lo[d] || chi >= lo[d] + len[d]) {
+        nav_body_error(ld, n, key, "the body (%c from %g to %g%s) is not inside the domain (%c from %g to %g)",
+                       "xyz"[d], clo, chi, key == kmv ? " over its motion up to end_time" : "", "xyz"[d], lo[d],
+                       lo[d] + len[d]);
+        break;
+      }
+    }
+  }
+}
+
 static void nav_check_consistency(nav_load *ld) {
   nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -1266,6 +1522,7 @@ static void nav_check_consistency(nav_load *ld) {
     }
   nav_check_temperature(ld);
   nav_check_open(ld);
+  nav_check_bodies(ld);
   if (!strcmp(c->nu_t, "linear")) { /* nu_t >= 0 everywhere: a linear field is smallest at a corner */
     const double len[3] = {c->lx, c->ly, c->lz};
     double lo = c->nu_t_value;
@@ -1291,6 +1548,10 @@ void nav_config_defaults(nav_config *cfg) {
     char why[400];
     if (nav_parse_value(&nav_keys[k], nav_keys[k].def, cfg, why, sizeof why))
       NAV_ABORT("nav_config: bad default of %s.%s in the schema table: %s", nav_keys[k].section, nav_keys[k].name, why);
+    for (int n = 2; n <= NAV_MAX_BODIES && !strcmp(nav_keys[k].section, "body"); n++) { /* every body's row */
+      const nav_key key = nav_body_key(k, n);
+      nav_parse_value(&key, key.def, cfg, why, sizeof why);
+    }
   }
 }
 
@@ -1316,11 +1577,28 @@ nav_err nav_config_load(nav_config *cfg, const char *path, int nset, char *const
     cfg->origin[k].src = (unsigned char)ld->at[k].src;
     cfg->origin[k].line = ld->at[k].line;
   }
+  for (int n = 0; n < NAV_MAX_BODIES; n++)
+    for (int k = 0; k < NAV_BODY_MAX_KEYS; k++) {
+      cfg->body_origin[n][k].src = (unsigned char)ld->body_at[n][k].src;
+      cfg->body_origin[n][k].line = ld->body_at[n][k].line;
+    }
   return errs->count ? NAV_ERR_INPUT : NAV_OK;
 }
 
 void nav_config_print(const nav_config *cfg, FILE *out) {
   for (int s = 0; s < NAV_NSECTIONS; s++) { /* one header per section, wherever its keys sit in the table */
+    if (!strcmp(nav_sections[s].name, "body")) { /* one section per body given */
+      for (int n = 1; n <= cfg->nbodies; n++) {
+        fprintf(out, "\n[body.%d]\n", n);
+        for (int k = nav_body_row0(); k < NAV_NKEYS && !strcmp(nav_keys[k].section, "body"); k++) {
+          const nav_key key = nav_body_key(k, n);
+          char value[NAV_CONFIG_STR + 8];
+          nav_format_value(&key, cfg, value, sizeof value);
+          fprintf(out, "%s = %s\n", key.name, value);
+        }
+      }
+      continue;
+    }
     fprintf(out, "%s[%s]\n", s ? "\n" : "", nav_sections[s].name);
     for (int k = 0; k < NAV_NKEYS; k++) {
       const nav_key *key = &nav_keys[k];
@@ -1337,12 +1615,20 @@ int nav_config_print_changed(const nav_config *cfg, FILE *out, const char *inden
   nav_config_defaults(&def);
   int count = 0;
   for (int k = 0; k < NAV_NKEYS; k++) {
-    char value[NAV_CONFIG_STR + 8], base[NAV_CONFIG_STR + 8];
-    nav_format_value(&nav_keys[k], cfg, value, sizeof value);
-    nav_format_value(&nav_keys[k], &def, base, sizeof base);
-    if (strcmp(value, base)) {
-      fprintf(out, "%s%s.%s = %s\n", indent, nav_keys[k].section, nav_keys[k].name, value);
-      count++;
+    const int body = !strcmp(nav_keys[k].section, "body");
+    for (int n = 1; n <= (body ? cfg->nbodies : 1); n++) {
+      const nav_key key = body ? nav_body_key(k, n) : nav_keys[k];
+      char value[NAV_CONFIG_STR + 8], base[NAV_CONFIG_STR + 8], section[16];
+      nav_format_value(&key, cfg, value, sizeof value);
+      nav_format_value(&key, &def, base, sizeof base);
+      if (body)
+        snprintf(section, sizeof section, "body.%d", n);
+      else
+        snprintf(section, sizeof section, "%s", key.section);
+      if (strcmp(value, base)) {
+        fprintf(out, "%s%s.%s = %s\n", indent, section, key.name, value);
+        count++;
+      }
     }
   }
   return count;
@@ -1422,8 +1708,8 @@ void nav_config_markdown(FILE *out) {
         out);
   for (size_t i = 0; i < sizeof nav_rules / sizeof nav_rules[0]; i++) fprintf(out, "- %s\n", nav_rules[i]);
   for (int s = 0; s < NAV_NSECTIONS; s++) {
-    fprintf(out, "\n## [%s]\n\n%s\n\n| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n",
-            nav_sections[s].name, nav_sections[s].doc);
+    fprintf(out, "\n## [%s%s]\n\n%s\n\n| key | type | default | range / values | meaning |\n|---|---|---|---|---|\n",
+            nav_sections[s].name, strcmp(nav_sections[s].name, "body") ? "" : ".N", nav_sections[s].doc);
     for (int k = 0; k < NAV_NKEYS; k++) {
       const nav_key *key = &nav_keys[k];
       if (strcmp(key->section, nav_sections[s].name)) continue;
@@ -1442,15 +1728,19 @@ void nav_config_markdown(FILE *out) {
 }
 
 int nav_config_value(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n) {
-  const int k = nav_find_key(section, name);
-  if (k < 0) return -1;
-  nav_format_value(&nav_keys[k], cfg, buf, n);
+  const int body = nav_body_section(section);
+  const int k = nav_find_key(body > 0 ? "body" : section, name);
+  if (k < 0 || body < 0) return -1;
+  const nav_key key = body > 0 ? nav_body_key(k, body) : nav_keys[k];
+  nav_format_value(&key, cfg, buf, n);
   return 0;
 }
 
 const char *nav_config_where(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n) {
-  const int k = nav_find_key(section, name);
+  const int body = nav_body_section(section);
+  const int k = nav_find_key(body > 0 ? "body" : section, name);
   const struct nav_config_origin *o = k >= 0 ? &cfg->origin[k] : NULL;
+  if (body > 0 && k >= 0) o = &cfg->body_origin[body - 1][k - nav_body_row0()];
   if (o && o->src == NAV_SRC_SET)
     snprintf(buf, n, "--set:%d", o->line);
   else

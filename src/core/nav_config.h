@@ -28,6 +28,30 @@ typedef enum nav_thermal_type { NAV_THERMAL_FLUX = 0, NAV_THERMAL_FIXED = 1, NAV
 
 #define NAV_CONFIG_STR 256
 #define NAV_CONFIG_MAX_KEYS 320 /* room for the rows of the schema table (checked at load) */
+#define NAV_MAX_BODIES 8        /* [body.1] .. [body.8] */
+#define NAV_BODY_MAX_KEYS 16    /* room for the keys of one [body.N] section */
+
+/* One immersed body, section [body.N] (physics/nav_body.h). kind none: no body N. The shape is
+ * given in its body frame (centred at the origin), then scaled by `scale`, rotated by `angle`
+ * degrees about the z axis (counter-clockwise seen from +z; an airfoil at angle of attack a in a
+ * stream along +x has angle = -a) and moved to `center`. */
+typedef struct nav_body_config {
+  char kind[16];       /* none | circle | cylinder | sphere | box | points | stl */
+  char name[32];       /* label of the monitor columns and of summary.json; "" = body<N> */
+  double center[3];    /* position of the body frame's origin */
+  double radius;       /* circle, cylinder, sphere */
+  double size[3];      /* box: edge lengths in the body frame (2D: the first two) */
+  double scale;        /* factor on every length of the shape */
+  double angle;        /* rotation about z in degrees */
+  double velocity[3];  /* velocity of the body surface (rigid translation of a body held in place) */
+  double motion_velocity[3];  /* prescribed motion: constant translation velocity of the body */
+  double motion_amplitude[3]; /* prescribed motion: amplitude of a sinusoidal displacement */
+  double motion_frequency;    /* its frequency f: x(t) = center + motion_velocity t + A sin(2 pi f t) */
+  double rotation_rate;       /* prescribed rotation about z through the centre, degrees per unit time */
+  double pitch_amplitude;     /* a sinusoidal pitch about z, degrees: angle(t) = angle + rotation_rate t + */
+  double pitch_frequency;     /*   pitch_amplitude sin(2 pi pitch_frequency t) */
+  char file[NAV_CONFIG_STR]; /* points, stl: the geometry file (relative to the case file's folder) */
+} nav_body_config;
 
 typedef struct nav_config {
   char source[NAV_CONFIG_STR]; /* case file path, or "(default)" for the embedded case */
@@ -132,15 +156,23 @@ typedef struct nav_config {
   double length_scale;       /* turbulence length scale; 0 = a tenth of the smallest domain length */
   double k_initial, omega_initial; /* uniform initial k, omega; 0 = from intensity and length_scale */
   double nut_relaxation;     /* nu_t <- a nu_t(model) + (1 - a) nu_t after each step */
+  /* [body.N] sections (physics/nav_body.h), body[N-1]; kind = none where a section is absent */
+  nav_body_config body[NAV_MAX_BODIES];
+  /* [forces]: the coefficients C = 2 F / (reference_velocity^2 A), A = reference_length (2D, per unit
+   * span) or reference_area (3D); time averages over t >= average_start */
+  double reference_velocity, reference_length, reference_area, average_start;
   /* where each key's value came from (nav_config_where), set by nav_config_load; index = the key's
    * row in the schema table. src: 0 default, 1 case file, 2 --set; line: file line or --set index. */
   struct nav_config_origin {
     unsigned char src;
     int line;
   } origin[NAV_CONFIG_MAX_KEYS];
+  /* the same for the keys of [body.N], index [N-1][row of the key among the body rows] */
+  struct nav_config_origin body_origin[NAV_MAX_BODIES][NAV_BODY_MAX_KEYS];
   /* derived by nav_config_load (not keys): */
   double diffusivity;       /* kappa, or 1 in the nondimensional scaling */
   double buoyancy[3];       /* b in the body force -b (T - t_ref): beta g, or Ra Pr g/|g| */
+  int nbodies;              /* bodies given: body[0..nbodies-1] have a kind (numbers without gaps) */
 } nav_config;
 
 /* Collected input errors: each line "FILE:LINE: key 'section.key': reason". */
@@ -174,7 +206,7 @@ void nav_config_markdown(FILE *out);
  * that reads back exactly), in buf. Returns 0, or -1 if there is no such key. Not collective. */
 int nav_config_value(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n);
 
-/* Where key section.name of cfg got its value, as the "FILE:LINE" of an error message: "PATH:LINE"
+/* Where key section.name of cfg got its value (section may be "body.N"), as the "FILE:LINE" of an error message: "PATH:LINE"
  * (the case file), "--set:N" (the N-th override) or "SOURCE:0" (its default; SOURCE is the case
  * file or "(default)"), in buf. Returns buf. Not collective. */
 const char *nav_config_where(const nav_config *cfg, const char *section, const char *name, char *buf, size_t n);

@@ -119,6 +119,7 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   if (g->channel) fprintf(*out, ",re_tau");
   if (strcmp(f->cfg->forcing, "none")) fprintf(*out, ",forcing_gradient");
   for (int m = 0; m < g->nopen; m++) fprintf(*out, ",flux_%s", nav_face_name(g->open[m][0], g->open[m][1]));
+  nav_body_monitor_header(f, *out); /* cd_<name>, cl_<name> (cs_<name>) of the bodies */
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
@@ -141,6 +142,7 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   if (g->channel) fprintf(out, ",%.8e", g->re_tau);
   if (strcmp(f->cfg->forcing, "none")) fprintf(out, ",%.8e", g->gradient);
   for (int m = 0; m < g->nopen; m++) fprintf(out, ",%.16e", g->flux[m]);
+  nav_body_monitor_row(f, out);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else
@@ -334,6 +336,10 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
       fprintf(out, "%s\"%s\": %s", m ? ", " : "", nav_face_name(g->open[m][0], g->open[m][1]),
               nav_json_real(g->flux[m], "%.16e", num));
     fprintf(out, "}");
+  }
+  if (f->body && s->bodies) {
+    fprintf(out, ",\n  ");
+    nav_body_summary_json(f, s->bodies, out);
   }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");

@@ -47,6 +47,7 @@ typedef struct nav_summary {
   int steady_converged;   /* it fell below steady_tol */
   double steady_wall_s;   /* wall seconds of the loop up to the stop */
   const struct nav_channel_diag *channel; /* a driven channel (io/nav_channel.h): "channel": {...}; NULL: none */
+  const nav_body_stats *bodies; /* one per body of f->body (nav_body_report), or NULL */
 } nav_summary;
 
 /* DIR/final_fields.bin: u, v, (w), p (then T when the case has a temperature) interior values of

@@ -192,6 +192,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_heat_create(f));
   NAV_CALL(nav_diffusion_create(f));
   NAV_CALL(nav_turbulence_create(f));
+  NAV_CALL(nav_body_create(f));
   return nav_ac_create(f);
 }
 
@@ -199,6 +200,7 @@ void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
   nav_turbulence_destroy(f);
+  nav_body_destroy(f);
   nav_diffusion_destroy(f);
   nav_heat_destroy(f);
   nav_open_destroy(f);
@@ -292,6 +294,9 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   }
 project:
   NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the mean pressure gradient that holds the bulk velocity */
+  /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
+   * implicit one has grad p^{n-1/2} */
+  NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
   NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
   nav_profile_enter(NAV_PHASE_POISSON);

@@ -35,6 +35,7 @@
 #include "solvers/nav_heat.h"
 #include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
+#include "physics/nav_body.h"
 
 typedef struct nav_flow {
   const nav_config *cfg;
@@ -82,6 +83,7 @@ typedef struct nav_flow {
   nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
   nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
   struct nav_turbulence *turb; /* the k-omega SST model (physics/nav_turbulence.h); NULL: [turbulence] model = off */
+  struct nav_body *body; /* immersed bodies (physics/nav_body.h); NULL: none */
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's

@@ -351,8 +351,14 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
       printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e), %s, %.2f s\n", c->method,
              s.steady_iterations, f.change, c->steady_tol, steady ? "converged" : "NOT converged", t_steady);
   }
+  nav_body_stats body_stats[NAV_MAX_BODIES];
   if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
+    if (f.body) {
+      v.analytic = 0; /* a uniform initial stream is no solution around a body */
+      nav_body_report(&f, &h, body_stats);
+      s.bodies = body_stats;
+    }
     nav_err ew = NAV_OK;
     if (err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
     if (err == NAV_OK) err = ew;

@@ -15,6 +15,7 @@
 
 #include "backend/common/nav_point_poisson.h"
 #include "backend/common/nav_point_ac.h"
+#include "backend/common/nav_point_ibm.h"
 #include "backend/nav_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
@@ -659,6 +660,50 @@ static void test_ac(pair_box *pb) {
   for (int i = 0; i < 6; i++) field_free(fs[i]);
 }
 
+/* The immersed-boundary forcing: tags of three bodies with random solid fractions on about half of the
+ * faces (0 elsewhere), random velocities and pressure; first with the body velocities and no pressure term,
+ * then with the pressure term, a velocity per face (rotating bodies) and the sums. */
+static void test_ibm(pair_box *pb) {
+  const int dim = pb->dim;
+  field u[3], tag[3], vel[3], q = field_new(pb, 0);
+  nav_real *uc[3] = {0}, *ug[3] = {0}, *tc[3] = {0}, *tg[3] = {0}, *vcp[3] = {0}, *vgp[3] = {0};
+  for (int c = 0; c < dim; c++) {
+    u[c] = field_new(pb, 0.3);
+    vel[c] = field_new(pb, 0);
+    vcp[c] = vel[c].c, vgp[c] = vel[c].g;
+    tag[c] = field_new(pb, 0);
+    nav_real *h = malloc(tag[c].n * sizeof *h);
+    for (size_t p = 0; p < tag[c].n; p++) {
+      const double r = rnd(), a = 0.5 * (rnd() + 1);
+      h[p] = r < 0 ? 0 : nav_ibm_tag((int)(3 * r) % 3, (nav_real)(r < 0.1 ? 1.0 : a));
+    }
+    OK(cpu->from_host(tag[c].c, h, tag[c].n * sizeof *h));
+    OK(gpu->from_host(tag[c].g, h, tag[c].n * sizeof *h));
+    free(h);
+    uc[c] = u[c].c, ug[c] = u[c].g, tc[c] = tag[c].c, tg[c] = tag[c].g;
+  }
+  nav_ibm_params a;
+  memset(&a, 0, sizeof a);
+  a.nbody = 3;
+  for (int k = 0; k < 3; k++)
+    for (int c = 0; c < 3; c++) a.velocity[k][c] = (nav_real)rnd();
+  for (int pass = 0; pass < 2; pass++) {
+    double sc[NAV_IBM_NSUM], sg[NAV_IBM_NSUM];
+    a.gscale = pass ? (nav_real)0.37 : 0;
+    OK(cpu->ibm_force(&pb->c, uc, tc, q.c, pass ? vcp : NULL, &a, pass ? sc : NULL));
+    OK(gpu->ibm_force(&pb->g, ug, tg, q.g, pass ? vgp : NULL, &a, pass ? sg : NULL));
+    for (int c = 0; c < dim; c++) check_field(pass ? "ibm_force u (grad p, v)" : "ibm_force u", pb, &u[c]);
+    for (int n = 0; pass && n < 3 * a.nbody; n++)
+      if (n % 3 < dim) check_scalar("ibm_force sum", pb, sc[n], sg[n]);
+  }
+  for (int c = 0; c < dim; c++) {
+    field_free(&u[c]);
+    field_free(&tag[c]);
+    field_free(&vel[c]);
+  }
+  field_free(&q);
+}
+
 /* The face transfers of the pseudo-time multigrid (even counts). */
 static void test_ac_transfer(pair_box *f, pair_box *c) {
   field uf[3], uc[3];
@@ -716,6 +761,7 @@ int main(void) {
     test_box(&boxes[i]);
     test_ac(&boxes[i]);
     test_sst(&boxes[i]);
+    test_ibm(&boxes[i]);
     test_lines(&boxes[i]);
   }
   /* multigrid transfers: fine boxes (even and odd counts) and their coarse boxes */

@@ -165,7 +165,8 @@ template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_re
 
 /* Device buffer for nv partial results per block of a grid of nblocks blocks (grown as needed). */
 nav_err nav_cuda_partials(int nv, size_t nblocks, double **partial);
-/* Combine the partials of the last kernel into nv host doubles (sum, or max if is_max). */
+/* Combine the partials of the last kernel into nv host doubles (sum, or max if is_max); nv is 1, 2, 3, or 8
+ * for sums (the force sums of the bodies, ibm.cu). */
 nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host);
 
 /* ---- the kernel table's entries -------------------------------------------------------- */
@@ -193,6 +194,8 @@ nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int dir, in
 nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
 nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum);
 
+nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
+                           nav_real *const *v, const nav_ibm_params *a, double *sums);
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
                          nav_real a, nav_real c);

@@ -1,0 +1,57 @@
+/* CUDA backend: the immersed-boundary forcing (formula in common/nav_point_ibm.h). One launch per
+ * component; on monitor steps the launch also sums du dV per body: NAV_IBM_MAX_BODIES block partials,
+ * combined in a fixed order by nav_cuda_reduce. */
+#include "backend/common/nav_point_ibm.h"
+#include "backend/cuda/cuda_kernels.h"
+
+template <int DIM, bool SUMS>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ibm_force_kernel(nav_box box, int c, nav_real *uc, const nav_real *tag, const nav_real *q, const nav_real *vc,
+                         nav_ibm_params a, double *partial) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  double s[NAV_IBM_MAX_BODIES];
+#pragma unroll
+  for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) s[n] = 0;
+  if (nav_cuda_point(b, ijk, &p) && tag[p] != 0) {
+    int owner;
+    const nav_real du = nav_ibm_force(b, c, uc, tag, q, vc, &a, p, ijk, &owner);
+    uc[p] += du;
+    if (SUMS) {
+      const double v = (double)du * (double)nav_volume(b, c, ijk);
+#pragma unroll
+      for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) /* constant indices: s stays in registers */
+        if (n == owner) s[n] = v;
+    }
+  }
+  if (SUMS) nav_cuda_block_reduce<NAV_IBM_MAX_BODIES, false>(s, partial);
+}
+
+nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
+                           nav_real *const *v, const nav_ibm_params *a, double *sums) {
+  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+  const size_t nblocks = nav_cuda_blocks(grid);
+  for (int n = 0; sums && n < NAV_IBM_NSUM; n++) sums[n] = 0;
+  for (int c = 0; c < b->dim; c++) {
+    if (sums) {
+      double *partial, part[NAV_IBM_MAX_BODIES];
+      NAV_CALL(nav_cuda_partials(NAV_IBM_MAX_BODIES, nblocks, &partial));
+      if (b->dim == 2)
+        nav_ibm_force_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, partial);
+      else
+        nav_ibm_force_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, partial);
+      NAV_CUDA_LAUNCHED("nav_ibm_force_kernel");
+      NAV_CALL(nav_cuda_reduce(NAV_IBM_MAX_BODIES, 0, nblocks, part));
+      for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) sums[3 * n + c] = part[n];
+    } else {
+      if (b->dim == 2)
+        nav_ibm_force_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, NULL);
+      else
+        nav_ibm_force_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, NULL);
+      NAV_CUDA_LAUNCHED("nav_ibm_force_kernel");
+    }
+  }
+  return NAV_OK;
+}

@@ -1,0 +1,120 @@
+/* Immersed rigid bodies: shapes, the direct forcing on the MAC faces, forces and their reports.
+ *
+ * Method (docs/design.md says why): diffuse direct forcing with a solid fraction per velocity face
+ * (Kajishima et al. 2001, "Turbulence structure of particle-laden flow in a vertical plane channel due to
+ * vortex shedding", JSME Int. J. B 44; the volume-fraction form of Uhlmann's direct forcing). Once, at
+ * set-up, every face of component c gets
+ *   alpha = clamp(1/2 - phi / delta, 0, 1),   phi the signed distance of the face centre to the surface
+ *                                             (negative inside), delta = sum_d |n_d| h_d the extent of the
+ *                                             face's control volume along the surface normal n,
+ * from the nearest body (the owner). Each step, after the predictor and before the projection,
+ *   u_c <- u_c + alpha (V_c - (u_c - g dp/dx_c))      (nav_point_ibm.h; g = dt with explicit diffusion,
+ *                                                      whose predictor lacks the pressure gradient, 0 with
+ *                                                      implicit diffusion, whose predictor has it)
+ * V the body's surface velocity. The pressure equation stays the plain Laplacian, so every pressure
+ * solver serves bodies unchanged; the projection keeps div u at the solver tolerance. The force of the
+ * fluid on body k is the momentum exchange F = -(1/dt) sum_faces(k) du dV_c (density 1; the inner fluid
+ * of a body at constant velocity has constant momentum, so no further term). du has two parts: alpha
+ * (V - u^n), the slip that the last projection left on the partly solid faces (of the size of the previous
+ * step dt_old times the momentum residual there), and the rest, of this step; each is divided by its own
+ * step, F = -(1/dt_old) sum alpha (V - u^n) dV - (1/dt) sum (du - alpha (V - u^n)) dV, which is the same
+ * for a constant step and keeps a short last step (cut by end_time) from scaling the first part up. Forcing is local to each
+ * face: it needs no halo and works across rank boundaries; the force sums are reduced over ranks.
+ *
+ * Prescribed motion (translation): x(t) = center + motion_velocity t + motion_amplitude sin(2 pi f t); each
+ * step the bodies are placed where they are at t + dt and the tags recomputed on the host (one pass over
+ * the block and an upload per step: a cost of moving bodies only), the surface velocity is dx/dt (plus
+ * `velocity`) and the force gains the inner fluid's rate of momentum, volume times acceleration.
+ *
+ * Prescribed rotation about z through the centre (rotation_rate, pitch_amplitude, pitch_frequency): the
+ * surface velocity V + omega x (x - center) varies over the body, so it is written per face (vel arrays,
+ * with the tags). Rotation about the centre adds no momentum to the inner fluid; torques are not reported.
+ *
+ * Shapes: each body has a kind, a signed distance in its own frame (negative inside) and the bounds
+ * there; the body frame maps to the world by x = center + R(angle) scale q (R a rotation about z), so
+ * phi_world(x) = scale phi_body(q). Built in: circle (2D), cylinder (3D, axis z), sphere, box. */
+#ifndef NAV_BODY_H
+#define NAV_BODY_H
+
+#include "core/nav_config.h"
+#include "navier/nav_types.h"
+
+struct nav_flow;
+struct nav_host_fields;
+
+/* The shape of one body in its own frame: the signed distance (negative inside) and its bounds. */
+typedef struct nav_shape {
+  const char *kind;
+  double (*distance)(const void *shape, const double q[3]);
+  void (*bounds)(const void *shape, double lo[3], double hi[3]);
+  void *data;                 /* the shape's parameters, owned (destroy frees them) */
+  void (*destroy)(void *data);
+} nav_shape;
+
+/* Build the shape of body n (0-based) of cfg. NAV_ERR_INPUT with "FILE:LINE: key 'body.N.kind': ..."
+ * for a kind this build cannot make. Not collective. */
+nav_err nav_shape_create(const nav_config *cfg, int n, nav_shape *s);
+void nav_shape_destroy(nav_shape *s);
+
+typedef struct nav_body_one {
+  char name[40];
+  nav_shape shape;
+  double center[3], scale, cosa, sina; /* the body frame */
+  double velocity[3];                  /* surface velocity V (now) */
+  double accel[3];                     /* acceleration of a prescribed motion (now) */
+  double omega;                        /* angular velocity about z, radians per unit time (now) */
+  double volume;                       /* sum of the solid fractions of the u faces times their volumes (local) */
+  double lo[3], hi[3];                 /* world bounding box */
+  double force[3];                     /* fluid on body, last diagnosed step */
+  double coef[3];                      /* cd, cl, cs = 2 F / (U^2 A) */
+  /* coefficient history of the monitor steps with t >= average_start (summary.json) */
+  double *hist;                        /* rows of (t, cd, cl) */
+  int nhist, cap;
+} nav_body_one;
+
+typedef struct nav_body {
+  int n;
+  nav_body_one b[NAV_MAX_BODIES];
+  nav_real *tag[3];   /* backend arrays: 2 k + alpha per face (nav_point_ibm.h) */
+  nav_real *scratch[3]; /* backend arrays: a copy of u^n on monitor steps (the force estimate) */
+  long forced_faces;  /* faces with alpha > 0 on this rank */
+  int moving;         /* a body has a prescribed motion: the tags follow it every step */
+  int rotating;       /* a body rotates: the surface velocity varies over it (vel arrays) */
+  nav_real *host, *host_vel; /* host buffers of one tag array and one velocity array */
+  nav_real *vel[3];   /* backend arrays: the surface velocity per face (rotating bodies only) */
+  double area;        /* reference area of the coefficients */
+} nav_body;
+
+/* Signed distance of the world point x to body o (negative inside). */
+double nav_body_distance(const nav_body_one *o, const double x[3]);
+/* The unit normal n (outward) of body o's distance at x in dim directions, by central differences of step
+ * eps; returns |grad phi| (0: no direction; n is then 0). */
+double nav_body_normal(const nav_body_one *o, int dim, const double x[3], double eps, double n[3]);
+
+/* Set up the bodies of f->cfg (f->body = NULL when there are none): shapes, and the tags of this rank's
+ * faces. Collective (the count of forced faces is reduced for the log). */
+nav_err nav_body_create(struct nav_flow *f);
+void nav_body_destroy(struct nav_flow *f);
+/* The forcing of one step on f->u (before the projection; ghosts are filled after it by the caller);
+ * gscale as in nav_point_ibm.h. diagnose: also the forces and coefficients of every body (collective).
+ * No-op without bodies. */
+nav_err nav_body_force(struct nav_flow *f, double dt, double gscale, int diagnose);
+
+/* Reports (nav_body_report.c), rank 0 unless stated. */
+/* monitor.csv columns cd_<name>, cl_<name> (and cs_<name> in 3D) and their values. */
+void nav_body_monitor_header(const struct nav_flow *f, FILE *out);
+void nav_body_monitor_row(const struct nav_flow *f, FILE *out);
+/* After the run, from the global host fields h: the no-slip error at surface points (the velocity
+ * interpolated at the projections onto the surface of the cell centres within half a cell of it, minus
+ * the rigid velocity of the surface there, in units of reference_velocity; max and rms of |u - V|) and, in 2D, the recirculation length
+ * behind each body (the first zero of u along y = center_y after a region of u < 0 that starts at the
+ * rear of the body; 0 when u >= 0 there). Prints one line per body. */
+typedef struct nav_body_stats {
+  double cd_mean, cl_mean, cs_mean, cl_amplitude, st, lw_over_d, slip_max, slip_rms;
+  int samples;
+} nav_body_stats;
+void nav_body_report(const struct nav_flow *f, const struct nav_host_fields *h, nav_body_stats *st);
+/* The "bodies" list of summary.json (without a trailing comma). */
+void nav_body_summary_json(const struct nav_flow *f, const nav_body_stats *st, FILE *out);
+
+#endif

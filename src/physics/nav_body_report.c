@@ -1,0 +1,176 @@
+/* Reports of the immersed bodies: monitor columns, the no-slip error and the recirculation length from
+ * the final fields, the time statistics of the coefficients, and the "bodies" list of summary.json. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/nav_validation.h"
+#include "physics/nav_body.h"
+#include "solvers/nav_flow.h"
+
+void nav_body_monitor_header(const nav_flow *f, FILE *out) {
+  const nav_body *B = f->body;
+  for (int k = 0; B && k < B->n; k++) {
+    fprintf(out, ",cd_%s,cl_%s", B->b[k].name, B->b[k].name);
+    if (f->dim == 3) fprintf(out, ",cs_%s", B->b[k].name);
+  }
+}
+
+void nav_body_monitor_row(const nav_flow *f, FILE *out) {
+  const nav_body *B = f->body;
+  for (int k = 0; B && k < B->n; k++)
+    for (int c = 0; c < f->dim; c++) fprintf(out, ",%.15e", B->b[k].coef[c]);
+}
+
+/* Mean (trapezoidal in time), amplitude (half the range) of column col of the history; the Strouhal
+ * number from the upward zero crossings of cl - mean (linear interpolation between rows), L / (U T) with
+ * T the mean period between the first and the last crossing (NaN with fewer than two crossings). */
+static double nav_hist_mean(const nav_body_one *o, int col) {
+  if (o->nhist == 0) return NAN;
+  if (o->nhist == 1) return o->hist[col];
+  double s = 0, T = 0;
+  for (int i = 1; i < o->nhist; i++) {
+    const double *a = o->hist + 4 * (i - 1), *b = o->hist + 4 * i, dt = b[0] - a[0];
+    s += 0.5 * (a[col] + b[col]) * dt;
+    T += dt;
+  }
+  return T > 0 ? s / T : o->hist[col];
+}
+
+static void nav_hist_stats(const nav_flow *f, const nav_body_one *o, nav_body_stats *st) {
+  st->cd_mean = nav_hist_mean(o, 1);
+  st->cl_mean = nav_hist_mean(o, 2);
+  st->cs_mean = nav_hist_mean(o, 3);
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (int i = 0; i < o->nhist; i++) {
+    lo = fmin(lo, o->hist[4 * i + 2]);
+    hi = fmax(hi, o->hist[4 * i + 2]);
+  }
+  st->cl_amplitude = o->nhist ? 0.5 * (hi - lo) : NAN;
+  double first = NAN, last = NAN;
+  int crossings = 0;
+  for (int i = 1; i < o->nhist; i++) {
+    const double *a = o->hist + 4 * (i - 1), *b = o->hist + 4 * i;
+    const double ya = a[2] - st->cl_mean, yb = b[2] - st->cl_mean;
+    if (ya < 0 && yb >= 0) {
+      const double t = a[0] + (b[0] - a[0]) * (-ya) / (yb - ya);
+      if (!crossings) first = t;
+      last = t;
+      crossings++;
+    }
+  }
+  st->st = crossings >= 2 && st->cl_amplitude > 1e-6
+               ? f->cfg->reference_length * (crossings - 1) / ((last - first) * f->cfg->reference_velocity)
+               : NAN;
+}
+
+/* The no-slip error at the surface points of body k: the cell centres within half a cell of the surface,
+ * projected onto it along the normal (central differences of the distance). */
+static void nav_body_slip(const nav_flow *f, const nav_host_fields *h, const nav_body_one *o, nav_body_stats *st) {
+  double smax = 0, s2 = 0;
+  int count = 0;
+  const int n3 = f->dim == 3 ? f->n[2] : 1;
+  for (int k = 0; k < n3; k++)
+    for (int j = 0; j < f->n[1]; j++)
+      for (int i = 0; i < f->n[0]; i++) {
+        const int g[3] = {i, j, k};
+        double x[3] = {0, 0, 0}, hmin = HUGE_VAL;
+        int inside = 1;
+        for (int d = 0; d < f->dim; d++) {
+          x[d] = f->xf[d][g[d]] + 0.5 * f->w[d][g[d]];
+          hmin = fmin(hmin, f->w[d][g[d]]);
+          inside = inside && x[d] >= o->lo[d] - 2 * f->w[d][g[d]] && x[d] <= o->hi[d] + 2 * f->w[d][g[d]];
+        }
+        if (!inside) continue;
+        const double phi = nav_body_distance(o, x);
+        if (fabs(phi) > 0.5 * hmin) continue;
+        double n[3];
+        if (!(nav_body_normal(o, f->dim, x, 1e-6 * hmin, n) > 0)) continue;
+        double xs[3] = {x[0], x[1], x[2]}, e2 = 0;
+        for (int d = 0; d < f->dim; d++) xs[d] -= phi * n[d];
+        const double rot[3] = {-o->omega * (xs[1] - o->center[1]), o->omega * (xs[0] - o->center[0]), 0};
+        for (int c = 0; c < f->dim; c++) { /* the rigid velocity of the surface there: V + omega x (x - center) */
+          const double du = nav_host_interpolate(f, h, c, xs) - o->velocity[c] - rot[c];
+          e2 += du * du;
+        }
+        const double e = sqrt(e2) / f->cfg->reference_velocity;
+        smax = fmax(smax, e);
+        s2 += e * e;
+        count++;
+      }
+  st->samples = count;
+  st->slip_max = count ? smax : NAN;
+  st->slip_rms = count ? sqrt(s2 / count) : NAN;
+}
+
+/* 2D: the recirculation length behind body o along y = center_y, in units of reference_length. */
+static double nav_body_wake(const nav_flow *f, const nav_host_fields *h, const nav_body_one *o) {
+  if (f->dim != 2) return NAN;
+  double hmin = HUGE_VAL;
+  for (int i = 0; i < f->n[0]; i++) hmin = fmin(hmin, f->w[0][i]);
+  const double step = 0.25 * hmin, xend = f->xf[0][f->n[0]] - f->w[0][f->n[0] - 1];
+  double x[3] = {o->hi[0], o->center[1], 0};
+  /* march from the rear: the wake region of u < 0 must start within a cell of it */
+  double u = nav_host_interpolate(f, h, 0, x);
+  const double limit = o->hi[0] + 2 * f->w[0][0] + 4 * hmin;
+  while (u >= 0 && x[0] < limit && x[0] < xend) {
+    x[0] += step;
+    u = nav_host_interpolate(f, h, 0, x);
+  }
+  if (u >= 0) return 0;
+  double xprev = x[0], uprev = u;
+  while (u < 0 && x[0] < xend) {
+    xprev = x[0];
+    uprev = u;
+    x[0] += step;
+    u = nav_host_interpolate(f, h, 0, x);
+  }
+  const double xz = u >= 0 ? xprev + (x[0] - xprev) * (-uprev) / (u - uprev) : x[0];
+  return (xz - o->hi[0]) / f->cfg->reference_length;
+}
+
+void nav_body_report(const nav_flow *f, const nav_host_fields *h, nav_body_stats *st) {
+  const nav_body *B = f->body;
+  for (int k = 0; B && k < B->n; k++) {
+    const nav_body_one *o = &B->b[k];
+    memset(&st[k], 0, sizeof st[k]);
+    nav_hist_stats(f, o, &st[k]);
+    nav_body_slip(f, h, o, &st[k]);
+    st[k].lw_over_d = nav_body_wake(f, h, o);
+    printf("body %s: cd %.5f cl %.5f (mean over %d monitor rows from t = %g), cl amplitude %.5f, St %.5f, "
+           "L_w/D %.4f, no-slip error max %.3e rms %.3e (%d surface points)\n",
+           o->name, st[k].cd_mean, st[k].cl_mean, o->nhist, f->cfg->average_start, st[k].cl_amplitude, st[k].st,
+           st[k].lw_over_d, st[k].slip_max, st[k].slip_rms, st[k].samples);
+  }
+}
+
+static void nav_json_num(FILE *out, const char *key, double v) {
+  if (isfinite(v))
+    fprintf(out, ", \"%s\": %.10g", key, v);
+  else
+    fprintf(out, ", \"%s\": null", key);
+}
+
+void nav_body_summary_json(const nav_flow *f, const nav_body_stats *st, FILE *out) {
+  const nav_body *B = f->body;
+  fprintf(out, "\"bodies\": [");
+  for (int k = 0; B && k < B->n; k++) {
+    const nav_body_one *o = &B->b[k];
+    fprintf(out, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"rows\": %d", k ? "," : "", o->name, o->shape.kind,
+            o->nhist);
+    nav_json_num(out, "cd_mean", st[k].cd_mean);
+    nav_json_num(out, "cl_mean", st[k].cl_mean);
+    if (f->dim == 3) nav_json_num(out, "cs_mean", st[k].cs_mean);
+    nav_json_num(out, "cl_amplitude", st[k].cl_amplitude);
+    nav_json_num(out, "st", st[k].st);
+    nav_json_num(out, "lw_over_d", st[k].lw_over_d);
+    nav_json_num(out, "slip_max", st[k].slip_max);
+    nav_json_num(out, "slip_rms", st[k].slip_rms);
+    fprintf(out, ", \"slip_points\": %d", st[k].samples);
+    nav_json_num(out, "cd", o->coef[0]);
+    nav_json_num(out, "cl", o->coef[1]);
+    fprintf(out, "}");
+  }
+  fprintf(out, "\n  ]");
+}
