@@ -32,6 +32,7 @@
 #include "core/nav_comm.h"
 #include "grid/nav_spacing.h"
 #include "core/nav_table.h"
+#include "physics/nav_geom.h"
 
 #define NAV_CONFIG_MIN_BLOCK 2 /* = NAV_DECOMP_MIN_CELLS of grid/nav_decomp.h */
 
@@ -1402,11 +1403,31 @@ static void nav_check_bodies(nav_load *ld) {
                                                       !strcmp(kind, "stl")) && c->dim != 3))
       nav_body_error(ld, n, kkind, "kind = %s needs dim = %d, got dim = %d (2D: circle, box, points; 3D: cylinder, "
                      "sphere, box, points, stl)", kind, c->dim == 2 ? 3 : 2, c->dim);
-    if (!strcmp(kind, "points") || !strcmp(kind, "stl")) {
-      nav_body_error(ld, n, kkind, "kind = %s is not available in this build (its reader is not wired in yet)", kind);
-      continue;
+    if (!strcmp(kind, "points") || !strcmp(kind, "stl")) { /* read and check the file now (physics/nav_geom.h) */
+      if (!b->file[0]) {
+        nav_body_error(ld, n, kfile, "kind = %s needs a file (%s)", kind,
+                       !strcmp(kind, "points") ? "x,y rows of a closed polyline" : "an ASCII or binary STL surface");
+        continue;
+      }
+      char path[2 * NAV_CONFIG_STR + 2], msg[NAV_GEOM_MSG];
+      nav_table_path(c->source, b->file, path, sizeof path);
+      nav_err e;
+      if (!strcmp(kind, "points")) {
+        nav_geom_poly *p = NULL;
+        e = nav_geom_poly_read(path, &p, msg, sizeof msg);
+        nav_geom_poly_destroy(p);
+      } else {
+        nav_geom_mesh *m = NULL;
+        e = nav_geom_mesh_read(path, &m, msg, sizeof msg);
+        nav_geom_mesh_destroy(m);
+      }
+      if (e != NAV_OK) {
+        nav_body_error(ld, n, kfile, "%s", msg);
+        continue;
+      }
+    } else if (b->file[0]) {
+      nav_body_error(ld, n, kfile, "kind = %s takes no file (only points and stl do)", kind);
     }
-    if (b->file[0]) nav_body_error(ld, n, kfile, "kind = %s takes no file (only points and stl do)", kind);
     for (const char *q = b->name; *q; q++)
       if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-') {
         nav_body_error(ld, n, kname, "must be up to 31 of A-Z a-z 0-9 _ -, got '%s'", b->name);

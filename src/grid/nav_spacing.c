@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_table.h"
 
 #define NAV_SPACING_EXTENT_TOL 1e-10 /* relative mismatch of a face file's end coordinates */
 
@@ -30,13 +31,7 @@ static const char *nav_spacing_real(double v, char *buf, size_t n) {
   return buf;
 }
 
-void nav_spacing_path(const nav_config *cfg, int d, char *path, size_t n) {
-  const char *f = cfg->file[d], *slash = strrchr(cfg->source, '/');
-  if (f[0] == '/' || !slash || !strcmp(cfg->source, "(default)"))
-    snprintf(path, n, "%s", f);
-  else
-    snprintf(path, n, "%.*s/%s", (int)(slash - cfg->source), cfg->source, f);
-}
+void nav_spacing_path(const nav_config *cfg, int d, char *path, size_t n) { nav_table_path(cfg->source, cfg->file[d], path, n); }
 
 /* Read the N + 1 faces of direction d from its file into xf. */
 static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, double L, double *xf, char *why,

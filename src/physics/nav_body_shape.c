@@ -2,15 +2,18 @@
  *   circle, cylinder (axis z)   phi = |(q_x, q_y)| - r
  *   sphere                      phi = |q| - r
  *   box (half edges e)          phi = |max(|q| - e, 0)| + min(max_d (|q_d| - e_d), 0)   (exact outside and inside)
- * A 2D box ignores z. points (2D polylines) and stl (triangulated surfaces) come from their readers
- * (physics/nav_geom*); this build refuses them at input. */
+ * A 2D box ignores z. points (a closed 2D polyline, extruded along z in 3D) and stl (a closed
+ * triangulated surface): the file's coordinates are the body frame, the exact signed distance of the
+ * readers of physics/nav_geom.h (the file was checked at input, nav_config.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_table.h"
 #include "physics/nav_body.h"
+#include "physics/nav_geom.h"
 
 typedef struct nav_round {
   double r;
@@ -56,6 +59,26 @@ static void nav_block_bounds(const void *shape, double lo[3], double hi[3]) {
   }
 }
 
+static double nav_poly_distance(const void *shape, const double q[3]) {
+  return nav_geom_poly_distance(shape, q, NULL, NULL);
+}
+
+static void nav_poly_bounds(const void *shape, double lo[3], double hi[3]) {
+  nav_geom_poly_bounds(shape, lo, hi);
+  lo[2] = -HUGE_VAL; /* extruded along z */
+  hi[2] = HUGE_VAL;
+}
+
+static void nav_poly_free(void *data) { nav_geom_poly_destroy(data); }
+
+static double nav_mesh_distance(const void *shape, const double q[3]) {
+  return nav_geom_mesh_distance(shape, q, NULL, NULL);
+}
+
+static void nav_mesh_bounds(const void *shape, double lo[3], double hi[3]) { nav_geom_mesh_bounds(shape, lo, hi); }
+
+static void nav_mesh_free(void *data) { nav_geom_mesh_destroy(data); }
+
 nav_err nav_shape_create(const nav_config *cfg, int n, nav_shape *s) {
   const nav_body_config *b = &cfg->body[n];
   memset(s, 0, sizeof *s);
@@ -81,12 +104,30 @@ nav_err nav_shape_create(const nav_config *cfg, int n, nav_shape *s) {
     s->bounds = nav_block_bounds;
     return NAV_OK;
   }
-  char where[NAV_CONFIG_STR + 32], section[24];
+  char where[NAV_CONFIG_STR + 32], section[24], path[2 * NAV_CONFIG_STR + 2], msg[NAV_GEOM_MSG];
   snprintf(section, sizeof section, "body.%d", n + 1);
-  nav_config_where(cfg, section, "kind", where, sizeof where);
-  /* points and stl: the coordinator wires the readers of physics/nav_geom* in here */
-  NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'body.%d.kind': kind = %s is not available in this build", where, n + 1,
-            b->kind);
+  nav_table_path(cfg->source, b->file, path, sizeof path);
+  nav_err e = NAV_ERR_INPUT;
+  if (!strcmp(b->kind, "points")) {
+    nav_geom_poly *p = NULL;
+    e = nav_geom_poly_read(path, &p, msg, sizeof msg);
+    s->data = p;
+    s->distance = nav_poly_distance;
+    s->bounds = nav_poly_bounds;
+    s->destroy = nav_poly_free;
+  } else if (!strcmp(b->kind, "stl")) {
+    nav_geom_mesh *m = NULL;
+    e = nav_geom_mesh_read(path, &m, msg, sizeof msg);
+    s->data = m;
+    s->distance = nav_mesh_distance;
+    s->bounds = nav_mesh_bounds;
+    s->destroy = nav_mesh_free;
+  } else {
+    snprintf(msg, sizeof msg, "unknown kind '%s'", b->kind);
+  }
+  if (e == NAV_OK) return NAV_OK;
+  nav_config_where(cfg, section, "file", where, sizeof where);
+  NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'body.%d.file': %s", where, n + 1, msg);
 }
 
 void nav_shape_destroy(nav_shape *s) {

@@ -18,6 +18,10 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
   divergence TOL             max|div u| of every step of a cylinder run <= TOL
   mpi MPIEXEC SPLIT TOL      the cylinder (SPLIT px,py,1) or a sphere (px,py,pz > 1) on those ranks against one rank: final fields and
                              the cd, cl column of every step within TOL (relative)
+  files STL                  bodies from files against the built-in shapes they approximate: a 256-gon `points`
+                             file of radius 0.5 against the circle (2D stream), the STL sphere of diameter 1
+                             (data/sphere_d1.stl: facets within 0.45 % of the radius) against the sphere (3D
+                             stream); cd within 2e-3 and 3e-2 (relative)
   restart                    N steps straight against N/2 + a restart of N/2: final fields and forces bit for bit
   order CASE H1 H2 H3 LO LS [CREF:TOL]  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
                              widths H1 > H2 > H3 (ratio 2; uniform in [-0.8, 2] x [-0.8, 0.8], growing by 1.05
@@ -187,8 +191,12 @@ max_steps = 1
          "kind = circle", "body.3.kind", "without gaps"),
         ("[body.1]\ncenter = 2,2,0\n", "center = 2,2,0", "body.1.center", "has no kind"),
         ("[body.1]\nkind = circle\ncenter = 2,2,0\nradiu = 1\n", "radiu = 1", "body.1.radiu", "unknown key"),
-        ("[body.1]\nkind = points\nfile = snake.txt\ncenter = 2,2,0\n", "kind = points", "body.1.kind",
-         "not available"),
+        ("[body.1]\nkind = points\nfile = missing.txt\ncenter = 2,2,0\n", "file = missing.txt", "body.1.file",
+         "missing.txt"),
+        ("[body.1]\nkind = points\nfile = two.txt\ncenter = 2,2,0\n", "file = two.txt", "body.1.file",
+         "at least 3 distinct points"),
+        ("[grid]\ndim = 3\nnz = 16\nlz = 4\n[body.1]\nkind = stl\nfile = cut.stl\ncenter = 2,2,2\n", "file = cut.stl",
+         "body.1.file", "cut.stl"),
         ("[body.1]\nkind = box\nsize = 1,-1,1\ncenter = 2,2,0\n", "size = 1,-1,1", "body.1.size", "edge lengths"),
         ("[body.1]\nkind = circle\ncenter = 2,2,0\nname = a b\n", "name = a b", "body.1.name", "A-Z"),
         ("[body.1]\nkind = circle\ncenter = 2,2,0\nfile = x.txt\n", "file = x.txt", "body.1.file", "takes no file"),
@@ -202,6 +210,8 @@ max_steps = 1
         ("[time]\nend_time = 3\n[body.1]\nkind = circle\ncenter = 2,2,0\nmotion_velocity = 1,0,0\n",
          "motion_velocity = 1,0,0", "body.1.motion_velocity", "over its motion"),
     ]
+    write(os.path.join(scratch, "two.txt"), "0,0\n1,0\n")
+    write(os.path.join(scratch, "cut.stl"), "solid cut\n  facet normal 0 0 1\n    outer loop\n      vertex 0 0 0\n")
     for i, (text, needle, key, why) in enumerate(cases):
         path = write(os.path.join(scratch, f"bad{i}.ini"), base + text)
         line = [n + 1 for n, t in enumerate((base + text).split("\n")) if t == needle][-1]
@@ -348,6 +358,32 @@ def check_divergence(navier, scratch, tol):
     print(f"max|div u| over 40 steps with a cylinder: {worst:.3e} (bound {tol})")
     if not worst <= tol:
         fail("divergence above the bound")
+
+
+def check_files(navier, scratch, stl):
+    """Bodies from files against the built-in shapes they approximate."""
+    n = 256
+    write(os.path.join(scratch, "circle.txt"), "".join(
+        f"{0.5 * math.cos(2 * math.pi * k / n):.17g},{0.5 * math.sin(2 * math.pi * k / n):.17g}\n" for k in range(n)))
+
+    def swap(path, old, new):  # the same case with the body's kind line replaced
+        with open(path) as f:
+            text = f.read()
+        return write(path, text.replace(old, new, 1))
+
+    pairs = [("2D circle, 256-gon points file", channel2d(scratch, "ref2"),
+              swap(channel2d(scratch, "poly2"), "kind = circle", "kind = points\nfile = circle.txt"), 2e-3),
+             ("3D sphere, STL of 1280 triangles", sphere3d(scratch, "ref3"),
+              swap(sphere3d(scratch, "stl3"), "kind = sphere", f"kind = stl\nfile = {os.path.abspath(stl)}"), 3e-2)]
+    for what, ref, other, tol in pairs:
+        cds = []
+        for case in (ref, other):
+            run(navier, case, case[:-4])
+            cds.append(float(monitor(case[:-4])[-1][coef_columns(monitor(case[:-4]))[0]]))
+        rel = abs(cds[1] - cds[0]) / abs(cds[0])
+        print(f"{what}: cd {cds[1]:.6f} against {cds[0]:.6f} of the built-in shape, relative {rel:.2e} (bound {tol})")
+        if not rel <= tol:
+            fail(f"{what}: cd differs by {rel:.2e}")
 
 
 def check_implicit(navier, scratch, tol):
@@ -529,6 +565,8 @@ def main():
         check_implicit(navier, scratch, float(args[0]))
     elif check == "mpi":
         check_mpi(navier, scratch, args[0], args[1], float(args[2]))
+    elif check == "files":
+        check_files(navier, scratch, args[0])
     elif check == "restart":
         check_restart(navier, scratch)
     elif check == "order":
