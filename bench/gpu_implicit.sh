@@ -22,7 +22,7 @@ echo "test_kernels: exit $? ; $(grep -c FAIL "$OUT/test_kernels.log") FAIL lines
 grep -E "helmholtz|stress|face_viscosity|reflect" "$OUT/test_kernels.log" | grep -c ok | sed 's/^/new-kernel checks ok: /'
 TFB=$BIN/tests/test_flow_backends
 [ -x "$TFB" ] || TFB=$BIN/test_flow_backends
-"$TFB" cases/natconv2d_ra1e4.ini grid.nx=128 grid.ny=128 time.max_steps=300 time.diffusion=implicit \
+"$TFB" cases/natconv2d_ra1e4.ini run.method=projection grid.nx=128 grid.ny=128 time.max_steps=300 time.diffusion=implicit \
   time.diffusion_tolerance=1e-12 pressure.tolerance=1e-12 >"$OUT/flow_natconv.log" 2>&1
 echo "test_flow_backends natconv2d implicit: exit $?"; tail -8 "$OUT/flow_natconv.log"
 "$TFB" cases/cavity3d_re1000.ini grid.nx=48 grid.ny=48 grid.nz=48 time.max_steps=50 time.diffusion=implicit \

@@ -5,6 +5,7 @@
 #   bench/implicit_diffusion.sh [NAVIER] [CASE] [REPEATS] [-- --set ...]
 #        default: build/navier cases/cavity2d_re100.ini 1
 #
+# The projection method (artificial compressibility, the steady cases' default, ignores time.diffusion).
 # Each repeat runs the case to its steady state (its own steady_tol) with diffusion = explicit, then
 # with diffusion = implicit, and prints per run: steps, simulated time, wall seconds and the
 # validation deviations of summary.json (Ghia: max |u - u_ref|, max |v - v_ref|; de Vahl Davis:
@@ -26,7 +27,8 @@ backend=${BACKEND:-cpu}
 for r in $(seq 1 "$repeats"); do
   for mode in explicit implicit; do
     out=$scratch/$mode.$r
-    "$navier" run "$case" --set time.diffusion=$mode --set run.backend="$backend" --set output.fields_dt=0 \
+    "$navier" run "$case" --set run.method=projection --set time.diffusion=$mode --set run.backend="$backend" \
+      --set output.fields_dt=0 \
       --set output.fields_every=0 --set output.progress_interval=1e9 "${extra[@]}" --output "$out" >"$out.log" 2>&1 ||
       { tail -5 "$out.log" >&2; exit 1; }
   done

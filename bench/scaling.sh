@@ -25,7 +25,7 @@ rows=()
 
 run() { # run MODE NAME RANKS NX NY NZ CASE -> seconds per step, split, cells
   local mode=$1 name=$2 p=$3 nx=$4 ny=$5 nz=$6 case=$7 out=$scratch/$1_$2_$3
-  local sets=(--set grid.nx="$nx" --set grid.ny="$ny" --set time.steady_tol=0
+  local sets=(--set run.method=projection --set grid.nx="$nx" --set grid.ny="$ny" --set time.steady_tol=0
     --set time.end_time=0 --set output.fields_every=0 --set output.fields_dt=0 --set output.progress_interval=1e9)
   [ "$nz" -gt 1 ] && sets+=(--set grid.nz="$nz")
   for n in "$warm" $((warm + steps)); do

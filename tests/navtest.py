@@ -18,7 +18,7 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  against data/devahldavis1983.csv (at the case's Ra): the Nusselt
                                  number of the hot and of the cold wall within 1 %, u_max and v_max
                                  within 2 %, their positions within one cell
-  torder CASE N1 N2 ... LO HI    run CASE (an analytic temperature) on N1, N2, ... cells per
+  torder CASE N1 N2 ... LO HI [--set k=v ...] run CASE (an analytic temperature) on N1, N2, ... cells per
                                  direction (dt scaled with h) and assert the observed order of the
                                  max temperature error between consecutive grids is in [LO, HI]
   conduction CASE [--set k=v ...]  run a pure conduction case (zero gravity, fixed temperature on
@@ -47,17 +47,22 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
   developed CASE X TOL [--set ...]  run a channel CASE (walls at y_low, y_high) and assert that u at
                                  every x >= X is the Poiseuille profile 6 U s (1 - s) of its bulk
                                  velocity U to TOL (max over the profile)
+  outflow CASE [--set ...]       run a 2D CASE with an outflow face at x_high (no normal flow on the
+                                 y faces) to steady state and assert max |v| in the last cell column
+                                 <= steady_tol * max |v| (the discrete du/dx = 0 of the outflow)
   walls CASE TAU TOL [--set ...]  run a driven channel CASE and assert tau_w of every wall face, and
                                  re_tau = sqrt(TAU) (ly / 2) / nu, within TOL (relative) of TAU, and
                                  that the mean pressure gradient G (forcing_gradient) balances the
                                  walls, |G ly - sum of tau_w| <= 1e-6 G ly (the steady state)
-  steady CASE TOL [--set k=v ...]  run CASE to steady_tol (given in the sets) with method =
+  steady CASE TOL [MAXIT] [--set k=v ...]  run CASE to steady_tol (given in the sets) with method =
                                  artificial_compressibility and with method = projection and assert
                                  that the steady states agree: max|x_ac - x_proj| <= TOL max|x_proj|
                                  for u, v, (w), T and the pressure minus its mean; and that the
                                  artificial-compressibility residual (monitor.csv, every
                                  monitor_every iterations) decreases at every row after the start-up
-                                 (the rows before it first falls below 1e-2 of its first value)
+                                 (the rows before it first falls below 1e-2 of its first value); with
+                                 MAXIT, that artificial compressibility took at most MAXIT iterations
+                                 (the multigrid in pseudo-time works)
 Every check prints the figures it asserts on. NAVTEST_LAUNCH in the environment (e.g. "mpiexec -n 2
 --oversubscribe") runs navier under it."""
 import csv
@@ -198,6 +203,24 @@ def check_developed(navier, scratch, case, x_from, tol, sets):
     print(f"{s['case']}: {nx}x{ny}, {s['steps']} steps to t = {s['time']:.4g}, bulk velocity {U:.12g}: "
           f"max |u - 6 U s (1 - s)| over x >= {x_from:g} = {worst:.4e} (tolerance {tol:g}); walls {s['walls']}")
     return s["status"] == "completed" and worst <= tol
+
+
+def check_outflow(navier, scratch, case, sets):
+    """A 2D CASE with an outflow face at x_high whose y faces carry no normal flow, run to steady state:
+    the convective outflow then holds du/dx = 0 discretely (the face value equals the face one cell
+    inside, the flux correction 0), so continuity leaves no v in the last cell column."""
+    out = os.path.join(scratch, "outflow")
+    s = run(navier, case, out, sets + ["output.dump_final=true"])
+    nx, ny = s["grid"][0], s["grid"][1]
+    v = read_final(out, s)[1]
+    tol = float(case_value(case, "time", "steady_tol", sets))
+    vmax = max(abs(x) for x in v)
+    last = max(abs(v[j * nx + nx - 1]) for j in range(ny))
+    before = max(abs(v[j * nx + nx - 2]) for j in range(ny))
+    print(f"{s['case']}: {nx}x{ny}, {s['steps']} steps, steady residual {s['steady']['residual']:.3e}: max |v| in the "
+          f"last cell column {last:.3e}, in the one before {before:.3e}, everywhere {vmax:.4g} (bound steady_tol "
+          f"{tol:g} * max|v| = {tol * vmax:.3e})")
+    return s["status"] == "completed" and s["steady"]["converged"] and last <= tol * vmax
 
 
 def check_walls(navier, scratch, case, tau, tol, sets):
@@ -392,14 +415,14 @@ def check_devahldavis(navier, scratch, case, sets):
             and dev_u <= 0.02 and dev_v <= 0.02 and dy <= hy and dx <= hx)
 
 
-def check_torder(navier, scratch, case, ns, lo, hi):
+def check_torder(navier, scratch, case, ns, lo, hi, sets=()):
     dt = float(case_value(case, "time", "dt"))
     n0 = int(case_value(case, "grid", "nx"))
     dim = int(case_value(case, "grid", "dim"))
     errs = []
     for n in ns:
-        sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.dt={dt * n0 / n!r}"] + ([f"grid.nz={n}"] if dim == 3 else [])
-        s = run(navier, case, os.path.join(scratch, f"n{n}"), sets)
+        g = [f"grid.nx={n}", f"grid.ny={n}", f"time.dt={dt * n0 / n!r}"] + ([f"grid.nz={n}"] if dim == 3 else [])
+        s = run(navier, case, os.path.join(scratch, f"n{n}"), g + list(sets))
         e = s["validation"]["temperature_error_max"]
         print(f"{os.path.basename(case)}: n = {n}, dt = {dt * n0 / n:.5g}, steps = {s['steps']}, "
               f"max temperature error = {e:.4e}")
@@ -664,7 +687,7 @@ def check_onset(navier, scratch, case, ra1, ra2, t1, t2):
     return rates[0] < 0 < rates[1]
 
 
-def check_steady(navier, scratch, case, tol, sets):
+def check_steady(navier, scratch, case, tol, sets, max_iterations=None):
     res, fields = {}, {}
     for m in ("artificial_compressibility", "projection"):
         out = os.path.join(scratch, m)
@@ -694,7 +717,11 @@ def check_steady(navier, scratch, case, tol, sets):
     print(f"  residual: {len(r)} rows, start-up until row {start} ({r[start]:.2e}), then {len(rises)} rows not below "
           f"the previous one" + (f" (first at row {rises[0]}: {r[rises[0] - 1]:.3e} -> {r[rises[0]]:.3e})" if rises
                                  else ""))
-    return ok and not rises
+    it = res["artificial_compressibility"]["steady"]["iterations"]
+    slow = max_iterations is not None and it > max_iterations
+    if max_iterations is not None:
+        print(f"  artificial compressibility: {it} iterations (at most {max_iterations})")
+    return ok and not rises and not slow
 
 
 def main():
@@ -714,7 +741,8 @@ def main():
     elif check == "devahldavis":
         ok = check_devahldavis(navier, scratch, args[0], sets)
     elif check == "torder":
-        ok = check_torder(navier, scratch, args[0], [int(a) for a in args[1:-2]], float(args[-2]), float(args[-1]))
+        ok = check_torder(navier, scratch, args[0], [int(a) for a in args[1:-2]], float(args[-2]), float(args[-1]),
+                          sets)
     elif check == "conduction":
         ok = check_conduction(navier, scratch, args[0], sets)
     elif check == "onset":
@@ -733,10 +761,12 @@ def main():
         ok = check_mass(navier, scratch, args[0], float(args[1]), sets)
     elif check == "developed":
         ok = check_developed(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "outflow":
+        ok = check_outflow(navier, scratch, args[0], sets)
     elif check == "walls":
         ok = check_walls(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
     elif check == "steady":
-        ok = check_steady(navier, scratch, args[0], float(args[1]), sets)
+        ok = check_steady(navier, scratch, args[0], float(args[1]), sets, int(args[2]) if len(args) > 2 else None)
     elif check == "div":
         ok = check_div(navier, scratch, args[0], float(args[1]), sets)
     else:

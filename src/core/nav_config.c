@@ -198,7 +198,8 @@ static const nav_key nav_keys[] = {
      "everything else; dt limited by fourier) or implicit (Crank-Nicolson, two backward-Euler steps at the "
      "start, with an incremental pressure correction; each component and the temperature solved by the "
      "multigrid as a Helmholtz problem; the adaptive dt then follows cfl alone, from the explicit limit at "
-     "the first step growing by at most 10 % per step). Temporal order 2 either way.",
+     "the first step growing by at most 10 % per step). Temporal order 2 either way. Projection only: artificial "
+     "compressibility (steady) ignores it.",
      .values = nav_diffusion_values},
     {"time", "diffusion_tolerance", NAV_KT_REAL, NAV_FIELD(diffusion_tolerance), "1e-8",
      "diffusion = implicit: relative residual at which each Helmholtz solve stops (multigrid V(2,2) cycles, at "
@@ -1705,7 +1706,7 @@ void nav_config_markdown(FILE *out) {
         "a 128 x 128 grid, run to steady state (which also sets `[output] plots = true`, so that it ends with its "
         "final fields and figures).\n\n"
         "Any key can be overridden on the command line with `--set section.key=value` (repeatable, applied after "
-        "the file, in order), e.g. `navier run cavity.ini --set grid.nx=64 --set grid.ny=64`.\n\n"
+        "the file, in order), e.g. `build/navier run cases/cavity2d_re100.ini --set grid.nx=64 --set grid.ny=64`.\n\n"
         "Unknown sections and keys, keys given twice, values of the wrong type or out of range and inconsistent "
         "keys are errors. All of them are reported before anything is computed, one per line as\n\n"
         "    FILE:LINE: key 'section.key': reason\n\n"
