@@ -5,13 +5,13 @@
 #      fields <= 1e-10 (tests/backend/test_flow_backends), and the cd, cl columns of monitor.csv;
 #   3. the same on 2 GPUs (2 ranks, splits 2,1,1 and 1,2,1) against 1 GPU (tests/mpi/mpi_compare.py,
 #      fields <= 1e-10) and their cd, cl columns (skipped with fewer than 2 GPUs);
-#   4. time per step on the snake's grid size, 1703 x 1704 cells (PetIBM's flying-snake grid: uniform
-#      h = 0.004 near the body, growing by 1.01; dt = 4e-4, Re 2000), with and without a body (a circle
-#      of diameter 1: the snake reader is not wired in this build), by `navier bench step`; the share of
-#      the body forcing and the projected wall time of the snake run (200 000 steps);
-#   5. the cylinder Re 3000 drag history t <= 3 against Koumoutsakos & Leonard (1995) and the sphere Re 100
-#      drag (long validation runs, on the GPU).
-# usage: bench/gpu_ibm.sh [BIN_DIR]      (default build; configured with CUDA)
+#   4. time per step of cases/snake2d_re2000_aoa35.ini (the flying-snake section on cuIBM's 1704 x 1704
+#      grid, dt = 4e-4, Re 2000) with and without its body, by `navier bench step`; the share of the body
+#      forcing (a 500-step profile) and the projected wall time of the snake run (200 000 steps);
+#   5. with LONG=1 only: the cylinder Re 3000 drag history t <= 3 against Koumoutsakos & Leonard (1995)
+#      and the sphere Re 100 drag (long validation runs, on the GPU).
+# usage: [LONG=1] bench/gpu_ibm.sh [BIN_DIR]   (default build; configured with CUDA; BIN_DIR/tests/X or
+#        BIN_DIR/X for the test programs)
 # Logs in $OUT (default /tmp/gpu_ibm); a short table last.
 set -u
 BIN=${1:-build}
@@ -19,15 +19,16 @@ OUT=${OUT:-/tmp/gpu_ibm}
 mkdir -p "$OUT"
 export OMP_NUM_THREADS=${NT:-8} OMP_WAIT_POLICY=passive OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NAVIER=$BIN/navier
+tool() { [ -x "$BIN/tests/$1" ] && echo "$BIN/tests/$1" || echo "$BIN/$1"; }
 PY=${PY:-/usr/bin/python3}
 T0=$(date +%s)
 # 1
-"$BIN/tests/test_kernels" >"$OUT/test_kernels.log" 2>&1
+"$(tool test_kernels)" >"$OUT/test_kernels.log" 2>&1
 k_rc=$?
 k_ibm=$(grep ibm_force "$OUT/test_kernels.log" | awk '{print $(NF-1)}' | sort -g | tail -1)
 echo "test_kernels: exit $k_rc; ibm_force largest rel diff $k_ibm"
 # 2
-"$BIN/tests/test_flow_backends" cases/cylinder2d_re100.ini time.max_steps=300 pressure.tolerance=1e-12 \
+"$(tool test_flow_backends)" cases/cylinder2d_re100.ini time.max_steps=300 pressure.tolerance=1e-12 \
   output.monitor_every=10 >"$OUT/flow_cylinder.log" 2>&1
 f_rc=$?
 echo "test_flow_backends cylinder Re 100: exit $f_rc"; tail -4 "$OUT/flow_cylinder.log"
@@ -58,25 +59,20 @@ if [ "${gpus:-0}" -ge 2 ]; then
   echo "2 GPUs vs 1: exit $m_rc, cd/cl max rel diff $c_2gpu"
 fi
 # 4
-"$PY" tools/navier-grid --domain -15,15 --block -0.6,3.4 --h 0.004 --ratio 1.01 -o "$OUT/snake_x.txt" 2>/dev/null
-"$PY" tools/navier-grid --domain -15,15 --block -2,2 --h 0.004 --ratio 1.01 -o "$OUT/snake_y.txt" 2>/dev/null
-SNAKE=(--set grid.nx=1703 --set grid.ny=1704 --set grid.lx=30 --set grid.ly=30 --set grid.x0=-15 --set grid.y0=-15
-  --set grid.x_spacing=file --set grid.x_file="$OUT/snake_x.txt" --set grid.y_spacing=file
-  --set grid.y_file="$OUT/snake_y.txt" --set time.dt=4e-4 --set physics.nu=5e-4 --set pressure.tolerance=1e-6
-  --set run.backend=cuda)
-"$NAVIER" bench step --case cases/cylinder2d_re100.ini "${SNAKE[@]}" --set body.1.kind=none --steps 200 \
-  >"$OUT/step_nobody.log" 2>&1
-"$NAVIER" bench step --case cases/cylinder2d_re100.ini "${SNAKE[@]}" --set body.1.center=0,0,0 --steps 200 \
-  >"$OUT/step_body.log" 2>&1
+SNAKE=(--case cases/snake2d_re2000_aoa35.ini --set run.backend=cuda)
+"$NAVIER" bench step "${SNAKE[@]}" --set body.1.kind=none --steps 200 >"$OUT/step_nobody.log" 2>&1
+"$NAVIER" bench step "${SNAKE[@]}" --steps 200 >"$OUT/step_body.log" 2>&1
 ms0=$(grep -o 'step: [0-9.]* ms' "$OUT/step_nobody.log" | awk '{print $2}')
 ms1=$(grep -o 'step: [0-9.]* ms' "$OUT/step_body.log" | awk '{print $2}')
-echo "snake grid 1703x1704: $ms0 ms/step without a body, $ms1 ms/step with one"
+echo "snake grid 1704x1704: $ms0 ms/step without the body, $ms1 ms/step with it"
 # the share of the forcing itself: the profile of a 500-step run with the body
-"$NAVIER" run cases/cylinder2d_re100.ini "${SNAKE[@]}" --set body.1.center=0,0,0 --set time.max_steps=500 \
-  --set time.end_time=0 --set output.monitor_every=100 --profile --output "$OUT/snake_profile" >"$OUT/snake_profile.log" 2>&1
+"$NAVIER" run cases/snake2d_re2000_aoa35.ini --set run.backend=cuda --set time.max_steps=500 --set time.end_time=0 \
+  --set output.monitor_every=100 --set output.fields_dt=0 --set output.checkpoint_dt=0 --profile \
+  --output "$OUT/snake_profile" >"$OUT/snake_profile.log" 2>&1
 # 5 (long validation)
+if [ "${LONG:-0}" = 1 ]; then
 "$NAVIER" run cases/cylinder2d_re3000.ini --set run.backend=cuda --output "$OUT/re3000" >"$OUT/re3000.log" 2>&1
-"$PY" - "$OUT/re3000/monitor.csv" /work/shared/reference/cylinder_kl1995_drag.csv <<'PYEOF' | tee "$OUT/re3000_drag.txt"
+"$PY" - "$OUT/re3000/monitor.csv" data/kl1995_cylinder_drag.csv <<'PYEOF' | tee "$OUT/re3000_drag.txt"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 t = [float(r["time"]) for r in rows]; cd = [float(r["cd_cylinder"]) for r in rows]
@@ -91,6 +87,7 @@ print(f"re3000 max |cd - KL95| over 0.5 <= t <= 3: {worst:.4f}")
 PYEOF
 "$NAVIER" run cases/sphere3d_re100.ini --set run.backend=cuda --output "$OUT/sphere" >"$OUT/sphere.log" 2>&1
 grep "^body" "$OUT/sphere.log"
+fi
 echo
 echo "== gpu_ibm summary ($(($(date +%s) - T0)) s) =="
 printf "%-44s %s\n" "ibm_force CUDA vs CPU (<= 1e-12)" "exit $k_rc, $k_ibm"
@@ -99,6 +96,6 @@ printf "%-44s %s\n" "cylinder Re100 cd/cl CUDA vs CPU" "$c_cuda"
 printf "%-44s %s\n" "cylinder Re100 2 GPUs vs 1 (fields, cd/cl)" "exit $m_rc, $c_2gpu"
 printf "%-44s %s\n" "snake grid ms/step without / with body" "$ms0 / $ms1"
 printf "%-44s %s\n" "snake run projected (200000 steps), min" "$(awk -v m="$ms1" 'BEGIN{printf "%.1f", m*200000/6e4}')"
-printf "%-44s %s\n" "profile of the body run" "$(grep -E 'predictor|poisson' "$OUT/snake_profile.log" | tr -s ' ' | tr '\n' ';')"
+printf "%-44s %s\n" "profile of the body run" "$(grep -E 'predictor|poisson|bodies|correction' "$OUT/snake_profile.log" | tr -s ' ' | tr '\n' ';')"
 printf "%-44s %s\n" "cylinder Re3000 drag vs KL95" "$(tail -1 "$OUT/re3000_drag.txt")"
 printf "%-44s %s\n" "sphere Re100 (Cd ref 1.087, 3 %)" "$(grep -o 'cd [0-9.]*' "$OUT/sphere.log" | head -1)"
