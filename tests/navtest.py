@@ -56,6 +56,9 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  artificial-compressibility residual (monitor.csv, every
                                  monitor_every iterations) decreases at every row after the start-up
                                  (the rows before it first falls below 1e-2 of its first value)
+  accost CASE ITER WU [--set k=v ...]  run CASE with method = artificial_compressibility to its
+                                 steady_tol and assert that it converged within ITER V-cycles and WU
+                                 work units (summary.json steady.iterations, steady.work_units)
 Every check prints the figures it asserts on. NAVTEST_LAUNCH in the environment (e.g. "mpiexec -n 2
 --oversubscribe") runs navier under it."""
 import csv
@@ -690,6 +693,14 @@ def check_steady(navier, scratch, case, tol, sets):
     return ok and not rises
 
 
+def check_accost(navier, scratch, case, max_iter, max_wu, sets):
+    s = run(navier, case, scratch, sets + ["run.method=artificial_compressibility", "output.fields_every=0"])
+    st = s["steady"]
+    print(f"{s['case']}: {st['iterations']} V-cycles (bound {max_iter}), {st['work_units']:.1f} work units (bound "
+          f"{max_wu:g}), residual {st['residual']:.3e}, converged {st['converged']}, {st['wall_s']:.2f} s")
+    return st["converged"] and st["iterations"] <= max_iter and st["work_units"] <= max_wu
+
+
 def main():
     navier, scratch, check = sys.argv[1], sys.argv[2], sys.argv[3]
     args = sys.argv[4:]
@@ -728,6 +739,8 @@ def main():
         ok = check_developed(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
     elif check == "walls":
         ok = check_walls(navier, scratch, args[0], float(args[1]), float(args[2]), sets)
+    elif check == "accost":
+        ok = check_accost(navier, scratch, args[0], int(args[1]), float(args[2]), sets)
     elif check == "steady":
         ok = check_steady(navier, scratch, args[0], float(args[1]), sets)
     elif check == "div":
