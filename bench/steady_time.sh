@@ -75,10 +75,10 @@ for spec in "${RUNS[@]}"; do
   for s in ${sets//,/ }; do extra+=(--set "$s"); done
   for method in artificial_compressibility projection; do
     dir="$OUT/${name}_${method}"
-    lim=$LIMIT
-    [ "$method" = artificial_compressibility ] && lim=$((LIMIT * 4))
+    lim=$LIMIT mon=50
+    [ "$method" = artificial_compressibility ] && lim=$((LIMIT * 4)) mon=10 # a W-cycle costs about 4 fine iterations
     timeout --foreground -s INT "$lim" "$NAVIER" run "$case" --output "$dir" --set run.backend="$BACKEND" --set run.name="$name" \
-      --set time.steady_tol=1e-6 --set output.fields_dt=0 --set output.fields_every=0 --set output.monitor_every=50 \
+      --set time.steady_tol=1e-6 --set output.fields_dt=0 --set output.fields_every=0 --set output.monitor_every=$mon \
       --set run.method=$method --set output.dump_final=true "${extra[@]}" >"$dir.log" 2>&1
     summary "$dir" "$method" | tee -a "$OUT/results.jsonl"
   done

@@ -27,6 +27,7 @@ typedef struct nav_ac_level {
   nav_temperature_bc tbc, tbc0; /* tbc0: homogeneous (corrections) */
   nav_ac_params a;
   int owned; /* 1: the arrays are this level's allocations */
+  int w;     /* 1: a W-cycle visits this level twice per visit of the finer one (global edge >= ac_w_min_cells) */
 } nav_ac_level;
 
 #define NAV_AC_MAX_LEVELS NAV_MG_MAX_LEVELS
@@ -37,7 +38,7 @@ typedef struct nav_ac {
   nav_velocity_bc vbc0; /* homogeneous velocity boundaries (corrections) */
   double u_floor;       /* the automatic u_ref without max|u|: the largest of the wall speeds, the
                            buoyancy speed sqrt(|b| dT l_min) and the diffusion speed max(nu, kappa) / l_min */
-  int gamma;            /* coarse-grid visits per level: 1 V-cycle, 2 W-cycle */
+  char cycle;           /* 'v', 'w' or 'f' ([run] ac_cycle) */
   double work;          /* smoothing iterations so far, in finest-grid units (cells_l / cells_0 each) */
   long nested_cycles[NAV_AC_MAX_LEVELS]; /* cycles of the nested-iteration start per level */
 } nav_ac;
@@ -131,7 +132,7 @@ nav_err nav_ac_create(nav_flow *f) {
                           c->buoyancy[2] * c->buoyancy[2]);
     ac->u_floor = fmax(ac->u_floor, sqrt(b * f->t_scale * lmin));
   }
-  ac->gamma = strcmp(c->ac_cycle, "w") ? 1 : 2;
+  ac->cycle = c->ac_cycle[0];
   NAV_CALL(nav_ac_levels(f, ac));
   for (int l = 0; l < ac->nlev; l++) {
     nav_ac_level *L = &ac->lev[l];
@@ -140,6 +141,9 @@ nav_err nav_ac_create(nav_flow *f) {
     L->a.nu = (nav_real)nu;
     L->a.diss = l > 0 ? (nav_real)c->ac_dissipation : 0; /* the finest level stays central */
     for (int d = 0; d < f->dim; d++) L->a.skip_low[d] = L->box->g0[d] == 0 && c->bc[d][0] != NAV_BC_PERIODIC;
+    int edge = f->n[0];
+    for (int d = 1; d < f->dim; d++) edge = f->n[d] < edge ? f->n[d] : edge;
+    L->w = (edge >> l) >= c->ac_w_min_cells; /* the level's smallest global edge: the same on every rank */
     L->tbc0 = L->tbc;
     memset(L->tbc0.beta, 0, sizeof L->tbc0.beta);
   }
@@ -281,10 +285,13 @@ static nav_err nav_ac_correct(nav_flow *f, nav_ac_level *C, nav_ac_level *L) {
   return nav_ac_fill(f, L);
 }
 
-/* One FAS cycle from level l: a smoothing iteration, the coarse-grid correction, another
- * smoothing iteration (the coarsest level: two iterations). The coarse-grid correction runs
- * ac->gamma cycles on level l + 1 (1: V-cycle, 2: W-cycle) on the same coarse problem. */
-static nav_err nav_ac_cycle(nav_flow *f, int l, double *raw) {
+/* One FAS cycle of kind k from level l: a smoothing iteration, the coarse-grid correction, another
+ * smoothing iteration (the coarsest level: two iterations). The coarse-grid correction runs, on the
+ * same coarse problem of level l + 1: k = 'v' one V-cycle, 'w' two W-cycles (level l is visited
+ * 2^l times) while level l + 1 has at least ac_w_min_cells cells along its shortest global edge,
+ * V-cycles below (their visits cost launches on a GPU, little work), 'f' one F-cycle then one
+ * V-cycle (level l visited l + 1 times). */
+static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
   nav_ac *ac = f->ac;
   const nav_kernel_ops *ops = f->ops;
   nav_ac_level *L = &ac->lev[l];
@@ -309,7 +316,9 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, double *raw) {
       NAV_CALL(ops->restrict_residual(L->box, L->rT, C->box, C->fT));
       NAV_CALL(ops->axpby(C->box, -1, C->rT, 1, C->fT));
     }
-    for (int v = 0; v < ac->gamma; v++) NAV_CALL(nav_ac_cycle(f, l + 1, NULL));
+    if (k == 'w' && !C->w) k = 'v'; /* below ac_w_min_cells: V-cycles */
+    NAV_CALL(nav_ac_cycle(f, l + 1, k, NULL));
+    if (k != 'v') NAV_CALL(nav_ac_cycle(f, l + 1, k == 'w' ? 'w' : 'v', NULL));
     NAV_CALL(nav_ac_correct(f, C, L));
   }
   return nav_ac_smooth(f, L, NULL);
@@ -355,7 +364,7 @@ static nav_err nav_ac_nested(nav_flow *f) {
       double umax, raw[3] = {0, 0, 0}, res[3];
       NAV_CALL(nav_ac_max(f, L->box, L->u, f->dim, &umax));
       nav_ac_set_u_ref(f, umax);
-      NAV_CALL(nav_ac_cycle(f, l, raw));
+      NAV_CALL(nav_ac_cycle(f, l, ac->cycle, raw));
       ac->nested_cycles[l]++;
       NAV_CALL(nav_ac_norms(f, raw, umax, res));
       if (fmax(res[0], fmax(res[1], res[2])) < f->cfg->ac_nested_tol) break;
@@ -377,7 +386,7 @@ nav_err nav_ac_step(nav_flow *f, int diagnose) {
   NAV_CALL(nav_ac_max(f, &f->box, f->u, f->dim, &umax)); /* of the state: a restart continues bit for bit */
   nav_ac_set_u_ref(f, umax);
   double raw[3] = {0, 0, 0};
-  NAV_CALL(nav_ac_cycle(f, 0, diagnose ? raw : NULL));
+  NAV_CALL(nav_ac_cycle(f, 0, ac->cycle, diagnose ? raw : NULL));
   f->step++;
   f->change = -1;
   if (diagnose) {
@@ -400,7 +409,7 @@ void nav_ac_describe(const nav_flow *f, char *buf, size_t n) {
   const nav_box *cb = ac->lev[ac->nlev - 1].box;
   snprintf(buf, n, "artificial compressibility: %d-stage pseudo-time scheme, ac_cfl %g, ac_beta %g, multigrid in "
            "pseudo-time on %d level(s) (%s-cycles, coarse-level dissipation %g, nested start to %g), coarsest block "
-           "%dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->gamma == 2 ? "W" : "V",
+           "%dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->cycle == 'w' ? "W" : ac->cycle == 'f' ? "F" : "V",
            f->cfg->ac_dissipation, f->cfg->ac_nested_tol, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "",
            f->dim == 3 ? cb->n[2] : 0);
 }
