@@ -51,6 +51,9 @@ def main():
                 du, nu = max(du, abs(interp(xmid, x, 1) - val)), nu + 1
             elif r["profile"] == "v_horizontal_centerline":
                 dv, nv = max(dv, abs(interp(ymid, x, 2) - val)), nv + 1
+    if nu + nv == 0:
+        print(f"Ghia et al. (1982): no reference points for Re = {re} in {ref}/ghia1982.csv")
+        return
     print(f"Ghia et al. (1982), Re = {re}: max |u - u_ref| = {du:.4f} on x = 0.5 ({nu} points), "
           f"max |v - v_ref| = {dv:.4f} on y = 0.5 ({nv} points) (OpenFOAM, time {last})")
 
