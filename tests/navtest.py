@@ -697,7 +697,7 @@ def check_steady(navier, scratch, case, tol, sets, max_rises=0):
 def check_accost(navier, scratch, case, max_iter, max_wu, sets):
     s = run(navier, case, scratch, sets + ["run.method=artificial_compressibility", "output.fields_every=0"])
     st = s["steady"]
-    print(f"{s['case']}: {st['iterations']} V-cycles (bound {max_iter}), {st['work_units']:.1f} work units (bound "
+    print(f"{s['case']}: {st['iterations']} cycles (bound {max_iter}), {st['work_units']:.1f} work units (bound "
           f"{max_wu:g}), residual {st['residual']:.3e}, converged {st['converged']}, {st['wall_s']:.2f} s")
     return st["converged"] and st["iterations"] <= max_iter and st["work_units"] <= max_wu
 
