@@ -21,6 +21,7 @@ if [ ${#RUNS[@]} -eq 0 ]; then
   RUNS=("cases/cavity2d_re1000.ini:cavity_re1000" "cases/cavity2d_re1000.ini:cavity_re3200:physics.nu=3.125e-4")
 fi
 mkdir -p "$OUT"
+rm -f "$OUT/results.jsonl"
 summary() { # dir method
   /usr/bin/python3 - "$1" "$2" <<'PY'
 import json, sys
@@ -34,7 +35,7 @@ v = s.get("validation", {})
 c = s.get("convection", {})
 r = {"case": s["case"], "method": m, "grid": s["grid"], "backend": s["backend"], "status": s["status"],
      "iterations": st.get("iterations"), "residual": st.get("residual"), "converged": st.get("converged"),
-     "wall_s": st.get("wall_s")}
+     "wall_s": st.get("wall_s"), "work_units": st.get("work_units")}
 if "ghia_max_dev_u" in v:
     r["ghia_dev_u"], r["ghia_dev_v"] = v["ghia_max_dev_u"], v["ghia_max_dev_v"]
 if c:
@@ -42,28 +43,56 @@ if c:
 print(json.dumps(r))
 PY
 }
+compare() { # ac_dir projection_dir: the two final states, field by field (p minus its mean)
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import json, struct, sys
+def load(d):
+    s = json.load(open(d + "/summary.json"))
+    data = open(d + "/final_fields.bin", "rb").read()
+    v = struct.unpack(f"<{len(data) // 8}d", data)
+    n = s["cells"]
+    return s, [v[i * n:(i + 1) * n] for i in range(len(v) // n)]
+try:
+    (sa, a), (sp, p) = load(sys.argv[1]), load(sys.argv[2])
+except Exception as e:
+    print(f"compare: no final fields ({e})"); sys.exit()
+names = ["u", "v", "w"][:sp["dim"]] + ["p", "T"]
+out = []
+for k, (x, y) in enumerate(zip(a, p)):
+    if names[k] == "p":
+        mx, my = sum(x) / len(x), sum(y) / len(y)
+        x, y = [t - mx for t in x], [t - my for t in y]
+    scale = max(abs(t) for t in y) or 1
+    out.append(f"{names[k]} {max(abs(s - t) for s, t in zip(x, y)) / scale:.2e}")
+print(f"{sp['case']}: max|ac - projection| / max|projection|: " + ", ".join(out) +
+      ("" if sp.get("steady", {}).get("converged") else " (projection NOT converged)"))
+PY
+}
+rm -f "$OUT/compare.txt"
 for spec in "${RUNS[@]}"; do
   IFS=: read -r case name sets <<<"$spec"
   extra=()
   for s in ${sets//,/ }; do extra+=(--set "$s"); done
   for method in artificial_compressibility projection; do
     dir="$OUT/${name}_${method}"
-    lim=$LIMIT
-    [ "$method" = artificial_compressibility ] && lim=$((LIMIT * 4))
+    lim=$LIMIT mon=50
+    [ "$method" = artificial_compressibility ] && lim=$((LIMIT * 4)) mon=10 # a W-cycle costs about 4 fine iterations
     timeout --foreground -s INT "$lim" "$NAVIER" run "$case" --output "$dir" --set run.backend="$BACKEND" --set run.name="$name" \
-      --set time.steady_tol=1e-6 --set output.fields_dt=0 --set output.fields_every=0 --set output.monitor_every=50 \
-      --set run.method=$method "${extra[@]}" >"$dir.log" 2>&1
+      --set time.steady_tol=1e-6 --set output.fields_dt=0 --set output.fields_every=0 --set output.monitor_every=$mon \
+      --set run.method=$method --set output.dump_final=true "${extra[@]}" >"$dir.log" 2>&1
     summary "$dir" "$method" | tee -a "$OUT/results.jsonl"
   done
+  compare "$OUT/${name}_artificial_compressibility" "$OUT/${name}_projection" | tee -a "$OUT/compare.txt"
 done
 /usr/bin/python3 - "$OUT/results.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print(f"{'case':16} {'method':27} {'iterations':>10} {'residual':>10} {'conv':>5} {'wall_s':>9}  validation")
+print(f"{'case':18} {'method':27} {'iterations':>10} {'work_units':>10} {'residual':>10} {'conv':>5} {'wall_s':>9}  validation")
 by = {}
 for r in rows:
     val = f"Ghia {r['ghia_dev_u']:.4f}/{r['ghia_dev_v']:.4f}" if "ghia_dev_u" in r else str(r.get("nusselt", ""))
-    print(f"{r.get('case','?'):16} {r['method']:27} {r.get('iterations') or 0:>10} {r.get('residual') or 0:>10.2e} "
+    wu = f"{r['work_units']:.0f}" if r.get("work_units") is not None else "-"
+    print(f"{r.get('case','?'):18} {r['method']:27} {r.get('iterations') or 0:>10} {wu:>10} {r.get('residual') or 0:>10.2e} "
           f"{str(r.get('converged')):>5} {r.get('wall_s') or 0:>9.1f}  {val}")
     by.setdefault(r.get("case"), {})[r["method"]] = r
 for case, m in by.items():
@@ -72,3 +101,4 @@ for case, m in by.items():
         bound = "" if p.get("converged") else " (projection not converged: a lower bound)"
         print(f"{case}: projection / artificial compressibility wall time = {p['wall_s'] / a['wall_s']:.1f}x{bound}")
 PY
+cat "$OUT/compare.txt"

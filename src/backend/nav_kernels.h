@@ -204,6 +204,11 @@ typedef struct nav_kernel_ops {
   nav_err (*ac_cells)(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *p, const nav_real *p0,
                       const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
                       double *res_max);
+  /* ac_dissipation: rhs_c += nav_ac_dissipation(k) at the interior faces of every component and, if
+   * T != NULL, rhs_T += nav_ac_dissipation_cell(k) at the interior cells (the coarse levels of the
+   * pseudo-time multigrid); u and T need filled ghosts */
+  nav_err (*ac_dissipation)(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real k, nav_real *const *rhs,
+                            nav_real *rhs_T);
   nav_err (*ac_restrict_faces)(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
   nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 

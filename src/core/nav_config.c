@@ -112,6 +112,7 @@ static const char *const nav_body_kind_values[] = {"none", "circle", "cylinder",
    "taken from the case file's folder. tools/navier-grid writes one (a uniform block with growing "    \
    "outer parts).", .values = NULL}
 static const char *const nav_method_values[] = {"projection", "artificial_compressibility", NULL};
+static const char *const nav_ac_cycle_values[] = {"v", "w", "f", NULL};
 static const char *const nav_diffusion_values[] = {"explicit", "implicit", NULL};
 static const char *const nav_nut_values[] = {"none", "linear", NULL};
 
@@ -410,6 +411,23 @@ static const nav_key nav_keys[] = {
      "Artificial compressibility: levels of the multigrid in pseudo-time (FAS V-cycles, one iteration of the "
      "pseudo-time scheme before and after each coarse-grid correction), taken from the pressure multigrid's "
      "levels while every block halves exactly; 0 = all of them, 1 = a single grid.", NAV_RANGE(0, 0, 24, 0)},
+    {"run", "ac_cycle", NAV_KT_CHOICE, NAV_FIELD(ac_cycle), "w",
+     "Artificial compressibility: the cycle of the multigrid in pseudo-time: v (one coarse-grid cycle per level), w "
+     "(two: level l visited 2^l times) or f (an F-cycle then a V-cycle: level l visited l + 1 times).",
+     .values = nav_ac_cycle_values},
+    {"run", "ac_w_min_cells", NAV_KT_INT, NAV_FIELD(ac_w_min_cells), "16",
+     "Artificial compressibility, ac_cycle = w: the levels whose shortest global edge has fewer cells than this are "
+     "visited by V-cycles (one visit per visit of the finer level), bounding the visits of the small levels (on 256^2: "
+     "79 level visits per cycle instead of 255); 1 = W-cycles down to the coarsest level.", NAV_RANGE(1, 0, 1 << 20, 0)},
+    {"run", "ac_dissipation", NAV_KT_REAL, NAV_FIELD(ac_dissipation), "1",
+     "Artificial compressibility: the coarse levels of the pseudo-time multigrid add k sum_d (|u_d| h_d / 2) d2 x / "
+     "dx_d^2 to the momentum and temperature equations (k = 1: their advection becomes first-order upwind, stable at "
+     "any cell Reynolds number); the finest level keeps the central scheme, so the steady answer does not depend on "
+     "k; 0 = central on every level.", NAV_RANGE(0, 0, 4, 0)},
+    {"run", "ac_nested_tol", NAV_KT_REAL, NAV_FIELD(ac_nested_tol), "0",
+     "Artificial compressibility: nested iteration (full multigrid) start: from the coarsest level up, each coarse "
+     "level's own steady problem is iterated until its residual is below this value (at most 200 cycles), then its "
+     "change is interpolated to the next finer level; 0 = start on the finest grid.", NAV_ATLEAST(0)},
     /* [turbulence] (physics/nav_turbulence.h) */
     {"turbulence", "model", NAV_KT_CHOICE, NAV_FIELD(turbulence_model), "off",
      "off, or k_omega_sst: Menter's k-omega SST model in the SST-2003 form of the NASA Turbulence Modeling "

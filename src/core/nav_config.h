@@ -139,6 +139,10 @@ typedef struct nav_config {
   double ac_cfl;            /* pseudo-time CFL number of the local steps */
   int ac_stages;            /* stages of the pseudo-time scheme (1..4) */
   int ac_levels;            /* levels of the pseudo-time multigrid; 0 = as many as apply, 1 = single grid */
+  char ac_cycle[4];         /* v | w | f: the cycle of the pseudo-time multigrid */
+  int ac_w_min_cells;       /* W-cycles: levels with a shorter global edge run V-cycles */
+  double ac_dissipation;    /* k of the coarse levels' upwind dissipation (nav_point_ac.h); 0 = off */
+  double ac_nested_tol;     /* nested-iteration start: converge each coarse level to this residual; 0 = off */
   /* [temperature]: Boussinesq buoyancy with a transported temperature (model = boussinesq) */
   char model[16];           /* off | boussinesq */
   double ra, pr;            /* nondimensional input (pr > 0): Rayleigh and Prandtl numbers */

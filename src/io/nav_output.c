@@ -294,8 +294,10 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   if (s->steady) {
     char res[32];
     fprintf(out, ",\n  \"steady\": {\"method\": \"%s\", \"iterations\": %ld, \"residual\": %s, \"converged\": %s, "
-            "\"wall_s\": %.3f}", c->method, s->steady_iterations, nav_json_real(s->steady_residual, "%.4e", res),
+            "\"wall_s\": %.3f", c->method, s->steady_iterations, nav_json_real(s->steady_residual, "%.4e", res),
             s->steady_converged ? "true" : "false", s->steady_wall_s);
+    if (s->steady_work >= 0) fprintf(out, ", \"work_units\": %.1f", s->steady_work);
+    fprintf(out, "}");
   }
   if (f->T) {
     const nav_heat_diag *h = &f->heat;

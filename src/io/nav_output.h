@@ -40,7 +40,7 @@ typedef struct nav_summary {
   double loop_s;         /* seconds of the time loop and the output, with profile */
   double memory_bytes;   /* with profile: peak backend memory of the largest rank */
   double memory_per_cell; /* with profile: the largest peak backend bytes per cell of a rank's block */
-  /* steady runs ([time] steady_tol > 0): "steady": {method, iterations, residual, converged, wall_s} */
+  /* steady runs ([time] steady_tol > 0): "steady": {method, iterations, residual, converged, wall_s[, work_units]} */
   int steady;             /* 1: write the block */
   long steady_iterations; /* steps or pseudo-time iterations of this run */
   double steady_residual; /* the last measured steady residual (f->change) */
@@ -48,6 +48,7 @@ typedef struct nav_summary {
   double steady_wall_s;   /* wall seconds of the loop up to the stop */
   const struct nav_channel_diag *channel; /* a driven channel (io/nav_channel.h): "channel": {...}; NULL: none */
   const nav_body_stats *bodies; /* one per body of f->body (nav_body_report), or NULL */
+  double steady_work;     /* artificial compressibility: finest-grid work units (nav_ac_work); < 0: none */
 } nav_summary;
 
 /* DIR/final_fields.bin: u, v, (w), p (then T when the case has a temperature) interior values of

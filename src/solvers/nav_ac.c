@@ -27,6 +27,7 @@ typedef struct nav_ac_level {
   nav_temperature_bc tbc, tbc0; /* tbc0: homogeneous (corrections) */
   nav_ac_params a;
   int owned; /* 1: the arrays are this level's allocations */
+  int w;     /* 1: a W-cycle visits this level twice per visit of the finer one (global edge >= ac_w_min_cells) */
 } nav_ac_level;
 
 #define NAV_AC_MAX_LEVELS NAV_MG_MAX_LEVELS
@@ -37,8 +38,16 @@ typedef struct nav_ac {
   nav_velocity_bc vbc0; /* homogeneous velocity boundaries (corrections) */
   double u_floor;       /* the automatic u_ref without max|u|: the largest of the wall speeds, the
                            buoyancy speed sqrt(|b| dT l_min) and the diffusion speed max(nu, kappa) / l_min */
+  char cycle;           /* 'v', 'w' or 'f' ([run] ac_cycle) */
+  double work;          /* smoothing iterations so far, in finest-grid units (cells_l / cells_0 each) */
+  long nested_cycles[NAV_AC_MAX_LEVELS]; /* cycles of the nested-iteration start per level */
 } nav_ac;
 
+
+/* Interior cells of a block. */
+static double nav_ac_cells(const nav_box *b) {
+  return (double)b->n[0] * b->n[1] * b->n[2];
+}
 
 static nav_err nav_ac_alloc(const nav_kernel_ops *ops, const nav_box *b, nav_real **x) {
   const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
@@ -123,13 +132,18 @@ nav_err nav_ac_create(nav_flow *f) {
                           c->buoyancy[2] * c->buoyancy[2]);
     ac->u_floor = fmax(ac->u_floor, sqrt(b * f->t_scale * lmin));
   }
+  ac->cycle = c->ac_cycle[0];
   NAV_CALL(nav_ac_levels(f, ac));
   for (int l = 0; l < ac->nlev; l++) {
     nav_ac_level *L = &ac->lev[l];
     L->a.cfl = (nav_real)c->ac_cfl;
     L->a.beta2 = (nav_real)(c->ac_beta * c->ac_beta);
     L->a.nu = (nav_real)nu;
+    L->a.diss = l > 0 ? (nav_real)c->ac_dissipation : 0; /* the finest level stays central */
     for (int d = 0; d < f->dim; d++) L->a.skip_low[d] = L->box->g0[d] == 0 && c->bc[d][0] != NAV_BC_PERIODIC;
+    int edge = f->n[0];
+    for (int d = 1; d < f->dim; d++) edge = f->n[d] < edge ? f->n[d] : edge;
+    L->w = (edge >> l) >= c->ac_w_min_cells; /* the level's smallest global edge: the same on every rank */
     L->tbc0 = L->tbc;
     memset(L->tbc0.beta, 0, sizeof L->tbc0.beta);
   }
@@ -154,13 +168,13 @@ void nav_ac_destroy(nav_flow *f) {
   f->ac = NULL;
 }
 
-/* max |x| over the interior of n fields, reduced over the ranks; fails on NaN/Inf. */
-static nav_err nav_ac_max(nav_flow *f, nav_real *const *x, int n, double *m) {
+/* max |x| over the interior of n fields of block b, reduced over the ranks; fails on NaN/Inf. */
+static nav_err nav_ac_max(nav_flow *f, const nav_box *b, nav_real *const *x, int n, double *m) {
   double v[2] = {0, 0};
   for (int c = 0; c < n; c++) {
     double d, mx;
     int bad;
-    NAV_CALL(f->ops->max_abs_diff(&f->box, x[c], NULL, &d, &mx, &bad));
+    NAV_CALL(f->ops->max_abs_diff(b, x[c], NULL, &d, &mx, &bad));
     v[0] = fmax(v[0], mx);
     v[1] = fmax(v[1], bad);
   }
@@ -191,6 +205,7 @@ static nav_err nav_ac_rhs(nav_flow *f, nav_ac_level *L) {
     NAV_CALL(ops->buoyancy(L->box, L->T, coef, (nav_real)c->t_ref, L->r));
     if (L->fT) NAV_CALL(ops->axpby(L->box, 1, L->fT, 1, L->rT));
   }
+  if (L->a.diss > 0) NAV_CALL(ops->ac_dissipation(L->box, L->u, f->T ? L->T : NULL, L->a.diss, L->r, L->rT));
   if (L->f[0])
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(L->box, 1, L->f[k], 1, L->r[k]));
   return NAV_OK;
@@ -206,6 +221,7 @@ static nav_err nav_ac_smooth(nav_flow *f, nav_ac_level *L, double *raw) {
   NAV_CALL(ops->copy(L->p0, L->p, bytes));
   if (f->T) NAV_CALL(ops->copy(L->T0, L->T, bytes));
   const int m = f->cfg->ac_stages;
+  f->ac->work += nav_ac_cells(b) / nav_ac_cells(&f->box);
   for (int s = 0; s < m; s++) {
     const int measure = raw && s == 0;
     L->a.alpha = (nav_real)(1.0 / (m - s));
@@ -236,22 +252,55 @@ static nav_err nav_ac_residual(nav_flow *f, nav_ac_level *L) {
   return NAV_OK;
 }
 
-/* One FAS V-cycle from level l: a smoothing iteration, the coarse-grid correction, another
- * smoothing iteration (the coarsest level: two iterations). */
-static nav_err nav_ac_cycle(nav_flow *f, int l, double *raw) {
+/* The state of level L restricted to the next level C (interiors, then ghosts); C's s = that
+ * restricted state (the base of C's change). */
+static nav_err nav_ac_restrict_state(nav_flow *f, nav_ac_level *L, nav_ac_level *C) {
+  const nav_kernel_ops *ops = f->ops;
+  const size_t bytes = (size_t)C->box->ntot * sizeof(nav_real);
+  NAV_CALL(ops->ac_restrict_faces(L->box, L->u, C->box, C->u));
+  NAV_CALL(ops->restrict_residual(L->box, L->p, C->box, C->p));
+  if (f->T) NAV_CALL(ops->restrict_residual(L->box, L->T, C->box, C->T));
+  NAV_CALL(nav_ac_fill(f, C));
+  for (int k = 0; k < f->dim; k++) NAV_CALL(ops->copy(C->s[k], C->u[k], bytes));
+  NAV_CALL(ops->copy(C->sp, C->p, bytes));
+  if (f->T) NAV_CALL(ops->copy(C->sT, C->T, bytes));
+  return NAV_OK;
+}
+
+/* L's state += the change of C's state since its restriction (C's state - s), interpolated with
+ * homogeneous boundaries; then L's ghosts. C's s is overwritten. */
+static nav_err nav_ac_correct(nav_flow *f, nav_ac_level *C, nav_ac_level *L) {
+  const nav_kernel_ops *ops = f->ops;
+  for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, 1, C->u[k], -1, C->s[k]));
+  NAV_CALL(nav_fill_velocity_ghosts(ops, C->box, C->halo, &f->ac->vbc0, C->s));
+  NAV_CALL(ops->ac_prolong_faces_add(C->box, C->s, L->box, L->u));
+  NAV_CALL(ops->axpby(C->box, 1, C->p, -1, C->sp));
+  NAV_CALL(nav_fill_scalar_ghosts(ops, C->box, C->halo, (const nav_scalar_bc(*)[2])f->pbc, C->sp));
+  NAV_CALL(ops->prolong_add(C->box, C->sp, L->box, L->p));
+  if (f->T) {
+    NAV_CALL(ops->axpby(C->box, 1, C->T, -1, C->sT));
+    NAV_CALL(nav_fill_temperature_ghosts(ops, C->box, C->halo, &C->tbc0, C->sT));
+    NAV_CALL(ops->prolong_add(C->box, C->sT, L->box, L->T));
+  }
+  return nav_ac_fill(f, L);
+}
+
+/* One FAS cycle of kind k from level l: a smoothing iteration, the coarse-grid correction, another
+ * smoothing iteration (the coarsest level: two iterations). The coarse-grid correction runs, on the
+ * same coarse problem of level l + 1: k = 'v' one V-cycle, 'w' two W-cycles (level l is visited
+ * 2^l times) while level l + 1 has at least ac_w_min_cells cells along its shortest global edge,
+ * V-cycles below (their visits cost launches on a GPU, little work), 'f' one F-cycle then one
+ * V-cycle (level l visited l + 1 times). */
+static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
   nav_ac *ac = f->ac;
   const nav_kernel_ops *ops = f->ops;
   nav_ac_level *L = &ac->lev[l];
   NAV_CALL(nav_ac_smooth(f, L, raw));
   if (l + 1 < ac->nlev) {
     nav_ac_level *C = &ac->lev[l + 1];
-    const size_t bytes = (size_t)C->box->ntot * sizeof(nav_real);
     /* coarse state = restriction of the fine state; coarse forcing f = I r_fine - R_coarse(I u) */
     NAV_CALL(nav_ac_residual(f, L));
-    NAV_CALL(ops->ac_restrict_faces(L->box, L->u, C->box, C->u));
-    NAV_CALL(ops->restrict_residual(L->box, L->p, C->box, C->p));
-    if (f->T) NAV_CALL(ops->restrict_residual(L->box, L->T, C->box, C->T));
-    NAV_CALL(nav_ac_fill(f, C));
+    NAV_CALL(nav_ac_restrict_state(f, L, C));
     nav_real *fc[3] = {C->f[0], C->f[1], C->f[2]}, *fp = C->fp, *fT = C->fT;
     C->f[0] = C->f[1] = C->f[2] = NULL; /* R_coarse without forcing */
     C->fp = C->fT = NULL;
@@ -267,60 +316,100 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, double *raw) {
       NAV_CALL(ops->restrict_residual(L->box, L->rT, C->box, C->fT));
       NAV_CALL(ops->axpby(C->box, -1, C->rT, 1, C->fT));
     }
-    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->copy(C->s[k], C->u[k], bytes));
-    NAV_CALL(ops->copy(C->sp, C->p, bytes));
-    if (f->T) NAV_CALL(ops->copy(C->sT, C->T, bytes));
-    NAV_CALL(nav_ac_cycle(f, l + 1, NULL));
-    /* correction: the change of the coarse state, interpolated (homogeneous boundaries) */
-    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, 1, C->u[k], -1, C->s[k]));
-    NAV_CALL(nav_fill_velocity_ghosts(ops, C->box, C->halo, &ac->vbc0, C->s));
-    NAV_CALL(ops->ac_prolong_faces_add(C->box, C->s, L->box, L->u));
-    NAV_CALL(ops->axpby(C->box, 1, C->p, -1, C->sp));
-    NAV_CALL(nav_fill_scalar_ghosts(ops, C->box, C->halo, (const nav_scalar_bc(*)[2])f->pbc, C->sp));
-    NAV_CALL(ops->prolong_add(C->box, C->sp, L->box, L->p));
-    if (f->T) {
-      NAV_CALL(ops->axpby(C->box, 1, C->T, -1, C->sT));
-      NAV_CALL(nav_fill_temperature_ghosts(ops, C->box, C->halo, &C->tbc0, C->sT));
-      NAV_CALL(ops->prolong_add(C->box, C->sT, L->box, L->T));
-    }
-    NAV_CALL(nav_ac_fill(f, L));
+    if (k == 'w' && !C->w) k = 'v'; /* below ac_w_min_cells: V-cycles */
+    NAV_CALL(nav_ac_cycle(f, l + 1, k, NULL));
+    if (k != 'v') NAV_CALL(nav_ac_cycle(f, l + 1, k == 'w' ? 'w' : 'v', NULL));
+    NAV_CALL(nav_ac_correct(f, C, L));
   }
   return nav_ac_smooth(f, L, NULL);
 }
 
+/* u_ref^2 of every level from the largest speed umax of the current state (nav_ac.h). */
+static void nav_ac_set_u_ref(nav_flow *f, double umax) {
+  nav_ac *ac = f->ac;
+  const double u_ref = f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(ac->u_floor, umax);
+  for (int l = 0; l < ac->nlev; l++) ac->lev[l].a.u_ref2 = (nav_real)(u_ref * u_ref);
+}
+
+/* The residual norms (nav_ac.h) from this rank's maxima raw[3] of a level whose largest speed is
+ * umax: reduced over the ranks into res[3]; fails on NaN/Inf. Collective. */
+static nav_err nav_ac_norms(nav_flow *f, double *raw, double umax, double *res) {
+  nav_reduce_max(f->comm, raw, 3);
+  NAV_CHECK(isfinite(raw[0]) && isfinite(raw[1]) && isfinite(raw[2]), NAV_ERR_BLOWUP,
+            "the artificial-compressibility iteration blew up at iteration %ld: a residual is NaN or Inf; reduce "
+            "[run] ac_cfl", f->step + 1);
+  res[0] = umax > 0 ? raw[0] / umax : raw[0];
+  res[1] = raw[1];
+  res[2] = f->T && f->t_scale > 0 ? raw[2] / f->t_scale : 0;
+  return NAV_OK;
+}
+
+#define NAV_AC_NESTED_MAX 200 /* cycles per level of the nested-iteration start, at most */
+
+/* Nested iteration (full multigrid start, ac_nested_tol > 0): the initial state restricted to
+ * every level; from the coarsest level up to level 1, cycles on that level's own steady problem
+ * (no FAS forcing; its operators those of a coarse level, dissipation included) until
+ * max(R_m, R_c, R_T) < ac_nested_tol or NAV_AC_NESTED_MAX cycles, then its change interpolated
+ * to the next finer level, whose cycles start from there. Collective. */
+static nav_err nav_ac_nested(nav_flow *f) {
+  nav_ac *ac = f->ac;
+  const nav_kernel_ops *ops = f->ops;
+  for (int l = 0; l + 1 < ac->nlev; l++) NAV_CALL(nav_ac_restrict_state(f, &ac->lev[l], &ac->lev[l + 1]));
+  for (int l = ac->nlev - 1; l >= 1; l--) {
+    nav_ac_level *L = &ac->lev[l];
+    for (int k = 0; k < f->dim; k++) NAV_CALL(ops->set(L->box, L->f[k], 0));
+    NAV_CALL(ops->set(L->box, L->fp, 0));
+    if (f->T) NAV_CALL(ops->set(L->box, L->fT, 0));
+    for (int it = 0; it < NAV_AC_NESTED_MAX; it++) {
+      double umax, raw[3] = {0, 0, 0}, res[3];
+      NAV_CALL(nav_ac_max(f, L->box, L->u, f->dim, &umax));
+      nav_ac_set_u_ref(f, umax);
+      NAV_CALL(nav_ac_cycle(f, l, ac->cycle, raw));
+      ac->nested_cycles[l]++;
+      NAV_CALL(nav_ac_norms(f, raw, umax, res));
+      if (fmax(res[0], fmax(res[1], res[2])) < f->cfg->ac_nested_tol) break;
+    }
+    NAV_CALL(nav_ac_correct(f, L, &ac->lev[l - 1]));
+  }
+  if (f->dc.rank == 0) {
+    printf("artificial compressibility: nested start, cycles per level (coarsest first):");
+    for (int l = ac->nlev - 1; l >= 1; l--) printf(" %ld", ac->nested_cycles[l]);
+    printf(" (%.1f work units)\n", ac->work);
+  }
+  return NAV_OK;
+}
+
 nav_err nav_ac_step(nav_flow *f, int diagnose) {
   nav_ac *ac = f->ac;
+  if (f->step == 0 && f->cfg->ac_nested_tol > 0 && ac->nlev > 1) NAV_CALL(nav_ac_nested(f));
   double umax;
-  NAV_CALL(nav_ac_max(f, f->u, f->dim, &umax)); /* of the state: a restart continues bit for bit */
-  const double u_ref = f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(ac->u_floor, umax);
-  const nav_real u_ref2 = (nav_real)(u_ref * u_ref);
-  for (int l = 0; l < ac->nlev; l++) ac->lev[l].a.u_ref2 = u_ref2;
+  NAV_CALL(nav_ac_max(f, &f->box, f->u, f->dim, &umax)); /* of the state: a restart continues bit for bit */
+  nav_ac_set_u_ref(f, umax);
   double raw[3] = {0, 0, 0};
-  NAV_CALL(nav_ac_cycle(f, 0, diagnose ? raw : NULL));
+  NAV_CALL(nav_ac_cycle(f, 0, ac->cycle, diagnose ? raw : NULL));
   f->step++;
   f->change = -1;
   if (diagnose) {
-    nav_reduce_max(f->comm, raw, 3);
-    NAV_CHECK(isfinite(raw[0]) && isfinite(raw[1]) && isfinite(raw[2]), NAV_ERR_BLOWUP,
-              "the artificial-compressibility iteration blew up at iteration %ld: a residual is NaN or Inf; reduce "
-              "[run] ac_cfl",
-              f->step);
-    f->res[0] = umax > 0 ? raw[0] / umax : raw[0];
-    f->res[1] = raw[1];
-    f->res[2] = f->T && f->t_scale > 0 ? raw[2] / f->t_scale : 0;
+    NAV_CALL(nav_ac_norms(f, raw, umax, f->res));
     f->max_div = raw[1];
     double x;
-    NAV_CALL(nav_ac_max(f, f->u, f->dim, &x)); /* NaN/Inf after the update */
+    NAV_CALL(nav_ac_max(f, &f->box, f->u, f->dim, &x)); /* NaN/Inf after the update */
     f->change = fmax(f->res[0], fmax(f->res[1], f->res[2]));
     if (f->T) NAV_CALL(nav_heat_diagnose(f));
   }
   return NAV_OK;
 }
 
+double nav_ac_work(const nav_flow *f) {
+  return f->ac ? f->ac->work : -1;
+}
+
 void nav_ac_describe(const nav_flow *f, char *buf, size_t n) {
   const nav_ac *ac = f->ac;
   const nav_box *cb = ac->lev[ac->nlev - 1].box;
   snprintf(buf, n, "artificial compressibility: %d-stage pseudo-time scheme, ac_cfl %g, ac_beta %g, multigrid in "
-           "pseudo-time on %d level(s), coarsest block %dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl,
-           f->cfg->ac_beta, ac->nlev, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "", f->dim == 3 ? cb->n[2] : 0);
+           "pseudo-time on %d level(s) (%s-cycles, coarse-level dissipation %g, nested start to %g), coarsest block "
+           "%dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->cycle == 'w' ? "W" : ac->cycle == 'f' ? "F" : "V",
+           f->cfg->ac_dissipation, f->cfg->ac_nested_tol, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "",
+           f->dim == 3 ? cb->n[2] : 0);
 }

@@ -39,6 +39,10 @@ void nav_ac_destroy(struct nav_flow *f);
  * largest and f->max_div. f->step counts the iterations, f->t stays. Fails with NAV_ERR_BLOWUP
  * on NaN/Inf. Collective. */
 nav_err nav_ac_step(struct nav_flow *f, int diagnose);
+/* The smoothing iterations so far (nested start included) in finest-grid work units: each
+ * ac_stages-stage iteration on level l counts cells_l / cells_0; -1 without artificial
+ * compressibility. Not collective. */
+double nav_ac_work(const struct nav_flow *f);
 /* One line for the log: the levels of the pseudo-time multigrid and the coarsest grid (this
  * rank's block), the stages, ac_cfl and ac_beta. */
 void nav_ac_describe(const struct nav_flow *f, char *buf, size_t n);

@@ -311,6 +311,7 @@ project:
   nav_psolver_stats st;
   nav_profile_work(NAV_PHASE_POISSON);
   nav_real *const q = implicit ? f->diff->phi : f->p;
+  nav_psolver_measure_next(f->poisson, diagnose); /* the residual of the monitor steps (FFT: nav_psolver.h) */
   NAV_CALL(nav_psolver_solve(f->poisson, q, f->div, &st));
   f->p_iterations = st.iterations;
   f->p_relres = st.relres;

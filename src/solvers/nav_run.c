@@ -20,6 +20,7 @@
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
 #include "io/nav_snapshot.h"
+#include "solvers/nav_ac.h"
 #include "solvers/nav_flow.h"
 
 /* Estimated wall seconds to the end of the run, or -1 if unknown. The steady-state estimate
@@ -347,9 +348,13 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     s.steady_residual = f.change;
     s.steady_converged = steady;
     s.steady_wall_s = t_steady;
+    s.steady_work = nav_ac_work(&f);
     if (rank == 0)
       printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e), %s, %.2f s\n", c->method,
              s.steady_iterations, f.change, c->steady_tol, steady ? "converged" : "NOT converged", t_steady);
+    if (rank == 0 && s.steady_work >= 0)
+      printf("steady: %.1f work units (finest-grid iterations of the pseudo-time scheme, nested start included)\n",
+             s.steady_work);
   }
   nav_body_stats body_stats[NAV_MAX_BODIES];
   if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {

@@ -404,8 +404,7 @@ static void test_box(pair_box *pb) {
       field_free(&ro[c]);
     }
     field_free(&q);
-    field_free(&dv);
-  }
+    }
   /* Poisson kernels */
   {
     field x = field_new(pb, 0), y = field_new(pb, 0), rhs = field_new(pb, 0), inv = field_new(pb, 0);
@@ -631,7 +630,7 @@ static void test_ac(pair_box *pb) {
     uc[c] = u[c].c, ug[c] = u[c].g, u0c[c] = u0[c].c, u0g[c] = u0[c].g, rc[c] = r[c].c, rg[c] = r[c].g;
   }
   nav_ac_params a = {.alpha = (nav_real)0.5, .cfl = (nav_real)1.5, .beta2 = (nav_real)1.3, .u_ref2 = (nav_real)0.04,
-                     .nu = (nav_real)0.01, .skip_low = {1, 0, 1}};
+                     .nu = (nav_real)0.01, .diss = (nav_real)0.7, .skip_low = {1, 0, 1}};
   double mc[2], mg[2];
   for (int pass = 0; pass < 2; pass++) { /* with and without the temperature and the forcing */
     OK(cpu->ac_cells(&pb->c, uc, u0c, q.c, q0.c, pass ? fp.c : NULL, pass ? T.c : NULL, T0.c, rT.c, &a, mc));
@@ -651,6 +650,13 @@ static void test_ac(pair_box *pb) {
     check_field(name, pb, &u[c]);
   }
   check_scalar("ac_momentum max", pb, mc[0], mg[0]);
+  OK(cpu->ac_dissipation(&pb->c, uc, T.c, a.diss, rc, rT.c));
+  OK(gpu->ac_dissipation(&pb->g, ug, T.g, a.diss, rg, rT.g));
+  for (int c = 0; c < dim; c++) {
+    snprintf(name, sizeof name, "ac_dissipation c%d", c);
+    check_field(name, pb, &r[c]);
+  }
+  check_field("ac_dissipation T", pb, &rT);
   for (int c = 0; c < dim; c++) {
     field_free(&u[c]);
     field_free(&u0[c]);

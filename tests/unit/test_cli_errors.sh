@@ -150,6 +150,16 @@ ac_beta = 0
 EOF
 expect_input_error ac_beta "$scratch/ac_beta.ini:3: key 'run.ac_beta': must be > 0, got 0" "$scratch/ac_beta.ini"
 
+write_case ac_cycle <<'EOF'
+[run]
+method = artificial_compressibility
+ac_cycle = x
+ac_dissipation = -1
+EOF
+expect_input_error ac_cycle "$scratch/ac_cycle.ini:3: key 'run.ac_cycle': must be one of v, w, f, got 'x'" "$scratch/ac_cycle.ini"
+expect_input_error ac_dissipation "$scratch/ac_cycle.ini:4: key 'run.ac_dissipation': must be >= 0, got -1" \
+  "$scratch/ac_cycle.ini"
+
 write_case ac_method <<'EOF'
 [run]
 method = simple

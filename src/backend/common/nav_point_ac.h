@@ -9,7 +9,8 @@
  * step is dtau = cfl / lambda with the rate of the cell
  *   lambda = sum_d (|u_d| + sqrt(u_d^2 + beta^2)) / h_d + 2 nu sum_d 1 / h_d^2,
  * the AC characteristic speeds |u_d| +- c, c = sqrt(u_d^2 + beta^2), plus the viscous limit with
- * nu = max(nu, kappa); a face takes the larger rate (smaller step) of its two cells. Every rate
+ * nu = max(nu, kappa) (diss: the coarse levels' dissipation k |u_d| h_d / 2 adds k |u_d| / h_d
+ * to the viscous limit, so lambda carries + diss sum_d |u_d| / h_d); a face takes the larger rate (smaller step) of its two cells. Every rate
  * is evaluated on the state u0 at the start of the pseudo-time step, so a multistage update
  *   x = x0 + alpha_k dtau R(x)
  * uses one dtau per point in all its stages. Where every R vanishes the state is the discrete
@@ -30,6 +31,7 @@ struct nav_ac_params {
   nav_real beta2;   /* ac_beta^2 */
   nav_real u_ref2;  /* reference speed squared (the floor of the local speed in beta) */
   nav_real nu;      /* max(nu, kappa) */
+  nav_real diss;    /* coefficient k of the coarse levels' dissipation (0 on the finest level) */
   int skip_low[3];  /* 1: the block's face 0 in direction d is a physical boundary face (not updated) */
 };
 typedef struct nav_ac_params nav_ac_params;
@@ -52,7 +54,8 @@ NAV_HD static inline nav_real nav_ac_rate(const nav_box *b, const nav_real *cons
   NAV_FOR_DIM(d, b) {
     const nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
     const nav_real rh = b->rdf[d][ijk[d]];
-    r += ((uc < 0 ? -uc : uc) + sqrt(uc * uc + beta2)) * rh + 2 * a->nu * rh * rh;
+    const nav_real au = uc < 0 ? -uc : uc;
+    r += (au + sqrt(uc * uc + beta2) + a->diss * au) * rh + 2 * a->nu * rh * rh;
   }
   return r;
 }
@@ -70,6 +73,54 @@ NAV_HD static inline nav_real nav_ac_dtau_face(const nav_box *b, int c, const na
  * ghost fill, neither updated nor counted in the residual). */
 NAV_HD static inline int nav_ac_boundary_face(int c, const int *ijk, const nav_ac_params *a) {
   return ijk[c] == 0 && a->skip_low[c];
+}
+
+/* Dissipation of the coarse levels of the pseudo-time multigrid (FAS, solvers/nav_ac.c). With
+ * the central advection of N_c the coarse operators lose their diagonal dominance once the cell
+ * Reynolds number |u| h / nu passes 2 (it doubles per level: 12.5 at 256^2 for Re 3200, 1600 on the
+ * 2x2 grid) and the cycles stall or diverge (docs/design.md). The coarse levels add the difference between
+ * first-order upwind and central advection,
+ *   D_c(u) = k sum_d (|a_d| h_d / 2) d2_d u_c,
+ * a_d the velocity u_d at the face of u_c (d = c: u_c itself; else the mean of the four u_d
+ * faces around it), h_d the spacing of the u_c control volume in d (dc_c = 1 / rdc_c along c,
+ * df_d across), d2_d the second differences of nav_point_flow.h. The finest level never has it
+ * (k = 0): the FAS forcing carries the finest residual to the coarse levels, so the converged
+ * answer is the central one; the coarse operators only shape the corrections. */
+NAV_HD static inline nav_real nav_ac_dissipation(const nav_box *b, int c, const nav_real *const *u, nav_idx p,
+                                                 const int *ijk, nav_real k) {
+  const nav_real *uc = u[c];
+  const nav_idx sc = b->st[c];
+  const int ic = ijk[c];
+  nav_real r = 0;
+  NAV_FOR_DIM(d, b) {
+    const nav_idx sd = b->st[d];
+    const int id = ijk[d];
+    if (d == c) {
+      const nav_real a = uc[p] < 0 ? -uc[p] : uc[p];
+      r += a / b->rdc[c][ic] * nav_d2_face(uc, p, sc, b->rdf[c], b->rdc[c], ic);
+    } else {
+      const nav_real *ud = u[d];
+      nav_real a = (nav_real)0.25 * (ud[p] + ud[p + sd] + ud[p - sc] + ud[p - sc + sd]);
+      a = a < 0 ? -a : a;
+      r += a * b->df[d][id] * nav_d2_centred(uc, p, sd, b->rdf[d], b->rdc[d], id);
+    }
+  }
+  return (nav_real)0.5 * k * r;
+}
+
+/* The same for the temperature at the cell (p, ijk): k sum_d (|u_d| df_d / 2) d2_d T, u_d the
+ * mean of the cell's two faces. */
+NAV_HD static inline nav_real nav_ac_dissipation_cell(const nav_box *b, const nav_real *const *u, const nav_real *T,
+                                                      nav_idx p, const int *ijk, nav_real k) {
+  nav_real r = 0;
+  NAV_FOR_DIM(d, b) {
+    const nav_idx sd = b->st[d];
+    const int i = ijk[d];
+    nav_real a = (nav_real)0.5 * (u[d][p] + u[d][p + sd]);
+    a = a < 0 ? -a : a;
+    r += a * b->df[d][i] * nav_d2_centred(T, p, sd, b->rdf[d], b->rdc[d], i);
+  }
+  return (nav_real)0.5 * k * r;
 }
 
 /* Multigrid in pseudo-time (FAS, solvers/nav_ac.c) on blocks of even cell counts: coarse cell

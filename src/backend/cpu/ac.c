@@ -51,6 +51,17 @@ nav_err nav_ac_cells_cpu(const nav_box *box, nav_real *const *u, nav_real *const
   return NAV_OK;
 }
 
+nav_err nav_ac_dissipation_cpu(const nav_box *box, nav_real *const *u, const nav_real *T, nav_real coef, nav_real *const *rhs,
+                               nav_real *rhs_T) {
+  const nav_real *const *uc = (const nav_real *const *)u;
+  for (int c = 0; c < box->dim; c++) {
+    nav_real *r = rhs[c];
+    NAV_CPU_LOOP(box, , { r[p] += nav_ac_dissipation(b, c, uc, p, ijk, coef); });
+  }
+  if (T) NAV_CPU_LOOP(box, , { rhs_T[p] += nav_ac_dissipation_cell(b, uc, T, p, ijk, coef); });
+  return NAV_OK;
+}
+
 nav_err nav_ac_restrict_faces_cpu(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc) {
   for (int c = 0; c < coarse->dim; c++) {
     const nav_real *x = u[c];

@@ -84,6 +84,8 @@ nav_err nav_ac_momentum_cpu(const nav_box *b, nav_real *const *u, nav_real *cons
 nav_err nav_ac_cells_cpu(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *p, const nav_real *p0, const nav_real *fp,
                          nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
                          double *res_max);
+nav_err nav_ac_dissipation_cpu(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real k, nav_real *const *rhs,
+                               nav_real *rhs_T);
 nav_err nav_ac_restrict_faces_cpu(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
 nav_err nav_ac_prolong_faces_add_cpu(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 

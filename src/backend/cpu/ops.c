@@ -33,6 +33,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .sst_cells = nav_sst_cells_cpu,
     .ac_momentum = nav_ac_momentum_cpu,
     .ac_cells = nav_ac_cells_cpu,
+    .ac_dissipation = nav_ac_dissipation_cpu,
     .ac_restrict_faces = nav_ac_restrict_faces_cpu,
     .ac_prolong_faces_add = nav_ac_prolong_faces_add_cpu,
     .ibm_force = nav_ibm_force_cpu,

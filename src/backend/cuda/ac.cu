@@ -73,6 +73,24 @@ nav_err nav_ac_cells_cuda(const nav_box *b, nav_real *const *u, nav_real *const 
   return NAV_OK;
 }
 
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ac_dissipation_kernel(nav_box box, nav_cuda_fields u, const nav_real *T, nav_real coef, nav_cuda_fields rhs,
+                              nav_real *rhs_T) {
+  NAV_CUDA_INTERIOR(box);
+  const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+#pragma unroll
+  for (int c = 0; c < DIM; c++) rhs.c[c][p] += nav_ac_dissipation(b, c, uc, p, ijk, coef);
+  if (T) rhs_T[p] += nav_ac_dissipation_cell(b, uc, T, p, ijk, coef);
+}
+
+nav_err nav_ac_dissipation_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real coef, nav_real *const *rhs,
+                                nav_real *rhs_T) {
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_ac_dissipation_kernel, *b, nav_cuda_pack(b, u), T, coef,
+                      nav_cuda_pack(b, rhs), rhs_T);
+  return NAV_OK;
+}
+
 /* The coarse box is the launch grid; the fine box travels by value. */
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)

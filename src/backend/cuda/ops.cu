@@ -51,6 +51,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .sst_cells = nav_sst_cells_cuda,
     .ac_momentum = nav_ac_momentum_cuda,
     .ac_cells = nav_ac_cells_cuda,
+    .ac_dissipation = nav_ac_dissipation_cuda,
     .ac_restrict_faces = nav_ac_restrict_faces_cuda,
     .ac_prolong_faces_add = nav_ac_prolong_faces_add_cuda,
     .ibm_force = nav_ibm_force_cuda,

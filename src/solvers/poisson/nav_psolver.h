@@ -50,9 +50,10 @@ typedef struct nav_psolver_options {
    * NAV_SCALAR_FACE pin their boundary face slot. */
   int helmholtz;
   int staggered;
-  /* async = 1: an FFT solve between its residual checks returns once its kernels are launched on the
-   * backend's stream, not finished (stats.solve_s is then the launch time): for a caller whose next
-   * reduction waits for them anyway (the flow). 0: every solve returns finished. */
+  /* async = 1: an FFT solve not asked to measure its residual (nav_psolver_measure_next) skips that
+   * and returns once its kernels are launched on the backend's stream, not finished (stats.solve_s is
+   * then the launch time): for a caller whose next reduction waits for them anyway (the flow).
+   * 0: every solve is measured and returns finished. */
   int async;
 } nav_psolver_options;
 
@@ -61,7 +62,7 @@ typedef struct nav_psolver_stats {
   double relres;    /* final ||b - L x|| / ||b|| */
   int converged;
   double solve_s;   /* wall seconds of the last solve (finished, unless opt.async) */
-  int relres_measured; /* 0: relres is the last measured one (the FFT solver measures every 64th solve) */
+  int relres_measured; /* 0: relres is the last measured one (opt.async, nav_psolver_measure_next) */
 } nav_psolver_stats;
 
 typedef struct nav_psolver nav_psolver;
@@ -72,6 +73,8 @@ typedef struct nav_psolver nav_psolver;
 nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int dim, const int n[3], double *const w[3],
                            const nav_scalar_bc bc[3][2], const nav_psolver_options *opt, nav_psolver **ps);
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *stats);
+/* opt.async solvers: whether the next solves measure their residual (0: the FFT solver skips it). */
+void nav_psolver_measure_next(nav_psolver *ps, int measure);
 /* A floor under ||b|| in the stopping rule: solves stop at ||b - L x|| <= tol max(||b||, floor) and
  * report relres relative to that (0, the default: the plain relative rule). For incremental
  * unknowns, whose right-hand side vanishes at a steady state: floor = the norm of the right-hand

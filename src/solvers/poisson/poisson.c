@@ -43,12 +43,15 @@ nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y
 
 double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(sum_sq, 0) / lev->volume); }
 
+nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, double *sum) {
+  NAV_CALL(lev->ops->sum(&lev->box, x, sum));
+  nav_reduce_sum(lev->comm, sum, 1);
+  return lev->ops->shift(&lev->box, x, (nav_real)(-*sum / lev->volume));
+}
+
 nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x) {
   double s;
-  NAV_CALL(lev->ops->sum(&lev->box, x, &s));
-  nav_reduce_sum(lev->comm, &s, 1);
-  NAV_CALL(lev->ops->shift(&lev->box, x, (nav_real)(-s / lev->volume)));
-  return NAV_OK;
+  return nav_level_remove_mean_sum(lev, x, &s);
 }
 
 nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
@@ -390,12 +393,14 @@ nav_err nav_psolver_set_shift_field(nav_psolver *ps, const nav_real *s) {
   return nav_mg_shift_fields(ps);
 }
 
-/* The FFT solver is direct: its residual is round-off, and measuring it (the norms of b and of the
+/* The FFT solver is direct: its residual is round-off, and measuring it (the norm of b and of the
  * residual: two reductions, each a host round trip, and a pass over x, b and r) costs about a third
- * of a 256^3 solve on a GPU. It is measured on the first solve and on every NAV_FFT_CHECK_EVERY-th
- * after; the solves between report the last measured value (stats.relres_measured = 0). A NaN or Inf
- * in b still shows at once: it reaches x, whose blow-up the flow checks every step. */
-#define NAV_FFT_CHECK_EVERY 64
+ * of a 256^3 solve on a GPU. A caller with opt.async (the flow) has it measured only on the solves it
+ * asks for (nav_psolver_measure_next: its monitor steps). The solves between keep the removal of the
+ * mean of a singular b, so that both paths give the same x bit for bit whatever the cadence (a
+ * restart continues bit for bit), and its sum shows a NaN or Inf at once; they report the last
+ * measured relres (stats.relres_measured = 0) and return once their kernels are launched. */
+void nav_psolver_measure_next(nav_psolver *ps, int measure) { ps->measure_next = measure; }
 
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *st) {
   const double t0 = nav_wtime();
@@ -403,15 +408,18 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   const nav_kernel_ops *ops = ps->ops;
   l0->x = x;
   l0->b = b;
-  if (ps->kind == NAV_PSOLVER_FFT && nav_fft_zero_mean(ps) && !ps->opt.staggered &&
-      ps->fft_solves++ % NAV_FFT_CHECK_EVERY != 0) {
-    NAV_CALL(nav_fft_solve(ps, x, b)); /* the zero mode of b is dropped: x = L^+ (b - mean b) */
-    NAV_CALL(nav_level_fill(ps, l0, x));
-    if (!ps->opt.async) NAV_CALL(ops->sync());
+  if (ps->kind == NAV_PSOLVER_FFT && ps->opt.async && !ps->measure_next && !ps->opt.staggered) {
+    double sum = 0;
+    if (ps->singular) NAV_CALL(nav_level_remove_mean_sum(l0, b, &sum));
     memset(st, 0, sizeof *st);
-    st->iterations = 1;
-    st->relres = ps->fft_relres;
-    st->converged = 1;
+    st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */
+    if (isfinite(sum)) {
+      NAV_CALL(nav_fft_solve(ps, x, b));
+      if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
+      NAV_CALL(nav_level_fill(ps, l0, x));
+      st->iterations = 1;
+      st->converged = 1;
+    }
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }

@@ -59,8 +59,8 @@ struct nav_psolver {
   nav_real *gstage;   /* host ghosted staging of a block or of the gathered level */
   long overlapped;    /* colour sweeps relaxed beside their halo exchange (nav_mg_relax_overlapped) so far */
   nav_fft *fft;       /* the FFT solver's plans and buffers (fft.c) */
-  long fft_solves;    /* FFT solves so far, and the relative residual of the last one measured */
-  double fft_relres;  /* (every NAV_FFT_CHECK_EVERY-th solve: nav_psolver_solve) */
+  int measure_next;   /* nav_psolver_measure_next */
+  double fft_relres;  /* the relative residual of the last measured FFT solve (nav_psolver_solve) */
   double sigma;       /* Helmholtz shift in use (opt.helmholtz) */
   int diag_stale;     /* the level diagonals must be recomputed before the next solve */
   double floor;       /* nav_psolver_set_floor */
@@ -125,6 +125,8 @@ nav_err nav_mg_shift_fields(nav_psolver *ps);
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */
 nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
+/* The same, and *sum = the sum of x before (every rank's; NaN or Inf when x holds one). */
+nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, double *sum);
 
 /* FFT direct solver (fft.c). nav_fft_applies: 1 if the FFT solver serves this grid and backend,
  * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
