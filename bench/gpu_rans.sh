@@ -35,7 +35,7 @@ flow() { # LABEL CASE KEY=VALUE... : CUDA against CPU
   shift
   timeout 280 "$BIN/test_flow_backends" "$@" >"$W/flow_$label.log" 2>&1
   echo "flow $label: exit $? | $(grep -E 'max \|cuda|iterations differed|test_flow_backends:' "$W/flow_$label.log" |
-    sed 's/max |cuda - cpu| \/ max |cpu| = //' | awk '{printf "%s ", $0}')" | tee -a "$TABLE"
+    sed 's/max |cuda - cpu| \/ max([^)]*) = //' | awk '{printf "%s ", $0}')" | tee -a "$TABLE"
 }
 
 steady() { # LABEL CASE : one run to its steady state on the GPU

@@ -31,7 +31,7 @@ flow() { # LABEL CASE KEY=VALUE... : CUDA against CPU
   shift
   timeout 300 "$BIN/test_flow_backends" "$@" >"$W/flow_$label.log" 2>&1
   echo "flow $label: exit $? | $(grep -E 'max \|cuda|iterations differed|test_flow_backends:' "$W/flow_$label.log" |
-    sed 's/max |cuda - cpu| \/ max |cpu| = //' | awk '{printf "%s ", $0}')"
+    sed 's/max |cuda - cpu| \/ max([^)]*) = //' | awk '{printf "%s ", $0}')"
 }
 
 # CASE NAME METHOD DIFFUSION CAP_S SETS... : one run to steady_tol 1e-6 on the GPU, its summary
