@@ -86,10 +86,13 @@ if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
 fi
 
 note "== 4. run --profile, 3D cavity 256^3, solver = auto"
-OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 \
-  --set grid.nz=256 --set run.backend=cuda --set time.max_steps=20 --set output.fields_every=0 \
-  --set output.fields_dt=0 --profile --output "$SCRATCH/profile" >"$OUT/profile.log" 2>&1
-note "profile: exit $? | $(grep -iE 'bytes per cell|per cell' "$OUT/profile.log" | head -3 | tr '\n' ' ')"
+profile() { # LABEL: device bytes per cell of 20 steps of the 3D cavity 256^3 by $BIN/navier, solver = auto
+  OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 \
+    --set grid.nz=256 --set run.backend=cuda --set time.max_steps=20 --set output.fields_every=0 \
+    --set output.fields_dt=0 --profile --output "$SCRATCH/$1" >"$OUT/$1.log" 2>&1
+  note "$1: exit $? | $(grep -iE 'bytes per cell|per cell' "$OUT/$1.log" | head -3 | tr '\n' ' ')"
+}
+profile profile
 
 if [ -x "$BIN/single/navier" ]; then
   note "== 5. FP32 build ($BIN/single): bench poisson and bench step"
@@ -102,10 +105,7 @@ if [ -x "$BIN/single/navier" ]; then
     step "fp32 taylor_green3d $n^3 auto" --case cases/taylor_green3d.ini --set grid.nx=$n --set grid.ny=$n \
       --set grid.nz=$n --set physics.nu=1e-3 --set time.dt=0
   done
-  OMP_NUM_THREADS=$NT timeout 300 "$BIN/navier" run cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 \
-    --set grid.nz=256 --set run.backend=cuda --set time.max_steps=20 --set output.fields_every=0 \
-    --set output.fields_dt=0 --profile --output "$SCRATCH/profile32" >"$OUT/profile32.log" 2>&1
-  note "fp32 profile: exit $? | $(grep -iE 'bytes per cell|per cell' "$OUT/profile32.log" | head -3 | tr '\n' ' ')"
+  profile profile32
   BIN=$SAVE
 fi
 

@@ -32,7 +32,6 @@
 #include "core/nav_comm.h"
 #include "grid/nav_spacing.h"
 #include "core/nav_table.h"
-#include "physics/nav_geom.h"
 
 #define NAV_CONFIG_MIN_BLOCK 2 /* = NAV_DECOMP_MIN_CELLS of grid/nav_decomp.h */
 
@@ -567,14 +566,6 @@ static const char *const nav_rules[] = {
 /* ---------------------------------------------------------------------------------------------- */
 /* Values: text -> field                                                                          */
 
-/* Store "why" and return 1 (the failure value of the parse functions). */
-static int NAV_PRINTF(3, 4) nav_fail(char *why, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, n, fmt, ap);
-  va_end(ap);
-  return 1;
-}
 
 /* Decimal integer with nothing else around it but spaces; NULL on success, else what is wrong. */
 static const char *nav_to_long(const char *s, long *v) {
@@ -611,11 +602,11 @@ static int nav_check_range(const nav_key *k, double v, const char *text, char *w
   char b[32];
   if (v < k->lo || (k->lo_open && v == k->lo)) {
     nav_format_real(k->lo, b, sizeof b);
-    return nav_fail(why, n, "must be %s %s, got %s", k->lo_open ? ">" : ">=", b, text);
+    return nav_why(1, why, n, "must be %s %s, got %s", k->lo_open ? ">" : ">=", b, text);
   }
   if (v > k->hi || (k->hi_open && v == k->hi)) {
     nav_format_real(k->hi, b, sizeof b);
-    return nav_fail(why, n, "must be %s %s, got %s", k->hi_open ? "<" : "<=", b, text);
+    return nav_why(1, why, n, "must be %s %s, got %s", k->hi_open ? "<" : "<=", b, text);
   }
   return 0;
 }
@@ -634,9 +625,9 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
   case NAV_KT_INT:
   case NAV_KT_LONG: {
     long v;
-    if ((bad = nav_to_long(text, &v))) return nav_fail(why, n, "%s, got '%.80s'", bad, text);
+    if ((bad = nav_to_long(text, &v))) return nav_why(1, why, n, "%s, got '%.80s'", bad, text);
     if (k->type == NAV_KT_INT && (v < INT_MIN || v > INT_MAX))
-      return nav_fail(why, n, "integer out of range, got '%.80s'", text);
+      return nav_why(1, why, n, "integer out of range, got '%.80s'", text);
     if (nav_check_range(k, (double)v, text, why, n)) return 1;
     if (k->type == NAV_KT_INT)
       *(int *)field = (int)v;
@@ -646,7 +637,7 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
   }
   case NAV_KT_REAL: {
     double v;
-    if ((bad = nav_to_real(text, &v))) return nav_fail(why, n, "%s, got '%.80s'", bad, text);
+    if ((bad = nav_to_real(text, &v))) return nav_why(1, why, n, "%s, got '%.80s'", bad, text);
     if (nav_check_range(k, v, text, why, n)) return 1;
     *(double *)field = v;
     return 0;
@@ -668,20 +659,20 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
       if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
       strncat(list, k->values[i], sizeof list - strlen(list) - 1);
     }
-    return nav_fail(why, n, "must be one of %s, got '%.80s'", list, text);
+    return nav_why(1, why, n, "must be one of %s, got '%.80s'", list, text);
   }
   case NAV_KT_NAME: {
     size_t len = strlen(text);
     int ok = len > 0 && len < k->size;
     for (const char *c = text; ok && *c; c++) ok = isalnum((unsigned char)*c) || *c == '_' || *c == '.' || *c == '-';
     if (!ok)
-      return nav_fail(why, n, "must be 1 to %zu characters among A-Z a-z 0-9 _ . -, got '%.80s'", k->size - 1, text);
+      return nav_why(1, why, n, "must be 1 to %zu characters among A-Z a-z 0-9 _ . -, got '%.80s'", k->size - 1, text);
     nav_store_string(field, k->size, text);
     return 0;
   }
   case NAV_KT_TEXT:
     if (strlen(text) >= k->size)
-      return nav_fail(why, n, "must be at most %zu characters, got %zu", k->size - 1, strlen(text));
+      return nav_why(1, why, n, "must be at most %zu characters, got %zu", k->size - 1, strlen(text));
     nav_store_string(field, k->size, text);
     return 0;
   case NAV_KT_VEC3: {
@@ -704,7 +695,7 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
       }
       s = comma + 1;
     }
-    return nav_fail(why, n, "expected three comma-separated real numbers u,v,w, got '%.80s'", text);
+    return nav_why(1, why, n, "expected three comma-separated real numbers u,v,w, got '%.80s'", text);
   }
   case NAV_KT_DECOMP: {
     int *v = field, p[3];
@@ -714,12 +705,12 @@ static int nav_parse_value(const nav_key *k, const char *text, nav_config *cfg, 
       return 0;
     }
     if (sscanf(text, "%d,%d,%d%c", &p[0], &p[1], &p[2], &extra) != 3 || p[0] < 1 || p[1] < 1 || p[2] < 1)
-      return nav_fail(why, n, "expected auto or three integers >= 1 px,py,pz, got '%.80s'", text);
+      return nav_why(1, why, n, "expected auto or three integers >= 1 px,py,pz, got '%.80s'", text);
     memcpy(v, p, sizeof p);
     return 0;
   }
   }
-  return nav_fail(why, n, "internal error: key type %d", (int)k->type);
+  return nav_why(1, why, n, "internal error: key type %d", (int)k->type);
 }
 
 /* Text of key k's value in cfg, as it would be written in a case file. */
@@ -1422,26 +1413,11 @@ static void nav_check_bodies(nav_load *ld) {
                                                       !strcmp(kind, "stl")) && c->dim != 3))
       nav_body_error(ld, n, kkind, "kind = %s needs dim = %d, got dim = %d (2D: circle, box, points; 3D: cylinder, "
                      "sphere, box, points, stl)", kind, c->dim == 2 ? 3 : 2, c->dim);
-    if (!strcmp(kind, "points") || !strcmp(kind, "stl")) { /* read and check the file now (physics/nav_geom.h) */
+    if (!strcmp(kind, "points") || !strcmp(kind, "stl")) { /* the file itself is read and checked once, by
+                                                             nav_shape_create (physics/nav_body_shape.c) */
       if (!b->file[0]) {
         nav_body_error(ld, n, kfile, "kind = %s needs a file (%s)", kind,
                        !strcmp(kind, "points") ? "x,y rows of a closed polyline" : "an ASCII or binary STL surface");
-        continue;
-      }
-      char path[2 * NAV_CONFIG_STR + 2], msg[NAV_GEOM_MSG];
-      nav_table_path(c->source, b->file, path, sizeof path);
-      nav_err e;
-      if (!strcmp(kind, "points")) {
-        nav_geom_poly *p = NULL;
-        e = nav_geom_poly_read(path, &p, msg, sizeof msg);
-        nav_geom_poly_destroy(p);
-      } else {
-        nav_geom_mesh *m = NULL;
-        e = nav_geom_mesh_read(path, &m, msg, sizeof msg);
-        nav_geom_mesh_destroy(m);
-      }
-      if (e != NAV_OK) {
-        nav_body_error(ld, n, kfile, "%s", msg);
         continue;
       }
     } else if (b->file[0]) {

@@ -25,6 +25,16 @@ nav_err nav_error_set(nav_err code, const char *file, int line, const char *func
   return nav_error_trace(code, file, line, func);
 }
 
+int nav_why(int ret, char *why, size_t n, const char *fmt, ...) {
+  if (why && n > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, n, fmt, ap);
+    va_end(ap);
+  }
+  return ret;
+}
+
 nav_err nav_error_trace(nav_err code, const char *file, int line, const char *func) {
   if (nav_error_record.ntrace < NAV_TRACE_MAX)
     snprintf(nav_error_record.trace[nav_error_record.ntrace++], sizeof nav_error_record.trace[0],

@@ -28,6 +28,9 @@ extern "C" {
 /* Record an error with its origin; returns code so it can be used in a return statement. */
 nav_err nav_error_set(nav_err code, const char *file, int line, const char *func, const char *fmt, ...)
     NAV_PRINTF(5, 6);
+/* Write a formatted reason into the caller's buffer why (size n; nothing when why is NULL or n is 0) and
+ * return ret: the failure of a function that reports to its caller instead of recording an error. */
+int nav_why(int ret, char *why, size_t n, const char *fmt, ...) NAV_PRINTF(4, 5);
 /* Append one traceback frame to the current error; returns code. */
 nav_err nav_error_trace(nav_err code, const char *file, int line, const char *func);
 /* The current error's message ("" if none). */

@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +13,6 @@
 
 #define NAV_SPACING_EXTENT_TOL 1e-10 /* relative mismatch of a face file's end coordinates */
 
-static int NAV_PRINTF(3, 4) nav_spacing_fail(char *why, size_t n, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, n, fmt, ap);
-  va_end(ap);
-  return 1;
-}
 
 /* Shortest "%.Ng" text of v that reads back exactly (for messages). */
 static const char *nav_spacing_real(double v, char *buf, size_t n) {
@@ -39,7 +31,7 @@ static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, doub
   char path[2 * NAV_CONFIG_STR + 2], buf[256];
   nav_spacing_path(cfg, d, path, sizeof path);
   FILE *fp = fopen(path, "r");
-  if (!fp) return nav_spacing_fail(why, n, "cannot open the face file %s: %s", path, strerror(errno));
+  if (!fp) return nav_why(1, why, n, "cannot open the face file %s: %s", path, strerror(errno));
   int count = 0, line = 0, bad = 0;
   double prev = 0;
   char t1[32], t2[32];
@@ -54,16 +46,16 @@ static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, doub
     while (isspace((unsigned char)*end)) end++;
     s[strcspn(s, "\r\n")] = 0;
     if (end == s || *end || errno == ERANGE || !isfinite(v))
-      bad = nav_spacing_fail(why, n, "%s:%d: expected one real number (a face coordinate), got '%.60s'", path, line, s);
+      bad = nav_why(1, why, n, "%s:%d: expected one real number (a face coordinate), got '%.60s'", path, line, s);
     else if (count > N)
-      bad = nav_spacing_fail(why, n, "%s:%d: more than n%c + 1 = %d face coordinates (the grid has %d cells)", path,
+      bad = nav_why(1, why, n, "%s:%d: more than n%c + 1 = %d face coordinates (the grid has %d cells)", path,
                              line, "xyz"[d], N + 1, N);
     else if (count > 0 && !(v > prev))
-      bad = nav_spacing_fail(why, n, "%s:%d: coordinate %s is not above the previous one %s: faces must increase "
+      bad = nav_why(1, why, n, "%s:%d: coordinate %s is not above the previous one %s: faces must increase "
                              "strictly", path, line, nav_spacing_real(v, t1, sizeof t1),
                              nav_spacing_real(prev, t2, sizeof t2));
     else if (count == 0 && fabs(v - x0) > NAV_SPACING_EXTENT_TOL * L)
-      bad = nav_spacing_fail(why, n, "%s:%d: the first face %s must be the origin %c0 = %s", path, line,
+      bad = nav_why(1, why, n, "%s:%d: the first face %s must be the origin %c0 = %s", path, line,
                              nav_spacing_real(v, t1, sizeof t1), c, nav_spacing_real(x0, t2, sizeof t2));
     if (bad) break;
     xf[count++] = v;
@@ -72,10 +64,10 @@ static int nav_spacing_read(const nav_config *cfg, int d, int N, double x0, doub
   fclose(fp);
   if (bad) return 1;
   if (count != N + 1)
-    return nav_spacing_fail(why, n, "%s:%d: %d face coordinates, the grid needs n%c + 1 = %d (%d cells)", path, line,
+    return nav_why(1, why, n, "%s:%d: %d face coordinates, the grid needs n%c + 1 = %d (%d cells)", path, line,
                             count, "xyz"[d], N + 1, N);
   if (fabs(xf[N] - (x0 + L)) > NAV_SPACING_EXTENT_TOL * L)
-    return nav_spacing_fail(why, n, "%s:%d: the last face %s must be the end of the domain %c0 + l%c = %s", path,
+    return nav_why(1, why, n, "%s:%d: the last face %s must be the end of the domain %c0 + l%c = %s", path,
                             line, nav_spacing_real(xf[N], t1, sizeof t1), c, c,
                             nav_spacing_real(x0 + L, t2, sizeof t2));
   xf[0] = x0;
@@ -116,14 +108,14 @@ int nav_spacing_faces(const nav_config *cfg, int d, double *xf, double *w, char 
   } else if (!strcmp(kind, "file")) {
     if (nav_spacing_read(cfg, d, N, x0, L, xf, why, n)) return 1;
   } else {
-    return nav_spacing_fail(why, n, "unknown spacing '%s'", kind);
+    return nav_why(1, why, n, "unknown spacing '%s'", kind);
   }
   xf[0] = x0;
   xf[N] = x0 + L;
   for (int i = 0; i < N; i++) {
     w[i] = xf[i + 1] - xf[i];
     if (!(w[i] > 0))
-      return nav_spacing_fail(why, n, "cell %d has width %g: the %s spacing is too strong for %d cells in double "
+      return nav_why(1, why, n, "cell %d has width %g: the %s spacing is too strong for %d cells in double "
                               "precision", i, w[i], kind, N);
   }
   return 0;

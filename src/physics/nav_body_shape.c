@@ -4,7 +4,8 @@
  *   box (half edges e)          phi = |max(|q| - e, 0)| + min(max_d (|q_d| - e_d), 0)   (exact outside and inside)
  * A 2D box ignores z. points (a closed 2D polyline, extruded along z in 3D) and stl (a closed
  * triangulated surface): the file's coordinates are the body frame, the exact signed distance of the
- * readers of physics/nav_geom.h (the file was checked at input, nav_config.c). */
+ * readers of physics/nav_geom.h, which check the file (FILE:LINE: key 'body.N.file': PATH:LINE: reason,
+ * an input error before the first step). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,22 +8,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/nav_geom_impl.h"
-
-nav_err nav_geom_fail(nav_err code, char *msg, size_t size, const char *fmt, ...) {
-  if (msg && size > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, size, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
 
 nav_err nav_geom_slurp(const char *path, char **data, size_t *len, char *msg, size_t size) {
   *data = NULL, *len = 0;

@@ -8,17 +8,12 @@
 #include <stddef.h>
 
 #include "navier/nav_types.h"
+#include "core/nav_error.h"
 #include "physics/nav_geom_bvh.h"
 
-#if defined(__GNUC__)
-#define NAV_GEOM_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define NAV_GEOM_PRINTF(a, b)
-#endif
-
 /* Write the formatted message into msg[size] (truncated, always terminated; nothing when size is 0)
- * and return code. */
-nav_err nav_geom_fail(nav_err code, char *msg, size_t size, const char *fmt, ...) NAV_GEOM_PRINTF(4, 5);
+ * and return code (nav_why of core/nav_error.h). */
+#define nav_geom_fail(code, msg, size, ...) ((nav_err)nav_why((int)(code), msg, size, __VA_ARGS__))
 /* Read the whole file path into a new buffer *data (NUL-terminated, *len bytes without the NUL).
  * NAV_ERR_IO with "PATH: cannot read: REASON" on failure. */
 nav_err nav_geom_slurp(const char *path, char **data, size_t *len, char *msg, size_t size);
