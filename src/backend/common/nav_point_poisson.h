@@ -81,6 +81,16 @@ NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_real *x, con
   return x[p] + omega * (rhs[p] - lx) * inv_diag[p];
 }
 
+/* The same update with the diagonal taken from the stencil, x_p + omega (rhs_p - (L x)_p) / diag_p:
+ * equal to nav_relax to round-off, for backends where the division costs less than the load of
+ * inv_diag (the CUDA colour sweep is DRAM-bound: 8 bytes per cell fewer). */
+NAV_HD static inline nav_real nav_relax_div(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_idx p,
+                                            const int *ijk, nav_real omega) {
+  nav_real dg;
+  const nav_real lx = nav_laplacian(b, x, p, ijk, &dg);
+  return x[p] + omega * (rhs[p] - lx) / dg;
+}
+
 /* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]
  * with n = b->n[ld], the other indices of ijk fixed. T is the tridiagonal part of L on the line
  * (cw_i d_{i-1} + diag_i d_i + ce_i d_{i+1}; diag_i = the full diagonal of L, so the couplings to the
