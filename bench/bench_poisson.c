@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "bench/nav_bench.h"
+#include "bench/nav_bench_rhs.h"
 #include "core/nav_config.h"
 #include "grid/nav_spacing.h"
 #include "navier/poisson.h"
@@ -159,17 +160,7 @@ int nav_bench_poisson(int argc, char **argv) {
   }
   nav_poisson_bc bc[3][2];
   for (int d = 0; d < 3; d++) bc[d][0] = bc[d][1] = bct;
-  unsigned long long s = 88172645463325252ULL; /* xorshift64: the same b on every machine */
-  double mean = 0;
-  for (size_t q = 0; q < count; q++) {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    b[q] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
-    mean += b[q];
-  }
-  mean /= (double)count;
-  for (size_t q = 0; q < count; q++) b[q] -= mean;
+  nav_bench_random_rhs(b, count); /* xorshift64: the same b on every machine */
   nav_poisson *ps = NULL;
   nav_poisson_result r;
   memset(&r, 0, sizeof r);

@@ -106,6 +106,17 @@ if [ -x "$BIN/single/navier" ]; then
       --set grid.nz=$n --set physics.nu=1e-3 --set time.dt=0
   done
   profile profile32
+  if [ -x "$BIN/test_fft" ]; then # cuFFT against FFTW in FP32 (the single build's own tolerance)
+    OMP_NUM_THREADS=$NT timeout 600 "$BIN/test_fft" backends >"$OUT/test_fft32.log" 2>&1
+    note "fp32 test_fft backends: exit $? | $(grep -cE '^ok' "$OUT/test_fft32.log") ok, $(grep -cE '^FAIL' "$OUT/test_fft32.log") FAIL"
+  fi
+  if command -v nsys >/dev/null; then # per-kernel times of the FP32 TGV 256^3 step (docs/performance.md: bytes per kernel)
+    timeout 300 nsys profile --stats=true --force-overwrite true -o "$SCRATCH/tgv32" "$BIN/navier" bench step \
+      --case cases/taylor_green3d.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set physics.nu=1e-3 \
+      --set time.dt=0 --set run.backend=cuda --steps 20 >"$OUT/nsys_tgv32.log" 2>&1
+    note "fp32 nsys taylor_green3d 256^3: exit $? (kernel table in nsys_tgv32.log)"
+    grep -A30 'cuda_gpu_kern_sum' "$OUT/nsys_tgv32.log" | head -32 | tee -a "$SUM"
+  fi
   BIN=$SAVE
 fi
 

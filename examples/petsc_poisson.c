@@ -12,22 +12,39 @@
  *   and the max error against u. With -check the program exits 1 unless every run has a residual
  *   <= rtol and (when -check_order) the navier-mg error is second order between n/2 and n.
  *
+ *   -bc neumann solves instead the problem of `navier bench poisson` and bench/hypre/hypre_poisson.c:
+ *   every face Neumann (no flux), the same random zero-mean right-hand side (xorshift64 over the cells
+ *   in x-fastest order, same seed), zero initial guess; A is singular with the constants as its null
+ *   space, given to the KSP as a MatNullSpace (MatSetNullSpace: CG works on the zero-mean space). No
+ *   exact solution: max_err is not computed (printed as 0) and -check_order does not apply.
+ *
  * usage: mpiexec -n P petsc_poisson [-n 64] [-rtol 1e-8] [-pcs navier-mg,navier-fft,gamg,hypre]
- *                                   [-check] [-check_order] [-repeat 1] */
+ *                                   [-bc dirichlet|neumann] [-check] [-check_order] [-repeat 1] */
 #include <math.h>
 #include <petscdmda.h>
 #include <petscksp.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../bench/nav_bench_rhs.h"
 #include "navier/petsc.h"
 
-/* A = -L with Dirichlet faces, the right-hand side and the exact solution on a DMDA of n^3 cells. */
-static PetscErrorCode assemble(DM da, PetscInt n, Mat A, Vec b, Vec u) {
+/* A = -L on a DMDA of n^3 cells with Dirichlet faces, the right-hand side and the exact solution; with
+ * neumann, every face Neumann (no face term), b = -(the random zero-mean field of bench/nav_bench_rhs.h)
+ * and u = 0. */
+static PetscErrorCode assemble(DM da, PetscInt n, PetscBool neumann, Mat A, Vec b, Vec u) {
   PetscInt xs, ys, zs, xm, ym, zm;
   const double h = 1.0 / n, c = 1.0 / (h * h), pi = 3.14159265358979323846;
   PetscFunctionBeginUser;
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
   PetscScalar ***bb, ***uu;
+  double *rnd = NULL;
+  if (neumann) {
+    const size_t count = (size_t)n * n * n; /* every rank draws the whole field and keeps its block */
+    rnd = malloc(count * sizeof *rnd);
+    PetscCheck(rnd, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory");
+    nav_bench_random_rhs(rnd, count);
+  }
   PetscCall(DMDAVecGetArray(da, b, &bb));
   PetscCall(DMDAVecGetArray(da, u, &uu));
   for (PetscInt k = zs; k < zs + zm; k++)
@@ -41,8 +58,8 @@ static PetscErrorCode assemble(DM da, PetscInt n, Mat A, Vec b, Vec u) {
         for (int d = 0; d < 3; d++)
           for (int s = -1; s <= 1; s += 2) {
             const PetscInt q = idx[d] + s;
-            if (q < 0 || q >= n) { /* Dirichlet face: ghost = -x, the face term -2 x / h^2 */
-              diag += 2 * c;
+            if (q < 0 || q >= n) { /* Dirichlet face: ghost = -x, the face term -2 x / h^2; Neumann: none */
+              if (!neumann) diag += 2 * c;
               continue;
             }
             col[m] = row;
@@ -55,10 +72,16 @@ static PetscErrorCode assemble(DM da, PetscInt n, Mat A, Vec b, Vec u) {
         col[m] = row;
         v[m++] = diag;
         PetscCall(MatSetValuesStencil(A, 1, &row, m, col, v, INSERT_VALUES));
+        if (neumann) { /* -L u = -f with f the field of navier bench poisson (L u = f) */
+          uu[k][j][i] = 0;
+          bb[k][j][i] = -rnd[(size_t)i + (size_t)n * ((size_t)j + (size_t)n * (size_t)k)];
+          continue;
+        }
         const double x = (i + 0.5) * h, y = (j + 0.5) * h, z = (k + 0.5) * h;
         uu[k][j][i] = sin(pi * x) * sin(pi * y) * sin(pi * z);
         bb[k][j][i] = 3 * pi * pi * uu[k][j][i];
       }
+  free(rnd);
   PetscCall(DMDAVecRestoreArray(da, b, &bb));
   PetscCall(DMDAVecRestoreArray(da, u, &uu));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
@@ -73,7 +96,7 @@ typedef struct run_result {
 } run_result;
 
 /* KSPCG with preconditioner pcname on the problem of n^3 cells; fastest of `repeat` runs. */
-static PetscErrorCode run(PetscInt n, const char *pcname, double rtol, int repeat, run_result *R) {
+static PetscErrorCode run(PetscInt n, PetscBool neumann, const char *pcname, double rtol, int repeat, run_result *R) {
   DM da;
   Mat A;
   Vec b, x, u, r;
@@ -86,7 +109,13 @@ static PetscErrorCode run(PetscInt n, const char *pcname, double rtol, int repea
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &u));
   PetscCall(VecDuplicate(b, &r));
-  PetscCall(assemble(da, n, A, b, u));
+  PetscCall(assemble(da, n, neumann, A, b, u));
+  if (neumann) { /* the constants span A's null space: the KSP projects them out of the residual */
+    MatNullSpace ns;
+    PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, NULL, &ns));
+    PetscCall(MatSetNullSpace(A, ns));
+    PetscCall(MatNullSpaceDestroy(&ns));
+  }
   R->setup_s = R->solve_s = 1e30;
   R->ok = 1;
   for (int rep = 0; rep < repeat; rep++) {
@@ -106,7 +135,7 @@ static PetscErrorCode run(PetscInt n, const char *pcname, double rtol, int repea
       memset(&opt, 0, sizeof opt);
       opt.solver = pcname + 7;
       for (int d = 0; d < 3; d++)
-        opt.bc[d][0] = opt.bc[d][1] = NAV_POISSON_DIRICHLET;
+        opt.bc[d][0] = opt.bc[d][1] = neumann ? NAV_POISSON_NEUMANN : NAV_POISSON_DIRICHLET;
       PetscCall(NavPetscPCSetUp(pc, da, &opt));
     } else {
       PetscCall(PCSetType(pc, !strcmp(pcname, "hypre") ? PCHYPRE : pcname));
@@ -130,8 +159,12 @@ static PetscErrorCode run(PetscInt n, const char *pcname, double rtol, int repea
   PetscCall(VecAYPX(r, -1.0, b)); /* r <- b - A x */
   PetscCall(VecNorm(r, NORM_2, &rn));
   PetscCall(VecNorm(b, NORM_2, &bn));
-  PetscCall(VecAXPY(x, -1.0, u));
-  PetscCall(VecNorm(x, NORM_INFINITY, &R->err));
+  if (neumann)
+    R->err = 0; /* no exact solution */
+  else {
+    PetscCall(VecAXPY(x, -1.0, u));
+    PetscCall(VecNorm(x, NORM_INFINITY, &R->err));
+  }
   R->relres = rn / bn;
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
@@ -145,8 +178,8 @@ static PetscErrorCode run(PetscInt n, const char *pcname, double rtol, int repea
 int main(int argc, char **argv) {
   PetscInt n = 64, repeat = 1;
   PetscReal rtol = 1e-8;
-  PetscBool check = PETSC_FALSE, check_order = PETSC_FALSE, set;
-  char pcs[256] = "navier-mg,navier-fft,gamg,hypre";
+  PetscBool check = PETSC_FALSE, check_order = PETSC_FALSE, set, neumann = PETSC_FALSE;
+  char pcs[256] = "navier-mg,navier-fft,gamg,hypre", bcname[32] = "dirichlet";
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-repeat", &repeat, NULL));
@@ -154,12 +187,19 @@ int main(int argc, char **argv) {
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check", &check, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_order", &check_order, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pcs", pcs, sizeof pcs, &set));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bc", bcname, sizeof bcname, &set));
+  neumann = !strcmp(bcname, "neumann") ? PETSC_TRUE : PETSC_FALSE;
+  if (!neumann && strcmp(bcname, "dirichlet")) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "petsc_poisson: -bc %s: expected dirichlet or neumann\n", bcname));
+    PetscCall(PetscFinalize());
+    return 2;
+  }
   PetscMPIInt size;
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(
-      PetscPrintf(PETSC_COMM_WORLD,
-                  "-lap u = b, %d^3 cells, Dirichlet faces, KSPCG to %.0e (unpreconditioned residual), %d rank(s)\n",
-                  (int)n, (double)rtol, size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "-lap u = b, %d^3 cells, %s, KSPCG to %.0e (unpreconditioned residual), %d rank(s)\n", (int)n,
+                        neumann ? "Neumann faces (random zero-mean b; null space: the constants)" : "Dirichlet faces",
+                        (double)rtol, size));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-11s %5s %9s %9s %9s %10s %10s\n", "pc", "its", "setup_s", "solve_s",
                         "total_s", "relres", "max_err"));
   int fails = 0;
@@ -172,7 +212,7 @@ int main(int argc, char **argv) {
     }
 #endif
     run_result R;
-    PetscCall(run(n, tok, rtol, (int)repeat, &R));
+    PetscCall(run(n, neumann, tok, rtol, (int)repeat, &R));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-11s %5d %9.4f %9.4f %9.4f %10.2e %10.3e\n", tok, (int)R.its, R.setup_s,
                           R.solve_s, R.setup_s + R.solve_s, R.relres, R.err));
     if (check && (!R.ok || R.relres > rtol)) {
@@ -182,9 +222,9 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(tok, "navier-mg")) err_mg = R.err;
   }
-  if (check_order && err_mg > 0) { /* the discretisation error is second order: n/2 against n */
+  if (check_order && err_mg > 0 && !neumann) { /* the discretisation error is second order: n/2 against n */
     run_result R;
-    PetscCall(run(n / 2, "navier-mg", rtol, 1, &R));
+    PetscCall(run(n / 2, PETSC_FALSE, "navier-mg", rtol, 1, &R));
     const double order = log2(R.err / err_mg);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "navier-mg max error %.3e at %d^3, %.3e at %d^3: observed order %.3f\n",
                           R.err, (int)n / 2, err_mg, (int)n, order));

@@ -203,8 +203,11 @@ static void test_ranks(void) {
 }
 
 /* The CUDA backend's FFT solver (cuFFT) against the CPU's (FFTW), every face combination, 3D and
- * 2D, one stretched direction or none: <= 1e-12 relative. Exit 77 (skipped) without a GPU. */
+ * 2D, one stretched direction or none: <= 1e-12 relative (1e-4 in the single-precision build, as
+ * unit_fft_kinds: float round-off times the condition of these small grids). Exit 77 (skipped)
+ * without a GPU. */
 static int test_backends(void) {
+  const double tol = sizeof(nav_real) == sizeof(double) ? 1e-12 : 1e-4;
   nav_poisson_options probe;
   nav_poisson_options_default(&probe);
   probe.backend = "cuda";
@@ -243,7 +246,7 @@ static int test_backends(void) {
         const double diff = ec == NAV_OK && eg == NAV_OK ? max_rel_diff(xg, xc, count) : -1;
         cases++;
         worst = fmax(worst, diff);
-        if (!(diff >= 0 && diff <= 1e-12)) {
+        if (!(diff >= 0 && diff <= tol)) {
           bad++;
           printf("FAIL cuda vs cpu %dD faces %s %s %s stretched %c: %.2e (%s)\n", dim, pair_names[kind[0]],
                  pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', diff,
@@ -255,8 +258,8 @@ static int test_backends(void) {
         free(xg);
       }
     }
-    NAV_TEST(bad == 0, "fft cuda (cuFFT) vs cpu (FFTW) %dD %dx%dx%d: %d cases, worst difference %.2e <= 1e-12, %d failed",
-             dim, n[0], n[1], n[2], cases, worst, bad);
+    NAV_TEST(bad == 0, "fft cuda (cuFFT) vs cpu (FFTW) %dD %dx%dx%d: %d cases, worst difference %.2e <= %.0e, %d failed",
+             dim, n[0], n[1], n[2], cases, worst, tol, bad);
   }
   backend = "cpu";
   return failures ? 1 : 0;

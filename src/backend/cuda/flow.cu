@@ -8,8 +8,13 @@
 
 /* momentum_rhs in 3D takes 70 registers, so 3 blocks of 256 threads fit an SM; asking for 4 caps
  * it at 64 (40 bytes of spills): on an H100 the 256^3 kernel went from 613 to 561 us (48 to 52 %
- * of the copy bandwidth; 5 and 6 blocks spill 228 and 356 bytes). */
+ * of the copy bandwidth; 5 and 6 blocks spill 228 and 356 bytes). In FP32 it takes 56 registers
+ * without spills at 4 blocks (ptxas, sm_90), and each thread has half the bytes in flight: a build
+ * may try 5 blocks with -DNAV_MOMENTUM_MIN_BLOCKS=5 in CMAKE_CUDA_FLAGS (48 registers, 40 bytes of
+ * spills in FP32, as FP64 at 4; not measured). */
+#ifndef NAV_MOMENTUM_MIN_BLOCKS
 #define NAV_MOMENTUM_MIN_BLOCKS 4
+#endif
 
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
