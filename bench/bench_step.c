@@ -16,6 +16,10 @@
  *      correct       read u (D) and p, write u (D)                        2D + 1
  *      relax (1 colour)  read and write x, read rhs and the inverse diagonal: 4 (the colours
  *                    interleave within every cache line, so whole arrays move)
+ *      relax_line x/y (1 colour of the zebra lines of level 0, when it has lines along x/y)
+ *                    read x (the other colour's lines are the neighbours), read rhs and write x on the
+ *                    colour's lines: 2 along x (whole rows), 3 along y (the colours interleave within
+ *                    every cache line)
  *      residual      read x and rhs, write r                              3
  *      restrict      read the fine residual, write the coarse right-hand side   1 + 1/2^D
  *      prolong       read the coarse correction, read and write the fine x      2 + 1/2^D
@@ -61,6 +65,24 @@ static nav_err nav_k_correct(nav_flow *f, nav_level *l0, nav_level *l1) {
 static nav_err nav_k_relax(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;
   return f->ops->relax_colour(&l0->box, l0->x, l0->b, l0->inv_diag, 0, 1);
+}
+/* One colour of the zebra line relaxation of level 0 along x or y (mg_line.c; lines on one rank). */
+static nav_err nav_k_line(nav_level *l0, int d) {
+  return l0->ops->relax_line(&l0->box, l0->x, l0->b, l0->lw, l0->r, d, 0, l0->line_kind[d], 1);
+}
+static nav_err nav_k_line_x(nav_flow *f, nav_level *l0, nav_level *l1) {
+  (void)f, (void)l1;
+  return nav_k_line(l0, 0);
+}
+static nav_err nav_k_line_y(nav_flow *f, nav_level *l0, nav_level *l1) {
+  (void)f, (void)l1;
+  return nav_k_line(l0, 1);
+}
+/* 1 if level 0 relaxes lines along d that lie on this rank alone. */
+static int nav_bench_has_lines(const nav_level *l0, int d) {
+  for (int q = 0; q < l0->nline; q++)
+    if (l0->line_dir[q] == d && !l0->split[d]) return 1;
+  return 0;
 }
 static nav_err nav_k_residual(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;
@@ -151,12 +173,15 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
     const char *name;
     nav_bench_call fn;
     double bytes;
-    int needs; /* 0: the flow's arrays; 1: the multigrid's level 0; 2: and level 1; 3: a body */
+    int needs; /* 0: the flow's arrays; 1: the multigrid's level 0; 2: and level 1; 3: a body; 4, 5: level 0
+                  relaxed by lines along x, y */
   } list[] = {{"momentum_rhs", nav_k_momentum, 2 * D * pts * R, 0},
               {"advance", nav_k_advance, 4 * D * pts * R, 0},
               {"divergence", nav_k_divergence, (D + 1) * pts * R, 0},
               {"correct", nav_k_correct, (2 * D + 1) * pts * R, 0},
               {"relax_colour", nav_k_relax, 4 * pts * R, 1},
+              {"relax_line x", nav_k_line_x, 2 * pts * R, 4},
+              {"relax_line y", nav_k_line_y, 3 * pts * R, 5},
               {"residual", nav_k_residual, 3 * pts * R, 1},
               {"restrict", nav_k_restrict, (1 + pow(0.5, D)) * pts * R, 2},
               {"prolong_add", nav_k_prolong, (2 + pow(0.5, D)) * pts * R, 2},
@@ -175,6 +200,11 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
       /* the FFT solver has no multigrid levels to smooth on (its level 0 keeps no inverse diagonal) */
       if (list[i].needs == 3 && !f->body) continue; /* no immersed body */
       if (list[i].needs && list[i].needs < 3 && f->poisson->kind == NAV_PSOLVER_FFT) continue;
+      if (list[i].needs >= 4) {
+        if (f->poisson->kind != NAV_PSOLVER_FFT && nav_bench_has_lines(l0, list[i].needs - 4))
+          e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
+        continue;
+      }
       if (list[i].needs < 2 || l1) e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
     }
   }
@@ -206,6 +236,11 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   for (int i = 0; i < nk; i++) {
     if (k[i].seconds < 0 && list[i].needs == 3) {
       printf("  %-13s %12s (not timed: no immersed body)\n", k[i].name, "-");
+      continue;
+    }
+    if (k[i].seconds < 0 && list[i].needs >= 4) {
+      printf("  %-13s %12s (not timed: level 0 has no lines along %c on one rank)\n", k[i].name, "-",
+             "xy"[list[i].needs - 4]);
       continue;
     }
     if (k[i].seconds < 0) {

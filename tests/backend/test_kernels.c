@@ -56,7 +56,10 @@ typedef struct field {
   nav_real *c, *g;
 } field;
 
-static void box_make(pair_box *pb, const char *label, int dim, int n0, int n1, int n2, int g0x, int uniform) {
+/* widths (0.5 .. 1.5) h (uniform: h) with h = 1 / N per direction, or h = hcommon when > 0 (cells of
+ * comparable widths in every direction however many there are: the long lines of test_lines) */
+static void box_make_h(pair_box *pb, const char *label, int dim, int n0, int n1, int n2, int g0x, int uniform,
+                       double hcommon) {
   memset(pb, 0, sizeof *pb);
   pb->label = label;
   pb->dim = dim;
@@ -67,11 +70,16 @@ static void box_make(pair_box *pb, const char *label, int dim, int n0, int n1, i
     if (d >= dim) continue;
     const int N = n[d] + pb->g0[d]; /* the global grid: the block is its last n cells */
     pb->w[d] = nav_widths_alloc(N);
-    for (int i = 0; i < N; i++) pb->w[d][i] = uniform ? 1.0 / N : (0.5 + 0.5 * (rnd() + 1)) / N; /* ratios up to 3 */
+    const double h = hcommon > 0 ? hcommon : 1.0 / N;
+    for (int i = 0; i < N; i++) pb->w[d][i] = uniform ? h : (0.5 + 0.5 * (rnd() + 1)) * h; /* ratios up to 3 */
     nav_widths_ghosts(pb->w[d], N, 0);
   }
   OK(nav_box_create(cpu, dim, pb->n, pb->g0, pb->w, &pb->c));
   OK(nav_box_create(gpu, dim, pb->n, pb->g0, pb->w, &pb->g));
+}
+
+static void box_make(pair_box *pb, const char *label, int dim, int n0, int n1, int n2, int g0x, int uniform) {
+  box_make_h(pb, label, dim, n0, n1, n2, g0x, uniform, 0);
 }
 
 /* Coarse pair of a fine pair ((n+1)/2 cells per direction, widths of pairs summed). */
@@ -779,6 +787,19 @@ int main(void) {
     test_sst(&boxes[i]);
     test_ibm(&boxes[i]);
     test_lines(&boxes[i]);
+  }
+  /* the line kernels on long lines (a CUDA thread block per line: 256 threads for 1703 and 2048 cells,
+   * 128 for 600) and on lines too long for a block's shared memory (the thread-per-line fallback) */
+  enum { NL = 5 };
+  pair_box lb[NL];
+  box_make_h(&lb[0], "2D 1703x6 lines g0=1", 2, 1703, 6, 1, 1, 0, 1.0 / 64);
+  box_make_h(&lb[1], "2D 5x2048 lines", 2, 5, 2048, 1, 0, 0, 1.0 / 64);
+  box_make_h(&lb[2], "3D 9x7x600 lines g0=1", 3, 9, 7, 600, 1, 0, 1.0 / 64);
+  box_make_h(&lb[3], "2D 12001x3 lines (fallback)", 2, 12001, 3, 1, 0, 0, 1.0 / 64);
+  box_make_h(&lb[4], "2D 3x12000 lines (fallback)", 2, 3, 12000, 1, 1, 0, 1.0 / 64);
+  for (int i = 0; i < NL; i++) {
+    test_lines(&lb[i]);
+    box_free(&lb[i]);
   }
   /* multigrid transfers: fine boxes (even and odd counts) and their coarse boxes */
   enum { NT = 5 };

@@ -102,7 +102,45 @@ NAV_HD static inline nav_real nav_relax_div(const nav_box *b, const nav_real *x,
  *   mode 1: f = -cw_0 e_0, the response to a unit value of the low ghost's correction;
  *   mode 2: f = -ce_{n-1} e_{n-1}, the response to a unit high ghost;
  * and returns out at the first and last cell in ends[0], ends[1] (when ends is not NULL). ijk is
- * modified (ijk[ld] runs over the line). x is read in mode 0 only. */
+ * modified (ijk[ld] runs over the line). x is read in mode 0 only.
+ *
+ * Row i = ijk[ld] of the line system T out = f of nav_line_solve (cell p, line length n): *cw, *dg,
+ * *ce receive its coefficients (the ends folded in: cw = 0 on the first row, ce = 0 on the last) and
+ * the return value is f_i. The one place of the line equations: the Thomas solve below and the
+ * partitioned solve of the CUDA backend (nav_point_line.h) both build their rows here. */
+NAV_HD static inline nav_real nav_line_row(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_idx p,
+                                           const int *ijk, int ld, int n, int lo_kind, int hi_kind, int mode,
+                                           nav_real *cwo, nav_real *dgo, nav_real *ceo) {
+  const nav_idx s = b->st[ld];
+  const int i = ijk[ld];
+  nav_real dg, f = 0;
+  if (mode == 0)
+    f = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+  else
+    dg = nav_laplacian_diagonal(b, p, ijk);
+  const nav_real rf = b->rdf[ld][i];
+  nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
+  if (b->kc) { /* Helmholtz coefficient k (the couplings of NAV_LAP_TERM) */
+    cw *= (nav_real)0.5 * (b->kc[p] + b->kc[p - s]);
+    ce *= (nav_real)0.5 * (b->kc[p] + b->kc[p + s]);
+  }
+  if (i == 0) {
+    if (mode == 1 && lo_kind == 0) f = -cw;
+    dg += (nav_real)lo_kind * cw;
+    cw = 0;
+  }
+  if (i == n - 1) {
+    if (mode == 2 && hi_kind == 0) f = -ce;
+    dg += (nav_real)hi_kind * ce;
+    ce = 0;
+  }
+  *cwo = cw;
+  *dgo = dg;
+  *ceo = ce;
+  return f;
+}
+
+/* The Thomas solve of one line (the contract above). */
 NAV_HD static inline void nav_line_solve(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp,
                                          nav_real *out, nav_idx p0, int *ijk, int ld, int lo_kind, int hi_kind,
                                          int mode, nav_real *ends) {
@@ -112,27 +150,8 @@ NAV_HD static inline void nav_line_solve(const nav_box *b, const nav_real *x, co
   for (int i = 0; i < n; i++) {
     ijk[ld] = i;
     const nav_idx p = p0 + i * s;
-    nav_real dg, f = 0;
-    if (mode == 0)
-      f = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
-    else
-      dg = nav_laplacian_diagonal(b, p, ijk);
-    const nav_real rf = b->rdf[ld][i];
-    nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
-    if (b->kc) { /* Helmholtz coefficient k (the couplings of NAV_LAP_TERM) */
-      cw *= (nav_real)0.5 * (b->kc[p] + b->kc[p - s]);
-      ce *= (nav_real)0.5 * (b->kc[p] + b->kc[p + s]);
-    }
-    if (i == 0) {
-      if (mode == 1 && lo_kind == 0) f = -cw;
-      dg += (nav_real)lo_kind * cw;
-      cw = 0;
-    }
-    if (i == n - 1) {
-      if (mode == 2 && hi_kind == 0) f = -ce;
-      dg += (nav_real)hi_kind * ce;
-      ce = 0;
-    }
+    nav_real cw, dg, ce;
+    const nav_real f = nav_line_row(b, x, rhs, p, ijk, ld, n, lo_kind, hi_kind, mode, &cw, &dg, &ce);
     const nav_real inv = 1 / (dg - cw * cprev);
     cprev = ce * inv;
     dprev = (f - cw * dprev) * inv;
@@ -164,13 +183,15 @@ NAV_HD static inline void nav_relax_line(const nav_box *b, nav_real *x, const na
  * d = dd + alpha v + beta w (dd: mode 0 with zero ghosts, v and w: the unit responses of modes 1
  * and 2, alpha and beta: the corrections of the neighbour segments' adjacent cells, from the reduced
  * system of the segment ends; solvers/poisson/mg_line.c); x += omega d. */
+NAV_HD static inline void nav_line_update_cell(nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
+                                               nav_real alpha, nav_real beta, nav_idx p, nav_real omega) {
+  x[p] += omega * (dd[p] + alpha * v[p] + beta * w[p]);
+}
+
 NAV_HD static inline void nav_line_update(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v,
                                           const nav_real *w, nav_real alpha, nav_real beta, nav_idx p0, int ld,
                                           nav_real omega) {
-  for (int i = 0; i < b->n[ld]; i++) {
-    const nav_idx p = p0 + i * b->st[ld];
-    x[p] += omega * (dd[p] + alpha * v[p] + beta * w[p]);
-  }
+  for (int i = 0; i < b->n[ld]; i++) nav_line_update_cell(x, dd, v, w, alpha, beta, p0 + i * b->st[ld], omega);
 }
 
 /* The two directions other than ld (in 2D the second is 2, of extent 1). */

@@ -1,4 +1,5 @@
 /* CUDA backend: Poisson operator, smoothers and multigrid transfers (common/nav_point_poisson.h). */
+#include "backend/common/nav_point_line.h"
 #include "backend/common/nav_point_poisson.h"
 #include "backend/cuda/cuda_kernels.h"
 
@@ -93,10 +94,39 @@ nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs
   return NAV_OK;
 }
 
-/* One thread per line of the colour (colour < 0: every line): thread t takes line l = t = ka + na kb
- * of the other two directions (nav_line_others) and runs the line's Thomas solve; lines of one
- * colour do not touch each other (their neighbours are of the other colour). */
-#define NAV_CUDA_LINE(BOX, DIR, COLOUR)                                                              \
+/* ---- line relaxation (mg_line.c): a thread block per line ----------------------------------------
+ *
+ * Each line of the colour is solved by one thread block with the partitioned algorithm of
+ * common/nav_point_line.h (chunks eliminated by one thread each, parallel cyclic reduction of the
+ * 2 S chunk ends, the chunks expanded), its rows built by nav_line_row, the same operator T as the
+ * CPU's Thomas solve (nav_line_solve): the same result to round-off.
+ *
+ * Why this organisation (reasoned, not measured here; docs/design.md "Line relaxation on the GPU"):
+ *   - the former kernel ran one thread per line: 852 threads per colour on the 1704^2 snake grid, each
+ *     a chain of 2 x 1704 dependent steps with a global scratch write and read per cell: latency-bound
+ *     (73 ms per V-cycle). A block of nt threads per line gives 852 x 256 threads and takes the scratch
+ *     (a', c', f') into shared memory: per cell the kernel moves the bytes of a point sweep (x and its
+ *     neighbours, rhs, x written back) and the arithmetic is ~20 flops, far below the bandwidth bound;
+ *   - loads: along x a line is contiguous and the load phase reads row i = t, t + nt, ..., coalesced.
+ *     Along y (z) the block's threads read cells one row (plane) apart: each 8-byte value costs a 32-byte
+ *     sector from L2, but the sectors are shared with the neighbour lines (x -/+ 1 of the other colour,
+ *     x + 2 of the next block), so DRAM sees each byte about once (the 1704^2 level's x and rhs, 46 MB,
+ *     stay in the 50 MB L2) and the L2-to-SM traffic is ~4x that of an x line. A tile of several y lines
+ *     per block would coalesce it, but a 1704-cell line takes 41 KB of shared memory: four lines would
+ *     leave one block per SM;
+ *   - cuSPARSE gtsv2StridedBatch / gtsvInterleavedBatch were not taken: they need the coefficient and
+ *     right-hand-side arrays built in global memory first (4 more passes over the field per colour),
+ *     one colour's lines are every other line (a stride of 2 lines, not a batch of consecutive ones for
+ *     the interleaved layout), and gtsv2 asks for its own work buffer: more bytes for the same solve;
+ *   - block size: the smallest of 32, 64, 128, 256 threads with 8 nt >= n (chunks of ~4-8 rows), so
+ *     a 1704-cell line gets 256 threads, 53 KB of shared memory, 4 blocks per SM.
+ * Lines longer than the device's shared memory per block allows (3 n + 6 nt reals; ~9000 cells in
+ * FP64 on an H100) fall back to the former kernel (one thread per line, cp and out as the scratch). */
+
+/* The thread-per-line fallback: thread t takes line l = ka + na kb of the other two directions
+ * (nav_line_others) of the colour (colour < 0: every line) and runs the line's Thomas solve; lines of
+ * one colour do not touch each other (their neighbours are of the other colour). */
+#define NAV_CUDA_LINE(BOX, COLOUR)                                                                   \
   const nav_box bl_ = nav_cuda_box_dim<DIM>(BOX);                                                    \
   const nav_box *const b = &bl_;                                                                     \
   int oa, ob;                                                                                        \
@@ -110,60 +140,195 @@ nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs
   ijk[ob] = kb;                                                                                      \
   const nav_idx p0 = b->off + (nav_idx)ka * b->st[oa] + (nav_idx)kb * b->st[ob]
 
-/* Launch a line kernel: one thread per line of the block along dir. */
+/* Launch KERNEL<DIM, DIR> (the line direction a template parameter too, so that the kernel indexes
+ * the box's arrays with constants only: no local memory) on GRID x BLOCK with SHMEM bytes, then check. */
+#define NAV_CUDA_LAUNCH_DIR(B, DIR, KERNEL, GRID, BLOCK, SHMEM, ...)                                  \
+  do {                                                                                               \
+    const int d_ = (DIR);                                                                            \
+    if ((B)->dim == 2 && d_ == 0)                                                                    \
+      KERNEL<2, 0><<<(GRID), (BLOCK), (SHMEM), nav_cuda_stream>>>(__VA_ARGS__);                      \
+    else if ((B)->dim == 2)                                                                          \
+      KERNEL<2, 1><<<(GRID), (BLOCK), (SHMEM), nav_cuda_stream>>>(__VA_ARGS__);                      \
+    else if (d_ == 0)                                                                                \
+      KERNEL<3, 0><<<(GRID), (BLOCK), (SHMEM), nav_cuda_stream>>>(__VA_ARGS__);                      \
+    else if (d_ == 1)                                                                                \
+      KERNEL<3, 1><<<(GRID), (BLOCK), (SHMEM), nav_cuda_stream>>>(__VA_ARGS__);                      \
+    else                                                                                             \
+      KERNEL<3, 2><<<(GRID), (BLOCK), (SHMEM), nav_cuda_stream>>>(__VA_ARGS__);                      \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+
+/* Launch a fallback line kernel: one thread per line of the block along dir. */
 #define NAV_CUDA_LAUNCH_LINES(B, DIR, KERNEL, ...)                                                   \
   do {                                                                                               \
     int oa_, ob_;                                                                                    \
     nav_line_others(DIR, &oa_, &ob_);                                                                \
     const long lines_ = (long)(B)->n[oa_] * (B)->n[ob_];                                             \
     const dim3 grid_((unsigned)((lines_ + NAV_CUDA_THREADS - 1) / NAV_CUDA_THREADS));                 \
-    if ((B)->dim == 2)                                                                               \
-      KERNEL<2><<<grid_, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(__VA_ARGS__);                       \
-    else                                                                                             \
-      KERNEL<3><<<grid_, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(__VA_ARGS__);                       \
-    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+    NAV_CUDA_LAUNCH_DIR(B, DIR, KERNEL, grid_, NAV_CUDA_THREADS, 0, __VA_ARGS__);                    \
   } while (0)
 
-template <int DIM>
+template <int DIM, int DIR>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_relax_line_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
-                          int colour, int lo_kind, int hi_kind, nav_real omega) {
-  NAV_CUDA_LINE(box, dir, colour);
-  nav_relax_line(b, x, rhs, cp, dd, p0, ijk, dir, lo_kind, hi_kind, omega);
+    nav_relax_line_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int colour,
+                          int lo_kind, int hi_kind, nav_real omega) {
+  NAV_CUDA_LINE(box, colour);
+  nav_relax_line(b, x, rhs, cp, dd, p0, ijk, DIR, lo_kind, hi_kind, omega);
+}
+
+template <int DIM, int DIR>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_line_solve_kernel(nav_box box, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
+                          int colour, int lo_kind, int hi_kind, int mode, nav_real *ends) {
+  NAV_CUDA_LINE(box, colour);
+  nav_line_solve(b, x, rhs, cp, out, p0, ijk, DIR, lo_kind, hi_kind, mode, ends ? ends + 2 * l : (nav_real *)0);
+}
+
+#define NAV_CUDA_LINE_MAX_THREADS 256
+
+/* One line per thread block (blockDim.x = nt threads): line (ka, kb) with kb = blockIdx.y and ka =
+ * blockIdx.x (colour < 0) or the blockIdx.x-th index of the colour's parity. x is read in mode 0 only.
+ * relax: x += omega d on the line (zebra relaxation; out unused); else out = d and, with ends,
+ * ends[2 l], ends[2 l + 1] = d at the line's first and last cell (l = ka + n[oa] kb). Shared memory:
+ * a, c, f (n each), then ra, rc, rf (2 nt each). */
+template <int DIM, int DIR>
+__global__ void __launch_bounds__(NAV_CUDA_LINE_MAX_THREADS)
+    nav_line_block_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *out, int colour, int lo_kind,
+                          int hi_kind, int mode, int relax, nav_real omega, nav_real *ends) {
+  extern __shared__ nav_real nav_line_shared[];
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  const int dir = DIR;
+  int oa, ob;
+  nav_line_others(dir, &oa, &ob);
+  const int kb = (int)blockIdx.y;
+  const int ka = colour < 0 ? (int)blockIdx.x : 2 * (int)blockIdx.x + ((colour + b->g0[oa] + b->g0[ob] + kb) & 1);
+  if (ka >= b->n[oa]) return; /* the whole block: no thread reaches a barrier */
+  const int n = b->n[dir], t = (int)threadIdx.x, nt = (int)blockDim.x, S = nav_line_part_chunks(n, nt);
+  nav_real *a = nav_line_shared, *c = a + n, *f = c + n, *ra = f + n, *rc = ra + 2 * nt, *rf = rc + 2 * nt;
+  int ijk[3] = {0, 0, 0};
+  ijk[oa] = ka;
+  ijk[ob] = kb;
+  const nav_idx p0 = b->off + (nav_idx)ka * b->st[oa] + (nav_idx)kb * b->st[ob], s = b->st[dir];
+  nav_line_part_load(b, x, rhs, p0, ijk, dir, lo_kind, hi_kind, mode, t, nt, a, c, f);
+  __syncthreads();
+  if (t < S) nav_line_part_reduce(a, c, f, n, S, t, ra, rc, rf);
+  __syncthreads();
+  const int m = 2 * S;
+  for (int delta = 1; delta < m; delta *= 2) {
+    nav_real r0[3], r1[3];
+    if (t < S) {
+      nav_line_part_pcr(ra, rc, rf, m, 2 * t, delta, &r0[0], &r0[1], &r0[2]);
+      nav_line_part_pcr(ra, rc, rf, m, 2 * t + 1, delta, &r1[0], &r1[1], &r1[2]);
+    }
+    __syncthreads();
+    if (t < S) {
+      ra[2 * t] = r0[0], rc[2 * t] = r0[1], rf[2 * t] = r0[2];
+      ra[2 * t + 1] = r1[0], rc[2 * t + 1] = r1[1], rf[2 * t + 1] = r1[2];
+    }
+    __syncthreads();
+  }
+  if (t < S) nav_line_part_expand(a, c, f, n, S, t, rf[2 * t], rf[2 * t + 1]);
+  __syncthreads();
+  for (int i = t; i < n; i += nt) {
+    const nav_idx p = p0 + i * s;
+    if (relax)
+      x[p] += omega * f[i];
+    else
+      out[p] = f[i];
+  }
+  if (ends && t == 0) {
+    const long l = ka + (long)b->n[oa] * kb;
+    ends[2 * l] = f[0];
+    ends[2 * l + 1] = f[n - 1];
+  }
+}
+
+/* The block size of a line of n cells (nav_line_block_kernel) and its shared memory in bytes. */
+static int nav_line_threads(int n) {
+  int nt = 32;
+  while (nt < NAV_CUDA_LINE_MAX_THREADS && 8 * nt < n) nt *= 2;
+  return nt;
+}
+static size_t nav_line_shared_bytes(int n, int nt) { return (3 * (size_t)n + 6 * (size_t)nt) * sizeof(nav_real); }
+
+/* The opt-in to more than 48 KB of dynamic shared memory of nav_line_block_kernel<DIM, DIR>, set to
+ * the largest size asked so far (one device per process: one rank per GPU, DESIGN.md). */
+template <int DIM, int DIR> static nav_err nav_line_block_optin(size_t bytes) {
+  static size_t granted = 48 * 1024;
+  if (bytes <= granted) return NAV_OK;
+  NAV_CALL_CUDA(
+      cudaFuncSetAttribute(nav_line_block_kernel<DIM, DIR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  granted = bytes;
+  return NAV_OK;
+}
+
+/* Launch nav_line_block_kernel on the lines of b along dir of the colour (colour < 0: all); *done = 0
+ * (nothing launched) when a line needs more shared memory than the device gives a block. */
+static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *out, int dir,
+                                     int colour, const int kind[2], int mode, int relax, nav_real omega,
+                                     nav_real *ends, int *done) {
+  static int optin = -1;
+  *done = 0;
+  if (optin < 0) {
+    int dev = 0;
+    NAV_CALL_CUDA(cudaGetDevice(&dev));
+    NAV_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  }
+  const int n = b->n[dir], nt = nav_line_threads(n);
+  const size_t bytes = nav_line_shared_bytes(n, nt);
+  if (bytes > (size_t)optin) return NAV_OK;
+  if (b->dim == 2)
+    NAV_CALL(dir == 0 ? nav_line_block_optin<2, 0>(bytes) : nav_line_block_optin<2, 1>(bytes));
+  else
+    NAV_CALL(dir == 0   ? nav_line_block_optin<3, 0>(bytes)
+             : dir == 1 ? nav_line_block_optin<3, 1>(bytes)
+                        : nav_line_block_optin<3, 2>(bytes));
+  int oa, ob;
+  nav_line_others(dir, &oa, &ob);
+  const dim3 grid((unsigned)(colour < 0 ? b->n[oa] : (b->n[oa] + 1) / 2), (unsigned)b->n[ob]);
+  NAV_CUDA_LAUNCH_DIR(b, dir, nav_line_block_kernel, grid, nt, bytes, *b, x, rhs, out, colour, kind[0], kind[1], mode,
+                      relax, omega, ends);
+  *done = 1;
+  return NAV_OK;
 }
 
 nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
                             int colour, const int kind[2], nav_real omega) {
-  NAV_CUDA_LAUNCH_LINES(b, dir, nav_relax_line_kernel, *b, x, rhs, cp, dd, dir, colour, kind[0], kind[1], omega);
+  int done;
+  NAV_CALL(nav_line_block_launch(b, x, rhs, NULL, dir, colour, kind, 0, 1, omega, NULL, &done));
+  if (!done)
+    NAV_CUDA_LAUNCH_LINES(b, dir, nav_relax_line_kernel, *b, x, rhs, cp, dd, colour, kind[0], kind[1], omega);
   return NAV_OK;
-}
-
-template <int DIM>
-__global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_line_solve_kernel(nav_box box, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out, int dir,
-                          int colour, int lo_kind, int hi_kind, int mode, nav_real *ends) {
-  NAV_CUDA_LINE(box, dir, colour);
-  nav_line_solve(b, x, rhs, cp, out, p0, ijk, dir, lo_kind, hi_kind, mode, ends ? ends + 2 * l : (nav_real *)0);
 }
 
 nav_err nav_line_solve_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
                             int dir, int colour, const int kind[2], int mode, nav_real *ends) {
-  NAV_CUDA_LAUNCH_LINES(b, dir, nav_line_solve_kernel, *b, x, rhs, cp, out, dir, colour, kind[0], kind[1], mode, ends);
+  int done;
+  NAV_CALL(nav_line_block_launch(b, (nav_real *)x, rhs, out, dir, colour, kind, mode, 0, 0, ends, &done));
+  if (!done)
+    NAV_CUDA_LAUNCH_LINES(b, dir, nav_line_solve_kernel, *b, x, rhs, cp, out, colour, kind[0], kind[1], mode, ends);
   return NAV_OK;
 }
 
-template <int DIM>
+/* One thread per cell: the cell's line (ka, kb) = its indices in the other two directions. */
+template <int DIM, int DIR>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_line_update_kernel(nav_box box, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
-                           const nav_real *coef, int dir, int colour, nav_real omega) {
-  NAV_CUDA_LINE(box, dir, colour);
-  (void)ijk;
-  nav_line_update(b, x, dd, v, w, coef[2 * l], coef[2 * l + 1], p0, dir, omega);
+                           const nav_real *coef, int colour, nav_real omega) {
+  NAV_CUDA_INTERIOR(box);
+  int oa, ob;
+  nav_line_others(DIR, &oa, &ob);
+  const int ka = ijk[oa], kb = ijk[ob];
+  if (colour >= 0 && ((b->g0[oa] + ka + b->g0[ob] + kb) & 1) != colour) return;
+  const long l = ka + (long)b->n[oa] * kb;
+  nav_line_update_cell(x, dd, v, w, coef[2 * l], coef[2 * l + 1], p, omega);
 }
 
 nav_err nav_line_update_cuda(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
                              const nav_real *coef, int dir, int colour, nav_real omega) {
-  NAV_CUDA_LAUNCH_LINES(b, dir, nav_line_update_kernel, *b, x, dd, v, w, coef, dir, colour, omega);
+  NAV_CUDA_LAUNCH_DIR(b, dir, nav_line_update_kernel, nav_cuda_grid(b), nav_cuda_block(), 0, *b, x, dd, v, w, coef, colour,
+                      omega);
   return NAV_OK;
 }
 

@@ -6,7 +6,8 @@
  * smooths the error along it (V-cycle factor 0.99 at aspect ratio 1000). A level relaxes by lines
  * along each direction d whose coupling is somewhere more than NAV_MG_LINE_ANISOTROPY times that of
  * the other directions together (nav_mg_line_dirs; [pressure] smoother = auto), a tridiagonal solve
- * per line (nav_line_solve, backend/common/nav_point_poisson.h); lines of one colour (the parity of
+ * per line (nav_line_solve, backend/common/nav_point_poisson.h: the Thomas algorithm on the CPU, a thread
+ * block per line on the GPU, backend/common/nav_point_line.h); lines of one colour (the parity of
  * the global indices in the other directions) at a time. mg.c keeps the line directions uncoarsened
  * while another direction can be coarsened (semi-coarsening), which makes the cycle robust also
  * where the line direction is the weakly coupled one (the centre of a channel): measured factors in
