@@ -35,6 +35,7 @@ OUT=${OUT:-/tmp/gpu_rans}
 W=${SCRATCH:-/tmp/gpu_rans_runs}
 mkdir -p "$OUT" "$W"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
+export NCCL_NVLS_ENABLE=0 # NVLink multicast off (2 GPUs through NCCL, as bench/gpu_multi.sh)
 C550=cases/channel2d_rans_retau550.ini
 C5200=cases/channel2d_rans_retau5200.ini
 TABLE=$W/table.txt
