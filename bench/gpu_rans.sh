@@ -15,16 +15,27 @@
 #   bench2_channel, bench2_cavity  the same on 2 GPUs (mpiexec -n 2, the grid split across y)
 #   cpu_channel, cpu_cavity  the same step on the CPU (all cores of the machine; 2000^2 and 6000^2, 3
 #           steps; CPU_SIZES="N ..." in the environment sets other sizes)
+#   bench   everything issue 15 asks of the GPUs in one call of under 5 minutes, on a machine with 2 GPUs
+#           (nvidia-h200-x2): the device memory per cell from --profile on a 1000^2 channel, and from it
+#           whether 6000^2, 10000^2, 12000^2 fit on one GPU and on two; then navier bench step (5 outer
+#           iterations after 3 warm-up ones; one outer iteration = one pseudo-time step: momentum,
+#           pressure, k and omega solves) of the Re_tau 5200 channel on 12000^2, 10000^2, 6000^2 cells on
+#           2 GPUs (mpiexec -n 2, grid split across y) and on 1 GPU, and on 2000^2 on 1 GPU (the CPU
+#           figure of docs/performance.md is on that grid), each with the peak device memory that
+#           nvidia-smi saw during the run; last the time to the converged solution of
+#           channel2d_rans_retau5200 (the validation grid) and channel2d_rans_retau550 on 1 GPU. Runs that
+#           would start after BUDGET_S seconds (default 270) are skipped and say so.
 # usage: bench/gpu_rans.sh BIN_DIR PART...   BIN_DIR holds navier, test_kernels, test_flow_backends (a
 #        CUDA build, sm_90); run from the repository root. One short table per part at the end of stdout;
 #        the logs go to $OUT/logs_PART.tgz.
 set -u
-BIN=${1:?usage: bench/gpu_rans.sh BIN_DIR check|steady|bench1_channel|bench1_cavity|bench2_channel|bench2_cavity|cpu_channel|cpu_cavity ...}
+BIN=${1:?usage: bench/gpu_rans.sh BIN_DIR bench|check|steady|bench1_channel|bench1_cavity|bench2_channel|bench2_cavity|cpu_channel|cpu_cavity ...}
 shift
 OUT=${OUT:-/tmp/gpu_rans}
 W=${SCRATCH:-/tmp/gpu_rans_runs}
 mkdir -p "$OUT" "$W"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
+export NCCL_NVLS_ENABLE=0 # NVLink multicast off (2 GPUs through NCCL, as bench/gpu_multi.sh)
 C550=cases/channel2d_rans_retau550.ini
 C5200=cases/channel2d_rans_retau5200.ini
 TABLE=$W/table.txt
@@ -40,7 +51,8 @@ flow() { # LABEL CASE KEY=VALUE... : CUDA against CPU
 
 steady() { # LABEL CASE : one run to its steady state on the GPU
   local label=$1 case=$2 dir="$W/steady_$1"
-  timeout --foreground -s INT 280 "$BIN/navier" run "$case" --output "$dir" --set run.backend=cuda >"$dir.log" 2>&1
+  timeout --foreground -s INT "${STEADY_TIMEOUT:-280}" "$BIN/navier" run "$case" --output "$dir" --set run.backend=cuda \
+    >"$dir.log" 2>&1
   python3 - "$dir/summary.json" "$label" <<'PY' | tee -a "$TABLE"
 import json, sys
 try:
@@ -81,6 +93,52 @@ print(f"step {sys.argv[2]}: {r['backend']} ranks {r['ranks']} cells {r['cells']:
 PY
 }
 
+gpumem() { # FILE : the peak memory.used (MiB) of each GPU in the nvidia-smi log FILE
+  python3 - "$1" <<'PY'
+import sys
+peak = {}
+for line in open(sys.argv[1]):
+    f = [x.strip() for x in line.split(",")]
+    if len(f) == 2 and f[1].isdigit():
+        peak[f[0]] = max(peak.get(f[0], 0), int(f[1]))
+print(" ".join(f"GPU{k} {v / 1024:.1f} GiB" for k, v in sorted(peak.items())) or "n/a")
+PY
+}
+
+T0=$(date +%s)
+budget_left() { echo $((${BUDGET_S:-270} - ($(date +%s) - T0))); }
+
+bstep() { # LABEL RANKS N : navier bench step of the Re_tau 5200 channel on N^2 cells, peak device memory
+  local label=$1 ranks=$2 n=$3 left
+  left=$(budget_left)
+  if [ "$left" -lt 20 ]; then
+    echo "step $label: skipped (the ${BUDGET_S:-270} s budget is spent)" | tee -a "$TABLE"
+    return
+  fi
+  local launch=() dec=()
+  [ "$ranks" -gt 1 ] && launch=(mpiexec -n "$ranks") && dec=(--set run.decomposition=1,$ranks,1)
+  nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits -lms 200 >"$W/smi_$label.txt" 2>/dev/null &
+  local smi=$!
+  timeout --foreground $((left < 120 ? left : 120)) "${launch[@]}" "$BIN/navier" bench step --case "$C5200" \
+    --set grid.nx="$n" --set grid.ny="$n" --set run.backend=cuda "${dec[@]}" --steps 5 --json >"$W/step_$label.log" 2>&1
+  local rc=$?
+  kill "$smi" 2>/dev/null
+  wait "$smi" 2>/dev/null
+  local mem
+  mem=$(gpumem "$W/smi_$label.txt")
+  python3 - "$W/step_$label.log" "$label" "$rc" "$mem" <<'PY' | tee -a "$TABLE"
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
+if not lines:
+    tail = open(sys.argv[1]).read().strip().splitlines()[-2:]
+    print(f"step {sys.argv[2]}: exit {sys.argv[3]}, no result ({' | '.join(tail)}); peak device memory {sys.argv[4]}")
+    sys.exit()
+r = json.loads(lines[-1])
+print(f"step {sys.argv[2]}: {r['backend']} ranks {r['ranks']} cells {r['cells']:.0f}: {r['step_s']:.4f} s per outer "
+      f"iteration ({r['ns_per_cell_step']:.2f} ns/cell); peak device memory (nvidia-smi) {sys.argv[4]}")
+PY
+}
+
 for part in "$@"; do
   echo "=== $part  ($(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1); commit $(git rev-parse --short HEAD 2>/dev/null))" | tee -a "$TABLE"
   case $part in
@@ -102,6 +160,40 @@ for part in "$@"; do
     launch=""
     [ "${part%%_*}" = bench2 ] && launch="mpiexec -n 2 --oversubscribe"
     for n in 6000 10000 12000; do step "${part%%_*}_${kind}_$n" "$launch" "$n" cuda 10 "$kind"; done
+    ;;
+  bench)
+    total=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+    ngpu=$(nvidia-smi -L | wc -l)
+    timeout 120 "$BIN/navier" run "$C5200" --output "$W/probe" --set grid.nx=1000 --set grid.ny=1000 \
+      --set run.backend=cuda --set time.max_steps=3 --profile >"$W/probe.log" 2>&1
+    python3 - "$W/probe.log" "$total" "$ngpu" <<'PY' | tee -a "$TABLE"
+import re, sys
+m = re.search(r"memory: ([0-9.]+) GiB of (\w+) memory at the peak \(largest rank\), ([0-9.]+) bytes per cell",
+              open(sys.argv[1]).read())
+total = float(sys.argv[2]) * 2**20  # MiB -> bytes
+if not m:
+    print(f"memory probe: no --profile memory line in {sys.argv[1]}"); sys.exit()
+b = float(m.group(3))
+print(f"memory probe (1000^2 channel, --profile): {m.group(1)} GiB of {m.group(2)} memory, {b:.0f} bytes per cell; "
+      f"{sys.argv[3]} GPU(s) of {total / 2**30:.1f} GiB")
+for n in (6000, 10000, 12000):
+    for r in (1, 2):
+        need = b * n * n / r
+        print(f"  {n}^2 on {r} GPU(s): {need / 2**30:.1f} GiB per GPU -> {'fits' if need < total else 'does NOT fit'}")
+PY
+    STEADY_TIMEOUT=60 steady rans5200 "$C5200"
+    for n in 12000 10000 6000; do
+      [ "$ngpu" -ge 2 ] && bstep "2gpu_$n" 2 "$n"
+      bstep "1gpu_$n" 1 "$n"
+    done
+    bstep 1gpu_2000 1 2000
+    left=$(budget_left)
+    if [ "$left" -ge 20 ]; then
+      STEADY_TIMEOUT=$left steady rans550 "$C550"
+    else
+      echo "steady rans550: skipped (budget spent)" | tee -a "$TABLE"
+    fi
+    echo "bench: $(($(date +%s) - T0)) s in all" | tee -a "$TABLE"
     ;;
   cpu_channel | cpu_cavity)
     for n in ${CPU_SIZES:-2000 6000}; do step "cpu_${part#*_}_$n" "" "$n" cpu 3 "${part#*_}"; done

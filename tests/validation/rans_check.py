@@ -25,6 +25,13 @@ usage: rans_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          omega <= 1e-7 at every dt: its Picard step omega' = omega / (1 + dt beta omega)
                          is the exact solution of the Riccati ODE (1/omega grows by beta dt), so only the
                          solver tolerance remains
+  published CASE NY YMAX TOL  run the channel CASE on ny = NY cells to its steady state and assert that its U+
+                         is the model's published one in the inner layer: within TOL % of the CFL3D SST-V
+                         profile of the NASA Turbulence Modeling Resource (2D flat plate, 545 x 385 grid,
+                         Re_theta ~ 10000; data/tmr_sstv_flatplate_uplus.csv, interpolated linearly in log y+)
+                         at every Lee & Moser y+ in [1, YMAX] (the inner layer, where a channel and a
+                         boundary layer share U+(y+)); prints how far that published SST profile itself
+                         is from Lee & Moser (2015) there
   same3d CASE TOL        run the 2D channel CASE and the same channel in 3D (nz = 2, periodic z) to their
                          steady states and assert that the profiles (U+, k+, omega+, nu_t / nu) agree to
                          TOL relative (the model's 3D path: the z terms of S^2, the gradients, advection)
@@ -196,6 +203,39 @@ def check_decay(navier, scratch, dt, lo, sets):
     print("PASS")
 
 
+def read_tmr_sstv():
+    """log10(y+), U+ of data/tmr_sstv_flatplate_uplus.csv (its '#' lines are provenance)."""
+    with open(os.path.join(ref_dir(), "tmr_sstv_flatplate_uplus.csv")) as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    return [float(r["log10_y_plus"]) for r in rows], [float(r["u_plus"]) for r in rows]
+
+
+def check_published(navier, scratch, case, ny, ymax, tol, sets):
+    steady_run(navier, scratch, case, sets + [f"grid.ny={ny}"])
+    p = read_profile(scratch)
+    half = [i for i, y in enumerate(p["y"]) if y < p["y"][-1] / 2 + p["y"][0]]
+    yp, up = [p["y_plus"][i] for i in half], [p["u_plus"][i] for i in half]
+    lt, ut = read_tmr_sstv()
+    with open(os.path.join(ref_dir(), "leemoser2015_retau5200.csv")) as f:
+        lm = [(float(r["y_plus"]), float(r["U_plus"])) for r in csv.DictReader(f)]
+    worst, fails = 0.0, []
+    print(f"{'y+':>8} {'U+ LM':>7} {'U+ SST':>7} {'SST-LM %':>8} {'U+ run':>7} {'run-SST %':>9}")
+    for y, u in lm:
+        if y < 1 or y > ymax:
+            continue
+        t = interp(math.log10(y), lt, ut)
+        v = interp(y, yp, up)
+        dev = 100 * (v - t) / t
+        worst = max(worst, abs(dev))
+        print(f"{y:8.2f} {u:7.3f} {t:7.3f} {100 * (t - u) / u:8.2f} {v:7.3f} {dev:9.2f}")
+        if abs(dev) > tol:
+            fails.append(f"U+ at y+ = {y:.2f}: {v:.3f} vs the published SST {t:.3f} ({dev:+.2f} %)")
+    print(f"worst deviation from the published SST-V profile for 1 <= y+ <= {ymax:g}: {worst:.2f} % (bound {tol:g} %)")
+    if fails:
+        sys.exit("FAIL: " + "; ".join(fails))
+    print("PASS")
+
+
 def check_same3d(navier, scratch, case, tol, sets):
     steady_run(navier, os.path.join(scratch, "2d"), case, sets)
     steady_run(navier, os.path.join(scratch, "3d"), case, sets + ["grid.dim=3", "grid.nz=2", "grid.lz=64",
@@ -227,6 +267,8 @@ def main():
         check_frozen(navier, scratch, args[0], float(args[1]), sets)
     elif check == "gridconv":
         check_gridconv(navier, scratch, args[0], [int(n) for n in args[1:4]], float(args[4]), float(args[5]), sets)
+    elif check == "published":
+        check_published(navier, scratch, args[0], int(args[1]), float(args[2]), float(args[3]), sets)
     elif check == "same3d":
         check_same3d(navier, scratch, args[0], float(args[1]), sets)
     elif check == "decay":
