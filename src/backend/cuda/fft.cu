@@ -60,14 +60,70 @@ static nav_err nav_fft_grow(void **buf, size_t *len, size_t need) {
   return NAV_OK;
 }
 
+/* Line b of the plan: its first point in the dense array. */
+__device__ __forceinline__ nav_idx nav_fft_line_first(const nav_cuda_fft_plan &p, nav_idx b) {
+  if (p.dir == 0) return b * p.m[0];
+  if (p.dir == 1) return (b % p.m[0]) + (b / p.m[0]) * (nav_idx)p.m[0] * p.m[1];
+  return b;
+}
+
 __device__ __forceinline__ nav_idx nav_fft_dense_stride(const nav_cuda_fft_plan &p) {
   return p.dir == 0 ? 1 : p.dir == 1 ? (nav_idx)p.m[0] : (nav_idx)p.m[0] * p.m[1];
+}
+
+/* Thread t -> (line b, element n) of a buffer whose lines have len elements. */
+__device__ __forceinline__ void nav_fft_split(const nav_cuda_fft_plan &p, nav_idx t, int len, nav_idx *b, int *n) {
+  if (p.dir == 0) {
+    *b = t / len;
+    *n = (int)(t % len);
+  } else {
+    *b = t % p.B;
+    *n = (int)(t / p.B);
+  }
 }
 
 /* Buffer index of (b, n) in a buffer of line length len. */
 __device__ __forceinline__ nav_idx nav_fft_at(const nav_cuda_fft_plan &p, nav_idx b, int n, int len) {
   return p.dir == 0 ? b * len + n : (nav_idx)n * p.B + b;
 }
+
+__global__ void nav_fft_pre_kernel(nav_cuda_fft_plan p, const nav_real *x, nav_real *r, nav_real *c, nav_idx total,
+                                   int len) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  nav_idx b;
+  int n;
+  nav_fft_split(p, t, len, &b, &n);
+  const nav_real *line = x + nav_fft_line_first(p, b);
+  const nav_idx st = nav_fft_dense_stride(p), q = nav_fft_at(p, b, n, len);
+  if (p.cls == 0)
+    r[q] = nav_fft_pre_r2c(p.kind, p.N, line, st, n);
+  else if (p.cls == 1)
+    nav_fft_pre_c2r(p.kind, p.N, p.tw, line, st, n, &c[2 * q], &c[2 * q + 1]);
+  else
+    nav_fft_pre_c2c(p.N, p.tw, line, st, n, &c[2 * q], &c[2 * q + 1]);
+}
+
+__global__ void nav_fft_post_kernel(nav_cuda_fft_plan p, nav_real *x, const nav_real *r, const nav_real *c,
+                                    nav_idx total) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  nav_idx b;
+  int k;
+  nav_fft_split(p, t, p.N, &b, &k);
+  const nav_idx st = nav_fft_dense_stride(p);
+  nav_real y;
+  if (p.cls == 1) {
+    y = nav_fft_post_c2r(p.kind, p.N, r + nav_fft_at(p, b, 0, p.lr), p.dir == 0 ? 1 : p.B, k);
+  } else {
+    const nav_real *Z = c + 2 * nav_fft_at(p, b, 0, p.lc);
+    const nav_idx zs = p.dir == 0 ? 1 : p.B;
+    y = p.cls == 0 ? nav_fft_post_r2c(p.kind, p.N, p.tw, Z, zs, k) : nav_fft_post_c2c(p.kind, p.N, p.tw, Z, zs, k);
+  }
+  x[nav_fft_line_first(p, b) + k * st] = y;
+}
+
+static unsigned nav_fft_blocks(nav_idx total) { return (unsigned)((total + 255) / 256); }
 
 /* Dense c0 x c1 x c2 loops (x fastest) without index division: threads of NAV_CUDA_BX x NAV_CUDA_BY over
  * (i, j), one block row per k; j and k stride by the grid beyond CUDA's 65535 blocks in y and z. A
@@ -84,72 +140,6 @@ static dim3 nav_fft_grid3(int c0, int c1, int c2) {
   if (i >= (c0)) return;                                                                           \
   for (int k = (int)blockIdx.z; k < (c2); k += (int)gridDim.z)                                     \
     for (int j = (int)(blockIdx.y * blockDim.y + threadIdx.y); j < (c1); j += (int)(gridDim.y * blockDim.y))
-
-/* Point (X, Y, Z) of a launch over the dense box with the extent along dir replaced by the elements
- * of a line: its line b, element n and the line's first point in the dense array. The lines along
- * x are numbered b = y + m1 z (contiguous lines), along y b = x + m0 z, along z b = x + m0 y (the
- * batch-fastest buffers: neighbouring lines are neighbours in memory). */
-__device__ __forceinline__ void nav_fft_line_point(const nav_cuda_fft_plan &p, int X, int Y, int Z, nav_idx *b, int *n,
-                                                   nav_idx *first) {
-  if (p.dir == 0) {
-    *n = X;
-    *b = Y + (nav_idx)p.m[1] * Z;
-    *first = *b * p.m[0];
-  } else if (p.dir == 1) {
-    *n = Y;
-    *b = X + (nav_idx)p.m[0] * Z;
-    *first = X + (nav_idx)p.m[0] * p.m[1] * Z;
-  } else {
-    *n = Z;
-    *b = X + (nav_idx)p.m[0] * Y;
-    *first = *b;
-  }
-}
-
-/* The launch of nav_fft_line_point: cnt elements per line. */
-static dim3 nav_fft_line_grid(const nav_cuda_fft_plan *p, int cnt, int e[3]) {
-  for (int d = 0; d < 3; d++) e[d] = d == p->dir ? cnt : p->m[d];
-  return nav_fft_grid3(e[0], e[1], e[2]);
-}
-
-__global__ void nav_fft_pre_kernel(nav_cuda_fft_plan p, const nav_real *x, nav_real *r, nav_real *c, int e0, int e1,
-                                   int e2, int len) {
-  NAV_FFT_FOR3(e0, e1, e2) {
-    nav_idx b, first;
-    int n;
-    nav_fft_line_point(p, i, j, k, &b, &n, &first);
-    const nav_real *line = x + first;
-    const nav_idx st = nav_fft_dense_stride(p), q = nav_fft_at(p, b, n, len);
-    if (p.cls == 0)
-      r[q] = nav_fft_pre_r2c(p.kind, p.N, line, st, n);
-    else if (p.cls == 1)
-      nav_fft_pre_c2r(p.kind, p.N, p.tw, line, st, n, &c[2 * q], &c[2 * q + 1]);
-    else
-      nav_fft_pre_c2c(p.N, p.tw, line, st, n, &c[2 * q], &c[2 * q + 1]);
-  }
-}
-
-__global__ void nav_fft_post_kernel(nav_cuda_fft_plan p, nav_real *x, const nav_real *r, const nav_real *c, int e0,
-                                    int e1, int e2) {
-  NAV_FFT_FOR3(e0, e1, e2) {
-    nav_idx b, first;
-    int n;
-    nav_fft_line_point(p, i, j, k, &b, &n, &first);
-    const nav_idx st = nav_fft_dense_stride(p);
-    nav_real y;
-    if (p.cls == 1) {
-      y = nav_fft_post_c2r(p.kind, p.N, r + nav_fft_at(p, b, 0, p.lr), p.dir == 0 ? 1 : p.B, n);
-    } else {
-      const nav_real *Z = c + 2 * nav_fft_at(p, b, 0, p.lc);
-      const nav_idx zs = p.dir == 0 ? 1 : p.B;
-      y = p.cls == 0 ? nav_fft_post_r2c(p.kind, p.N, p.tw, Z, zs, n) : nav_fft_post_c2c(p.kind, p.N, p.tw, Z, zs, n);
-    }
-    x[first + n * st] = y;
-  }
-}
-
-static unsigned nav_fft_blocks(nav_idx total) { return (unsigned)((total + 255) / 256); }
-
 
 nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **out) {
   (void)data;
@@ -190,11 +180,9 @@ nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *
 nav_err nav_fft_execute_cuda(void *plan, nav_real *data) {
   const nav_cuda_fft_plan *p = (const nav_cuda_fft_plan *)plan;
   const int len = p->cls == 0 ? p->lr : p->cls == 1 ? p->N / 2 + 1 : p->M; /* elements the pre kernel writes */
-  if (p->B == 0) return NAV_OK;
-  int e[3];
-  const dim3 gpre = nav_fft_line_grid(p, len, e);
-  nav_fft_pre_kernel<<<gpre, nav_cuda_block(), 0, nav_cuda_stream>>>(*p, data, nav_fft_rbuf, nav_fft_cbuf, e[0], e[1],
-                                                                     e[2], p->cls == 0 ? p->lr : p->lc);
+  const nav_idx pre = (nav_idx)len * p->B, post = (nav_idx)p->N * p->B;
+  nav_fft_pre_kernel<<<nav_fft_blocks(pre), 256, 0, nav_cuda_stream>>>(*p, data, nav_fft_rbuf, nav_fft_cbuf, pre,
+                                                                       p->cls == 0 ? p->lr : p->lc);
   NAV_CUDA_LAUNCHED("nav_fft_pre_kernel");
   NAV_CALL_CUFFT(cufftSetStream(p->h, nav_cuda_stream));
   NAV_CALL_CUFFT(cufftSetWorkArea(p->h, nav_fft_work));
@@ -209,9 +197,7 @@ nav_err nav_fft_execute_cuda(void *plan, nav_real *data) {
   else if (p->cls == 1) NAV_CALL_CUFFT(cufftExecZ2D(p->h, c, r));
   else NAV_CALL_CUFFT(cufftExecZ2Z(p->h, c, c, CUFFT_FORWARD));
 #endif
-  const dim3 gpost = nav_fft_line_grid(p, p->N, e);
-  nav_fft_post_kernel<<<gpost, nav_cuda_block(), 0, nav_cuda_stream>>>(*p, data, nav_fft_rbuf, nav_fft_cbuf, e[0], e[1],
-                                                                       e[2]);
+  nav_fft_post_kernel<<<nav_fft_blocks(post), 256, 0, nav_cuda_stream>>>(*p, data, nav_fft_rbuf, nav_fft_cbuf, post);
   NAV_CUDA_LAUNCHED("nav_fft_post_kernel");
   return NAV_OK;
 }
