@@ -70,15 +70,13 @@ static void dft(int M, const nav_real *z, int sign, nav_real *Z) {
 static void through_fft(nav_fft_kind kind, int N, const nav_real *x, nav_real *y) {
   const int M = nav_fft_length(kind, N), cls = nav_fft_class(kind);
   nav_real *z = calloc(2 * (size_t)M, sizeof *z), *Z = calloc(2 * (size_t)M, sizeof *Z);
-  nav_real *tw = malloc(4 * (size_t)N * sizeof *tw);
-  nav_fft_twiddles(N, tw);
   const nav_idx st = 3;
   if (cls == 0) {
     for (int n = 0; n < N; n++) z[2 * n] = nav_fft_pre_r2c(kind, N, x, st, n);
     dft(M, z, -1, Z); /* only Z_k, k <= N/2, is read by the post pass */
-    for (int k = 0; k < N; k++) y[k * st] = nav_fft_post_r2c(kind, N, tw, Z, 1, k);
+    for (int k = 0; k < N; k++) y[k * st] = nav_fft_post_r2c(kind, N, Z, 1, k);
   } else if (cls == 1) {
-    for (int k = 0; k <= N / 2; k++) nav_fft_pre_c2r(kind, N, tw, x, st, k, &z[2 * k], &z[2 * k + 1]);
+    for (int k = 0; k <= N / 2; k++) nav_fft_pre_c2r(kind, N, x, st, k, &z[2 * k], &z[2 * k + 1]);
     for (int k = N / 2 + 1; k < N; k++) { /* the Hermitian half that complex-to-real implies */
       z[2 * k] = z[2 * (N - k)];
       z[2 * k + 1] = -z[2 * (N - k) + 1];
@@ -89,13 +87,12 @@ static void through_fft(nav_fft_kind kind, int N, const nav_real *x, nav_real *y
     for (int k = 0; k < N; k++) y[k * st] = nav_fft_post_c2r(kind, N, v, 1, k);
     free(v);
   } else {
-    for (int n = 0; n < M; n++) nav_fft_pre_c2c(N, tw, x, st, n, &z[2 * n], &z[2 * n + 1]);
+    for (int n = 0; n < M; n++) nav_fft_pre_c2c(N, x, st, n, &z[2 * n], &z[2 * n + 1]);
     dft(M, z, -1, Z);
-    for (int k = 0; k < N; k++) y[k * st] = nav_fft_post_c2c(kind, N, tw, Z, 1, k);
+    for (int k = 0; k < N; k++) y[k * st] = nav_fft_post_c2c(kind, N, Z, 1, k);
   }
   free(z);
   free(Z);
-  free(tw);
 }
 
 int main(void) {

@@ -63,19 +63,7 @@ NAV_HD static inline void nav_fft_thomas(int N, nav_idx first, nav_idx stride, n
  *   DCT4, DST4: complex input x_n e^{-i pi n/2N} padded with zeros to M = 2N, complex FFT (e^{-}),
  *     DCT4_k = 2 Re(e^{-i pi (2k+1)/4N} Z_k), DST4_k = -2 Im(...).
  * Complex values are interleaved (re, im) nav_real pairs; a spectrum line starts at Z with stride
- * zs (complex elements). The twiddles come from a table tw of the line length N (nav_fft_twiddles:
- * cos, sin of pi j / 4N, j < 2N, computed once in double and stored as nav_real): no trigonometry per
- * point, and none in double in the FP32 build (an FP64 sincos is some 40 FP64 instructions). */
-
-/* tw[2j], tw[2j+1] = cos, sin(pi j / 4N) for j = 0..2N-1 (4N values): the angles pi k / 2N (j = 2k)
- * and pi (2k+1) / 4N (j = 2k+1) of the passes below. Host. */
-static inline void nav_fft_twiddles(int N, nav_real *tw) {
-  for (int j = 0; j < 2 * N; j++) {
-    const double t = 3.14159265358979323846 * j / (4.0 * N);
-    tw[2 * j] = (nav_real)cos(t);
-    tw[2 * j + 1] = (nav_real)sin(t);
-  }
-}
+ * zs (complex elements). Twiddles are computed in double. */
 
 NAV_HD static inline int nav_fft_src(int n, int N) { return n < (N + 1) / 2 ? 2 * n : 2 * (N - 1 - n) + 1; }
 /* n with src(n) = k */
@@ -100,24 +88,24 @@ NAV_HD static inline nav_real nav_fft_pre_r2c(nav_fft_kind kind, int N, const na
 }
 
 /* Class 0: output k < N from the half spectrum Z. */
-NAV_HD static inline nav_real nav_fft_post_r2c(nav_fft_kind kind, int N, const nav_real *tw, const nav_real *Z,
-                                               nav_idx zs, int k) {
+NAV_HD static inline nav_real nav_fft_post_r2c(nav_fft_kind kind, int N, const nav_real *Z, nav_idx zs, int k) {
   if (kind == NAV_FFT_R2HC) return k <= N / 2 ? Z[2 * k * zs] : Z[2 * (N - k) * zs + 1];
   const int q = kind == NAV_FFT_DST2 ? N - 1 - k : k; /* q <= N/2 stored, else the conjugate of N - q */
-  const nav_real a = q <= N / 2 ? Z[2 * q * zs] : Z[2 * (N - q) * zs];
-  const nav_real b = q <= N / 2 ? Z[2 * q * zs + 1] : -Z[2 * (N - q) * zs + 1];
-  return 2 * (a * tw[4 * q] + b * tw[4 * q + 1]); /* t = pi q / 2N */
+  const double a = q <= N / 2 ? Z[2 * q * zs] : Z[2 * (N - q) * zs];
+  const double b = q <= N / 2 ? Z[2 * q * zs + 1] : -Z[2 * (N - q) * zs + 1];
+  const double t = 3.14159265358979323846 * q / (2.0 * N);
+  return (nav_real)(2 * (a * cos(t) + b * sin(t)));
 }
 
 /* Class 1: the half-spectrum input V_k, k <= N/2, of the FFT. */
-NAV_HD static inline void nav_fft_pre_c2r(nav_fft_kind kind, int N, const nav_real *tw, const nav_real *x, nav_idx st,
-                                          int k, nav_real *re, nav_real *im) {
+NAV_HD static inline void nav_fft_pre_c2r(nav_fft_kind kind, int N, const nav_real *x, nav_idx st, int k, nav_real *re,
+                                          nav_real *im) {
   if (kind == NAV_FFT_HC2R) {
     *re = x[k * st];
     *im = k > 0 && 2 * k != N ? x[(N - k) * st] : 0;
     return;
   }
-  nav_real a, b; /* x_k and x_{N-k} of the (reversed for DST3) input */
+  double a, b; /* x_k and x_{N-k} of the (reversed for DST3) input */
   if (kind == NAV_FFT_DCT3) {
     a = x[k * st];
     b = k > 0 ? x[(N - k) * st] : 0;
@@ -125,9 +113,9 @@ NAV_HD static inline void nav_fft_pre_c2r(nav_fft_kind kind, int N, const nav_re
     a = x[(N - 1 - k) * st];
     b = k > 0 ? x[(k - 1) * st] : 0;
   }
-  const nav_real cs = tw[4 * k], sn = tw[4 * k + 1]; /* t = pi k / 2N */
-  *re = a * cs + b * sn; /* e^{it} (a - i b) */
-  *im = a * sn - b * cs;
+  const double t = 3.14159265358979323846 * k / (2.0 * N);
+  *re = (nav_real)(a * cos(t) + b * sin(t)); /* e^{it} (a - i b) */
+  *im = (nav_real)(a * sin(t) - b * cos(t));
 }
 
 /* Class 1: output k < N from the real FFT output v (stride vs). */
@@ -138,25 +126,21 @@ NAV_HD static inline nav_real nav_fft_post_c2r(nav_fft_kind kind, int N, const n
 }
 
 /* Class 2: the complex input z_n, n < 2N. */
-NAV_HD static inline void nav_fft_pre_c2c(int N, const nav_real *tw, const nav_real *x, nav_idx st, int n,
-                                          nav_real *re, nav_real *im) {
+NAV_HD static inline void nav_fft_pre_c2c(int N, const nav_real *x, nav_idx st, int n, nav_real *re, nav_real *im) {
   if (n >= N) {
     *re = *im = 0;
     return;
   }
-  const nav_real v = x[n * st];
-  *re = v * tw[4 * n]; /* t = pi n / 2N */
-  *im = -v * tw[4 * n + 1];
+  const double t = 3.14159265358979323846 * n / (2.0 * N), v = x[n * st];
+  *re = (nav_real)(v * cos(t));
+  *im = (nav_real)(-v * sin(t));
 }
 
 /* Class 2: output k < N from the spectrum Z. */
-NAV_HD static inline nav_real nav_fft_post_c2c(nav_fft_kind kind, int N, const nav_real *tw, const nav_real *Z,
-                                               nav_idx zs, int k) {
-  (void)N;
-  const nav_real a = Z[2 * k * zs], b = Z[2 * k * zs + 1];
-  const nav_real cs = tw[2 * (2 * k + 1)], sn = tw[2 * (2 * k + 1) + 1]; /* t = pi (2k+1) / 4N */
+NAV_HD static inline nav_real nav_fft_post_c2c(nav_fft_kind kind, int N, const nav_real *Z, nav_idx zs, int k) {
+  const double t = 3.14159265358979323846 * (2 * k + 1) / (4.0 * N), a = Z[2 * k * zs], b = Z[2 * k * zs + 1];
   /* e^{-it} (a + i b) = (a cos t + b sin t) + i (b cos t - a sin t) */
-  return kind == NAV_FFT_DCT4 ? 2 * (a * cs + b * sn) : -2 * (b * cs - a * sn);
+  return (nav_real)(kind == NAV_FFT_DCT4 ? 2 * (a * cos(t) + b * sin(t)) : -2 * (b * cos(t) - a * sin(t)));
 }
 
 /* ---- the whole box in one multi-dimensional real FFT (fft_box) -------------------------------

@@ -41,7 +41,6 @@ typedef struct nav_cuda_fft_plan {
   int m[3], dir, N, M, B, cls;
   nav_fft_kind kind;
   int lr, lc;   /* line lengths of the real and the complex buffer */
-  nav_real *tw; /* device twiddles of the line length N (nav_fft_twiddles, 4N values) */
   cufftHandle h;
   size_t work;  /* bytes of cuFFT's work area */
 } nav_cuda_fft_plan;
@@ -99,9 +98,9 @@ __global__ void nav_fft_pre_kernel(nav_cuda_fft_plan p, const nav_real *x, nav_r
   if (p.cls == 0)
     r[q] = nav_fft_pre_r2c(p.kind, p.N, line, st, n);
   else if (p.cls == 1)
-    nav_fft_pre_c2r(p.kind, p.N, p.tw, line, st, n, &c[2 * q], &c[2 * q + 1]);
+    nav_fft_pre_c2r(p.kind, p.N, line, st, n, &c[2 * q], &c[2 * q + 1]);
   else
-    nav_fft_pre_c2c(p.N, p.tw, line, st, n, &c[2 * q], &c[2 * q + 1]);
+    nav_fft_pre_c2c(p.N, line, st, n, &c[2 * q], &c[2 * q + 1]);
 }
 
 __global__ void nav_fft_post_kernel(nav_cuda_fft_plan p, nav_real *x, const nav_real *r, const nav_real *c,
@@ -118,28 +117,12 @@ __global__ void nav_fft_post_kernel(nav_cuda_fft_plan p, nav_real *x, const nav_
   } else {
     const nav_real *Z = c + 2 * nav_fft_at(p, b, 0, p.lc);
     const nav_idx zs = p.dir == 0 ? 1 : p.B;
-    y = p.cls == 0 ? nav_fft_post_r2c(p.kind, p.N, p.tw, Z, zs, k) : nav_fft_post_c2c(p.kind, p.N, p.tw, Z, zs, k);
+    y = p.cls == 0 ? nav_fft_post_r2c(p.kind, p.N, Z, zs, k) : nav_fft_post_c2c(p.kind, p.N, Z, zs, k);
   }
   x[nav_fft_line_first(p, b) + k * st] = y;
 }
 
 static unsigned nav_fft_blocks(nav_idx total) { return (unsigned)((total + 255) / 256); }
-
-/* Dense c0 x c1 x c2 loops (x fastest) without index division: threads of NAV_CUDA_BX x NAV_CUDA_BY over
- * (i, j), one block row per k; j and k stride by the grid beyond CUDA's 65535 blocks in y and z. A
- * flat index t split by % and / costs a 64-bit division per index per point (tens of instructions):
- * as much as the point's memory traffic in FP32 (the gather and scatter of the box move 8 bytes). */
-static dim3 nav_fft_grid3(int c0, int c1, int c2) {
-  const int gy = (c1 + NAV_CUDA_BY - 1) / NAV_CUDA_BY;
-  return dim3((unsigned)((c0 + NAV_CUDA_BX - 1) / NAV_CUDA_BX), (unsigned)(gy < 65535 ? gy : 65535),
-              (unsigned)(c2 < 65535 ? c2 : 65535));
-}
-
-#define NAV_FFT_FOR3(c0, c1, c2)                                                                     \
-  const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);                                      \
-  if (i >= (c0)) return;                                                                           \
-  for (int k = (int)blockIdx.z; k < (c2); k += (int)gridDim.z)                                     \
-    for (int j = (int)(blockIdx.y * blockDim.y + threadIdx.y); j < (c1); j += (int)(gridDim.y * blockDim.y))
 
 nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **out) {
   (void)data;
@@ -155,15 +138,6 @@ nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *
   p->cls = nav_fft_class(kind);
   p->lr = p->N;
   p->lc = p->cls == 2 ? p->M : p->M / 2 + 1;
-  {
-    nav_real *tw = (nav_real *)malloc((size_t)4 * p->N * sizeof *tw);
-    NAV_CHECK(tw, NAV_ERR_MEMORY, "cannot allocate the FFT twiddles");
-    nav_fft_twiddles(p->N, tw);
-    nav_err e = nav_alloc_cuda((void **)&p->tw, (size_t)4 * p->N * sizeof *tw);
-    if (e == NAV_OK) e = nav_from_host_cuda(p->tw, tw, (size_t)4 * p->N * sizeof *tw);
-    free(tw);
-    NAV_CALL(e);
-  }
   const int lm = dir == 0, stride = lm ? 1 : p->B;
   int n = p->M, inembed = p->cls == 0 ? p->lr : p->lc, onembed = p->cls == 1 ? p->lr : p->lc;
   const int idist = lm ? inembed : 1, odist = lm ? onembed : 1;
@@ -206,38 +180,40 @@ void nav_fft_plan_free_cuda(void *plan) {
   nav_cuda_fft_plan *p = (nav_cuda_fft_plan *)plan;
   if (!p) return;
   cufftDestroy(p->h);
-  if (p->tw) nav_free_cuda(p->tw);
   free(p);
 }
 
-__global__ void nav_copy_box_kernel(int c0, int c1, int c2, const nav_real *src, nav_idx soff, nav_idx s0,
+__global__ void nav_copy_box_kernel(int c0, int c1, nav_idx total, const nav_real *src, nav_idx soff, nav_idx s0,
                                     nav_idx s1, nav_idx s2, nav_real *dst, nav_idx doff, nav_idx d0, nav_idx d1,
                                     nav_idx d2) {
-  NAV_FFT_FOR3(c0, c1, c2) dst[doff + i * d0 + j * d1 + k * d2] = src[soff + i * s0 + j * s1 + k * s2];
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const nav_idx i = t % c0, j = (t / c0) % c1, k = t / ((nav_idx)c0 * c1);
+  dst[doff + i * d0 + j * d1 + k * d2] = src[soff + i * s0 + j * s1 + k * s2];
 }
 
 nav_err nav_copy_box_cuda(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
                           nav_idx doff, const nav_idx dst_st[3]) {
   const nav_idx total = (nav_idx)cnt[0] * cnt[1] * cnt[2];
   if (total == 0) return NAV_OK;
-  nav_copy_box_kernel<<<nav_fft_grid3(cnt[0], cnt[1], cnt[2]), nav_cuda_block(), 0, nav_cuda_stream>>>(
-      cnt[0], cnt[1], cnt[2], src, soff, sst[0], sst[1], sst[2], dst, doff, dst_st[0], dst_st[1], dst_st[2]);
+  nav_copy_box_kernel<<<nav_fft_blocks(total), 256, 0, nav_cuda_stream>>>(
+      cnt[0], cnt[1], total, src, soff, sst[0], sst[1], sst[2], dst, doff, dst_st[0], dst_st[1], dst_st[2]);
   NAV_CUDA_LAUNCHED("nav_copy_box_kernel");
   return NAV_OK;
 }
 
-__global__ void nav_fft_divide_kernel(int m0, int m1, int m2, const nav_real *l0, const nav_real *l1,
+__global__ void nav_fft_divide_kernel(int m0, int m1, nav_idx total, const nav_real *l0, const nav_real *l1,
                                       const nav_real *l2, nav_real *data) {
-  NAV_FFT_FOR3(m0, m1, m2) {
-    const nav_idx t = i + (nav_idx)m0 * (j + (nav_idx)m1 * k);
-    data[t] = nav_fft_divide(data[t], l0[i] + l1[j] + (l2 ? l2[k] : 0));
-  }
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  data[t] = nav_fft_divide(data[t], l0[i] + l1[j] + (l2 ? l2[k] : 0));
 }
 
 nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_real *data) {
-  if ((nav_idx)m[0] * m[1] * m[2] == 0) return NAV_OK;
-  nav_fft_divide_kernel<<<nav_fft_grid3(m[0], m[1], m[2]), nav_cuda_block(), 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], lam[0], lam[1], lam[2], data);
+  const nav_idx total = (nav_idx)m[0] * m[1] * m[2];
+  nav_fft_divide_kernel<<<nav_fft_blocks(total), 256, 0, nav_cuda_stream>>>(m[0], m[1], total, lam[0], lam[1],
+                                                                             lam[2], data);
   NAV_CUDA_LAUNCHED("nav_fft_divide_kernel");
   return NAV_OK;
 }
@@ -274,44 +250,47 @@ typedef struct nav_cuda_fft_box {
 } nav_cuda_fft_box;
 
 /* scratch (dense, x fastest) = b reordered: v(n) = x(nav_fft_even_from(n)) in the even directions */
-__global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1, int e2, const nav_real *b,
-                                          nav_idx off, nav_idx s0, nav_idx s1, nav_idx s2, nav_real *scratch) {
-  NAV_FFT_FOR3(m0, m1, m2) {
-    const nav_idx t = i + (nav_idx)m0 * (j + (nav_idx)m1 * k);
-    scratch[t] = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
-                   nav_fft_even_from(e2, k, m2) * s2];
-  }
+__global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
+                                          const nav_real *b, nav_idx off, nav_idx s0, nav_idx s1, nav_idx s2,
+                                          nav_real *scratch) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  scratch[t] = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
+                 nav_fft_even_from(e2, k, m2) * s2];
 }
 
 /* x = scratch with the reordering undone */
-__global__ void nav_fft_box_scatter_kernel(int m0, int m1, int m2, int e0, int e1, int e2, const nav_real *scratch,
-                                           nav_real *x, nav_idx off, nav_idx s0, nav_idx s1, nav_idx s2) {
-  NAV_FFT_FOR3(m0, m1, m2) {
-    x[off + i * s0 + j * s1 + k * s2] = scratch[nav_fft_even_to(e0, i, m0) +
-                                                m0 * (nav_fft_even_to(e1, j, m1) + (nav_idx)m1 * nav_fft_even_to(e2, k, m2))];
-  }
+__global__ void nav_fft_box_scatter_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
+                                           const nav_real *scratch, nav_real *x, nav_idx off, nav_idx s0,
+                                           nav_idx s1, nav_idx s2) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  x[off + i * s0 + j * s1 + k * s2] =
+      scratch[nav_fft_even_to(e0, i, m0) + m0 * (nav_fft_even_to(e1, j, m1) + (nav_idx)m1 * nav_fft_even_to(e2, k, m2))];
 }
 
-/* one thread per representative (k0 <= m0/2, k1 <= m1/2, k2 <= m2/2): i, j, k of NAV_FFT_FOR3 */
-__global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, const nav_real *tw0, const nav_real *tw1,
-                                         const nav_real *tw2, const nav_real *l0, const nav_real *l1,
-                                         const nav_real *l2, nav_real scale, nav_real *c) {
-  const int m[3] = {m0, m1, m2};
+/* one thread per representative (k0 <= m0/2, k1 <= m1/2, k2 <= m2/2) */
+__global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, const nav_real *tw0,
+                                         const nav_real *tw1, const nav_real *tw2, const nav_real *l0,
+                                         const nav_real *l1, const nav_real *l2, nav_real scale, nav_real *c) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  const int r0 = m0 / 2 + 1, r1 = m1 / 2 + 1;
+  const int m[3] = {m0, m1, m2}, k[3] = {(int)(t % r0), (int)((t / r0) % r1), (int)(t / ((nav_idx)r0 * r1))};
   const nav_real *const tw[3] = {tw0, tw1, tw2}, *const lam[3] = {l0, l1, l2};
-  NAV_FFT_FOR3(m0 / 2 + 1, m1 / 2 + 1, m2 / 2 + 1) {
-    const int k3[3] = {i, j, k};
-    nav_real blk[8][2];
-    nav_fft_block_get(c, m, k3, blk);
-    nav_fft_block_solve(blk, m, k3, tw, lam, scale);
-    nav_fft_block_put(c, m, k3, blk);
-  }
+  nav_real blk[8][2];
+  nav_fft_block_get(c, m, k, blk);
+  nav_fft_block_solve(blk, m, k, tw, lam, scale);
+  nav_fft_block_put(c, m, k, blk);
 }
 
 nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                          const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
                          void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
-  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
+  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2], cells = (nav_idx)m[0] * m[1] * m[2];
   if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
     s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
@@ -333,8 +312,8 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
   }
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
-  nav_fft_box_gather_kernel<<<nav_fft_grid3(m[0], m[1], m[2]), nav_cuda_block(), 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], e0, e1, e2, b, off, st[0], st[1], st[2], scratch);
+  nav_fft_box_gather_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
+      m[0], m[1], m[2], e0, e1, e2, cells, b, off, st[0], st[1], st[2], scratch);
   NAV_CUDA_LAUNCHED("nav_fft_box_gather_kernel");
   nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
   nav_cufft_real *r = (nav_cufft_real *)scratch;
@@ -347,17 +326,17 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
 #else
   NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, r, c));
 #endif
-  nav_fft_box_block_kernel<<<nav_fft_grid3(m[0] / 2 + 1, m[1] / 2 + 1, m[2] / 2 + 1), nav_cuda_block(), 0,
-                             nav_cuda_stream>>>(m[0], m[1], m[2], tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale,
-                                                nav_fft_cbuf);
+  const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
+  nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
+      m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
   NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
 #ifdef NAV_SINGLE_PRECISION
   NAV_CALL_CUFFT(cufftExecC2R(s->inv, c, r));
 #else
   NAV_CALL_CUFFT(cufftExecZ2D(s->inv, c, r));
 #endif
-  nav_fft_box_scatter_kernel<<<nav_fft_grid3(m[0], m[1], m[2]), nav_cuda_block(), 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], e0, e1, e2, scratch, x, off, st[0], st[1], st[2]);
+  nav_fft_box_scatter_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
+      m[0], m[1], m[2], e0, e1, e2, cells, scratch, x, off, st[0], st[1], st[2]);
   NAV_CUDA_LAUNCHED("nav_fft_box_scatter_kernel");
   return NAV_OK;
 }
