@@ -212,15 +212,17 @@ static void test_lines(pair_box *pb) {
       OK(gpu->set(bg, out.g, 0));
       for (int mode = 0; mode < 3; mode++) {
         field *o = mode == 0 ? &out : mode == 1 ? &v : &w;
-        OK(cpu->line_solve(bc, x.c, rhs.c, cp.c, o->c, d, mode ? -1 : 1, kind, mode, ends.c));
-        OK(gpu->line_solve(bg, x.g, rhs.g, cp.g, o->g, d, mode ? -1 : 1, kind, mode, ends.g));
+        /* mode 0 on the lines of colour 0: those of colour 1 were relaxed last, and their line
+         * residual is round-off (two backends' round-off compared relatively says nothing) */
+        OK(cpu->line_solve(bc, x.c, rhs.c, cp.c, o->c, d, mode ? -1 : 0, kind, mode, ends.c));
+        OK(gpu->line_solve(bg, x.g, rhs.g, cp.g, o->g, d, mode ? -1 : 0, kind, mode, ends.g));
         snprintf(name, sizeof name, "line_solve %c mode %d %s", "xyz"[d], mode, k ? "walls" : "kept");
         check_field(name, pb, o);
         snprintf(name, sizeof name, "line_solve ends %c %d %s", "xyz"[d], mode, k ? "walls" : "kept");
         check_field(name, pb, &ends);
       }
-      OK(cpu->line_update(bc, x.c, out.c, v.c, w.c, coef.c, d, 1, (nav_real)1));
-      OK(gpu->line_update(bg, x.g, out.g, v.g, w.g, coef.g, d, 1, (nav_real)1));
+      OK(cpu->line_update(bc, x.c, out.c, v.c, w.c, coef.c, d, 0, (nav_real)1));
+      OK(gpu->line_update(bg, x.g, out.g, v.g, w.g, coef.g, d, 0, (nav_real)1));
       snprintf(name, sizeof name, "line_update %c %s", "xyz"[d], k ? "walls" : "kept");
       check_field(name, pb, &x);
       field *all[8] = {&x, &rhs, &cp, &out, &v, &w, &ends, &coef};

@@ -270,10 +270,7 @@ static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_re
                                      nav_real *ends, int *done) {
   static int optin = -1;
   *done = 0;
-  /* Lines with a kept end (a neighbour rank's or a periodic ghost) take the thread-per-line kernel:
-   * the block solve's line_solve with kept ends (mode 0) disagreed with the CPU on an H100 (test_kernels,
-   * rel. diff 1 to 3, cause not found), while its physical-end solves agreed to 1e-16. */
-  if (kind[0] == 0 || kind[1] == 0) return NAV_OK;
+
   if (optin < 0) {
     int dev = 0;
     NAV_CALL_CUDA(cudaGetDevice(&dev));
