@@ -54,7 +54,7 @@ r = {"case": s["case"], "method": m, "grid": s["grid"], "backend": s["backend"],
      "iterations": st.get("iterations"), "residual": st.get("residual"), "converged": st.get("converged"),
      "wall_s": st.get("wall_s"), "work_units": st.get("work_units"), "binary": binary}
 try:
-    user, sys_s = open(d + ".time").read().split()[:2]
+    user, sys_s = open(d + ".time").read().splitlines()[-1].split()[:2] # after "Command exited with ..."
     r["cpu_s"] = round(float(user) + float(sys_s), 2)
 except Exception:
     pass
@@ -147,7 +147,8 @@ for spec in "${RUNS[@]}"; do
       "${extra[@]}" >"$dir.log" 2>&1
     summary "$dir" "$method" "$bin" | tee -a "$OUT/results.jsonl"
   done
-  compare "$OUT/${name}_artificial_compressibility" "$OUT/${name}_projection" | tee -a "$OUT/compare.txt"
+  [ -d "$OUT/${name}_artificial_compressibility" ] && [ -d "$OUT/${name}_projection" ] &&
+    compare "$OUT/${name}_artificial_compressibility" "$OUT/${name}_projection" | tee -a "$OUT/compare.txt"
 done
 /usr/bin/python3 - "$OUT/results.jsonl" <<'PY'
 import json, sys
