@@ -41,7 +41,7 @@ if [ -n "${SETS:-}" ]; then
   done
 fi
 two_sets=()
-for s in ${SETS//,/ }; do two_sets+=(--set "$s"); done
+for s in ${SETS:+${SETS//,/ }}; do two_sets+=(--set "$s"); done
 
 echo "== 1. AC (current) against the projection of 74d732c, one GPU (old projection capped at ${PROJ_LIMIT_S:-60} s)"
 NAV_BACKEND=$backend PROJ_NAVIER="$BIN/navier_74d732c" PROJ_LIMIT_S=${PROJ_LIMIT_S:-60} \
