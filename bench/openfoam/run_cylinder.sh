@@ -7,8 +7,10 @@
 # number over [T_AVG, END] (cylinder_coeffs.py, navier's definitions).
 #
 # usage: bench/openfoam/run_cylinder.sh [WORK_DIR] [END] [DT] [SCALE] [T_AVG]
-#   defaults: /tmp/navier_openfoam_cylinder, END 150, DT 0.005, SCALE 1 (make_mesh.py's cell-count
-#   factor), T_AVG 100. NP=1 runs one serial process (no decomposition; see run_cavity.sh for why the
+#   defaults: /tmp/navier_openfoam_cylinder, END 60, DT 0.005, SCALE 1 (make_mesh.py's cell-count
+#   factor), T_AVG 30 (the tilted start of 0/U sheds from t ~ 15; one process: about 9 CPU s per unit
+#   of simulated time, 9 minutes of one idle core). SCALE 0.5 with DT 0.01 and 0.667 with DT 0.0075 are
+#   the coarser meshes of docs/performance.md. NP=1 runs one serial process (no decomposition; see run_cavity.sh for why the
 #   CPU seconds of one process are the fair figure on a loaded machine); NP=2 (default) two MPI ranks.
 # Needs the Debian package `openfoam` (OpenFOAM v1912); the two variables below replace its bashrc.
 # Compare with navier on the same machine (the same window of simulated time):
@@ -16,10 +18,10 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 work=${1:-/tmp/navier_openfoam_cylinder}
-end=${2:-150}
+end=${2:-60}
 dt=${3:-0.005}
 scale=${4:-1}
-tavg=${5:-100}
+tavg=${5:-30}
 export WM_PROJECT_DIR=${WM_PROJECT_DIR:-/usr/share/openfoam} FOAM_ETC=${FOAM_ETC:-/usr/share/openfoam/etc}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 rm -rf "$work" && cp -r "$here/cylinder_re100" "$work" && cd "$work"
