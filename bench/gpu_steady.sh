@@ -10,7 +10,7 @@
 #
 # usage: bench/gpu_steady.sh BIN_DIR   (from the repository root; BIN_DIR/navier: a CUDA build of the
 #   current navier; BIN_DIR/navier_74d732c: a CUDA build of commit 74d732c; both sm_90, HDF5 off)
-#   PROJ_LIMIT_S (default 60) caps each run of the old projection, CUR_LIMIT_S (default 30) each run of
+#   PROJ_LIMIT_S (default 60) caps each run of the old projection, CUR_LIMIT_S (default 20) each run of
 #   the current projection: about 6 minutes of GPU time in all. Logs and JSON in $OUT (default
 #   /tmp/gpu_steady; the fields stay in SCRATCH, default /tmp/gpu_steady_runs).
 #   Smoke test on a CPU: NAV_BACKEND=cpu NGPU=2 SETS=grid.nx=16,grid.ny=16 bench/gpu_steady.sh DIR (SETS are
@@ -47,8 +47,8 @@ echo "== 1. AC (current) against the projection of 74d732c, one GPU (old project
 NAV_BACKEND=$backend PROJ_NAVIER="$BIN/navier_74d732c" PROJ_LIMIT_S=${PROJ_LIMIT_S:-60} \
   bash "$here/steady_time.sh" "$BIN/navier" "$SCRATCH/old" "${RUNS[@]}" >"$OUT/old.txt" 2>&1
 tail -n 12 "$OUT/old.txt"
-echo "== 2. the current projection, one GPU (capped at ${CUR_LIMIT_S:-30} s)"
-NAV_BACKEND=$backend METHODS=projection PROJ_LIMIT_S=${CUR_LIMIT_S:-30} \
+echo "== 2. the current projection, one GPU (capped at ${CUR_LIMIT_S:-20} s)"
+NAV_BACKEND=$backend METHODS=projection PROJ_LIMIT_S=${CUR_LIMIT_S:-20} \
   bash "$here/steady_time.sh" "$BIN/navier" "$SCRATCH/cur" "${RUNS[@]}" >"$OUT/cur.txt" 2>&1
 tail -n 6 "$OUT/cur.txt"
 cp "$SCRATCH/old/results.jsonl" "$OUT/old.jsonl" 2>/dev/null
