@@ -232,7 +232,7 @@ typedef struct nav_kernel_ops {
   /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
    * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
    * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays
-   * (their contents afterwards unspecified: the CUDA backend uses shared memory instead) */
+   * (their contents afterwards unspecified: the CUDA backend works in shared memory, and in cp for long lines) */
   nav_err (*relax_line)(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
                         int colour, const int kind[2], nav_real omega);
   /* nav_line_solve (mode 0, 1, 2) along direction dir on the lines of one colour (every line if

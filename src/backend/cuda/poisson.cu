@@ -120,8 +120,11 @@ nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs
  *     the interleaved layout), and gtsv2 asks for its own work buffer: more bytes for the same solve;
  *   - block size: the smallest of 32, 64, 128, 256 threads with 8 nt >= n (chunks of ~4-8 rows), so
  *     a 1704-cell line gets 256 threads, 53 KB of shared memory, 4 blocks per SM.
- * Lines longer than the device's shared memory per block allows (3 n + 6 nt reals; ~9000 cells in
- * FP64 on an H100) fall back to the former kernel (one thread per line, cp and out as the scratch). */
+ * Lines whose a', c', f' do not fit in a block's shared memory (3 n + 6 nt reals: ~9000 cells in FP64 on
+ * an H100) keep a' and c' there and f' in the scratch cp, dense per line (line l at cp + l n: the lines
+ * of a block's field fit in its ntot points), up to ~13 000 cells (the 10000^2 and 12000^2 RANS channels:
+ * 5.7 and 7.1 s per outer iteration on an H200 with the thread-per-line kernel, 0.17 s at 6000^2); longer
+ * lines fall back to the former kernel (one thread per line, cp and out as the scratch). */
 
 /* The thread-per-line fallback: thread t takes line l = ka + na kb of the other two directions
  * (nav_line_others) of the colour (colour < 0: every line) and runs the line's Thomas solve; lines of
@@ -193,8 +196,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
  * a, c, f (n each), then ra, rc, rf (2 nt each). */
 template <int DIM, int DIR>
 __global__ void __launch_bounds__(NAV_CUDA_LINE_MAX_THREADS)
-    nav_line_block_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *out, int colour, int lo_kind,
-                          int hi_kind, int mode, int relax, nav_real omega, nav_real *ends) {
+    nav_line_block_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *out, nav_real *fglobal,
+                          int colour, int lo_kind, int hi_kind, int mode, int relax, nav_real omega, nav_real *ends) {
   extern __shared__ nav_real nav_line_shared[];
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
@@ -205,7 +208,9 @@ __global__ void __launch_bounds__(NAV_CUDA_LINE_MAX_THREADS)
   const int ka = colour < 0 ? (int)blockIdx.x : 2 * (int)blockIdx.x + ((colour + b->g0[oa] + b->g0[ob] + kb) & 1);
   if (ka >= b->n[oa]) return; /* the whole block: no thread reaches a barrier */
   const int n = b->n[dir], t = (int)threadIdx.x, nt = (int)blockDim.x, S = nav_line_part_chunks(n, nt);
-  nav_real *a = nav_line_shared, *c = a + n, *f = c + n, *ra = f + n, *rc = ra + 2 * nt, *rf = rc + 2 * nt;
+  /* f' in shared memory, or in the dense per-line scratch fglobal (long lines) */
+  nav_real *a = nav_line_shared, *c = a + n, *f = fglobal ? fglobal + (ka + (long)b->n[oa] * kb) * n : c + n;
+  nav_real *ra = fglobal ? c + n : f + n, *rc = ra + 2 * nt, *rf = rc + 2 * nt;
   int ijk[3] = {0, 0, 0};
   ijk[oa] = ka;
   ijk[ob] = kb;
@@ -250,7 +255,9 @@ static int nav_line_threads(int n) {
   while (nt < NAV_CUDA_LINE_MAX_THREADS && 8 * nt < n) nt *= 2;
   return nt;
 }
-static size_t nav_line_shared_bytes(int n, int nt) { return (3 * (size_t)n + 6 * (size_t)nt) * sizeof(nav_real); }
+static size_t nav_line_shared_bytes(int n, int nt, int f_shared) {
+  return ((2 + (size_t)f_shared) * n + 6 * (size_t)nt) * sizeof(nav_real);
+}
 
 /* The opt-in to more than 48 KB of dynamic shared memory of nav_line_block_kernel<DIM, DIR>, set to
  * the largest size asked so far (one device per process: one rank per GPU, DESIGN.md). */
@@ -263,22 +270,24 @@ template <int DIM, int DIR> static nav_err nav_line_block_optin(size_t bytes) {
   return NAV_OK;
 }
 
-/* Launch nav_line_block_kernel on the lines of b along dir of the colour (colour < 0: all); *done = 0
- * (nothing launched) when a line needs more shared memory than the device gives a block. */
-static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *out, int dir,
-                                     int colour, const int kind[2], int mode, int relax, nav_real omega,
-                                     nav_real *ends, int *done) {
+/* Launch nav_line_block_kernel on the lines of b along dir of the colour (colour < 0: all), f' in shared
+ * memory or, when that does not fit, in scratch (a field of b: dense per line); *done = 0 (nothing
+ * launched) when even a' and c' need more shared memory than the device gives a block. */
+static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *out,
+                                     nav_real *scratch, int dir, int colour, const int kind[2], int mode, int relax,
+                                     nav_real omega, nav_real *ends, int *done) {
   static int optin = -1;
   *done = 0;
-
   if (optin < 0) {
     int dev = 0;
     NAV_CALL_CUDA(cudaGetDevice(&dev));
     NAV_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
   const int n = b->n[dir], nt = nav_line_threads(n);
-  const size_t bytes = nav_line_shared_bytes(n, nt);
+  const int f_shared = nav_line_shared_bytes(n, nt, 1) <= (size_t)optin;
+  const size_t bytes = nav_line_shared_bytes(n, nt, f_shared);
   if (bytes > (size_t)optin) return NAV_OK;
+  nav_real *fglobal = f_shared ? NULL : scratch;
   if (b->dim == 2)
     NAV_CALL(dir == 0 ? nav_line_block_optin<2, 0>(bytes) : nav_line_block_optin<2, 1>(bytes));
   else
@@ -288,8 +297,8 @@ static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_re
   int oa, ob;
   nav_line_others(dir, &oa, &ob);
   const dim3 grid((unsigned)(colour < 0 ? b->n[oa] : (b->n[oa] + 1) / 2), (unsigned)b->n[ob]);
-  NAV_CUDA_LAUNCH_DIR(b, dir, nav_line_block_kernel, grid, nt, bytes, *b, x, rhs, out, colour, kind[0], kind[1], mode,
-                      relax, omega, ends);
+  NAV_CUDA_LAUNCH_DIR(b, dir, nav_line_block_kernel, grid, nt, bytes, *b, x, rhs, out, fglobal, colour, kind[0],
+                      kind[1], mode, relax, omega, ends);
   *done = 1;
   return NAV_OK;
 }
@@ -297,7 +306,7 @@ static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_re
 nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
                             int colour, const int kind[2], nav_real omega) {
   int done;
-  NAV_CALL(nav_line_block_launch(b, x, rhs, NULL, dir, colour, kind, 0, 1, omega, NULL, &done));
+  NAV_CALL(nav_line_block_launch(b, x, rhs, NULL, cp, dir, colour, kind, 0, 1, omega, NULL, &done));
   if (!done)
     NAV_CUDA_LAUNCH_LINES(b, dir, nav_relax_line_kernel, *b, x, rhs, cp, dd, colour, kind[0], kind[1], omega);
   return NAV_OK;
@@ -306,7 +315,7 @@ nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, 
 nav_err nav_line_solve_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
                             int dir, int colour, const int kind[2], int mode, nav_real *ends) {
   int done;
-  NAV_CALL(nav_line_block_launch(b, (nav_real *)x, rhs, out, dir, colour, kind, mode, 0, 0, ends, &done));
+  NAV_CALL(nav_line_block_launch(b, (nav_real *)x, rhs, out, cp, dir, colour, kind, mode, 0, 0, ends, &done));
   if (!done)
     NAV_CUDA_LAUNCH_LINES(b, dir, nav_line_solve_kernel, *b, x, rhs, cp, out, colour, kind[0], kind[1], mode, ends);
   return NAV_OK;
