@@ -226,7 +226,7 @@ typedef struct nav_kernel_ops {
   /* inv_diag = 1 / diag(L) at every interior cell (set once per level) */
   nav_err (*inverse_diagonal)(const nav_box *b, nav_real *inv_diag);
   /* one Gauss-Seidel/SOR half sweep over the cells of one colour (0 red, 1 black), in place; a backend
-   * may divide by the stencil's diagonal instead of reading inv_diag (CUDA: nav_relax_div) */
+   * may divide by the stencil's diagonal instead of reading inv_diag (CUDA: nav_relax with inv_diag = NULL) */
   nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                           nav_real omega);
   /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global

@@ -73,22 +73,13 @@ NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p
 
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
- * load). */
+ * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
+ * round-off; the CUDA colour sweep is DRAM-bound and saves the load: 8 bytes per cell fewer). */
 NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_real *x, const nav_real *rhs,
                                         const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
   nav_real dg;
   const nav_real lx = nav_laplacian(b, x, p, ijk, &dg);
-  return x[p] + omega * (rhs[p] - lx) * inv_diag[p];
-}
-
-/* The same update with the diagonal taken from the stencil, x_p + omega (rhs_p - (L x)_p) / diag_p:
- * equal to nav_relax to round-off, for backends where the division costs less than the load of
- * inv_diag (the CUDA colour sweep is DRAM-bound: 8 bytes per cell fewer). */
-NAV_HD static inline nav_real nav_relax_div(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_idx p,
-                                            const int *ijk, nav_real omega) {
-  nav_real dg;
-  const nav_real lx = nav_laplacian(b, x, p, ijk, &dg);
-  return x[p] + omega * (rhs[p] - lx) / dg;
+  return inv_diag ? x[p] + omega * (rhs[p] - lx) * inv_diag[p] : x[p] + omega * (rhs[p] - lx) / dg;
 }
 
 /* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]

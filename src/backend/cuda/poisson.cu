@@ -69,12 +69,11 @@ nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag) {
  * the first cell of the row with that colour (nav_colour of the global indices). Cells of one
  * colour only read cells of the other, so the in-place update has no race. The kernel is DRAM-bound
  * (2.8 TB/s on an H100 at 256^3: its stride-2 accesses move every sector of x, rhs and the diagonal):
- * it divides by the stencil's diagonal (nav_relax_div) instead of loading inv_diag, 8 bytes per cell
- * and colour fewer; inv_diag stays for the Jacobi iterations and preconditioner. */
+ * it divides by the stencil's diagonal (nav_relax with inv_diag = NULL) instead of loading inv_diag, 8
+ * bytes per cell and colour fewer; inv_diag stays for the Jacobi iterations and preconditioner. */
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_relax_colour_kernel(nav_box box, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
-                            nav_real omega) {
+    nav_relax_colour_kernel(nav_box box, nav_real *x, const nav_real *rhs, int colour, nav_real omega) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   int ijk[3] = {0, (int)(blockIdx.y * blockDim.y + threadIdx.y), (int)blockIdx.z};
@@ -83,14 +82,13 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   ijk[0] = i0 + 2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (ijk[0] >= b->n[0]) return;
   const nav_idx p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2];
-  (void)inv_diag;
-  x[p] = nav_relax_div(b, x, rhs, p, ijk, omega);
+  x[p] = nav_relax(b, x, rhs, NULL, p, ijk, omega);
 }
 
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid_n(b, (b->n[0] + 1) / 2), nav_relax_colour_kernel, *b, x, rhs, inv_diag, colour,
-                      omega);
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid_n(b, (b->n[0] + 1) / 2), nav_relax_colour_kernel, *b, x, rhs, colour, omega);
+  (void)inv_diag; /* the kernel divides by the stencil's diagonal */
   return NAV_OK;
 }
 
