@@ -4,7 +4,7 @@
  *                        [--cycle v|f] [--smooth PRE,POST] [--decomposition PX,PY,PZ] [--dump FILE] [--json]
  *                        [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]
  *                        [--transport auto|mpi|cuda-aware|nccl] [--smoother auto|point|line]
- *                        [--stretch DIR:GAMMA | --aspect A]
+ *                        [--stretch DIR:GAMMA | --aspect A] [--precision double|mixed]
  *
  * Unit box (or NX x NY x NZ cells of width 1/N with --grid, for weak scaling), uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
  * mean), zero initial guess. Prints setup and solve seconds, iterations, final relative residual,
@@ -19,7 +19,8 @@
  * Stretched grids: --stretch y:GAMMA makes the widths of direction y (or x, z) the tanh wall clustering
  * of [grid] y_spacing = tanh (grid/nav_spacing.h, both walls) over the same length; --aspect A does that
  * in y with the gamma at which the largest cell aspect ratio (1/N) / min h_y is A (bisection), the
- * wall-resolved channel grid. The output adds gamma and aspect; --smoother picks the multigrid smoother. */
+ * wall-resolved channel grid. The output adds gamma and aspect; --smoother picks the multigrid smoother,
+ * --precision mixed its float cycles in a double iteration (nav_poisson_options.precision). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static int nav_bench_usage(void) {
                   "                            [--decomposition PX,PY,PZ] [--dump FILE] [--backend cpu|cuda] "
                   "[--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n"
                   "                            [--transport auto|mpi|cuda-aware|nccl] [--smoother auto|point|line]\n"
-                  "                            [--stretch x|y|z:GAMMA | --aspect A]\n");
+                  "                            [--stretch x|y|z:GAMMA | --aspect A] [--precision double|mixed]\n");
   return 2;
 }
 
@@ -104,6 +105,7 @@ int nav_bench_poisson(int argc, char **argv) {
     else if (!strcmp(a, "--cpu-cells")) opt.cpu_coarse_cells = strtol(v, &end, 10);
     else if (!strcmp(a, "--transport")) opt.halo_transport = v;
     else if (!strcmp(a, "--smoother")) opt.smoother = v;
+    else if (!strcmp(a, "--precision")) opt.precision = v;
     else if (!strcmp(a, "--aspect")) aspect = strtod(v, &end);
     else if (!strcmp(a, "--stretch")) {
       char dc;
@@ -202,10 +204,11 @@ int nav_bench_poisson(int argc, char **argv) {
     if (rank != 0)
       ;
     else if (json)
-      printf("{\"gamma\": %.6g, \"aspect\": %.6g, \"smoother\": \"%s\", \"dim\": %d, \"n\": %d, \"grid\": [%d, %d, %d], \"ranks\": %d, \"backend\": \"%s\", \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
+      printf("{\"gamma\": %.6g, \"aspect\": %.6g, \"smoother\": \"%s\", \"precision\": \"%s\", \"dim\": %d, \"n\": %d, \"grid\": [%d, %d, %d], \"ranks\": %d, \"backend\": \"%s\", \"solver\": \"%s\", \"bc\": \"%s\", \"tol\": %g, \"setup_s\": %.6f, "
              "\"solve_s\": %.6f, \"iterations\": %d, \"relres\": %.3e, \"factor\": %.4f, \"unknowns_per_s\": %.4e, "
              "\"converged\": %s}\n",
-             gamma, sdir >= 0 ? aspect : 1.0, opt.smoother ? opt.smoother : "auto", dim, n, nn[0], nn[1], nn[2], size, opt.backend ? opt.backend : "cpu", opt.solver, bct == NAV_POISSON_NEUMANN ? "neumann" : bct == NAV_POISSON_DIRICHLET ? "dirichlet" : "periodic",
+             gamma, sdir >= 0 ? aspect : 1.0, opt.smoother ? opt.smoother : "auto",
+             opt.precision ? opt.precision : "double", dim, n, nn[0], nn[1], nn[2], size, opt.backend ? opt.backend : "cpu", opt.solver, bct == NAV_POISSON_NEUMANN ? "neumann" : bct == NAV_POISSON_DIRICHLET ? "dirichlet" : "periodic",
              opt.tolerance, r.setup_s, r.solve_s, r.iterations, r.relres, factor, ups, r.converged ? "true" : "false");
     else {
       if (sdir >= 0) printf("tanh stretching in %c: gamma %.6g, largest cell aspect ratio %.6g\n", "xyz"[sdir], gamma, aspect);

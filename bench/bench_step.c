@@ -166,7 +166,19 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   nav_level *l0 = &f->poisson->lev[0];
   nav_level *l1 = f->poisson->nlev > 1 && f->poisson->gather > 1 ? &f->poisson->lev[1] : NULL;
   if (l1 && l1->ops != ops) l1 = NULL; /* a coarse level on the CPU: no device transfer to time */
+  /* the mixed-precision multigrid (mg.c): its cycles see level 0 with float arrays (RM bytes per value) */
+  nav_level lo0;
+  nav_level *m0 = l0;
+  if (f->poisson->lo) {
+    lo0 = *l0;
+    lo0.box.lo = 1;
+    lo0.x = f->poisson->lo0[0];
+    lo0.b = f->poisson->lo0[1];
+    lo0.r = f->poisson->lo0[2];
+    m0 = &lo0;
+  }
   const double pts = (double)f->box.ntot, R = sizeof(nav_real), D = f->dim;
+  const double RM = f->poisson->lo ? sizeof(float) : R;
   const int dp = f->dim - 1;
   const double plane = (double)f->box.ntot / (f->box.n[dp] + 2);
   struct {
@@ -179,12 +191,12 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
               {"advance", nav_k_advance, 4 * D * pts * R, 0},
               {"divergence", nav_k_divergence, (D + 1) * pts * R, 0},
               {"correct", nav_k_correct, (2 * D + 1) * pts * R, 0},
-              {"relax_colour", nav_k_relax, 4 * pts * R, 1},
+              {"relax_colour", nav_k_relax, 4 * pts * RM, 1},
               {"relax_line x", nav_k_line_x, 2 * pts * R, 4},
               {"relax_line y", nav_k_line_y, 3 * pts * R, 5},
-              {"residual", nav_k_residual, 3 * pts * R, 1},
-              {"restrict", nav_k_restrict, (1 + pow(0.5, D)) * pts * R, 2},
-              {"prolong_add", nav_k_prolong, (2 + pow(0.5, D)) * pts * R, 2},
+              {"residual", nav_k_residual, 3 * pts * RM, 1},
+              {"restrict", nav_k_restrict, (1 + pow(0.5, D)) * pts * RM, 2},
+              {"prolong_add", nav_k_prolong, (2 + pow(0.5, D)) * pts * RM, 2},
               {"pack+unpack", nav_k_pack, 4 * plane * R, 0},
               {"ibm_force", nav_k_ibm, 3 * D * pts * R + pts * R, 3}};
   const int nk = (int)(sizeof list / sizeof list[0]);
@@ -205,7 +217,7 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
           e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
         continue;
       }
-      if (list[i].needs < 2 || l1) e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
+      if (list[i].needs < 2 || l1) e = nav_bench_time(f, list[i].needs ? m0 : l0, l1, list[i].fn, &k[i].seconds);
     }
   }
   const int code = nav_reduce_err(f->comm, (int)e);

@@ -38,7 +38,7 @@ class _Options(ctypes.Structure):  # mirrors nav_poisson_options (include/navier
                 ("omega", ctypes.c_double), ("backend", ctypes.c_char_p), ("cpu_coarse_cells", ctypes.c_long),
                 ("decomposition", ctypes.c_int * 3), ("smoother", ctypes.c_char_p),
                 ("halo_transport", ctypes.c_char_p), ("ranks_per_solver", ctypes.c_int), ("memory", ctypes.c_int),
-                ("zero_guess", ctypes.c_int), ("gather", ctypes.c_char_p)]
+                ("zero_guess", ctypes.c_int), ("gather", ctypes.c_char_p), ("precision", ctypes.c_char_p)]
 
 
 class _Result(ctypes.Structure):  # mirrors nav_poisson_result

@@ -98,6 +98,9 @@ typedef struct nav_poisson_options {
   const char *gather;   /* how moved blocks travel: "auto" (default, NULL too: MPI-3 shared memory when every
                            block stays on its node, else messages), "messages" (MPI point-to-point), "shared"
                            (shared memory or NAV_ERR_INPUT) */
+  const char *precision; /* solver "mg" on a device backend: "mixed" runs the multigrid cycles in float inside a
+                           double iteration (same tolerance, about half the time: docs/performance.md; on one
+                           rank with point smoothing, else the solve stays double); "double" (default, NULL too) */
 } nav_poisson_options;
 
 typedef struct nav_poisson_result {

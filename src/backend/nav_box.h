@@ -47,6 +47,9 @@ typedef struct nav_box {
   nav_real shift;        /* Helmholtz shift sigma (0: none) */
   const nav_real *kc;    /* Helmholtz coefficient k at the cells (NULL: 1) */
   const nav_real *sc;    /* a variable Helmholtz shift s >= 0 at the cells, added to sigma (NULL: none) */
+  int lo;                /* 1: the multigrid fields of this block (x, rhs, r of a level) are float, not nav_real
+                            (the mixed-precision multigrid of a device backend, solvers/poisson/mg.c); the
+                            metric arrays stay nav_real. 0 everywhere else */
 } nav_box;
 
 #endif

@@ -252,6 +252,14 @@ typedef struct nav_kernel_ops {
   nav_err (*restrict_residual)(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
   /* x += linear interpolation of the coarse xc (coarse ghosts filled) */
   nav_err (*prolong_add)(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
+  /* The mixed-precision multigrid (solvers/poisson/mg.c; NULL on a backend without it, the CPU): the
+   * outer residual r = rhs - L x of the nav_real iterate x, computed in nav_real and stored in float (the
+   * next float cycle's right-hand side), *rr = sum r^2 dV of the unrounded r if rr != NULL; and the
+   * update x += e of the iterate by the float correction e, at every point, ghosts included (the
+   * homogeneous ghost rules are linear: x keeps valid ghosts when e's are filled). The other Poisson
+   * entries above serve the float levels through nav_box.lo. */
+  nav_err (*residual_lo)(const nav_box *b, const nav_real *x, const nav_real *rhs, float *r, double *rr);
+  nav_err (*add_lo)(const nav_box *b, nav_real *x, const float *e);
 
   /* vector algebra and reductions over the interior (cell-centred fields unless stated) */
   nav_err (*axpby)(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y); /* y = a x + beta y */

@@ -76,6 +76,7 @@ static const char *const nav_profile_values[] = {"uniform", "parabolic", "file",
 static const char *const nav_solver_values[] = {"auto", "fft", "mg", "mgpcg", "pcg", "sor", "jacobi", NULL};
 static const char *const nav_cycle_values[] = {"v", "f", NULL};
 static const char *const nav_smoother_values[] = {"auto", "point", "line", NULL};
+static const char *const nav_precision_values[] = {"double", "mixed", NULL};
 static const char *const nav_bool_values[] = {"false", "true", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
 /* Same order as nav_bc_type: the index is the enum value. */
@@ -290,6 +291,13 @@ static const nav_key nav_keys[] = {
      "Gauss-Seidel on every level) or line (zebra lines along every direction in turn on every level). Lines split "
      "over ranks are relaxed block by block (the neighbour rank's values are kept during a sweep).",
      .values = nav_smoother_values},
+    {"pressure", "precision", NAV_KT_CHOICE, NAV_FIELD(precision), "double",
+     "Multigrid (solver = mg) on a GPU: mixed runs the cycles in single precision inside a double-precision "
+     "iteration (the residual and the solution stay double: the same tolerance is reached, the cycles move half "
+     "the bytes); it applies on one rank with point smoothing on the GPU's levels, elsewhere the solve stays double "
+     "and the solver line says why. double: every level in double. Ignored by the single-precision build and "
+     "by artificial compressibility.",
+     .values = nav_precision_values},
     {"pressure", "cpu_coarse_cells", NAV_KT_INT, NAV_FIELD(cpu_coarse_cells), "0",
      "On a GPU backend the multigrid levels of at most this many cells (global) run on the CPU of rank 0, where a "
      "launch would cost more than the level's work; 0 = automatic (4096, measured in docs/performance.md).",

@@ -114,6 +114,7 @@ typedef struct nav_config {
   int post_smooth;     /* ... and after */
   double omega;        /* relaxation factor of sor and jacobi; 0 = estimate */
   char smoother[8];     /* auto | point | line: multigrid smoothing */
+  char precision[8];    /* double | mixed: the multigrid's cycles on a GPU (nav_psolver_options.precision) */
   int cpu_coarse_cells; /* GPU runs: multigrid levels of at most this many cells on the CPU; 0 = automatic */
 
   /* [output] */

@@ -170,6 +170,8 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.post_smooth = cfg->post_smooth;
   po.omega = cfg->omega;
   snprintf(po.smoother, sizeof po.smoother, "%s", cfg->smoother);
+  /* artificial compressibility marches on the levels' double arrays (nav_ac.c): no float cycles there */
+  snprintf(po.precision, sizeof po.precision, "%s", ac ? "double" : cfg->precision);
   /* artificial compressibility runs its multigrid in pseudo-time on the levels that stay on the flow's
    * backend (nav_ac.c): by default every level stays there */
   po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && ac ? 1 : cfg->cpu_coarse_cells;

@@ -4,6 +4,8 @@
 #ifndef NAV_HD_H
 #define NAV_HD_H
 
+#include "navier/nav_types.h"
+
 #ifdef __CUDACC__
 #define NAV_HD __host__ __device__
 #else
@@ -17,6 +19,17 @@
 #define NAV_FOR_DIM(d, b) _Pragma("unroll") for (int d = 0; d < 3; d++) if (d < (b)->dim)
 #else
 #define NAV_FOR_DIM(d, b) for (int d = 0; d < (b)->dim; d++)
+#endif
+
+/* NAV_FIELD before a point function whose field arguments have the type nav_field: under nvcc a
+ * template over that type, so that one formula serves the float fields of the mixed-precision
+ * multigrid levels (nav_box.lo) and the nav_real fields; in C, nav_field is nav_real. The arithmetic
+ * stays in nav_real either way (values are converted as they are loaded and stored). */
+#ifdef __CUDACC__
+#define NAV_FIELD template <typename nav_field>
+#else
+#define NAV_FIELD
+typedef nav_real nav_field;
 #endif
 
 #endif

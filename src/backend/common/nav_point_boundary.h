@@ -13,8 +13,8 @@ NAV_HD static inline void nav_face_plane(const nav_box *b, int dir, int *t0, int
   *t1 = dir == 2 ? 1 : 2;
 }
 
-NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind,
-                                               nav_real alpha, nav_real beta, int t0, int r, int t1, int q) {
+NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_field *x, int dir, int side,
+                                                         nav_ghost_kind kind, nav_real alpha, nav_real beta, int t0, int r, int t1, int q) {
   const nav_idx base = b->off + (nav_idx)r * b->st[t0] + (nav_idx)q * b->st[t1];
   const nav_idx s = b->st[dir];
   const int n = b->n[dir];
@@ -60,7 +60,8 @@ NAV_HD static inline nav_idx nav_ghost_face_points(const nav_box *b, const nav_g
  * set): v = x at the source point (every ghost index of a direction not skipped moved inside:
  * the adjacent cell, or the opposite end for periodic faces), then for each such direction in
  * increasing order, v = alpha v + beta (mirror) or v unchanged (periodic). */
-NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_real *x, const nav_ghost_faces *g, nav_idx m) {
+NAV_FIELD NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_field *x, const nav_ghost_faces *g,
+                                                        nav_idx m) {
   int d = 0;
   nav_idx face = nav_ghost_face_points(b, g, 0);
   while (m >= 2 * face) {

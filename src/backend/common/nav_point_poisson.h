@@ -37,7 +37,7 @@
   } while (0)
 
 /* (L x) at cell (p, ijk); *diag receives the coefficient of x_p (negative). */
-NAV_HD static inline nav_real nav_laplacian(const nav_box *b, const nav_real *x, nav_idx p, const int *ijk,
+NAV_FIELD NAV_HD static inline nav_real nav_laplacian(const nav_box *b, const nav_field *x, nav_idx p, const int *ijk,
                                             nav_real *diag) {
   nav_real lx = 0, dg = 0;
   NAV_LAP_TERM(0, 1);
@@ -75,7 +75,7 @@ NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
  * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
  * round-off; the CUDA colour sweep is DRAM-bound and saves the load: 8 bytes per cell fewer). */
-NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_real *x, const nav_real *rhs,
+NAV_FIELD NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_field *x, const nav_field *rhs,
                                         const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
   nav_real dg;
   const nav_real lx = nav_laplacian(b, x, p, ijk, &dg);
@@ -205,7 +205,8 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
 /* Restriction to coarse cell IJK of the fine field r (fine block f, coarse block c): the
  * volume-weighted average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd
  * fine count has one child in that direction, and so has every cell in a kept direction. */
-NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, const nav_box *c, const int *IJK) {
+NAV_FIELD NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_field *r, const nav_box *c,
+                                                    const int *IJK) {
   nav_real sum = 0, vol = 0;
   const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   for (int dk = 0; dk < kmax; dk++)
@@ -223,7 +224,7 @@ NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_real *r, 
 
 /* The (bi/tri)linear combination of the coarse values of block c around cell I: per direction d,
  * xc at I and at its neighbour I + step[d] with the weights 1 - w[d] and w[d]. */
-NAV_HD static inline nav_real nav_interp_linear(const nav_box *c, const nav_real *xc, const int *I, const int *step,
+NAV_FIELD NAV_HD static inline nav_real nav_interp_linear(const nav_box *c, const nav_field *xc, const int *I, const int *step,
                                                 const nav_real *w, int dim) {
   const nav_idx pc = c->off + I[0] * c->st[0] + I[1] * c->st[1] + I[2] * c->st[2];
   const nav_idx sx = step[0] * c->st[0], sy = step[1] * c->st[1];
@@ -244,7 +245,8 @@ NAV_HD static inline nav_real nav_interp_linear(const nav_box *c, const nav_real
  * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
  * parent's and the fine centre, (W_I - w_i) / 2, over the coarse centre distance (1/4 on uniform
  * spacing; 0 for a lone child, whose centre is the parent's, as in a direction the coarse box keeps). */
-NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_real *xc, const nav_box *f, const int *ijk) {
+NAV_FIELD NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_field *xc, const nav_box *f,
+                                                   const int *ijk) {
   int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
   nav_real w[3] = {0, 0, 0};
   NAV_FOR_DIM(d, f) {

@@ -84,6 +84,27 @@ static inline size_t nav_cuda_blocks(dim3 g) { return (size_t)g.x * g.y * g.z; }
     NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
   } while (0)
 
+/* Launch KERNEL<2, T> or KERNEL<3, T> with T the field type of BOX: float on a mixed-precision multigrid
+ * level (nav_box.lo), nav_real elsewhere. T is visible to the arguments as nav_cuda_t, e.g.
+ * (nav_cuda_t *)x; the same kernel template serves both. */
+#define NAV_CUDA_LAUNCH_FIELD(BOX, GRID, KERNEL, ...)                                                \
+  do {                                                                                               \
+    if ((BOX)->lo) {                                                                                 \
+      typedef float nav_cuda_t;                                                                      \
+      if ((BOX)->dim == 2)                                                                           \
+        KERNEL<2, nav_cuda_t><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);        \
+      else                                                                                           \
+        KERNEL<3, nav_cuda_t><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);        \
+    } else {                                                                                         \
+      typedef nav_real nav_cuda_t;                                                                   \
+      if ((BOX)->dim == 2)                                                                           \
+        KERNEL<2, nav_cuda_t><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);        \
+      else                                                                                           \
+        KERNEL<3, nav_cuda_t><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);        \
+    }                                                                                                \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+
 /* Up to three field pointers (one per component) passed by value to a kernel. */
 typedef struct nav_cuda_fields {
   nav_real *c[3];
@@ -107,6 +128,18 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
 
 /* The interior point of this thread: ijk and linear index p; false outside the interior.
  * i = blockIdx.x * BX + threadIdx.x (fastest), j likewise, k = blockIdx.z. */
+/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add) let a thread take kz
+ * consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks. kz from
+ * the environment variable NAV_CUDA_KZ (a tuning knob), read once; default 4: on an H200 (`navier bench
+ * step`, 256^3 cavity, float level 0) relax_colour 91 -> 79 us, residual 123 -> 95 us, prolong_add 167
+ * -> 143 us against kz = 1 (docs/performance.md). */
+int nav_cuda_kz(void);
+static inline dim3 nav_cuda_grid_kz(const nav_box *b, int nx0, int kz) {
+  dim3 g = nav_cuda_grid_n(b, nx0);
+  g.z = (unsigned)((b->n[2] + kz - 1) / kz);
+  return g;
+}
+
 __device__ __forceinline__ bool nav_cuda_point(const nav_box *b, int ijk[3], nav_idx *p) {
   ijk[0] = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   ijk[1] = (int)(blockIdx.y * blockDim.y + threadIdx.y);
@@ -224,6 +257,8 @@ nav_err nav_ac_restrict_faces_cuda(const nav_box *fine, nav_real *const *u, cons
 nav_err nav_ac_prolong_faces_add_cuda(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 nav_err nav_laplacian_cuda(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
+nav_err nav_residual_lo_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, float *r, double *rr);
+nav_err nav_add_lo_cuda(const nav_box *b, nav_real *x, const float *e);
 nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag);
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega);

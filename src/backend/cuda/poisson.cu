@@ -3,6 +3,17 @@
 #include "backend/common/nav_point_poisson.h"
 #include "backend/cuda/cuda_kernels.h"
 
+#include <stdlib.h>
+
+int nav_cuda_kz(void) {
+  static int kz = 0;
+  if (!kz) {
+    const char *e = getenv("NAV_CUDA_KZ");
+    kz = e && atoi(e) > 0 ? atoi(e) : 4;
+  }
+  return kz;
+}
+
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_laplacian_kernel(nav_box box, const nav_real *x, nav_real *y) {
   NAV_CUDA_INTERIOR(box);
@@ -15,42 +26,75 @@ nav_err nav_laplacian_cuda(const nav_box *b, const nav_real *x, nav_real *y) {
   return NAV_OK;
 }
 
-/* r = rhs - L x; with RR the block's partial sum of r^2 dV */
-template <int DIM, bool RR>
+/* r = rhs - L x; with RR the block's partial sum of r^2 dV. X: the type of x and rhs, R: that of r (float
+ * and float on a mixed-precision level; nav_real and float for the outer residual of the mixed-precision
+ * multigrid, nav_residual_lo_cuda: computed from the nav_real iterate, stored as the next cycle's float
+ * right-hand side; nav_real and nav_real elsewhere). */
+template <int DIM, bool RR, typename X, typename R>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_residual_kernel(nav_box box, const nav_real *x, const nav_real *rhs, nav_real *r, double *partial) {
+    nav_residual_kernel(nav_box box, const X *x, const X *rhs, R *r, double *partial, int kz) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
   double s[1] = {0};
   if (nav_cuda_point(b, ijk, &p)) {
-    nav_real dg;
-    const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
-    r[p] = res;
-    if (RR) s[0] = (double)res * (double)res * (double)nav_cell_volume(b, ijk);
+    const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
+    for (int k = k0; k < k1; k++) {
+      ijk[2] = k;
+      p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
+      nav_real dg;
+      const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+      r[p] = (R)res;
+      if (RR) s[0] += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
+    }
   }
   if (RR) nav_cuda_block_reduce<1, false>(s, partial);
 }
 
-nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr) {
-  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+template <typename X, typename R>
+static nav_err nav_residual_launch(const nav_box *b, const X *x, const X *rhs, R *r, double *rr) {
+  const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
+  const dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz), block = nav_cuda_block();
   const size_t nblocks = nav_cuda_blocks(grid);
   double *partial = NULL;
   if (rr) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
   if (b->dim == 2) {
     if (rr)
-      nav_residual_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<2, true, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
     else
-      nav_residual_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<2, false, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
   } else {
     if (rr)
-      nav_residual_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<3, true, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
     else
-      nav_residual_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial);
+      nav_residual_kernel<3, false, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
   }
   NAV_CUDA_LAUNCHED("nav_residual_kernel");
   if (rr) NAV_CALL(nav_cuda_reduce(1, 0, nblocks, rr));
+  return NAV_OK;
+}
+
+nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr) {
+  if (b->lo) return nav_residual_launch(b, (const float *)x, (const float *)rhs, (float *)r, rr);
+  return nav_residual_launch(b, x, rhs, r, rr);
+}
+
+nav_err nav_residual_lo_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, float *r, double *rr) {
+  return nav_residual_launch(b, x, rhs, r, rr);
+}
+
+/* x += e at every point, ghosts included (both homogeneous ghost rules are linear: the sum keeps x's
+ * ghosts valid when e's are) */
+__global__ void __launch_bounds__(256) nav_add_lo_kernel(nav_idx ntot, nav_real *x, const float *e) {
+  const nav_idx stride = (nav_idx)gridDim.x * blockDim.x;
+  for (nav_idx p = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x; p < ntot; p += stride) x[p] += (nav_real)e[p];
+}
+
+nav_err nav_add_lo_cuda(const nav_box *b, nav_real *x, const float *e) {
+  const nav_idx blocks = (b->ntot + 255) / 256;
+  nav_add_lo_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, nav_cuda_stream>>>(b->ntot, x, e);
+  NAV_CUDA_LAUNCHED("nav_add_lo_kernel");
   return NAV_OK;
 }
 
@@ -71,23 +115,30 @@ nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag) {
  * (2.8 TB/s on an H100 at 256^3: its stride-2 accesses move every sector of x, rhs and the diagonal):
  * it divides by the stencil's diagonal (nav_relax with inv_diag = NULL) instead of loading inv_diag, 8
  * bytes per cell and colour fewer; inv_diag stays for the Jacobi iterations and preconditioner. */
-template <int DIM>
+template <int DIM, typename T>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_relax_colour_kernel(nav_box box, nav_real *x, const nav_real *rhs, int colour, nav_real omega) {
+    nav_relax_colour_kernel(nav_box box, T *x, const T *rhs, int colour, nav_real omega, int kz) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
-  int ijk[3] = {0, (int)(blockIdx.y * blockDim.y + threadIdx.y), (int)blockIdx.z};
+  int ijk[3] = {0, (int)(blockIdx.y * blockDim.y + threadIdx.y), 0};
   if (ijk[1] >= b->n[1]) return;
-  const int i0 = nav_colour(b, ijk) == colour ? 0 : 1;
-  ijk[0] = i0 + 2 * (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (ijk[0] >= b->n[0]) return;
-  const nav_idx p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2];
-  x[p] = nav_relax(b, x, rhs, NULL, p, ijk, omega);
+  const int ih = (int)(blockIdx.x * blockDim.x + threadIdx.x), k0 = (int)blockIdx.z * kz;
+  const int k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
+  for (int k = k0; k < k1; k++) {
+    ijk[2] = k;
+    ijk[0] = 0;
+    ijk[0] = (nav_colour(b, ijk) == colour ? 0 : 1) + 2 * ih;
+    if (ijk[0] >= b->n[0]) continue;
+    const nav_idx p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
+    x[p] = (T)nav_relax(b, x, rhs, (const nav_real *)NULL, p, ijk, omega);
+  }
 }
 
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid_n(b, (b->n[0] + 1) / 2), nav_relax_colour_kernel, *b, x, rhs, colour, omega);
+  const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
+  NAV_CUDA_LAUNCH_FIELD(b, nav_cuda_grid_kz(b, (b->n[0] + 1) / 2, kz), nav_relax_colour_kernel, *b, (nav_cuda_t *)x,
+                        (const nav_cuda_t *)rhs, colour, omega, kz);
   (void)inv_diag; /* the kernel divides by the stencil's diagonal */
   return NAV_OK;
 }
@@ -367,29 +418,39 @@ nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const na
 }
 
 /* One thread per COARSE cell. */
-template <int DIM>
+template <int DIM, typename T>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_restrict_residual_kernel(nav_box fine, const nav_real *r, nav_box coarse, nav_real *rhs) {
+    nav_restrict_residual_kernel(nav_box fine, const T *r, nav_box coarse, T *rhs) {
   const nav_box fl = nav_cuda_box_dim<DIM>(fine);
   NAV_CUDA_INTERIOR(coarse);
-  rhs[p] = nav_restrict(&fl, r, b, ijk);
+  rhs[p] = (T)nav_restrict(&fl, r, b, ijk);
 }
 
 nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {
-  NAV_CUDA_LAUNCH_DIM(coarse, nav_cuda_grid(coarse), nav_restrict_residual_kernel, *fine, r, *coarse, rhs);
+  NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "restriction between levels of different precision");
+  NAV_CUDA_LAUNCH_FIELD(coarse, nav_cuda_grid(coarse), nav_restrict_residual_kernel, *fine, (const nav_cuda_t *)r,
+                        *coarse, (nav_cuda_t *)rhs);
   return NAV_OK;
 }
 
 /* One thread per FINE cell. */
-template <int DIM>
+template <int DIM, typename T>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_prolong_add_kernel(nav_box coarse, const nav_real *xc, nav_box fine, nav_real *x) {
+    nav_prolong_add_kernel(nav_box coarse, const T *xc, nav_box fine, T *x, int kz) {
   const nav_box cl = nav_cuda_box_dim<DIM>(coarse);
   NAV_CUDA_INTERIOR(fine);
-  x[p] += nav_prolong(&cl, xc, b, ijk);
+  const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
+  for (int k = k0; k < k1; k++) {
+    ijk[2] = k;
+    p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
+    x[p] = (T)(x[p] + nav_prolong(&cl, xc, b, ijk));
+  }
 }
 
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x) {
-  NAV_CUDA_LAUNCH_DIM(fine, nav_cuda_grid(fine), nav_prolong_add_kernel, *coarse, xc, *fine, x);
+  NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "prolongation between levels of different precision");
+  const int kz = fine->dim == 3 ? nav_cuda_kz() : 1;
+  NAV_CUDA_LAUNCH_FIELD(fine, nav_cuda_grid_kz(fine, fine->n[0], kz), nav_prolong_add_kernel, *coarse,
+                        (const nav_cuda_t *)xc, *fine, (nav_cuda_t *)x, kz);
   return NAV_OK;
 }

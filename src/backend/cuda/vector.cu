@@ -62,15 +62,15 @@ nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host) {
   return nav_to_host_cuda(host, out, (size_t)nv * sizeof(double));
 }
 
-template <int DIM>
+template <int DIM, typename T>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_axpby_kernel(nav_box box, nav_real a, const nav_real *x, nav_real beta, nav_real *y) {
+    nav_axpby_kernel(nav_box box, nav_real a, const T *x, nav_real beta, T *y) {
   NAV_CUDA_INTERIOR(box);
-  y[p] = a * x[p] + beta * y[p];
+  y[p] = (T)(a * x[p] + beta * y[p]);
 }
 
 nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_axpby_kernel, *b, a, x, beta, y);
+  NAV_CUDA_LAUNCH_FIELD(b, nav_cuda_grid(b), nav_axpby_kernel, *b, a, (const nav_cuda_t *)x, beta, (nav_cuda_t *)y);
   return NAV_OK;
 }
 

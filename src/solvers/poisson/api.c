@@ -112,6 +112,7 @@ static nav_err nav_poisson_create_local(MPI_Comm comm, const nav_poisson_options
   ps->opt.omega = opt->omega;
   ps->opt.cpu_coarse_cells = opt->cpu_coarse_cells;
   snprintf(ps->opt.smoother, sizeof ps->opt.smoother, "%s", opt->smoother ? opt->smoother : "auto");
+  snprintf(ps->opt.precision, sizeof ps->opt.precision, "%s", opt->precision ? opt->precision : "double");
   memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
   ps->memory = opt->memory;
   ps->zero_guess = opt->zero_guess != 0;

@@ -228,10 +228,23 @@ static void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int
       }
 }
 
+/* The staging of a float level (nav_box.lo) in place: its n floats at the start of stage widened to n
+ * nav_real (from the last: element i is read before the bytes of element i are overwritten), or n nav_real
+ * narrowed to n floats (from the first). */
+static void nav_mg_stage_widen(nav_real *stage, nav_idx n) {
+  const float *f = (const float *)(void *)stage;
+  for (nav_idx i = n - 1; i >= 0; i--) stage[i] = (nav_real)f[i];
+}
+static void nav_mg_stage_narrow(nav_real *stage, nav_idx n) {
+  float *f = (float *)(void *)stage;
+  for (nav_idx i = 0; i < n; i++) f[i] = (float)stage[i];
+}
+
 /* Distributed level f's residual f->r -> the transfer level's r on rank 0. Collective. */
 static nav_err nav_mg_gather(nav_psolver *ps, nav_level *f) {
   nav_level *t = &ps->transfer;
-  NAV_CALL(f->ops->to_host(ps->gstage, f->r, (size_t)f->box.ntot * sizeof(nav_real)));
+  NAV_CALL(f->ops->to_host(ps->gstage, f->r, (size_t)f->box.ntot * (f->box.lo ? sizeof(float) : sizeof(nav_real))));
+  if (f->box.lo) nav_mg_stage_widen(ps->gstage, f->box.ntot);
   nav_mg_dense(&f->box, ps->gstage, ps->gblock, 1);
   NAV_CALL(nav_decomp_gather(&f->dc, ps->gblock, ps->gglobal, 0));
   if (!t->active) return NAV_OK;
@@ -251,7 +264,8 @@ static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
   NAV_CALL(nav_decomp_scatter(&f->dc, ps->gglobal, ps->gblock, 0));
   memset(ps->gstage, 0, (size_t)f->box.ntot * sizeof(nav_real));
   nav_mg_dense(&f->box, ps->gstage, ps->gblock, 0);
-  NAV_CALL(ops->from_host(f->r, ps->gstage, (size_t)f->box.ntot * sizeof(nav_real))); /* r is free now */
+  if (f->box.lo) nav_mg_stage_narrow(ps->gstage, f->box.ntot);
+  NAV_CALL(ops->from_host(f->r, ps->gstage, (size_t)f->box.ntot * (f->box.lo ? sizeof(float) : sizeof(nav_real))));
   return ops->axpby(&f->box, 1, f->r, 1, f->x);
 }
 
@@ -395,4 +409,71 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   for (int s = 0; s < ps->opt.post_smooth; s++)
     NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
   return NAV_OK;
+}
+
+/* Mixed precision (opt.precision "mixed"; docs/design.md): iterative refinement with float cycles. The
+ * iterate x and the residual stay in nav_real (double): each iteration stores r = b - L x (computed in
+ * double) in float as level 0's right-hand side, runs one cycle for the correction e (level 0's float x,
+ * initial guess 0) in float on the device levels, the gathered coarse levels in double on the CPU as
+ * before, and adds x += e. Each cycle reduces the error of the correction equation by the cycle's factor
+ * (~0.1), far above float's round-off (6e-8 relative to e), and e shrinks with the residual: the
+ * iteration converges to the double tolerance at the double cycle's rate, and the device levels move half
+ * the bytes. Applies to the plain multigrid (solver mg) of the Poisson problem on one rank of a device
+ * backend with point smoothing and the coarsest levels on the CPU; elsewhere (why) the levels stay in
+ * nav_real. */
+int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size) {
+  const char *no = NULL;
+  if (sizeof(nav_real) == sizeof(float)) no = "the build is single precision";
+  else if (ps->kind != NAV_PSOLVER_MG) no = "it serves the solver mg only";
+  else if (!ps->ops->residual_lo) no = "the backend has no float cycles (a device backend has)";
+  else if (ps->opt.helmholtz) no = "it serves the Poisson problem only";
+  else if (ps->gather >= ps->nlev) no = "the coarsest level is not on the CPU ([pressure] cpu_coarse_cells)";
+  for (int l = 0; l < ps->nlev && !no; l++) {
+    const nav_level *lev = &ps->lev[l];
+    if (!lev->active || lev->ops != ps->ops) continue;
+    if (lev->halo) no = "the grid is split over ranks";
+    else if (lev->nline) no = "a level is smoothed by lines ([pressure] smoother = point applies)";
+  }
+  if (no) snprintf(why, (size_t)size, "%s", no);
+  return !no;
+}
+
+nav_err nav_mg_mixed_setup(nav_psolver *ps) {
+  for (int l = 0; l < ps->nlev; l++) {
+    nav_level *lev = &ps->lev[l];
+    if (!lev->active || lev->ops != ps->ops) continue;
+    /* level 0 keeps its nav_real arrays (x and b are the caller's, r the outer residual's scratch) and
+     * gets float ones for the cycles (ps->lo0); the other device levels hold float arrays only */
+    nav_real **v[3] = {l ? &lev->x : &ps->lo0[0], l ? &lev->b : &ps->lo0[1], l ? &lev->r : &ps->lo0[2]};
+    nav_box lo = lev->box;
+    lo.lo = 1;
+    for (int i = 0; i < 3; i++) {
+      if (*v[i]) lev->ops->free(*v[i]);
+      *v[i] = NULL;
+      NAV_CALL(lev->ops->alloc((void **)v[i], (size_t)lev->box.ntot * sizeof(float)));
+      NAV_CALL(lev->ops->set(&lo, *v[i], 0));
+    }
+    if (l > 0) lev->box.lo = 1;
+  }
+  ps->lo = 1;
+  return NAV_OK;
+}
+
+/* One iteration of the mixed-precision multigrid on the nav_real iterate x, whose residual level 0's
+ * float b (ps->lo0[1]) holds: e = one float cycle, x += e (ghosts included). */
+nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle) {
+  nav_level *l0 = &ps->lev[0];
+  nav_real *keep[3] = {l0->x, l0->b, l0->r};
+  l0->x = ps->lo0[0];
+  l0->b = ps->lo0[1];
+  l0->r = ps->lo0[2];
+  l0->box.lo = 1;
+  nav_err e = l0->ops->set(&l0->box, l0->x, 0);
+  if (e == NAV_OK) e = nav_mg_cycle(ps, 0, fcycle);
+  l0->box.lo = 0;
+  l0->x = keep[0];
+  l0->b = keep[1];
+  l0->r = keep[2];
+  NAV_CALL(e);
+  return l0->ops->add_lo(&l0->box, x, (const float *)(void *)ps->lo0[0]);
 }

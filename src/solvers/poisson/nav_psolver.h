@@ -55,6 +55,10 @@ typedef struct nav_psolver_options {
    * then the launch time): for a caller whose next reduction waits for them anyway (the flow).
    * 0: every solve is measured and returns finished. */
   int async;
+  /* mg: "mixed" runs the multigrid cycles in float on the levels of a device backend inside a double
+   * iteration (mg.c: same tolerance, half the bytes; where it does not apply the solver says why in its
+   * description and stays in double); "double" or "" (the default): every level in nav_real */
+  char precision[8];
 } nav_psolver_options;
 
 typedef struct nav_psolver_stats {

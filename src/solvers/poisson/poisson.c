@@ -211,10 +211,18 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
     NAV_CALL(e);
     NAV_CALL(ops->inverse_diagonal(b0, l0->inv_diag));
   }
+  NAV_CHECK(!opt->precision[0] || !strcmp(opt->precision, "double") || !strcmp(opt->precision, "mixed"),
+            NAV_ERR_INPUT, "multigrid precision '%s': unknown (double, mixed)", opt->precision);
   switch (kind) {
-  case NAV_PSOLVER_MG: NAV_CALL(nav_mg_setup(ps)); break;
+  case NAV_PSOLVER_MG:
+    NAV_CALL(nav_mg_setup(ps));
+    if (!strcmp(opt->precision, "mixed")) {
+      if (nav_mg_mixed_applies(ps, ps->lo_why, sizeof ps->lo_why)) NAV_CALL(nav_mg_mixed_setup(ps));
+    }
+    break;
   case NAV_PSOLVER_MGPCG:
     NAV_CALL(nav_mg_setup(ps));
+    if (!strcmp(opt->precision, "mixed")) nav_mg_mixed_applies(ps, ps->lo_why, sizeof ps->lo_why); /* the reason */
     NAV_CALL(nav_psolver_work(ps, 4));
     break;
   case NAV_PSOLVER_PCG: NAV_CALL(nav_psolver_work(ps, 3)); break;
@@ -241,6 +249,8 @@ void nav_psolver_destroy(nav_psolver *ps) {
   nav_real *v[3] = {ps->cz, ps->cp, ps->cq};
   for (int i = 0; i < 3; i++)
     if (v[i]) ps->coarse_ops->free(v[i]);
+  for (int i = 0; i < 3; i++)
+    if (ps->lo0[i]) ops->free(ps->lo0[i]);
   for (int l = 0; l < ps->nlev; l++) nav_level_free(ps, &ps->lev[l], l == 0);
   if (ps->transfer.dc.start[0]) nav_level_free(ps, &ps->transfer, 0);
   free(ps);
@@ -277,6 +287,10 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
              ps->kind == NAV_PSOLVER_MGPCG ? "CG preconditioned by a multigrid " : "multigrid ",
              ps->kind == NAV_PSOLVER_MG && !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth,
              ps->opt.post_smooth, ps->nlev, lines, gathered, c[0], c[1], c[2], sing);
+    if (ps->lo && (int)strlen(text) < size)
+      snprintf(text + strlen(text), (size_t)size - strlen(text), ", float cycles in a double iteration (mixed)");
+    else if (ps->lo_why[0] && (int)strlen(text) < size)
+      snprintf(text + strlen(text), (size_t)size - strlen(text), ", precision mixed not applied: %s", ps->lo_why);
     break;
   case NAV_PSOLVER_PCG: snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", sing); break;
   case NAV_PSOLVER_FFT:
@@ -290,6 +304,18 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   }
 }
 
+/* r = b - L x on level 0 and *rr = sum r^2 dV over every rank; r in l0->r, or with the mixed-precision
+ * multigrid in float as the next cycle's right-hand side (ps->lo0[1], mg.c). */
+static nav_err nav_psolver_residual(nav_psolver *ps, const nav_real *x, const nav_real *b, double *rr) {
+  nav_level *l0 = &ps->lev[0];
+  if (ps->lo)
+    NAV_CALL(ps->ops->residual_lo(&l0->box, x, b, (float *)(void *)ps->lo0[1], rr));
+  else
+    NAV_CALL(ps->ops->residual(&l0->box, x, b, l0->r, rr));
+  nav_reduce_sum(l0->comm, rr, 1);
+  return NAV_OK;
+}
+
 /* Stationary iterations (mg cycles, sor sweeps, jacobi steps) until ||r|| <= tol ||b||. */
 static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real *b, double bnorm,
                                    nav_psolver_stats *st) {
@@ -298,12 +324,11 @@ static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real 
   const int fcycle = !strcmp(ps->opt.cycle, "f");
   double rr;
   NAV_CALL(nav_level_fill(ps, l0, x));
-  NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
-  nav_reduce_sum(l0->comm, &rr, 1);
+  NAV_CALL(nav_psolver_residual(ps, x, b, &rr));
   double rnorm = nav_level_norm(l0, rr);
   while (rnorm > ps->opt.tolerance * bnorm && st->iterations < ps->opt.max_iterations) {
     switch (ps->kind) {
-    case NAV_PSOLVER_MG: NAV_CALL(nav_mg_cycle(ps, 0, fcycle)); break;
+    case NAV_PSOLVER_MG: NAV_CALL(ps->lo ? nav_mg_cycle_lo(ps, x, fcycle) : nav_mg_cycle(ps, 0, fcycle)); break;
     case NAV_PSOLVER_SOR:
       for (int h = 0; h < 2; h++) {
         NAV_CALL(ops->relax_colour(&l0->box, x, b, l0->inv_diag, h, (nav_real)ps->omega));
@@ -316,8 +341,7 @@ static nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real 
       NAV_CALL(nav_level_fill(ps, l0, x));
       break;
     }
-    NAV_CALL(ops->residual(&l0->box, x, b, l0->r, &rr));
-    nav_reduce_sum(l0->comm, &rr, 1);
+    NAV_CALL(nav_psolver_residual(ps, x, b, &rr));
     rnorm = nav_level_norm(l0, rr);
     st->iterations++;
     NAV_CHECK(isfinite(rnorm), NAV_ERR_CONVERGENCE, "%s diverged (residual %g after %d iterations)", ps->opt.solver,

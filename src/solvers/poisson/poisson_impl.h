@@ -66,6 +66,9 @@ struct nav_psolver {
   double floor;       /* nav_psolver_set_floor */
   double kmax;        /* largest Helmholtz coefficient (1 without one) */
   int bottom;         /* Helmholtz: the level where cycles stop and smooth (nav_mg_bottom) */
+  int lo;             /* the mixed-precision multigrid is on: float cycles on the device levels (mg.c) */
+  nav_real *lo0[3];   /* its float x (the correction), b (the residual) and r of level 0 (float storage) */
+  char lo_why[96];    /* opt.precision mixed but not applied: the reason */
 };
 
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
@@ -89,6 +92,12 @@ double nav_sor_omega_estimate(const nav_psolver *ps);
  * the last smoothing sweep, the fill after the correction, or the coarsest solve). */
 nav_err nav_mg_setup(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
+/* Mixed precision (mg.c): whether it applies to the hierarchy built (else 0 and the reason in why); its
+ * set-up (float arrays on the device levels); one iteration on the nav_real iterate x whose float residual
+ * ps->lo0[1] holds (the caller computes it with ops->residual_lo): x += one float cycle. */
+int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size);
+nav_err nav_mg_mixed_setup(nav_psolver *ps);
+nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle);
 
 /* Line smoothing (mg_line.c): the line directions of level lev (from its global widths and the
  * smoother option; the same on every rank); the set-up of its line smoother (called on the smoothed
