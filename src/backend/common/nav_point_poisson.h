@@ -23,33 +23,35 @@
 #include "backend/nav_box.h"
 
 /* Coupling coefficients of cell i to its high and low neighbour along one direction:
- * ce = k_{i+1/2} / (dc_{i+1} df_i), cw = k_{i-1/2} / (dc_i df_i). */
+ * ce = k_{i+1/2} / (dc_{i+1} df_i), cw = k_{i-1/2} / (dc_i df_i). The arithmetic of the Laplacian, the
+ * relaxation and the transfers is in the field's type nav_field (nav_hd.h): nav_real, or float on the
+ * mixed-precision multigrid's float levels (the metric arrays are converted as they are read). */
 #define NAV_LAP_TERM(d, s)                                                                          \
   do {                                                                                              \
-    const nav_real rf = b->rdf[d][ijk[d]];                                                          \
-    nav_real ce = b->rdc[d][ijk[d] + 1] * rf, cw = b->rdc[d][ijk[d]] * rf;                          \
+    const nav_field rf = (nav_field)b->rdf[d][ijk[d]];                                              \
+    nav_field ce = (nav_field)b->rdc[d][ijk[d] + 1] * rf, cw = (nav_field)b->rdc[d][ijk[d]] * rf;   \
     if (b->kc) {                                                                                    \
-      ce *= (nav_real)0.5 * (b->kc[p] + b->kc[p + (s)]);                                            \
-      cw *= (nav_real)0.5 * (b->kc[p] + b->kc[p - (s)]);                                            \
+      ce *= (nav_field)0.5 * (nav_field)(b->kc[p] + b->kc[p + (s)]);                                \
+      cw *= (nav_field)0.5 * (nav_field)(b->kc[p] + b->kc[p - (s)]);                                \
     }                                                                                               \
     lx += ce * (x[p + (s)] - x[p]) - cw * (x[p] - x[p - (s)]);                                      \
     dg -= ce + cw;                                                                                  \
   } while (0)
 
 /* (L x) at cell (p, ijk); *diag receives the coefficient of x_p (negative). */
-NAV_FIELD NAV_HD static inline nav_real nav_laplacian(const nav_box *b, const nav_field *x, nav_idx p, const int *ijk,
-                                            nav_real *diag) {
-  nav_real lx = 0, dg = 0;
+NAV_FIELD NAV_HD static inline nav_field nav_laplacian(const nav_box *b, const nav_field *x, nav_idx p,
+                                                     const int *ijk, nav_field *diag) {
+  nav_field lx = 0, dg = 0;
   NAV_LAP_TERM(0, 1);
   NAV_LAP_TERM(1, b->st[1]);
   if (b->dim == 3) NAV_LAP_TERM(2, b->st[2]);
   if (b->shift != 0) {
-    lx -= b->shift * x[p];
-    dg -= b->shift;
+    lx -= (nav_field)b->shift * x[p];
+    dg -= (nav_field)b->shift;
   }
   if (b->sc) { /* the variable shift s(x) */
-    lx -= b->sc[p] * x[p];
-    dg -= b->sc[p];
+    lx -= (nav_field)b->sc[p] * x[p];
+    dg -= (nav_field)b->sc[p];
   }
   *diag = dg;
   return lx;
@@ -75,11 +77,11 @@ NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
  * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
  * round-off; the CUDA colour sweep is DRAM-bound and saves the load: 8 bytes per cell fewer). */
-NAV_FIELD NAV_HD static inline nav_real nav_relax(const nav_box *b, const nav_field *x, const nav_field *rhs,
-                                        const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
-  nav_real dg;
-  const nav_real lx = nav_laplacian(b, x, p, ijk, &dg);
-  return inv_diag ? x[p] + omega * (rhs[p] - lx) * inv_diag[p] : x[p] + omega * (rhs[p] - lx) / dg;
+NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_field *x, const nav_field *rhs,
+                                                 const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
+  nav_field dg;
+  const nav_field lx = nav_laplacian(b, x, p, ijk, &dg), w = (nav_field)omega;
+  return inv_diag ? x[p] + w * (rhs[p] - lx) * (nav_field)inv_diag[p] : x[p] + w * (rhs[p] - lx) / dg;
 }
 
 /* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]
@@ -205,9 +207,9 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
 /* Restriction to coarse cell IJK of the fine field r (fine block f, coarse block c): the
  * volume-weighted average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd
  * fine count has one child in that direction, and so has every cell in a kept direction. */
-NAV_FIELD NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav_field *r, const nav_box *c,
+NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const nav_field *r, const nav_box *c,
                                                     const int *IJK) {
-  nav_real sum = 0, vol = 0;
+  nav_field sum = 0, vol = 0;
   const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   for (int dk = 0; dk < kmax; dk++)
     for (int dj = 0; dj < jmax; dj++)
@@ -215,7 +217,7 @@ NAV_FIELD NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav
         const int ijk[3] = {c->keep[0] ? IJK[0] : 2 * IJK[0] + di, c->keep[1] ? IJK[1] : 2 * IJK[1] + dj,
                             f->dim != 3 ? 0 : c->keep[2] ? IJK[2] : 2 * IJK[2] + dk};
         if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;
-        const nav_real dv = nav_cell_volume(f, ijk);
+        const nav_field dv = (nav_field)nav_cell_volume(f, ijk);
         sum += r[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * dv;
         vol += dv;
       }
@@ -224,16 +226,16 @@ NAV_FIELD NAV_HD static inline nav_real nav_restrict(const nav_box *f, const nav
 
 /* The (bi/tri)linear combination of the coarse values of block c around cell I: per direction d,
  * xc at I and at its neighbour I + step[d] with the weights 1 - w[d] and w[d]. */
-NAV_FIELD NAV_HD static inline nav_real nav_interp_linear(const nav_box *c, const nav_field *xc, const int *I, const int *step,
-                                                const nav_real *w, int dim) {
+NAV_FIELD NAV_HD static inline nav_field nav_interp_linear(const nav_box *c, const nav_field *xc, const int *I,
+                                                         const int *step, const nav_real *w, int dim) {
   const nav_idx pc = c->off + I[0] * c->st[0] + I[1] * c->st[1] + I[2] * c->st[2];
   const nav_idx sx = step[0] * c->st[0], sy = step[1] * c->st[1];
-  const nav_real wx = w[0], wy = w[1];
-  nav_real v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
+  const nav_field wx = (nav_field)w[0], wy = (nav_field)w[1];
+  nav_field v = (1 - wy) * ((1 - wx) * xc[pc] + wx * xc[pc + sx]) + wy * ((1 - wx) * xc[pc + sy] + wx * xc[pc + sx + sy]);
   if (dim == 3) {
     const nav_idx sz = step[2] * c->st[2];
-    const nav_real wz = w[2];
-    const nav_real v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
+    const nav_field wz = (nav_field)w[2];
+    const nav_field v2 = (1 - wy) * ((1 - wx) * xc[pc + sz] + wx * xc[pc + sx + sz]) +
                         wy * ((1 - wx) * xc[pc + sy + sz] + wx * xc[pc + sx + sy + sz]);
     v = (1 - wz) * v + wz * v2;
   }
@@ -245,7 +247,7 @@ NAV_FIELD NAV_HD static inline nav_real nav_interp_linear(const nav_box *c, cons
  * neighbour I -/+ 1 (even/odd fine index); the neighbour's weight is the distance between the
  * parent's and the fine centre, (W_I - w_i) / 2, over the coarse centre distance (1/4 on uniform
  * spacing; 0 for a lone child, whose centre is the parent's, as in a direction the coarse box keeps). */
-NAV_FIELD NAV_HD static inline nav_real nav_prolong(const nav_box *c, const nav_field *xc, const nav_box *f,
+NAV_FIELD NAV_HD static inline nav_field nav_prolong(const nav_box *c, const nav_field *xc, const nav_box *f,
                                                    const int *ijk) {
   int I[3] = {0, 0, 0}, step[3] = {0, 0, 0};
   nav_real w[3] = {0, 0, 0};

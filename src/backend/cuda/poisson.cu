@@ -43,8 +43,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     for (int k = k0; k < k1; k++) {
       ijk[2] = k;
       p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
-      nav_real dg;
-      const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
+      X dg; /* the arithmetic of x's type: double for the outer residual of the mixed multigrid */
+      const X res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
       r[p] = (R)res;
       if (RR) s[0] += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
     }
