@@ -23,8 +23,8 @@
 
 /* NAV_FIELD before a point function whose field arguments have the type nav_field: under nvcc a
  * template over that type, so that one formula serves the float fields of the mixed-precision
- * multigrid levels (nav_box.lo) and the nav_real fields; in C, nav_field is nav_real. The arithmetic
- * stays in nav_real either way (values are converted as they are loaded and stored). */
+ * multigrid levels (nav_box.lo) and the nav_real fields; in C, nav_field is nav_real. A point function
+ * computes in its field type (nav_point_poisson.h says which values it converts). */
 #ifdef __CUDACC__
 #define NAV_FIELD template <typename nav_field>
 #else
