@@ -12,6 +12,7 @@
  *    per point of the block (ghosts included, as the arrays are), D components in D dimensions:
  *      momentum_rhs  read u (D), write N(u) (D)                           2D arrays
  *      advance       read u, N, N_old, write u (D each)                   4D
+ *      momentum_advance  read u, N_old, write N, u* (D each; the fused predictor)   4D
  *      divergence    read u (D), write div                                D + 1
  *      correct       read u (D) and p, write u (D)                        2D + 1
  *      relax (1 colour)  read and write x, read rhs and the inverse diagonal: 4 (the colours
@@ -54,9 +55,14 @@ static nav_err nav_k_advance(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l0, (void)l1;
   return f->ops->advance(&f->box, f->u, f->rhs, f->rhs_old, 0, 0); /* u += 0: the same traffic */
 }
+static nav_err nav_k_momentum_advance(nav_flow *f, nav_level *l0, nav_level *l1) {
+  (void)l0, (void)l1;
+  /* c != 0: rhs_old read as in every AB2 step (rhs_old = u + rhs_old here) */
+  return f->ops->momentum_advance(&f->box, f->u, (nav_real)f->cfg->nu, 0, 1, f->rhs, f->rhs_old);
+}
 static nav_err nav_k_divergence(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l0, (void)l1;
-  return f->ops->divergence(&f->box, f->u, 1, f->div, NULL);
+  return f->ops->divergence(&f->box, f->u, 1, f->div, NULL, NULL);
 }
 static nav_err nav_k_correct(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l0, (void)l1;
@@ -189,6 +195,7 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
                   relaxed by lines along x, y */
   } list[] = {{"momentum_rhs", nav_k_momentum, 2 * D * pts * R, 0},
               {"advance", nav_k_advance, 4 * D * pts * R, 0},
+              {"momentum_advance", nav_k_momentum_advance, 4 * D * pts * R, 0},
               {"divergence", nav_k_divergence, (D + 1) * pts * R, 0},
               {"correct", nav_k_correct, (2 * D + 1) * pts * R, 0},
               {"relax_colour", nav_k_relax, 4 * pts * RM, 1},

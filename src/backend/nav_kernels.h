@@ -85,6 +85,14 @@ typedef struct nav_kernel_ops {
   nav_err (*to_host)(void *host, const void *src, size_t bytes);
   nav_err (*from_host)(void *dst, const void *host, size_t bytes);
   nav_err (*copy)(void *dst, const void *src, size_t bytes);
+  /* A copy to the host that does not wait (a scalar read back later without stalling the host):
+   * ordered after every kernel launched before it on the current stream, and complete once a later
+   * call that waits for that stream has returned (sync, to_host, a reduction returning a host
+   * double); host must come from alloc_host (page-locked on cuda, plain memory on cpu, where the
+   * copy is done on return). */
+  nav_err (*to_host_async)(void *host, const void *src, size_t bytes);
+  nav_err (*alloc_host)(void **ptr, size_t bytes);
+  void (*free_host)(void *ptr);
   /* wait until every kernel launched so far on the current stream has finished (profiling, and
    * MPI reading device buffers) */
   nav_err (*sync)(void);
@@ -155,12 +163,24 @@ typedef struct nav_kernel_ops {
   /* flow (nav_point_flow.h) */
   /* rhs_c = N_c(u) for every component c, interior faces; u needs filled ghosts */
   nav_err (*momentum_rhs)(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
-  /* u_c += a rhs_c + c rhs_old_c (a time-integration update), interior, every component;
-   * rhs_old is not read when c == 0 */
+  /* u_c = nav_ab2(u_c, a, rhs_c, c, rhs_old_c, c != 0) (a time-integration update), interior, every
+   * component; rhs_old is not read when c == 0 */
   nav_err (*advance)(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
                        nav_real a, nav_real c);
-  /* div = scale * div u at the cells; *max_abs = max |div u| (unscaled) if max_abs != NULL */
-  nav_err (*divergence)(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs);
+  /* momentum_rhs and advance in one pass, u left unchanged: at the interior faces of every component
+   * N = N_c(u), rhs_c = N and rhs_old_c = nav_ab2(u_c, a, N, c, rhs_old_c, c != 0): the update u* is
+   * written over rhs_old (each point of rhs_old is read before it is written; not read when c == 0),
+   * bit for bit what momentum_rhs then advance put in rhs and u. u needs filled ghosts; u, rhs and
+   * rhs_old are distinct arrays. */
+  nav_err (*momentum_advance)(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
+                              nav_real *const *rhs, nav_real *const *rhs_old);
+  /* div = scale * div u at the cells (div may be NULL); *max_abs = max |div u| (unscaled) if max_abs
+   * != NULL; *sum = sum over the cells of div dV (the values written, summed in double as `sum`
+   * does) if sum != NULL, with sum in BACKEND memory (written on the device, no host wait; a
+   * reduction in a fixed order: the same inputs give the same bits). At most one of max_abs and
+   * sum; sum needs div. */
+  nav_err (*divergence)(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
+                        double *sum);
   /* u_c -= scale * grad_c p, interior faces, every component; p needs filled ghosts */
   nav_err (*correct)(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
   /* max over cells of the advective rate sum |u_d|/h_d and of the diffusive rate sum 1/h_d^2 */
@@ -298,10 +318,12 @@ typedef struct nav_kernel_ops {
    * with ghosts (first cell at off, strides st; they may be the same array), scratch a dense
    * m0 m1 m2 array. tw[d]: the twiddles of an even direction (NULL: periodic), lam[d] the
    * eigenvalues of nav_fft_direction (lam[2] NULL in 2D), scale = 2^(even directions); fft_box_free
-   * releases the state */
+   * releases the state. bsum (BACKEND memory, or NULL): the transform reads b + (nav_real)(-*bsum /
+   * volume) instead of b, the mean of b removed on the way in (bsum = sum b dV, volume = sum dV; bit
+   * for bit what shift of that value then fft_box give), b itself unchanged. */
   nav_err (*fft_box)(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
-                     const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
-                     void **state);
+                     const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
+                     const nav_idx st[3], nav_real *scratch, void **state);
   void (*fft_box_free)(void *state);
 } nav_kernel_ops;
 

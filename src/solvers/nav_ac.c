@@ -247,7 +247,7 @@ static nav_err nav_ac_residual(nav_flow *f, nav_ac_level *L) {
   const nav_kernel_ops *ops = f->ops;
   NAV_CALL(nav_ac_rhs(f, L));
   NAV_CALL(ops->correct(L->box, L->r, L->p, 1));
-  NAV_CALL(ops->divergence(L->box, L->u, -1, L->rc, NULL));
+  NAV_CALL(ops->divergence(L->box, L->u, -1, L->rc, NULL, NULL));
   if (L->fp) NAV_CALL(ops->axpby(L->box, 1, L->fp, 1, L->rc));
   return NAV_OK;
 }

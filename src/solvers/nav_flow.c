@@ -224,9 +224,44 @@ void nav_flow_destroy(nav_flow *f) {
   memset(f, 0, sizeof *f);
 }
 
+/* The blow-up of step `step` at time t: velocity NaN or Inf (bad != 0). The one message of both
+ * checks of div u*: at once from the pressure solve, or deferred (nav_flow_deferred). */
+static nav_err nav_flow_blowup(int bad, long step, double t, double dt) {
+  NAV_CHECK(!bad, NAV_ERR_BLOWUP,
+            "the flow blew up at step %ld, time %.6g (dt %.3e): the velocity is NaN or Inf; reduce [time] dt, cfl "
+            "or fourier",
+            step, t, dt);
+  return NAV_OK;
+}
+
+/* The deferred check of the last step's div u* (nav_psolver_deferred_bad): after a host wait. */
+static nav_err nav_flow_deferred(nav_flow *f) {
+  return nav_flow_blowup(nav_psolver_deferred_bad(f->poisson), f->deferred_step, f->deferred_t, f->deferred_dt);
+}
+
+nav_err nav_flow_check(nav_flow *f) {
+  NAV_CALL(f->ops->sync());
+  return nav_flow_deferred(f);
+}
+
+/* The predictor in one pass (ops->momentum_advance) where nothing is added to N(u^n) between
+ * momentum_rhs and advance and no one keeps the flow's array pointers across steps (the pass
+ * rotates u, rhs and rhs_old): constant viscosity with explicit diffusion (no f->diff: nu_t, or
+ * implicit), no temperature (buoyancy), no mean pressure gradient (nav_drive_force), no inflow or
+ * outflow faces (nav_open_advance reads u^n in between), not artificial compressibility (nav_ac.c
+ * keeps the pointers). The one place that states the condition. */
+static int nav_flow_fused(const nav_flow *f) {
+  if (f->diff || f->T || f->ac || !strcmp(f->cfg->forcing, "pressure_gradient")) return 0;
+  for (int d = 0; d < f->dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (f->cfg->bc[d][s] == NAV_BC_INFLOW || f->cfg->bc[d][s] == NAV_BC_OUTFLOW) return 0;
+  return 1;
+}
+
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   double adv, diff;
   NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
+  NAV_CALL(nav_flow_deferred(f)); /* the reduction waited for the backend */
   /* the stop flag of a signal rides on this reduction: every rank learns it at the same step */
   double rates[3] = {adv, diff, (double)nav_signal_pending()};
   nav_reduce_max(f->comm, rates, 3);
@@ -270,6 +305,18 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     NAV_CALL(nav_diffusion_predict(f, dt, ca, cb));
     goto project;
   }
+  if (nav_flow_fused(f)) {
+    /* N(u^n) into rhs, u* over rhs_old; then u <- that storage, rhs_old <- N(u^n) (the previous
+     * step's at the next step), rhs <- the storage of u^n (free) */
+    NAV_CALL(ops->momentum_advance(b, f->u, (nav_real)f->cfg->nu, ca, cb, f->rhs, f->rhs_old));
+    for (int c = 0; c < f->dim; c++) {
+      nav_real *un = f->u[c];
+      f->u[c] = f->rhs_old[c];
+      f->rhs_old[c] = f->rhs[c];
+      f->rhs[c] = un;
+    }
+    goto project;
+  }
   NAV_CALL(ops->momentum_rhs(b, f->u, f->diff ? 0 : (nav_real)f->cfg->nu, f->rhs));
   if (f->diff) NAV_CALL(nav_diffusion_explicit(f, f->rhs)); /* nu + nu_t in stress form */
   if (f->T) { /* S(T^n) with u^n, and the force of T^n in N(u^n) */
@@ -309,7 +356,9 @@ project:
     nav_reduce_sum(f->comm, &s, 1);
     nav_psolver_set_floor(f->poisson, sqrt(fmax(s, 0) / f->volume));
   }
-  NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL));
+  /* with its sum for the solve (nav_psolver_rhs_sum), unless div is read after the solve (implicit) */
+  NAV_CALL(ops->divergence(b, f->u, (nav_real)(1.0 / dt), f->div, NULL,
+                           implicit ? NULL : nav_psolver_rhs_sum(f->poisson)));
   nav_psolver_stats st;
   nav_profile_work(NAV_PHASE_POISSON);
   nav_real *const q = implicit ? f->diff->phi : f->p;
@@ -317,10 +366,12 @@ project:
   NAV_CALL(nav_psolver_solve(f->poisson, q, f->div, &st));
   f->p_iterations = st.iterations;
   f->p_relres = st.relres;
-  NAV_CHECK(isfinite(st.relres), NAV_ERR_BLOWUP,
-            "the flow blew up at step %ld, time %.6g (dt %.3e): the velocity is NaN or Inf; reduce [time] dt, cfl "
-            "or fourier",
-            f->step + 1, f->t, dt);
+  NAV_CALL(nav_flow_blowup(!isfinite(st.relres), f->step + 1, f->t, dt));
+  if (st.deferred) { /* checked by the next nav_flow_dt or nav_flow_check */
+    f->deferred_step = f->step + 1;
+    f->deferred_t = f->t;
+    f->deferred_dt = dt;
+  }
   NAV_CHECK(st.converged, NAV_ERR_CONVERGENCE,
             "pressure solve did not converge at step %ld, time %.6g: relative residual %.3e after %d iterations "
             "(tolerance %.1e); raise [pressure] max_iterations or check the case",
@@ -341,7 +392,7 @@ project:
   f->step++;
   f->change = -1;
   if (diagnose) {
-    NAV_CALL(ops->divergence(b, f->u, 1, NULL, &f->max_div));
+    NAV_CALL(ops->divergence(b, f->u, 1, NULL, &f->max_div, NULL));
     nav_reduce_max(f->comm, &f->max_div, 1);
     double dmax = 0, umax = 0;
     for (int c = 0; c < f->dim; c++) {

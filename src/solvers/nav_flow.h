@@ -84,6 +84,10 @@ typedef struct nav_flow {
   nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
   struct nav_turbulence *turb; /* the k-omega SST model (physics/nav_turbulence.h); NULL: [turbulence] model = off */
   struct nav_body *body; /* immersed bodies (physics/nav_body.h); NULL: none */
+  /* a pressure solve whose NaN/Inf check of div u* is deferred (nav_psolver_deferred_bad): its step
+   * (1-based, as the blow-up message counts), time and dt, for the message of nav_flow_dt/check */
+  long deferred_step;
+  double deferred_t, deferred_dt;
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's
@@ -92,13 +96,21 @@ typedef struct nav_flow {
  * diagnostics) is the same on every rank. */
 nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_flow *f);
 void nav_flow_destroy(nav_flow *f);
-/* The stable time step for the current velocity (or the fixed dt). */
+/* The stable time step for the current velocity (or the fixed dt). Its reduction waits for the
+ * backend, so it also completes the deferred blow-up check of the previous step (nav_flow_step):
+ * NAV_ERR_BLOWUP with that step, time and dt when its velocity became NaN or Inf. */
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl);
 /* Advance by dt. diagnose (monitor steps): also measure f->max_div and f->change (two passes
  * over the velocity that most steps do without; between them the fields keep the last values).
  * Fails with NAV_ERR_CONVERGENCE when the pressure does not converge and NAV_ERR_BLOWUP when the
- * velocity is NaN or Inf (message with step, time and residual). Collective. */
+ * velocity is NaN or Inf (message with step, time and residual). On a step that is not diagnosed,
+ * one rank with the one-transform FFT solve (nav_psolver_rhs_sum), the NaN/Inf check waits for the
+ * next host synchronisation instead of stalling the host: the next nav_flow_dt or nav_flow_check
+ * reports it (a checkpoint refuses a NaN state by itself, nav_checkpoint.h). Collective. */
 nav_err nav_flow_step(nav_flow *f, double dt, int diagnose);
+/* Wait for the backend and complete a deferred blow-up check (see nav_flow_step): before using the
+ * state between steps other than through nav_flow_dt (output). Collective. */
+nav_err nav_flow_check(nav_flow *f);
 /* Mean kinetic energy (1/V) sum 1/2 |u|^2 dV. */
 nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,

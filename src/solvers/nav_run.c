@@ -154,7 +154,12 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
   nav_signal_install();
   for (;;) {
     double dt, cfl;
-    NAV_CALL(nav_flow_dt(f, &dt, &cfl));
+    const nav_err ed = nav_flow_dt(f, &dt, &cfl); /* also the deferred blow-up check of the last step */
+    if (ed == NAV_ERR_BLOWUP) {
+      nav_progress_break();
+      return nav_blowup(f, ed);
+    }
+    NAV_CALL(ed);
     if (f->stop_signal) { /* every rank saw it in nav_flow_dt: the state of the last step is good */
       *stop_signal = f->stop_signal;
       nav_progress_break();
@@ -208,7 +213,15 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       fields = 1;
       while (next_fields_t <= f->t * (1 + 1e-12)) next_fields_t += c->fields_dt;
     }
-    if (fields && !done) NAV_CALL(nav_write_fields(dir, f));
+    if (fields && !done) {
+      const nav_err eb = nav_flow_check(f); /* no snapshot of a state whose blow-up check is pending */
+      if (eb == NAV_ERR_BLOWUP) {
+        nav_progress_break();
+        return nav_blowup(f, eb);
+      }
+      NAV_CALL(eb);
+      NAV_CALL(nav_write_fields(dir, f));
+    }
     /* checkpoints on their cadence, and at the end of a run that has them */
     int ckpt = (c->checkpoint_interval > 0 && f->step % c->checkpoint_interval == 0) || (checkpoints && done);
     if (next_ckpt_t > 0 && f->t >= next_ckpt_t * (1 - 1e-12)) {

@@ -61,6 +61,12 @@ NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const na
   return nu * lap - adv;
 }
 
+/* The variable-step AB2 update of one point (nav_flow.h): u + (a N + c N_old); with old = 0 (the
+ * first step, forward Euler) u + a N, and n_old is not used. */
+NAV_HD static inline nav_real nav_ab2(nav_real u, nav_real a, nav_real n, nav_real c, nav_real n_old, int old) {
+  return old ? u + (a * n + c * n_old) : u + a * n;
+}
+
 /* Discrete divergence at cell (p, ijk): sum_d (u_d[i+1] - u_d[i]) / df_i. */
 NAV_HD static inline nav_real nav_divergence(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk) {
   nav_real div = 0;

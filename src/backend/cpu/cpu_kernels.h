@@ -65,7 +65,10 @@ nav_err nav_unpack_face_cpu(const nav_box *b, nav_real *x, int dir, int side, in
 nav_err nav_momentum_rhs_cpu(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cpu(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
                           nav_real a, nav_real c);
-nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs);
+nav_err nav_momentum_advance_cpu(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
+                                 nav_real *const *rhs, nav_real *const *rhs_old);
+nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
+                           double *sum);
 nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
 nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
 nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum);
@@ -131,7 +134,8 @@ nav_err nav_fft_plan_cpu(const int m[3], int dir, nav_fft_kind kind, nav_real *d
 nav_err nav_fft_execute_cpu(void *plan, nav_real *data);
 void nav_fft_plan_free_cpu(void *plan);
 nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
-                     const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch, void **state);
+                        const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
+                        const nav_idx st[3], nav_real *scratch, void **state);
 void nav_fft_box_free_cpu(void *state);
 nav_err nav_fft_divide_cpu(const int m[3], const nav_real *const lam[3], nav_real *data);
 nav_err nav_fft_tridiag_cpu(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,

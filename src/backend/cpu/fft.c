@@ -69,8 +69,8 @@ typedef struct nav_fftw_box {
 } nav_fftw_box;
 
 nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
-                        const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
-                        void **state) {
+                        const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
+                        const nav_idx st[3], nav_real *scratch, void **state) {
   nav_fftw_box *s = (nav_fftw_box *)*state;
   const long half = (long)(m[0] / 2 + 1) * m[1] * m[2], cells = (long)m[0] * m[1] * m[2];
   if (!s) { /* FFTW's dimensions are slowest first: (z, y, x) */
@@ -88,12 +88,16 @@ nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_r
     NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan a box of %d x %d x %d", m[0], m[1], m[2]);
   }
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
+  const nav_real shift = bsum ? (nav_real)(-*bsum / volume) : 0; /* the mean of b removed */
 #pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
   for (int k = 0; k < m[2]; k++)
     for (int j = 0; j < m[1]; j++) {
       const nav_real *src = b + off + nav_fft_even_from(e1, j, m[1]) * st[1] + nav_fft_even_from(e2, k, m[2]) * st[2];
       nav_real *row = scratch + (long)m[0] * (j + (long)m[1] * k);
-      for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e0, i, m[0]) * st[0]];
+      if (bsum)
+        for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e0, i, m[0]) * st[0]] + shift;
+      else
+        for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e0, i, m[0]) * st[0]];
     }
   NAV_FFTW(execute_dft_r2c)(s->fwd, scratch, s->c);
   nav_real *c = (nav_real *)s->c;

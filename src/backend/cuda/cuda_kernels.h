@@ -13,6 +13,8 @@
  *     its partial result to a device scratch buffer owned by vector.cu; nav_cuda_reduce then sums
  *     (or takes the max of) the partials in one block in a fixed order (deterministic) and copies
  *     the scalars to the host with one cudaMemcpy. That copy is the only host synchronisation.
+ *     A reduction whose result stays on the device (the divergence's sum for the FFT solve) is
+ *     finished by the kernel's last block instead (nav_cuda_last_block): no second launch, no copy.
  *   - Every launch and copy goes to nav_cuda_stream (memory.cu): the main stream, or the side
  *     stream while the halo exchange overlaps interior work.
  *   - Every CUDA API call goes through NAV_CALL_CUDA; every launch is followed by
@@ -161,12 +163,16 @@ __device__ __forceinline__ double nav_cuda_combine(double a, double b, bool is_m
   return is_max ? fmax(a, b) : a + b;
 }
 
-/* Reduce v[0..NV-1] over the thread block (sum, or max when IS_MAX) and store the block's result
- * in partial[n * nblocks + block]; every thread of the block must call it. The block's threads
- * are a multiple of 32, at most 1024. */
-template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_reduce(double (&v)[NV], double *partial) {
+__device__ __forceinline__ unsigned nav_cuda_tid(void) {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+/* Combine v[0..NV-1] over the thread block (sum, or max when IS_MAX) in a fixed tree (warp shuffles,
+ * then one warp): the block's result lands in v of thread 0. Every thread of the block must call
+ * it; the block's threads are a multiple of 32, at most 1024. */
+template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_combine(double (&v)[NV]) {
   __shared__ double shared[NV][32];
-  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned tid = nav_cuda_tid();
   const unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
   const unsigned lane = tid & 31u, warp = tid >> 5;
 #pragma unroll
@@ -183,12 +189,53 @@ template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_re
     for (int n = 0; n < NV; n++) {
       double w = lane < nwarps ? shared[n][lane] : 0.0;
       for (int o = 16; o > 0; o >>= 1) w = nav_cuda_combine(w, __shfl_down_sync(0xffffffffu, w, o), IS_MAX);
-      if (lane == 0) {
-        const size_t nblocks = (size_t)gridDim.x * gridDim.y * gridDim.z;
-        const size_t block = blockIdx.x + (size_t)gridDim.x * (blockIdx.y + (size_t)gridDim.y * blockIdx.z);
-        partial[n * nblocks + block] = w;
-      }
+      v[n] = w;
     }
+  }
+}
+
+/* Reduce v[0..NV-1] over the thread block (nav_cuda_block_combine) and store the block's result
+ * in partial[n * nblocks + block]; every thread of the block must call it. */
+template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_reduce(double (&v)[NV], double *partial) {
+  nav_cuda_block_combine<NV, IS_MAX>(v);
+  if (nav_cuda_tid() == 0) {
+    const size_t nblocks = (size_t)gridDim.x * gridDim.y * gridDim.z;
+    const size_t block = blockIdx.x + (size_t)gridDim.x * (blockIdx.y + (size_t)gridDim.y * blockIdx.z);
+#pragma unroll
+    for (int n = 0; n < NV; n++) partial[n * nblocks + block] = v[n];
+  }
+}
+
+/* The last-block pattern, the reduction finished on the device without a second launch or a host
+ * wait: after nav_cuda_block_reduce<NV, IS_MAX>(v, partial) in every block, the block that counts
+ * itself last on *done combines all the blocks' partials into out[0..NV-1] (device memory): thread t
+ * takes partials t, t + T, ... in turn, then nav_cuda_block_combine; a fixed order, so the result
+ * does not depend on which block is last. *done (device memory) is 0 before the launch and left at
+ * 0. Every thread of every block must call it, after nav_cuda_block_reduce. */
+template <int NV, bool IS_MAX>
+__device__ __forceinline__ void nav_cuda_last_block(const double *partial, unsigned *done, double *out) {
+  __shared__ bool last;
+  const unsigned tid = nav_cuda_tid(), nthreads = blockDim.x * blockDim.y * blockDim.z;
+  const size_t nblocks = (size_t)gridDim.x * gridDim.y * gridDim.z;
+  if (tid == 0) {
+    __threadfence(); /* this block's partial (stored by thread 0) is visible before it is counted */
+    last = atomicAdd(done, 1u) == (unsigned)(nblocks - 1);
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  double v[NV];
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    v[n] = 0;
+#pragma unroll 8
+    for (size_t q = tid; q < nblocks; q += nthreads) v[n] = nav_cuda_combine(v[n], __ldcg(partial + n * nblocks + q), IS_MAX);
+  }
+  nav_cuda_block_combine<NV, IS_MAX>(v);
+  if (tid == 0) {
+#pragma unroll
+    for (int n = 0; n < NV; n++) out[n] = v[n];
+    *done = 0;
   }
 }
 
@@ -209,6 +256,9 @@ void nav_free_cuda(void *ptr);
 nav_err nav_to_host_cuda(void *host, const void *src, size_t bytes);
 nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes);
 nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes);
+nav_err nav_to_host_async_cuda(void *host, const void *src, size_t bytes);
+nav_err nav_alloc_host_cuda(void **ptr, size_t bytes);
+void nav_free_host_cuda(void *ptr);
 nav_err nav_sync_cuda(void);
 void nav_memory_cuda(size_t *current, size_t *peak);
 nav_err nav_stream_use_cuda(int side);
@@ -232,7 +282,10 @@ nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
                          nav_real a, nav_real c);
-nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs);
+nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
+                                  nav_real *const *rhs, nav_real *const *rhs_old);
+nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
+                            double *sum);
 nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
 nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
 nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *sum);
@@ -292,7 +345,8 @@ nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_re
 nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
                              const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work);
 nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
-                     const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch, void **state);
+                         const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
+                         const nav_idx st[3], nav_real *scratch, void **state);
 void nav_fft_box_free_cuda(void *state);
 
 #endif

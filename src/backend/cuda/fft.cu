@@ -249,15 +249,22 @@ typedef struct nav_cuda_fft_box {
   size_t work;
 } nav_cuda_fft_box;
 
-/* scratch (dense, x fastest) = b reordered: v(n) = x(nav_fft_even_from(n)) in the even directions */
+/* scratch (dense, x fastest) = b reordered: v(n) = x(nav_fft_even_from(n)) in the even directions;
+ * bsum != NULL: b + (nav_real)(-*bsum / volume), the shift computed once per block */
 __global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
-                                          const nav_real *b, nav_idx off, nav_idx s0, nav_idx s1, nav_idx s2,
-                                          nav_real *scratch) {
+                                          const nav_real *b, const double *bsum, double volume, nav_idx off,
+                                          nav_idx s0, nav_idx s1, nav_idx s2, nav_real *scratch) {
+  __shared__ nav_real shift;
+  if (bsum) {
+    if (threadIdx.x == 0) shift = (nav_real)(-*bsum / volume);
+    __syncthreads();
+  }
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
   if (t >= total) return;
   const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
-  scratch[t] = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
-                 nav_fft_even_from(e2, k, m2) * s2];
+  const nav_real v = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
+                       nav_fft_even_from(e2, k, m2) * s2];
+  scratch[t] = bsum ? v + shift : v;
 }
 
 /* x = scratch with the reordering undone */
@@ -287,8 +294,8 @@ __global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, 
 }
 
 nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
-                         const nav_real *b, nav_real *x, nav_idx off, const nav_idx st[3], nav_real *scratch,
-                         void **state) {
+                         const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
+                         const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
   const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2], cells = (nav_idx)m[0] * m[1] * m[2];
   if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
@@ -313,7 +320,7 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
   }
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
   nav_fft_box_gather_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], e0, e1, e2, cells, b, off, st[0], st[1], st[2], scratch);
+      m[0], m[1], m[2], e0, e1, e2, cells, b, bsum, volume, off, st[0], st[1], st[2], scratch);
   NAV_CUDA_LAUNCHED("nav_fft_box_gather_kernel");
   nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
   nav_cufft_real *r = (nav_cufft_real *)scratch;

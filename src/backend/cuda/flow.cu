@@ -4,6 +4,7 @@
  * point (i,j,k) of every component (the component index is a compile-time constant after
  * unrolling, so the box's arrays are indexed with constants). */
 #include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_poisson.h"
 #include "backend/cuda/cuda_kernels.h"
 
 /* momentum_rhs in 3D takes 70 registers, so 3 blocks of 256 threads fit an SM; asking for 4 caps
@@ -30,6 +31,41 @@ nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu,
   return NAV_OK;
 }
 
+/* N (and u*) of every component in one pass; u* over rhs_old, which is read first (nav_kernels.h).
+ * The same register budget as momentum_rhs, whose arithmetic it repeats. */
+template <int DIM, bool OLD>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
+    nav_momentum_advance_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_real a, nav_real c,
+                                nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
+  NAV_CUDA_INTERIOR(box);
+  const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+#pragma unroll
+  for (int d = 0; d < DIM; d++) {
+    const nav_real n = nav_momentum_rhs(b, d, uc, nu, p, ijk);
+    rhs.c[d][p] = n;
+    rhs_old.c[d][p] = nav_ab2(uc[d][p], a, n, c, OLD ? rhs_old.c[d][p] : 0, OLD);
+  }
+}
+
+nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
+                                  nav_real *const *rhs, nav_real *const *rhs_old) {
+  const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
+  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+  if (b->dim == 2) {
+    if (c != 0)
+      nav_momentum_advance_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
+    else
+      nav_momentum_advance_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
+  } else {
+    if (c != 0)
+      nav_momentum_advance_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
+    else
+      nav_momentum_advance_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
+  }
+  NAV_CUDA_LAUNCHED("nav_momentum_advance_kernel");
+  return NAV_OK;
+}
+
 template <int DIM, bool OLD>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_advance_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields rhs, nav_cuda_fields rhs_old, nav_real a,
@@ -37,12 +73,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   NAV_CUDA_INTERIOR(box);
   (void)b;
 #pragma unroll
-  for (int d = 0; d < DIM; d++) {
-    if (OLD)
-      u.c[d][p] += a * rhs.c[d][p] + c * rhs_old.c[d][p];
-    else
-      u.c[d][p] += a * rhs.c[d][p];
-  }
+  for (int d = 0; d < DIM; d++) u.c[d][p] = nav_ab2(u.c[d][p], a, rhs.c[d][p], c, OLD ? rhs_old.c[d][p] : 0, OLD);
 }
 
 nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
@@ -65,10 +96,14 @@ nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *
   return NAV_OK;
 }
 
-/* div = scale * div u (if WRITE); partial max |div u| per block (if MAX). */
-template <int DIM, bool WRITE, bool MAX>
+/* The blocks of the divergence kernels counted by nav_cuda_last_block (0 between launches). */
+static __device__ unsigned nav_divergence_done = 0;
+
+/* div = scale * div u (if WRITE); per block: the partial max |div u| (RED 1) or the partial sum of
+ * div dV (RED 2, with WRITE), and the sum finished in *sum by the last block. */
+template <int DIM, bool WRITE, int RED>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_divergence_kernel(nav_box box, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial) {
+    nav_divergence_kernel(nav_box box, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial, double *sum) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   int ijk[3];
@@ -76,38 +111,45 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   double m[1] = {0};
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-    const nav_real d = nav_divergence(b, uc, p, ijk);
-    if (WRITE) div[p] = scale * d;
-    m[0] = fabs((double)d);
+    const nav_real d = nav_divergence(b, uc, p, ijk), v = scale * d;
+    if (WRITE) div[p] = v;
+    m[0] = RED == 2 ? (double)v * (double)nav_cell_volume(b, ijk) : fabs((double)d); /* as nav_dot_kernel */
   }
-  if (MAX) nav_cuda_block_reduce<1, true>(m, partial);
+  if (RED == 1) nav_cuda_block_reduce<1, true>(m, partial);
+  if (RED == 2) {
+    nav_cuda_block_reduce<1, false>(m, partial);
+    nav_cuda_last_block<1, false>(partial, &nav_divergence_done, sum);
+  }
 }
 
-template <int DIM, bool WRITE>
-static void nav_divergence_launch(const nav_box *b, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial) {
-  if (partial)
-    nav_divergence_kernel<DIM, WRITE, true><<<nav_cuda_grid(b), nav_cuda_block(), 0, nav_cuda_stream>>>(*b, u, scale, div, partial);
+template <int DIM>
+static void nav_divergence_launch(const nav_box *b, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial,
+                                  int red, double *sum) {
+  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+  if (!div)
+    nav_divergence_kernel<DIM, false, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
+  else if (red == 0)
+    nav_divergence_kernel<DIM, true, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
+  else if (red == 1)
+    nav_divergence_kernel<DIM, true, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
   else
-    nav_divergence_kernel<DIM, WRITE, false><<<nav_cuda_grid(b), nav_cuda_block(), 0, nav_cuda_stream>>>(*b, u, scale, div, partial);
+    nav_divergence_kernel<DIM, true, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
 }
 
-nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs) {
+nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
+                            double *sum) {
   if (!div && !max_abs) return NAV_OK;
+  NAV_CHECK(!(max_abs && sum) && (div || !sum), NAV_ERR_INTERNAL,
+            "nav_divergence_cuda: max_abs and sum together, or sum without div");
   const size_t nblocks = nav_cuda_blocks(nav_cuda_grid(b));
+  const int red = max_abs ? 1 : sum ? 2 : 0;
   double *partial = NULL;
-  if (max_abs) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
+  if (red) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
   const nav_cuda_fields fu = nav_cuda_pack(b, u);
-  if (b->dim == 2) {
-    if (div)
-      nav_divergence_launch<2, true>(b, fu, scale, div, partial);
-    else
-      nav_divergence_launch<2, false>(b, fu, scale, div, partial);
-  } else {
-    if (div)
-      nav_divergence_launch<3, true>(b, fu, scale, div, partial);
-    else
-      nav_divergence_launch<3, false>(b, fu, scale, div, partial);
-  }
+  if (b->dim == 2)
+    nav_divergence_launch<2>(b, fu, scale, div, partial, red, sum);
+  else
+    nav_divergence_launch<3>(b, fu, scale, div, partial, red, sum);
   NAV_CUDA_LAUNCHED("nav_divergence_kernel");
   if (max_abs) NAV_CALL(nav_cuda_reduce(1, 1, nblocks, max_abs));
   return NAV_OK;

@@ -85,6 +85,22 @@ nav_err nav_from_host_cuda(void *dst, const void *host, size_t bytes) {
   return NAV_OK;
 }
 
+nav_err nav_to_host_async_cuda(void *host, const void *src, size_t bytes) {
+  if (bytes) NAV_CALL_CUDA(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, nav_cuda_stream));
+  return NAV_OK;
+}
+
+/* page-locked, so that to_host_async into it does not wait (into pageable memory it would) */
+nav_err nav_alloc_host_cuda(void **ptr, size_t bytes) {
+  *ptr = NULL;
+  NAV_CALL_CUDA(cudaMallocHost(ptr, bytes ? bytes : 8));
+  return NAV_OK;
+}
+
+void nav_free_host_cuda(void *ptr) {
+  if (ptr) cudaFreeHost(ptr);
+}
+
 nav_err nav_sync_cuda(void) {
   NAV_CALL_CUDA(cudaStreamSynchronize(nav_cuda_stream));
   return NAV_OK;

@@ -385,7 +385,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
-nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
+nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
   const nav_box *box = &ps->lev[0].box;
@@ -395,8 +395,10 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
   if (f->box) {
     const nav_real *const lamb[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
     const nav_real *const tw[3] = {f->tw[0], f->tw[1], f->tw[2]};
-    return ops->fft_box(box->n, tw, lamb, f->box_scale, b, x, box->off, gst, f->buf[0], &f->box_state);
+    return ops->fft_box(box->n, tw, lamb, f->box_scale, b, bsum, ps->lev[0].volume, x, box->off, gst, f->buf[0],
+                        &f->box_state);
   }
+  NAV_CHECK(!bsum, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the one-transform box");
   NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
   for (int t = 1; t <= dim; t++) { /* forward */
     const int d = f->order[t - 1];
@@ -423,6 +425,8 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b) {
 }
 
 int nav_fft_zero_mean(const nav_psolver *ps) { return ps->fft->tri < 0; }
+
+int nav_fft_one_transform(const nav_psolver *ps) { return ps->fft->box; }
 
 void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   static const char *const names[] = {"DCT-II", "DCT-III", "DST-II", "DST-III", "DCT-IV", "DST-IV", "DFT", "DFT"};

@@ -67,6 +67,7 @@ typedef struct nav_psolver_stats {
   int converged;
   double solve_s;   /* wall seconds of the last solve (finished, unless opt.async) */
   int relres_measured; /* 0: relres is the last measured one (opt.async, nav_psolver_measure_next) */
+  int deferred;     /* 1: the solve returned before looking at b (its NaN/Inf check): nav_psolver_deferred_bad */
 } nav_psolver_stats;
 
 typedef struct nav_psolver nav_psolver;
@@ -79,6 +80,19 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *stats);
 /* opt.async solvers: whether the next solves measure their residual (0: the FFT solver skips it). */
 void nav_psolver_measure_next(nav_psolver *ps, int measure);
+/* The sum of b dV from the caller (singular opt.async FFT solvers): backend memory for one double
+ * that the caller fills with this rank's sum of b dV of the NEXT solve's b before that solve (the
+ * kernel that computes b: ops->divergence's sum), or NULL where the solver has no use for it (then
+ * nothing is expected). That solve takes the mean from it instead of summing b (one launch fewer);
+ * an unmeasured solve on one rank whose box is one transform (nav_fft_one_transform) does not wait
+ * for it either: the transform removes the mean as it reads b (b keeps its mean; otherwise b is
+ * projected as always), and the NaN/Inf check of b is deferred (stats.deferred). Not collective. */
+double *nav_psolver_rhs_sum(nav_psolver *ps);
+/* After a deferred solve (stats.deferred): 1 if its b held a NaN or Inf (its sum), else 0; also 0
+ * with nothing deferred. The sum was copied back without a wait: call this only after a backend
+ * call that waited for the stream after that solve (ops->sync, to_host, a reduction returning a host
+ * double). Clears the deferral. Not collective (deferred solves are one-rank solves). */
+int nav_psolver_deferred_bad(nav_psolver *ps);
 /* A floor under ||b|| in the stopping rule: solves stop at ||b - L x|| <= tol max(||b||, floor) and
  * report relres relative to that (0, the default: the plain relative rule). For incremental
  * unknowns, whose right-hand side vanishes at a steady state: floor = the norm of the right-hand

@@ -43,15 +43,18 @@ nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y
 
 double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(sum_sq, 0) / lev->volume); }
 
-nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, double *sum) {
-  NAV_CALL(lev->ops->sum(&lev->box, x, sum));
+nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum) {
+  if (local)
+    NAV_CALL(lev->ops->to_host(sum, local, sizeof *sum));
+  else
+    NAV_CALL(lev->ops->sum(&lev->box, x, sum));
   nav_reduce_sum(lev->comm, sum, 1);
   return lev->ops->shift(&lev->box, x, (nav_real)(-*sum / lev->volume));
 }
 
 nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x) {
   double s;
-  return nav_level_remove_mean_sum(lev, x, &s);
+  return nav_level_remove_mean_sum(lev, x, NULL, &s);
 }
 
 nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
@@ -231,7 +234,13 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
     ps->omega = opt->omega > 0 ? opt->omega : 0.8;
     NAV_CALL(nav_psolver_work(ps, 1));
     break;
-  case NAV_PSOLVER_FFT: NAV_CALL(nav_fft_setup(ps)); break;
+  case NAV_PSOLVER_FFT:
+    NAV_CALL(nav_fft_setup(ps));
+    if (opt->async && ps->singular && !opt->staggered) { /* nav_psolver_rhs_sum */
+      NAV_CALL(ops->alloc((void **)&ps->bsum, sizeof(double)));
+      NAV_CALL(ops->alloc_host((void **)&ps->bsum_host, sizeof(double)));
+    }
+    break;
   }
   ps->setup_s = nav_wtime() - t0;
   return NAV_OK;
@@ -241,6 +250,8 @@ void nav_psolver_destroy(nav_psolver *ps) {
   if (!ps) return;
   const nav_kernel_ops *ops = ps->ops;
   nav_fft_destroy(ps);
+  if (ps->bsum) ops->free(ps->bsum);
+  if (ps->bsum_host) ops->free_host(ps->bsum_host);
   free(ps->gblock);
   free(ps->gglobal);
   free(ps->gstage);
@@ -422,34 +433,59 @@ nav_err nav_psolver_set_shift_field(nav_psolver *ps, const nav_real *s) {
  * of a 256^3 solve on a GPU. A caller with opt.async (the flow) has it measured only on the solves it
  * asks for (nav_psolver_measure_next: its monitor steps). The solves between keep the removal of the
  * mean of a singular b, so that both paths give the same x bit for bit whatever the cadence (a
- * restart continues bit for bit), and its sum shows a NaN or Inf at once; they report the last
- * measured relres (stats.relres_measured = 0) and return once their kernels are launched. */
+ * restart continues bit for bit): both shift by (nav_real)(-sum / volume) of the same sum (the
+ * caller's, nav_psolver_rhs_sum, when given), the measured path in b, the deferred one in the
+ * transform's read of b. They report the last measured relres (stats.relres_measured = 0) and return
+ * once their kernels are launched. The sum shows a NaN or Inf in b: at once where the solve reads it
+ * on the host (relres = the sum), or, deferred (one rank, one transform, the caller's sum: no host
+ * wait at all), from its copy after the caller's next wait (nav_psolver_deferred_bad). */
 void nav_psolver_measure_next(nav_psolver *ps, int measure) { ps->measure_next = measure; }
+
+double *nav_psolver_rhs_sum(nav_psolver *ps) {
+  ps->bsum_given = ps->bsum != NULL;
+  return ps->bsum;
+}
+
+int nav_psolver_deferred_bad(nav_psolver *ps) {
+  const int bad = ps->deferred && !isfinite(*ps->bsum_host);
+  ps->deferred = 0;
+  return bad;
+}
 
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *st) {
   const double t0 = nav_wtime();
   nav_level *l0 = &ps->lev[0];
   const nav_kernel_ops *ops = ps->ops;
+  const double *given = ps->bsum_given ? ps->bsum : NULL; /* this rank's sum of b dV, from the caller */
+  ps->bsum_given = 0;
   l0->x = x;
   l0->b = b;
   if (ps->kind == NAV_PSOLVER_FFT && ps->opt.async && !ps->measure_next && !ps->opt.staggered) {
+    const int defer = ps->singular && given && nav_fft_one_transform(ps);
     double sum = 0;
-    if (ps->singular) NAV_CALL(nav_level_remove_mean_sum(l0, b, &sum));
+    if (ps->singular && !defer) NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
     memset(st, 0, sizeof *st);
     st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */
     if (isfinite(sum)) {
-      NAV_CALL(nav_fft_solve(ps, x, b));
+      NAV_CALL(nav_fft_solve(ps, x, b, defer ? given : NULL));
       if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
       NAV_CALL(nav_level_fill(ps, l0, x));
       st->iterations = 1;
       st->converged = 1;
+    }
+    if (defer) { /* the sum read back with the caller's next wait */
+      NAV_CALL(ops->to_host_async(ps->bsum_host, given, sizeof(double)));
+      ps->deferred = st->deferred = 1;
     }
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }
   if (ps->diag_stale) NAV_CALL(nav_psolver_diagonals(ps));
   if (ps->opt.staggered) NAV_CALL(nav_level_pin(ps, l0, b, NAV_GHOST_FACE)); /* the pinned rows: b = 0 */
-  if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, b));
+  if (ps->singular) {
+    double sum;
+    NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
+  }
   double bb;
   NAV_CALL(nav_level_dot(l0, b, b, &bb));
   const double bnorm = nav_level_norm(l0, bb);
@@ -469,7 +505,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   /* the stopping rule ||r|| <= tol max(||b||, floor): relres is relative to that reference */
   const double bref = fmax(bnorm, ps->floor), tol = ps->opt.tolerance * bref / bnorm;
   if (ps->kind == NAV_PSOLVER_FFT) { /* direct: one pass; the residual reports its round-off */
-    NAV_CALL(nav_fft_solve(ps, x, b));
+    NAV_CALL(nav_fft_solve(ps, x, b, NULL));
     /* with every direction transformed the zero mode is 0: x has zero mean already */
     if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
     NAV_CALL(nav_level_fill(ps, l0, x));
@@ -502,7 +538,7 @@ nav_err nav_psolver_precondition(nav_psolver *ps, nav_real *z, nav_real *r) {
   if (ps->diag_stale) NAV_CALL(nav_psolver_diagonals(ps));
   if (ps->singular) NAV_CALL(nav_level_remove_mean(l0, r));
   switch (ps->kind) {
-  case NAV_PSOLVER_FFT: NAV_CALL(nav_fft_solve(ps, z, r)); break;
+  case NAV_PSOLVER_FFT: NAV_CALL(nav_fft_solve(ps, z, r, NULL)); break;
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG: NAV_CALL(nav_precond_mg(ps, l0, r, z)); break;
   case NAV_PSOLVER_PCG: NAV_CALL(nav_precond_jacobi(ps, l0, r, z)); break;

@@ -61,6 +61,10 @@ struct nav_psolver {
   nav_fft *fft;       /* the FFT solver's plans and buffers (fft.c) */
   int measure_next;   /* nav_psolver_measure_next */
   double fft_relres;  /* the relative residual of the last measured FFT solve (nav_psolver_solve) */
+  double *bsum;       /* nav_psolver_rhs_sum: backend memory for the caller's local sum of b dV; NULL: none */
+  double *bsum_host;  /* its copy read back without a wait (ops->alloc_host) for the deferred NaN check */
+  int bsum_given;     /* the next solve's b has its sum in bsum */
+  int deferred;       /* the last solve's check of b is pending in bsum_host (nav_psolver_deferred_bad) */
   double sigma;       /* Helmholtz shift in use (opt.helmholtz) */
   int diag_stale;     /* the level diagonals must be recomputed before the next solve */
   double floor;       /* nav_psolver_set_floor */
@@ -134,19 +138,25 @@ nav_err nav_mg_shift_fields(nav_psolver *ps);
 double nav_level_norm(const nav_level *lev, double sum_sq);
 /* Subtract the volume-weighted mean of x. */
 nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
-/* The same, and *sum = the sum of x before (every rank's; NaN or Inf when x holds one). */
-nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, double *sum);
+/* The same, and *sum = the sum of x dV before (every rank's; NaN or Inf when x holds one). local:
+ * this rank's sum of x dV already computed, in backend memory (nav_psolver_rhs_sum), or NULL (summed
+ * here: one launch fewer with it). */
+nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum);
 
 /* FFT direct solver (fft.c). nav_fft_applies: 1 if the FFT solver serves this grid and backend,
  * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
- * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective). */
+ * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective);
+ * bsum (backend memory, only where nav_fft_one_transform): b's sum of b dV, whose mean the transform
+ * removes from what it reads (ops->fft_box), b itself left as it is; NULL: b compatible already. */
 int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
                     const nav_scalar_bc bc[3][2], char *why, int size);
 nav_err nav_fft_setup(nav_psolver *ps);
-nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b);
+nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum);
 void nav_fft_destroy(nav_psolver *ps);
 /* 1 if every direction is transformed (no tridiagonal one): the solution has zero mean. */
 int nav_fft_zero_mean(const nav_psolver *ps);
+/* 1 if the whole box is one multi-dimensional transform (ops->fft_box): the solve can remove b's mean. */
+int nav_fft_one_transform(const nav_psolver *ps);
 /* One line on the FFT solver: transforms per direction, the tridiagonal direction, the layouts. */
 void nav_fft_describe(const nav_psolver *ps, char *text, int size);
 
