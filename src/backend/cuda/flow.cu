@@ -7,14 +7,14 @@
 #include "backend/common/nav_point_poisson.h"
 #include "backend/cuda/cuda_kernels.h"
 
-/* momentum_rhs in 3D takes 70 registers, so 3 blocks of 256 threads fit an SM; asking for 4 caps
- * it at 64 (40 bytes of spills): on an H100 the 256^3 kernel went from 613 to 561 us (48 to 52 %
- * of the copy bandwidth; 5 and 6 blocks spill 228 and 356 bytes). In FP32 it takes 56 registers
- * without spills at 4 blocks (ptxas, sm_90), and each thread has half the bytes in flight: a build
- * may try 5 blocks with -DNAV_MOMENTUM_MIN_BLOCKS=5 in CMAKE_CUDA_FLAGS (48 registers, 40 bytes of
- * spills in FP32, as FP64 at 4; not measured). */
+/* momentum_rhs and momentum_advance compute every component before they store any (below), which
+ * keeps more loads in flight but needs ~122 registers in FP64: at 4 blocks of 256 threads per SM (64
+ * registers) they spilled 96-160 bytes. 2 blocks per SM, no spills, measured on an H200 (`navier bench step`,
+ * Taylor-Green 256^3, docs/performance.md): FP64 momentum_rhs 552 -> 391 us, momentum_advance 981 -> 557 us,
+ * the step 2.85 -> 2.43 ms; FP32 momentum_rhs 351 -> 226 us, momentum_advance 710 -> 399 us, the step
+ * 2.11 -> 1.87 ms (1 and 3 blocks: the same within 1 %). */
 #ifndef NAV_MOMENTUM_MIN_BLOCKS
-#define NAV_MOMENTUM_MIN_BLOCKS 4
+#define NAV_MOMENTUM_MIN_BLOCKS 2
 #endif
 
 template <int DIM>
@@ -22,8 +22,13 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
     nav_momentum_rhs_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_cuda_fields rhs) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+  /* every component before any store: a store to rhs could alias u for the compiler, which would then
+   * reload the stencil after it and keep fewer loads in flight */
+  nav_real n[3];
 #pragma unroll
-  for (int c = 0; c < DIM; c++) rhs.c[c][p] = nav_momentum_rhs(b, c, uc, nu, p, ijk);
+  for (int c = 0; c < DIM; c++) n[c] = nav_momentum_rhs(b, c, uc, nu, p, ijk);
+#pragma unroll
+  for (int c = 0; c < DIM; c++) rhs.c[c][p] = n[c];
 }
 
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs) {
@@ -39,11 +44,15 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
                                 nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+  nav_real n[3], us[3]; /* every load before any store (as momentum_rhs) */
+#pragma unroll
+  for (int d = 0; d < DIM; d++) n[d] = nav_momentum_rhs(b, d, uc, nu, p, ijk);
+#pragma unroll
+  for (int d = 0; d < DIM; d++) us[d] = nav_ab2(uc[d][p], a, n[d], c, OLD ? rhs_old.c[d][p] : 0, OLD);
 #pragma unroll
   for (int d = 0; d < DIM; d++) {
-    const nav_real n = nav_momentum_rhs(b, d, uc, nu, p, ijk);
-    rhs.c[d][p] = n;
-    rhs_old.c[d][p] = nav_ab2(uc[d][p], a, n, c, OLD ? rhs_old.c[d][p] : 0, OLD);
+    rhs.c[d][p] = n[d];
+    rhs_old.c[d][p] = us[d];
   }
 }
 
