@@ -168,8 +168,14 @@ template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_correct_kernel(nav_box box, nav_cuda_fields u, const nav_real *q, nav_real scale) {
   NAV_CUDA_INTERIOR(box);
+  nav_real g[3], v[3]; /* every load before any store (as momentum_rhs) */
 #pragma unroll
-  for (int c = 0; c < DIM; c++) u.c[c][p] -= scale * nav_gradient(b, c, q, p, ijk);
+  for (int c = 0; c < DIM; c++) {
+    g[c] = nav_gradient(b, c, q, p, ijk);
+    v[c] = u.c[c][p];
+  }
+#pragma unroll
+  for (int c = 0; c < DIM; c++) u.c[c][p] = v[c] - scale * g[c];
 }
 
 nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *q, nav_real scale) {
