@@ -130,7 +130,7 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
 
 /* The interior point of this thread: ijk and linear index p; false outside the interior.
  * i = blockIdx.x * BX + threadIdx.x (fastest), j likewise, k = blockIdx.z. */
-/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add) let a thread take kz
+/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add) and time_rates let a thread take kz
  * consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks. kz from
  * the environment variable NAV_CUDA_KZ (a tuning knob), read once; default 4: on an H200 (`navier bench
  * step`, 256^3 cavity, float level 0) relax_colour 91 -> 79 us, residual 123 -> 95 us, prolong_add 167

@@ -249,6 +249,22 @@ typedef struct nav_cuda_fft_box {
   size_t work;
 } nav_cuda_fft_box;
 
+/* (i, j, k) of the flat index t (x fastest) of a box of r0 x r1 x ... points: in 32-bit arithmetic where the
+ * box has fewer than 2^32 points (a 64-bit division is a software routine on the GPU, tens of instructions;
+ * the box kernels below are otherwise a load and a store per point) */
+__device__ __forceinline__ void nav_fft_box_ijk(nav_idx t, nav_idx total, int r0, int r1, int *i, int *j, int *k) {
+  if (total <= (nav_idx)0xffffffffu) {
+    const unsigned u = (unsigned)t, q = u / (unsigned)r0;
+    *i = (int)(u - q * (unsigned)r0);
+    *j = (int)(q % (unsigned)r1);
+    *k = (int)(q / (unsigned)r1);
+  } else {
+    *i = (int)(t % r0);
+    *j = (int)((t / r0) % r1);
+    *k = (int)(t / ((nav_idx)r0 * r1));
+  }
+}
+
 /* scratch (dense, x fastest) = b reordered: v(n) = x(nav_fft_even_from(n)) in the even directions;
  * bsum != NULL: b + (nav_real)(-*bsum / volume), the shift computed once per block */
 __global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
@@ -261,7 +277,8 @@ __global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1
   }
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
   if (t >= total) return;
-  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  int i, j, k;
+  nav_fft_box_ijk(t, total, m0, m1, &i, &j, &k);
   const nav_real v = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
                        nav_fft_even_from(e2, k, m2) * s2];
   scratch[t] = bsum ? v + shift : v;
@@ -273,7 +290,8 @@ __global__ void nav_fft_box_scatter_kernel(int m0, int m1, int m2, int e0, int e
                                            nav_idx s1, nav_idx s2) {
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
   if (t >= total) return;
-  const int i = (int)(t % m0), j = (int)((t / m0) % m1), k = (int)(t / ((nav_idx)m0 * m1));
+  int i, j, k;
+  nav_fft_box_ijk(t, total, m0, m1, &i, &j, &k);
   x[off + i * s0 + j * s1 + k * s2] =
       scratch[nav_fft_even_to(e0, i, m0) + m0 * (nav_fft_even_to(e1, j, m1) + (nav_idx)m1 * nav_fft_even_to(e2, k, m2))];
 }
@@ -284,8 +302,9 @@ __global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, 
                                          const nav_real *l1, const nav_real *l2, nav_real scale, nav_real *c) {
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
   if (t >= total) return;
-  const int r0 = m0 / 2 + 1, r1 = m1 / 2 + 1;
-  const int m[3] = {m0, m1, m2}, k[3] = {(int)(t % r0), (int)((t / r0) % r1), (int)(t / ((nav_idx)r0 * r1))};
+  const int r0 = m0 / 2 + 1, r1 = m1 / 2 + 1, m[3] = {m0, m1, m2};
+  int k[3];
+  nav_fft_box_ijk(t, total, r0, r1, &k[0], &k[1], &k[2]);
   const nav_real *const tw[3] = {tw0, tw1, tw2}, *const lam[3] = {l0, l1, l2};
   nav_real blk[8][2];
   nav_fft_block_get(c, m, k, blk);
