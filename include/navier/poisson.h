@@ -85,7 +85,7 @@ typedef struct nav_poisson_options {
   double omega;         /* sor/jacobi relaxation factor; 0 = estimated (sor) / 0.8 (jacobi) */
   const char *backend;  /* "cpu" (default) or "cuda" (the GPU of the node-local rank) */
   long cpu_coarse_cells; /* device backends: multigrid levels of at most this many cells run on the CPU of
-                           rank 0; 0 (default) = 4096 */
+                           rank 0; 0 (default) = 512 for a 3D grid on one rank, else 4096 */
   int decomposition[3]; /* ranks per direction over the communicator; 0,0,0 = automatic (default) */
   const char *smoother; /* multigrid smoothing: "auto" (default, NULL too: zebra line relaxation along the directions
                            of strong coupling of stretched grids, red-black Gauss-Seidel elsewhere), "point"

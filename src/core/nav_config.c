@@ -300,7 +300,8 @@ static const nav_key nav_keys[] = {
      .values = nav_precision_values},
     {"pressure", "cpu_coarse_cells", NAV_KT_INT, NAV_FIELD(cpu_coarse_cells), "0",
      "On a GPU backend the multigrid levels of at most this many cells (global) run on the CPU of rank 0, where a "
-     "launch would cost more than the level's work; 0 = automatic (4096, measured in docs/performance.md).",
+     "launch would cost more than the level's work; 0 = automatic (512 for a 3D grid on one rank, else 4096; measured in "
+     "docs/performance.md).",
      NAV_RANGE(0, 0, 1 << 30, 0)},
 
     {"output", "dir", NAV_KT_TEXT, NAV_FIELD(dir), "", "Output folder; empty = output/<name>.", .values = NULL},

@@ -50,8 +50,13 @@
  * the gather moves through the host, so the threshold also sets that traffic. Measured on 1 and
  * 2 H200s (docs/performance.md, bench/gpu_coarse_threshold.sh), ms per step of the 3D cavity
  * 256^3 on 1 GPU / 512x256x256 on 2: thresholds 512: 15.2 / 32.7, 4096: 16.1 / 30.5, 32768:
- * 22.2 / 32.8, 262144: 44.7 / 51.5 (the earlier rule max(4096, finest / 512): 19.1 / 42.1). */
+ * 22.2 / 32.8, 262144: 44.7 / 51.5 (the earlier rule max(4096, finest / 512): 19.1 / 42.1). So 3D on one
+ * rank keeps the levels down to 512 cells on the device (NAV_MG_CPU_CELLS_3D1); confirmed on one H200 for the
+ * Poisson solve of 256^3 (mixed precision, V(2,2): 10.86 ms at 512 against 12.02 ms at 4096, 18.4 at 32768;
+ * docs/performance.md). 2D keeps 4096: the 1704^2 snake-like grid took 961-1081 ms for 51 cycles at 256 cells
+ * against 162-166 ms at 4096 (its GPU levels below 64^2 are launch-bound). */
 #define NAV_MG_CPU_CELLS 4096
+#define NAV_MG_CPU_CELLS_3D1 512
 /* Helmholtz solves (implicit diffusion): the cycle stops at the first level whose shift sigma is at
  * least NAV_MG_BOTTOM_DOMINANCE times the largest diagonal of its Laplacian part (the Jacobi
  * iteration there contracts by 1/(1 + 4) or better, red-black Gauss-Seidel by its square), and
@@ -62,7 +67,9 @@
 
 /* Does level l hand the rest of the hierarchy to the CPU of rank 0? */
 static int nav_mg_to_cpu(const nav_psolver *ps, const nav_level *l) {
-  const nav_idx limit = ps->opt.cpu_coarse_cells > 0 ? (nav_idx)ps->opt.cpu_coarse_cells : NAV_MG_CPU_CELLS;
+  const nav_idx limit = ps->opt.cpu_coarse_cells > 0                 ? (nav_idx)ps->opt.cpu_coarse_cells
+                        : l->dc.dim == 3 && ps->lev[0].dc.size == 1 ? NAV_MG_CPU_CELLS_3D1
+                                                                     : NAV_MG_CPU_CELLS;
   return ps->ops != &nav_kernel_ops_cpu && (nav_idx)l->N[0] * l->N[1] * l->N[2] <= limit;
 }
 
