@@ -213,21 +213,21 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       fields = 1;
       while (next_fields_t <= f->t * (1 + 1e-12)) next_fields_t += c->fields_dt;
     }
-    if (fields && !done) {
-      const nav_err eb = nav_flow_check(f); /* no snapshot of a state whose blow-up check is pending */
-      if (eb == NAV_ERR_BLOWUP) {
-        nav_progress_break();
-        return nav_blowup(f, eb);
-      }
-      NAV_CALL(eb);
-      NAV_CALL(nav_write_fields(dir, f));
-    }
     /* checkpoints on their cadence, and at the end of a run that has them */
     int ckpt = (c->checkpoint_interval > 0 && f->step % c->checkpoint_interval == 0) || (checkpoints && done);
     if (next_ckpt_t > 0 && f->t >= next_ckpt_t * (1 - 1e-12)) {
       ckpt = 1;
       while (next_ckpt_t <= f->t * (1 + 1e-12)) next_ckpt_t += c->checkpoint_dt;
     }
+    if ((fields && !done) || ckpt) { /* a pending blow-up check (nav_flow_step) first: its message, not the writer's */
+      const nav_err eb = nav_flow_check(f);
+      if (eb == NAV_ERR_BLOWUP) {
+        nav_progress_break();
+        return nav_blowup(f, eb);
+      }
+      NAV_CALL(eb);
+    }
+    if (fields && !done) NAV_CALL(nav_write_fields(dir, f));
     if (ckpt) {
       nav_err ec = nav_write_checkpoint(dir, f);
       if (ec == NAV_ERR_BLOWUP) {

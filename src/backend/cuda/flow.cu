@@ -1,4 +1,5 @@
-/* CUDA backend: momentum right-hand side, time-integration update, divergence, projection
+/* CUDA backend: momentum right-hand side, time-integration update (alone, or fused with the
+ * right-hand side: momentum_advance), divergence (with its sum finished on the device), projection
  * correction, time-step rates and kinetic energy. The formulas are in common/nav_point_flow.h.
  * The per-component loops of the CPU backend are one launch here: each thread handles the
  * point (i,j,k) of every component (the component index is a compile-time constant after
