@@ -110,9 +110,11 @@ class Solver:
     """A solver set up for one grid: shape (nx, ny[, nz]), widths h[d] (arrays of n[d] cell widths, or
     a float: uniform), bc[d] = (low, high) in "neumann", "dirichlet", "periodic". Options as in
     nav_poisson_options: solver ("mg", "mgpcg", "fft", "auto", "pcg", "sor", "jacobi"), tolerance,
-    max_iterations, backend ("cpu" or "cuda")."""
+    max_iterations, backend ("cpu" or "cuda"), precision ("double", or "mixed": float multigrid cycles on a
+    GPU inside a double iteration)."""
 
-    def __init__(self, shape, h, bc, solver="mg", tolerance=1e-8, max_iterations=200, backend="cpu"):
+    def __init__(self, shape, h, bc, solver="mg", tolerance=1e-8, max_iterations=200, backend="cpu",
+                 precision="double"):
         lib = _library()
         self.shape = tuple(int(n) for n in shape)
         dim = len(self.shape)
@@ -121,7 +123,7 @@ class Solver:
         self._keep = []  # the strings and width arrays the library reads during set-up
         opt = _Options()
         lib.nav_poisson_options_default(ctypes.byref(opt))
-        for name, value in (("solver", solver), ("backend", backend)):
+        for name, value in (("solver", solver), ("backend", backend), ("precision", precision)):
             b = value.encode()
             self._keep.append(b)
             setattr(opt, name, b)

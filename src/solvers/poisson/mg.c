@@ -379,6 +379,11 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
 }
 
 nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z) {
+  if (ps->lo) { /* mixed precision: one iteration from z = 0, whose residual is r itself (in float) */
+    NAV_CALL(lev->ops->set(&lev->box, z, 0));
+    NAV_CALL(lev->ops->residual_lo(&lev->box, z, r, (float *)(void *)ps->lo0[1], NULL));
+    return nav_mg_cycle_lo(ps, z, 0);
+  }
   nav_real *x = lev->x, *b = lev->b;
   lev->x = z;
   lev->b = (nav_real *)r; /* read only: the cycle never writes the right-hand side of level 0 */

@@ -85,7 +85,8 @@ nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_
                         nav_real *p, nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations,
                         double *relres);
 nav_err nav_precond_jacobi(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z);
-/* z = one multigrid V-cycle applied to r with a zero initial guess (lev is level 0). */
+/* z = one multigrid V-cycle applied to r with a zero initial guess (lev is level 0; with the mixed-precision
+ * multigrid, ps->lo, the float cycle of nav_mg_cycle_lo). */
 nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z);
 /* Estimated optimal SOR factor 2 / (1 + sqrt(1 - rho_J^2)) from the Jacobi spectral radius of
  * the separable operator on level 0. */
