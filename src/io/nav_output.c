@@ -244,8 +244,7 @@ static void nav_json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
-/* A number for JSON: null when it is NaN or Inf (a failed run), which JSON cannot write. */
-static const char *nav_json_real(double v, const char *fmt, char buf[32]) {
+const char *nav_json_real(double v, const char *fmt, char buf[32]) {
   if (!isfinite(v)) return "null";
   snprintf(buf, 32, fmt, v);
   return buf;

@@ -57,5 +57,8 @@ typedef struct nav_summary {
 nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h);
 
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v);
+/* A number for JSON, printed by fmt into buf: "null" when it is NaN or Inf (a failed run), which JSON cannot
+ * write. */
+const char *nav_json_real(double v, const char *fmt, char buf[32]);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "io/nav_output.h"
 #include "grid/nav_geometry.h"
 
 extern const char nav_data_ghia1982_csv[];
@@ -152,6 +153,9 @@ static int nav_near_outflow(const nav_flow *f, const double x[3]) {
 /* Max (into *emax) and sum of squares (into *sum, *count points) of the error of the velocity
  * component c at its interior faces, or of the temperature (c < 0) at the cell centres, against the
  * analytic fields at f->t. Returns 0 (nothing added) when the case has no analytic field. */
+/* max(a, b) that keeps a NaN (fmax drops it: a blown-up field would report an error of 0) */
+static double nav_max_nan(double a, double b) { return isnan(a) || isnan(b) ? NAN : fmax(a, b); }
+
 static int nav_error_norms(const nav_flow *f, const nav_host_fields *h, int c, double *emax, double *sum, long *count) {
   const nav_box *b = &h->box;
   const nav_real *q = c < 0 ? h->T : h->u[c];
@@ -169,7 +173,7 @@ static int nav_error_norms(const nav_flow *f, const nav_host_fields *h, int c, d
         if (!has) return 0;
         if (c >= 0 && nav_near_outflow(f, x)) continue;
         const double e = fabs(q[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] - ex);
-        *emax = fmax(*emax, e);
+        *emax = nav_max_nan(*emax, e);
         *sum += e * e;
         (*count)++;
       }
@@ -199,10 +203,10 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
             const double x[3] = {cfg->x0 + (is_u ? 0.5 : coord) * cfg->lx, cfg->y0 + (is_u ? coord : 0.5) * cfg->ly, 0};
             const double dev = fabs(nav_host_interpolate(f, h, is_u ? 0 : 1, x) / U - val);
             if (is_u) {
-              v->max_dev_u = fmax(v->max_dev_u, dev);
+              v->max_dev_u = nav_max_nan(v->max_dev_u, dev);
               v->points_u++;
             } else {
-              v->max_dev_v = fmax(v->max_dev_v, dev);
+              v->max_dev_v = nav_max_nan(v->max_dev_v, dev);
               v->points_v++;
             }
           }
@@ -228,16 +232,19 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
 }
 
 void nav_validation_json(const nav_validation *v, FILE *out) {
+  char a[2][32]; /* NaN or Inf (a blown-up run): null */
   if (v->cavity)
     fprintf(out,
-            "  \"validation\": {\"reference\": \"ghia1982\", \"re\": %g, \"ghia_max_dev_u\": %.6g, "
-            "\"ghia_max_dev_v\": %.6g, \"points_u\": %d, \"points_v\": %d, \"excluded\": %d}",
-            v->re, v->max_dev_u, v->max_dev_v, v->points_u, v->points_v, v->excluded);
+            "  \"validation\": {\"reference\": \"ghia1982\", \"re\": %g, \"ghia_max_dev_u\": %s, "
+            "\"ghia_max_dev_v\": %s, \"points_u\": %d, \"points_v\": %d, \"excluded\": %d}",
+            v->re, nav_json_real(v->max_dev_u, "%.6g", a[0]), nav_json_real(v->max_dev_v, "%.6g", a[1]), v->points_u,
+            v->points_v, v->excluded);
   else if (v->analytic) {
-    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %.6e, \"velocity_error_rms\": %.6e",
-            v->err_max, v->err_rms);
+    fprintf(out, "  \"validation\": {\"reference\": \"analytic\", \"velocity_error_max\": %s, \"velocity_error_rms\": %s",
+            nav_json_real(v->err_max, "%.6e", a[0]), nav_json_real(v->err_rms, "%.6e", a[1]));
     if (v->t_analytic)
-      fprintf(out, ", \"temperature_error_max\": %.6e, \"temperature_error_rms\": %.6e", v->t_err_max, v->t_err_rms);
+      fprintf(out, ", \"temperature_error_max\": %s, \"temperature_error_rms\": %s",
+              nav_json_real(v->t_err_max, "%.6e", a[0]), nav_json_real(v->t_err_rms, "%.6e", a[1]));
     fputc('}', out);
   }
 }

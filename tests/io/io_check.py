@@ -21,7 +21,8 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          t = 0 / the end), their steps computed from dt
   blowup CASE            a huge dt after a checkpoint: exit 1, status "failed", a message with the
                          step, time and place, the checkpoints untouched; NaN (max_cfl = 0): the
-                         checkpoints left are good (checksums recomputed here, values finite)
+                         checkpoints left are good (checksums recomputed here, values finite), and the
+                         summary's validation reports the failed state's deviations as null or > 0, never 0
   hdf5 R CASE N          HDF5 snapshots on R ranks read back with h5py equal final_fields.bin
                          (pressure exactly, cell-centre velocity to round-off) and the VTK
                          snapshot (vorticity); fields.xmf parses and names exactly the datasets of
@@ -438,9 +439,13 @@ def check_blowup(mpiexec, navier, scratch, case, sets):
         good.append((k["step"], all(math.isfinite(v) for a in k["values"].values() for v in a)))
     print(f"NaN with max_cfl = 0: exit {rc3}, status {s['status']!r}, message {s['message']!r}; checkpoints left "
           f"(step, checksums good and all finite): {good}; leftover .tmp: {glob.glob(os.path.join(out, '*.tmp'))}")
+    # the validation of the failed state: a NaN deviation is null (JSON has no NaN), never 0 (fmax drops a NaN)
+    val = s.get("validation", {})
+    devs = [val[k] for k in ("ghia_max_dev_u", "ghia_max_dev_v", "velocity_error_max", "velocity_error_rms") if k in val]
+    print(f"validation block after the blow-up: {val}")
     ok = ok and rc3 == 1 and s["status"] == "failed" and m and len(good) == 3 and all(g for _, g in good) and \
         max(st for st, _ in good) == int(m.group(1)) - 1 and "(i,j,k) =" in s["message"] and \
-        not glob.glob(os.path.join(out, "*.tmp"))
+        not glob.glob(os.path.join(out, "*.tmp")) and devs and all(d is None or d > 0 for d in devs)
     return bool(ok)
 
 
