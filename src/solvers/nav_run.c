@@ -115,8 +115,12 @@ static nav_err nav_write_checkpoint(const char *dir, nav_flow *f) {
   return e;
 }
 
-/* A blow-up (error e of every rank, message set): add where the state went bad. Collective. */
+/* The outcome e (every rank's) of a step, a dt, a check or a checkpoint of the time loop: a blow-up
+ * (NAV_ERR_BLOWUP, message set) ends the progress line and gets where the state went bad added; other
+ * codes pass unchanged. Collective. */
 static nav_err nav_blowup(nav_flow *f, nav_err e) {
+  if (e != NAV_ERR_BLOWUP) return e;
+  nav_progress_break();
   char first[1024], where[512];
   snprintf(first, sizeof first, "%s", nav_error_message());
   NAV_CALL(nav_flow_locate_bad(f, where, sizeof where));
@@ -154,12 +158,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
   nav_signal_install();
   for (;;) {
     double dt, cfl;
-    const nav_err ed = nav_flow_dt(f, &dt, &cfl); /* also the deferred blow-up check of the last step */
-    if (ed == NAV_ERR_BLOWUP) {
-      nav_progress_break();
-      return nav_blowup(f, ed);
-    }
-    NAV_CALL(ed);
+    NAV_CALL(nav_blowup(f, nav_flow_dt(f, &dt, &cfl))); /* also the deferred blow-up check of the last step */
     if (f->stop_signal) { /* every rank saw it in nav_flow_dt: the state of the last step is good */
       *stop_signal = f->stop_signal;
       nav_progress_break();
@@ -186,11 +185,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     if (es == NAV_OK && !isfinite(f->max_div))
       es = nav_error_set(NAV_ERR_BLOWUP, __FILE__, __LINE__, __func__,
                          "the velocity is NaN or Inf after step %ld (time %.6g)", f->step, f->t);
-    if (es == NAV_ERR_BLOWUP) {
-      nav_progress_break();
-      return nav_blowup(f, es);
-    }
-    NAV_CALL(es);
+    NAV_CALL(nav_blowup(f, es));
     if (monitor) {
       change_last = f->change;
       NAV_CALL(nav_flow_kinetic_energy(f, &ke));
@@ -219,23 +214,10 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
       ckpt = 1;
       while (next_ckpt_t <= f->t * (1 + 1e-12)) next_ckpt_t += c->checkpoint_dt;
     }
-    if ((fields && !done) || ckpt) { /* a pending blow-up check (nav_flow_step) first: its message, not the writer's */
-      const nav_err eb = nav_flow_check(f);
-      if (eb == NAV_ERR_BLOWUP) {
-        nav_progress_break();
-        return nav_blowup(f, eb);
-      }
-      NAV_CALL(eb);
-    }
+    /* a pending blow-up check (nav_flow_step) first: its message, not the writer's */
+    if ((fields && !done) || ckpt) NAV_CALL(nav_blowup(f, nav_flow_check(f)));
     if (fields && !done) NAV_CALL(nav_write_fields(dir, f));
-    if (ckpt) {
-      nav_err ec = nav_write_checkpoint(dir, f);
-      if (ec == NAV_ERR_BLOWUP) {
-        nav_progress_break();
-        return nav_blowup(f, ec);
-      }
-      NAV_CALL(ec);
-    }
+    if (ckpt) NAV_CALL(nav_blowup(f, nav_write_checkpoint(dir, f)));
     if (done) {
       *steady = done_steady;
       nav_progress_break();

@@ -128,8 +128,6 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
   return l;
 }
 
-/* The interior point of this thread: ijk and linear index p; false outside the interior.
- * i = blockIdx.x * BX + threadIdx.x (fastest), j likewise, k = blockIdx.z. */
 /* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add) and time_rates let a thread take kz
  * consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks. kz from
  * the environment variable NAV_CUDA_KZ (a tuning knob), read once; default 4: on an H200 (`navier bench
@@ -142,6 +140,8 @@ static inline dim3 nav_cuda_grid_kz(const nav_box *b, int nx0, int kz) {
   return g;
 }
 
+/* The interior point of this thread: ijk and linear index p; false outside the interior.
+ * i = blockIdx.x * BX + threadIdx.x (fastest), j likewise, k = blockIdx.z. */
 __device__ __forceinline__ bool nav_cuda_point(const nav_box *b, int ijk[3], nav_idx *p) {
   ijk[0] = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   ijk[1] = (int)(blockIdx.y * blockDim.y + threadIdx.y);
