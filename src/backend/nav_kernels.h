@@ -106,6 +106,17 @@ typedef struct nav_kernel_ops {
   nav_err (*stream_use)(int side);
   nav_err (*stream_fork)(void);
   nav_err (*stream_join)(void);
+  /* Recorded launch sequences (CUDA graphs); NULL where the backend has none (cpu). graph_begin: the
+   * launches, fills and copies within the backend that follow are recorded, not run, until graph_end,
+   * which makes them one executable sequence in *exec (exec NULL: discarded; on an error in between the
+   * recording is discarded and the error returned). Nothing may wait for the backend or copy to or from
+   * the host in between. graph_launch runs a sequence on the main stream (ordered like a kernel);
+   * graph_free releases it. The kernel arguments are recorded by value: a sequence stays valid while the
+   * arrays and boxes it was recorded with do. */
+  nav_err (*graph_begin)(void);
+  nav_err (*graph_end)(void **exec);
+  nav_err (*graph_launch)(void *exec);
+  void (*graph_free)(void *exec);
 
   /* Device-to-device messages between ranks without the host (NCCL on cuda); NULL where the
    * backend has none. p2p_unique_id makes the id of a new group on one rank (the caller

@@ -6,7 +6,11 @@
  *   2. the multigrid V(2,2) convergence factor (relres^(1/cycles), random zero-mean b) is <= 0.1 at
  *      two or more sizes in 2D and 3D, sizes that are not powers of two and odd ones included;
  *   3. every solver (mg V and F, mgpcg, pcg, sor, jacobi) reaches the same solution;
- *   4. bad options (unknown solver, tolerance <= 0, max_iterations <= 0) are rejected.
+ *   4. bad options (unknown solver, tolerance <= 0, max_iterations <= 0) are rejected;
+ *   5. the direct solve of the coarsest level (solvers/poisson/mg_direct.c): on grids the multigrid
+ *      cannot coarsen (odd counts, fewer than 4096 cells: one level, the coarsest) one cycle solves
+ *      to round-off (relres <= 1e-12; the CG it replaces stops at 1e-10), stretched, 2D and 3D, every
+ *      face type (the null space pinned, periodic wraps in the band) and mixed ones.
  * Prints every figure it asserts on. */
 #include <math.h>
 #include <stdio.h>
@@ -223,6 +227,53 @@ static void test_solvers_agree(void) {
   }
 }
 
+static void test_direct(void) {
+  const struct {
+    int dim, n[3];
+    nav_poisson_bc lo, hi; /* faces of x and z; y: the other way round */
+  } cases[] = {{2, {27, 25, 1}, NAV_POISSON_NEUMANN, NAV_POISSON_NEUMANN},
+               {2, {27, 25, 1}, NAV_POISSON_DIRICHLET, NAV_POISSON_DIRICHLET},
+               {2, {27, 25, 1}, NAV_POISSON_PERIODIC, NAV_POISSON_PERIODIC},
+               {2, {27, 25, 1}, NAV_POISSON_DIRICHLET, NAV_POISSON_NEUMANN},
+               {3, {11, 9, 7}, NAV_POISSON_NEUMANN, NAV_POISSON_NEUMANN},
+               {3, {11, 9, 7}, NAV_POISSON_PERIODIC, NAV_POISSON_PERIODIC},
+               {3, {11, 9, 7}, NAV_POISSON_NEUMANN, NAV_POISSON_DIRICHLET}};
+  const char *names[] = {"neumann", "dirichlet", "periodic"};
+  for (int c = 0; c < 7; c++) {
+    const int *n = cases[c].n, dim = cases[c].dim;
+    const size_t count = (size_t)n[0] * n[1] * n[2];
+    double *h[3], *b = malloc(count * sizeof *b), *x = calloc(count, sizeof *x);
+    for (int d = 0; d < 3; d++) { /* unit cells, stretched by 1.08 per cell in y */
+      h[d] = malloc((size_t)n[d] * sizeof(double));
+      for (int i = 0; i < n[d]; i++) h[d][i] = d == 1 ? pow(1.08, i) : 1.0;
+    }
+    const nav_poisson_bc bc[3][2] = {{cases[c].lo, cases[c].hi}, {cases[c].hi, cases[c].lo}, {cases[c].lo, cases[c].hi}};
+    double mean = 0;
+    srand(11);
+    for (size_t q = 0; q < count; q++) mean += b[q] = rand() / (double)RAND_MAX - 0.5;
+    for (size_t q = 0; q < count; q++) b[q] -= mean / count; /* the solver projects out the rest (volume weights) */
+    nav_poisson_options opt;
+    nav_poisson_options_default(&opt);
+    opt.tolerance = 1e-13;
+    opt.max_iterations = 1;
+    nav_poisson *ps = NULL;
+    nav_poisson_result r = {0};
+    const double *hh[3] = {h[0], h[1], h[2]};
+    int rc = nav_poisson_create(MPI_COMM_WORLD, &opt, &ps);
+    if (rc == NAV_OK) rc = nav_poisson_set_grid(ps, dim, n, hh, bc);
+    const char *what = rc == NAV_OK ? nav_poisson_describe(ps) : nav_poisson_error();
+    const int one_level = strstr(what, " 1 levels") != NULL;
+    if (rc == NAV_OK) rc = nav_poisson_solve(ps, x, b, &r);
+    NAV_TEST((rc == NAV_OK || rc == NAV_ERR_CONVERGENCE) && one_level && r.iterations == 1 && r.relres <= 1e-12,
+             "direct coarsest solve %dD %dx%dx%d %s/%s, stretched y: %d cycle, relres %.2e <= 1e-12 (%s)", dim, n[0],
+             n[1], n[2], names[cases[c].lo], names[cases[c].hi], r.iterations, r.relres, what);
+    nav_poisson_destroy(ps);
+    for (int d = 0; d < 3; d++) free(h[d]);
+    free(b);
+    free(x);
+  }
+}
+
 static void test_bad_options(void) {
   const struct {
     const char *solver;
@@ -252,7 +303,7 @@ static void test_bad_options(void) {
 }
 
 /* Environment NAV_TEST_POISSON_PARTS (e.g. "mms,factor"): run only those parts (options, mms, factor,
- * solvers; the mutation check uses it to skip the slow ones); unset: all. */
+ * solvers, direct; the mutation check uses it to skip the slow ones); unset: all. */
 static int part(const char *name) {
   const char *only = getenv("NAV_TEST_POISSON_PARTS");
   return !only || strstr(only, name) != NULL;
@@ -264,6 +315,7 @@ int main(int argc, char **argv) {
   if (part("mms")) test_mms();
   if (part("factor")) test_mg_factor();
   if (part("solvers")) test_solvers_agree();
+  if (part("direct")) test_direct();
   printf("test_poisson: %d failed\n", failures);
   MPI_Finalize();
   return failures > 0;

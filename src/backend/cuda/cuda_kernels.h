@@ -264,6 +264,10 @@ void nav_memory_cuda(size_t *current, size_t *peak);
 nav_err nav_stream_use_cuda(int side);
 nav_err nav_stream_fork_cuda(void);
 nav_err nav_stream_join_cuda(void);
+nav_err nav_graph_begin_cuda(void);
+nav_err nav_graph_end_cuda(void **exec);
+nav_err nav_graph_launch_cuda(void *exec);
+void nav_graph_free_cuda(void *exec);
 
 nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value);
 nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *g);

@@ -48,6 +48,45 @@ nav_err nav_stream_join_cuda(void) {
   return NAV_OK;
 }
 
+/* Graphs (nav_kernels.h graph_*): the launches are recorded on a stream of their own (the legacy
+ * default stream, the main stream, cannot be captured), made the current stream in between; the
+ * executable graph is launched on the main stream. Recording in the thread-local mode: a call that
+ * would wait for the device from this thread in between fails (and discards the recording) rather
+ * than run out of order. */
+static cudaStream_t nav_cuda_capture;
+
+nav_err nav_graph_begin_cuda(void) {
+  if (!nav_cuda_capture) NAV_CALL_CUDA(cudaStreamCreateWithFlags(&nav_cuda_capture, cudaStreamNonBlocking));
+  NAV_CALL_CUDA(cudaStreamBeginCapture(nav_cuda_capture, cudaStreamCaptureModeThreadLocal));
+  nav_cuda_stream = nav_cuda_capture;
+  return NAV_OK;
+}
+
+nav_err nav_graph_end_cuda(void **exec) {
+  cudaGraph_t graph = NULL;
+  nav_cuda_stream = 0;
+  const cudaError_t e = cudaStreamEndCapture(nav_cuda_capture, &graph);
+  cudaGetLastError(); /* an error of the recording is returned here, not left sticky */
+  if (e != cudaSuccess || !exec) {
+    if (graph) cudaGraphDestroy(graph);
+    NAV_CHECK(e == cudaSuccess, NAV_ERR_BACKEND, "recording a CUDA graph failed: %s", cudaGetErrorString(e));
+    return NAV_OK;
+  }
+  const cudaError_t ei = cudaGraphInstantiate((cudaGraphExec_t *)exec, graph, 0);
+  cudaGraphDestroy(graph);
+  NAV_CHECK(ei == cudaSuccess, NAV_ERR_BACKEND, "instantiating a CUDA graph failed: %s", cudaGetErrorString(ei));
+  return NAV_OK;
+}
+
+nav_err nav_graph_launch_cuda(void *exec) {
+  NAV_CALL_CUDA(cudaGraphLaunch((cudaGraphExec_t)exec, nav_cuda_stream));
+  return NAV_OK;
+}
+
+void nav_graph_free_cuda(void *exec) {
+  if (exec) cudaGraphExecDestroy((cudaGraphExec_t)exec);
+}
+
 nav_err nav_alloc_cuda(void **ptr, size_t bytes) {
   *ptr = NULL;
   const cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 256);

@@ -8,7 +8,8 @@
  * while another direction can still be paired (semi-coarsening, nav_box.keep on the coarse level;
  * the odd-count rule then looks at the paired directions only).
  * Coarse widths are sums of fine widths and the operator is re-discretised on each level. The
- * coarsest level is solved accurately by Jacobi-preconditioned CG (relative 1e-10).
+ * coarsest level is solved directly (banded Cholesky, mg_direct.c) when it is serial and on the CPU,
+ * else by Jacobi-preconditioned CG (relative 1e-10).
  * Cycle on level l (V; the F-cycle recurses with an F-cycle then a V-cycle):
  *   pre-smooth, r = b - L x, b_{l+1} = R r, x_{l+1} = 0, cycle on l+1, x += P x_{l+1}, post-smooth.
  * R: volume-weighted average of the children; P: linear interpolation (nav_point_poisson.h).
@@ -35,6 +36,7 @@
  * black-red took it from 0.13 to 0.094 (2D) and 0.15 to 0.12 (3D); omega = 1.2 to 0.069 (2D, 256^2)
  * and 0.084 (3D, 64^3). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +166,8 @@ static void nav_mg_keep(const nav_psolver *ps, const nav_level *f, int keep[3]) 
   for (int d = 0; d < 3; d++) keep[d] = other && line[d];
 }
 
+static int nav_mg_graphs_apply(const nav_psolver *ps);
+
 nav_err nav_mg_setup(nav_psolver *ps) {
   ps->gather = NAV_MG_MAX_LEVELS + 1;
   int keep[3];
@@ -209,11 +213,13 @@ nav_err nav_mg_setup(nav_psolver *ps) {
   }
   for (int l = 0; l < ps->nlev - 1; l++) /* the coarsest level is not smoothed */
     if (ps->lev[l].active) NAV_CALL(nav_mg_line_setup(ps, &ps->lev[l]));
+  ps->graphs = nav_mg_graphs_apply(ps) ? 1 : -1;
   const nav_level *cl = &ps->lev[ps->nlev - 1];
   if (!cl->active) return NAV_OK;
   const size_t bytes = (size_t)cl->box.ntot * sizeof(nav_real);
   nav_real **v[3] = {&ps->cz, &ps->cp, &ps->cq};
   ps->coarse_ops = cl->ops;
+  ps->cband_state = nav_mg_direct_applies(cl) ? 0 : -1;
   for (int i = 0; i < 3; i++) {
     NAV_CALL(cl->ops->alloc((void **)v[i], bytes));
     NAV_CALL(cl->ops->set(&cl->box, *v[i], 0));
@@ -366,12 +372,14 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
 }
 
 static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
-  int it;
+  int it, direct;
   double rel;
   if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->b));
   const int n = lev->N[0] * lev->N[1] * lev->N[2];
-  NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi,
-                           fmax(NAV_MG_COARSE_TOL, 100 * NAV_REAL_EPS), 2 * n + 50, &it, &rel));
+  NAV_CALL(nav_mg_direct_solve(ps, lev, &direct));
+  if (!direct)
+    NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi,
+                             fmax(NAV_MG_COARSE_TOL, 100 * NAV_REAL_EPS), 2 * n + 50, &it, &rel));
   /* the correction's constant is arbitrary: keep it at 0 so that it does not grow over the cycles
    * (in single precision a drifting constant swallows the digits of the correction) */
   if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->x));
@@ -394,6 +402,113 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
   return e;
 }
 
+/* The cycle on level l (above the coarsest) in three parts: down (pre-smoothing, the residual and, when
+ * level l + 1 is not gathered, its restriction there), the levels below (nav_mg_cycle on l + 1, or
+ * nav_mg_gathered), up (the prolongation from l + 1 when not gathered, the fill, post-smoothing). */
+static nav_err nav_mg_down(nav_psolver *ps, int l) {
+  nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
+  for (int s = 0; s < ps->opt.pre_smooth; s++)
+    NAV_CALL(nav_mg_sweep(ps, lev, 0));
+  NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
+  if (l + 1 == ps->gather || !c->active) return NAV_OK;
+  NAV_CALL(c->ops->restrict_residual(&lev->box, lev->r, &c->box, c->b));
+  return c->ops->set(&c->box, c->x, 0);
+}
+
+static nav_err nav_mg_up(nav_psolver *ps, int l) {
+  nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
+  if (l + 1 != ps->gather && c->active) NAV_CALL(c->ops->prolong_add(&c->box, c->x, &lev->box, lev->x));
+  NAV_CALL(nav_level_fill(ps, lev, lev->x));
+  for (int s = 0; s < ps->opt.post_smooth; s++)
+    NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
+  return NAV_OK;
+}
+
+/* The levels below l = gather - 1: the residual gathered onto rank 0's transfer level (the serial copy of
+ * l's grid, on the CPU), restricted and cycled there, the correction prolonged into the transfer level,
+ * scattered back and added to l's x. */
+static nav_err nav_mg_gathered(nav_psolver *ps, int l, int fcycle) {
+  nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1], *t = &ps->transfer;
+  NAV_CALL(nav_mg_gather(ps, lev));
+  if (c->active) { /* t and c share a backend */
+    NAV_CALL(c->ops->restrict_residual(&t->box, t->r, &c->box, c->b));
+    NAV_CALL(c->ops->set(&c->box, c->x, 0));
+    NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
+    if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0)); /* c->x returns with its ghosts filled */
+    NAV_CALL(c->ops->set(&t->box, t->x, 0));
+    NAV_CALL(c->ops->prolong_add(&c->box, c->x, &t->box, t->x));
+  }
+  return nav_mg_scatter_add(ps, lev);
+}
+
+/* CUDA graphs of the V-cycle (ops->graph_*): on one rank with the coarse levels on the CPU, the device
+ * levels' part of a V-cycle is two fixed launch sequences, the down parts of levels 0 .. gather-1 and
+ * their up parts in reverse, with the gathered levels between them on the host. Each is recorded once
+ * (the first cycle) and then launched as one graph: about 25 launches per level and V(2,2)-cycle become
+ * two, which is what the small device levels cost (a level of 64^3 or less took 0.14 ms per cycle, one
+ * H200, docs/performance.md). The same launches in the same order as nav_mg_cycle: the same result bit
+ * for bit. Recorded again when level 0's x or b is another array (the graphs hold the pointers). The
+ * environment variable NAV_MG_GRAPHS=0 turns them off (to measure what they save). */
+static int nav_mg_graphs_apply(const nav_psolver *ps) {
+  const char *env = getenv("NAV_MG_GRAPHS");
+  if (!ps->ops->graph_begin || ps->gather >= ps->nlev || ps->opt.helmholtz || (env && !strcmp(env, "0")) ||
+      !strcmp(ps->opt.cycle, "f"))
+    return 0;
+  for (int l = 0; l < ps->gather; l++)
+    if (ps->lev[l].halo || ps->lev[l].nline || ps->lev[l].dc.size > 1) return 0;
+  return 1;
+}
+
+void nav_mg_graphs_free(nav_psolver *ps) {
+  for (int q = 0; q < 2; q++) {
+    if (ps->graph[q]) ps->ops->graph_free(ps->graph[q]);
+    ps->graph[q] = NULL;
+  }
+}
+
+/* Part q of the graphed cycle (0: down, 1: up), recorded first when needed. *ran = 0 when the recording
+ * failed (nothing was run; graphs are then off for this solver and the caller runs the part itself). */
+static nav_err nav_mg_graph_part(nav_psolver *ps, int q, int *ran) {
+  const nav_kernel_ops *ops = ps->ops;
+  *ran = 0;
+  if (!ps->graph[q]) {
+    if (ops->graph_begin() != NAV_OK) {
+      fprintf(stderr, "navier: warning: the multigrid cycle runs without CUDA graphs: %s\n", nav_error_message());
+      ps->graphs = -1;
+      return NAV_OK;
+    }
+    nav_err e = NAV_OK;
+    for (int i = 0; i < ps->gather && e == NAV_OK; i++) e = q ? nav_mg_up(ps, ps->gather - 1 - i) : nav_mg_down(ps, i);
+    const nav_err ee = ops->graph_end(e == NAV_OK ? &ps->graph[q] : NULL);
+    if (e != NAV_OK || ee != NAV_OK) {
+      fprintf(stderr, "navier: warning: the multigrid cycle runs without CUDA graphs: %s\n", nav_error_message());
+      ps->graphs = -1;
+      nav_mg_graphs_free(ps);
+      return NAV_OK;
+    }
+  }
+  NAV_CALL(ops->graph_launch(ps->graph[q]));
+  *ran = 1;
+  return NAV_OK;
+}
+
+static nav_err nav_mg_cycle_graphed(nav_psolver *ps) {
+  const nav_level *l0 = &ps->lev[0];
+  if (ps->graph_x != l0->x || ps->graph_b != l0->b) {
+    nav_mg_graphs_free(ps);
+    ps->graph_x = l0->x;
+    ps->graph_b = l0->b;
+  }
+  int ran;
+  NAV_CALL(nav_mg_graph_part(ps, 0, &ran));
+  for (int l = 0; l < ps->gather && !ran; l++) NAV_CALL(nav_mg_down(ps, l));
+  NAV_CALL(nav_mg_gathered(ps, ps->gather - 1, 0));
+  if (ps->graphs > 0) NAV_CALL(nav_mg_graph_part(ps, 1, &ran));
+  else ran = 0;
+  for (int l = ps->gather - 1; l >= 0 && !ran; l--) NAV_CALL(nav_mg_up(ps, l));
+  return NAV_OK;
+}
+
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
   nav_level *lev = &ps->lev[l];
   if (l == ps->nlev - 1) return nav_mg_coarse_solve(ps, lev);
@@ -401,26 +516,15 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
     for (int s = 0; s < NAV_MG_BOTTOM_SWEEPS; s++) NAV_CALL(nav_mg_sweep(ps, lev, s & 1));
     return NAV_OK;
   }
-  nav_level *c = &ps->lev[l + 1];
-  const int gather = l + 1 == ps->gather;
-  nav_level *f = gather ? &ps->transfer : lev; /* the fine grid that c coarsens (serial on rank 0) */
-  for (int s = 0; s < ps->opt.pre_smooth; s++)
-    NAV_CALL(nav_mg_sweep(ps, lev, 0));
-  NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
-  if (gather) NAV_CALL(nav_mg_gather(ps, lev));
-  if (c->active) { /* f and c share a backend */
-    NAV_CALL(c->ops->restrict_residual(&f->box, f->r, &c->box, c->b));
-    NAV_CALL(c->ops->set(&c->box, c->x, 0));
+  if (l == 0 && !fcycle && ps->graphs > 0) return nav_mg_cycle_graphed(ps);
+  NAV_CALL(nav_mg_down(ps, l));
+  if (l + 1 == ps->gather) {
+    NAV_CALL(nav_mg_gathered(ps, l, fcycle));
+  } else if (ps->lev[l + 1].active) {
     NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
-    if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0)); /* c->x returns with its ghosts filled */
-    if (gather) NAV_CALL(c->ops->set(&f->box, f->x, 0));
-    NAV_CALL(c->ops->prolong_add(&c->box, c->x, &f->box, f->x));
+    if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0)); /* returns with the ghosts of l + 1's x filled */
   }
-  if (gather) NAV_CALL(nav_mg_scatter_add(ps, lev));
-  NAV_CALL(nav_level_fill(ps, lev, lev->x));
-  for (int s = 0; s < ps->opt.post_smooth; s++)
-    NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
-  return NAV_OK;
+  return nav_mg_up(ps, l);
 }
 
 /* Mixed precision (opt.precision "mixed"; docs/design.md): iterative refinement with float cycles. The

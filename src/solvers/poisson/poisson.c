@@ -255,6 +255,8 @@ void nav_psolver_destroy(nav_psolver *ps) {
   free(ps->gblock);
   free(ps->gglobal);
   free(ps->gstage);
+  free(ps->cband);
+  nav_mg_graphs_free(ps);
   for (int i = 0; i < NAV_PSOLVER_WORK; i++)
     if (ps->work[i]) ops->free(ps->work[i]);
   nav_real *v[3] = {ps->cz, ps->cp, ps->cq};
@@ -294,10 +296,13 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG:
-    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s%s, coarsest %dx%dx%d solved by CG%s",
+    snprintf(text, (size_t)size, "%s%s(%d,%d)-cycle, %d levels%s%s, coarsest %dx%dx%d solved %s%s",
              ps->kind == NAV_PSOLVER_MGPCG ? "CG preconditioned by a multigrid " : "multigrid ",
              ps->kind == NAV_PSOLVER_MG && !strcmp(ps->opt.cycle, "f") ? "F" : "V", ps->opt.pre_smooth,
-             ps->opt.post_smooth, ps->nlev, lines, gathered, c[0], c[1], c[2], sing);
+             ps->opt.post_smooth, ps->nlev, lines, gathered, c[0], c[1], c[2],
+             ps->cband_state >= 0 ? "directly (banded Cholesky)" : "by CG", sing);
+    if (ps->graphs > 0 && (int)strlen(text) < size)
+      snprintf(text + strlen(text), (size_t)size - strlen(text), ", V-cycle device levels as CUDA graphs");
     if (ps->lo && (int)strlen(text) < size)
       snprintf(text + strlen(text), (size_t)size - strlen(text), ", float cycles in a double iteration (mixed)");
     else if (ps->lo_why[0] && (int)strlen(text) < size)
@@ -372,6 +377,7 @@ static nav_err nav_psolver_diagonals(nav_psolver *ps) {
     NAV_CALL(nav_mg_line_refresh(lev)); /* the split lines' responses follow the operator */
   }
   nav_mg_bottom(ps);
+  if (ps->cband_state > 0) ps->cband_state = 0; /* the coarsest level's factor follows the operator */
   ps->diag_stale = 0;
   return NAV_OK;
 }

@@ -51,6 +51,9 @@ struct nav_psolver {
   nav_level lev[NAV_MG_MAX_LEVELS];
   nav_real *work[NAV_PSOLVER_WORK]; /* work vectors on the finest level (Krylov, Jacobi) */
   nav_real *cz, *cp, *cq; /* Krylov work vectors of the coarsest-level solve (mg) */
+  double *cband;      /* the coarsest level's banded Cholesky factor and a dense vector (mg_direct.c) */
+  int cband_state;    /* 0 to be factored at the next coarse solve, 1 factored, 2 not definite (CG until the
+                         operator changes), -1 not applicable (CG) */
   const nav_kernel_ops *coarse_ops; /* the backend of the coarsest level */
   int gather;         /* index of the first gathered (serial, rank 0) level; nlev if none */
   nav_level transfer; /* the ranks' own coarsening of level gather-1: restriction target, gathered to
@@ -70,6 +73,9 @@ struct nav_psolver {
   double floor;       /* nav_psolver_set_floor */
   double kmax;        /* largest Helmholtz coefficient (1 without one) */
   int bottom;         /* Helmholtz: the level where cycles stop and smooth (nav_mg_bottom) */
+  int graphs;         /* the V-cycle's device levels run as CUDA graphs (mg.c): 1 yes, -1 no */
+  void *graph[2];     /* its two recorded parts (down, up); NULL: not recorded */
+  const nav_real *graph_x, *graph_b; /* level 0's x and b when they were recorded */
   int lo;             /* the mixed-precision multigrid is on: float cycles on the device levels (mg.c) */
   nav_real *lo0[3];   /* its float x (the correction), b (the residual) and r of level 0 (float storage) */
   char lo_why[96];    /* opt.precision mixed but not applied: the reason */
@@ -97,12 +103,20 @@ double nav_sor_omega_estimate(const nav_psolver *ps);
  * the last smoothing sweep, the fill after the correction, or the coarsest solve). */
 nav_err nav_mg_setup(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
+/* Release the V-cycle's recorded graphs (they are recorded again at the next cycle). */
+void nav_mg_graphs_free(nav_psolver *ps);
 /* Mixed precision (mg.c): whether it applies to the hierarchy built (else 0 and the reason in why); its
  * set-up (float arrays on the device levels); one iteration on the nav_real iterate x whose float residual
  * ps->lo0[1] holds (the caller computes it with ops->residual_lo): x += one float cycle. */
 int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size);
 nav_err nav_mg_mixed_setup(nav_psolver *ps);
 nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle);
+
+/* Direct solve of the coarsest level (mg_direct.c): whether it applies to level lev; x = L^{-1} b of the
+ * coarsest level lev (b compatible; ghosts of x not filled), factoring first when ps->cband_state is 0;
+ * *done = 0 (nothing changed) when the factor is not usable (cband_state -1): the caller solves by CG. */
+int nav_mg_direct_applies(const nav_level *lev);
+nav_err nav_mg_direct_solve(nav_psolver *ps, nav_level *lev, int *done);
 
 /* Line smoothing (mg_line.c): the line directions of level lev (from its global widths and the
  * smoother option; the same on every rank); the set-up of its line smoother (called on the smoothed
