@@ -466,6 +466,14 @@ void nav_mg_graphs_free(nav_psolver *ps) {
   }
 }
 
+/* A recording failed: say why, and run the cycles of this solver kernel by kernel from now on. */
+static void nav_mg_graphs_off(nav_psolver *ps) {
+  fprintf(stderr, "navier: warning: the multigrid cycle runs without CUDA graphs: %s\n", nav_error_message());
+  nav_error_clear();
+  ps->graphs = -1;
+  nav_mg_graphs_free(ps);
+}
+
 /* Part q of the graphed cycle (0: down, 1: up), recorded first when needed. *ran = 0 when the recording
  * failed (nothing was run; graphs are then off for this solver and the caller runs the part itself). */
 static nav_err nav_mg_graph_part(nav_psolver *ps, int q, int *ran) {
@@ -473,17 +481,14 @@ static nav_err nav_mg_graph_part(nav_psolver *ps, int q, int *ran) {
   *ran = 0;
   if (!ps->graph[q]) {
     if (ops->graph_begin() != NAV_OK) {
-      fprintf(stderr, "navier: warning: the multigrid cycle runs without CUDA graphs: %s\n", nav_error_message());
-      ps->graphs = -1;
+      nav_mg_graphs_off(ps);
       return NAV_OK;
     }
     nav_err e = NAV_OK;
     for (int i = 0; i < ps->gather && e == NAV_OK; i++) e = q ? nav_mg_up(ps, ps->gather - 1 - i) : nav_mg_down(ps, i);
     const nav_err ee = ops->graph_end(e == NAV_OK ? &ps->graph[q] : NULL);
     if (e != NAV_OK || ee != NAV_OK) {
-      fprintf(stderr, "navier: warning: the multigrid cycle runs without CUDA graphs: %s\n", nav_error_message());
-      ps->graphs = -1;
-      nav_mg_graphs_free(ps);
+      nav_mg_graphs_off(ps);
       return NAV_OK;
     }
   }

@@ -8,8 +8,11 @@
  *             rules), symmetric positive definite, or semi-definite with the constants as null space
  *             (ps->singular): then the last unknown is pinned (its row and column replaced by the
  *             identity, its right-hand side 0). A compatible right-hand side (zero volume-weighted
- *             mean) makes the pinned system's solution satisfy every equation, since the rows of M
- *             sum to zero; the mean of x is removed afterwards as before.
+ *             mean, restored before each solve) makes the pinned system's solution satisfy every
+ *             equation, since the rows of M sum to zero; the mean of x is removed afterwards as before.
+ * The solve is x = M^-1 (-V b), then one step of iterative refinement with the residual of L itself
+ * (the band holds the probed lower triangle; the step takes the round-off of that and of the pinned
+ * row back: on a 27 x 25 level stretched 1.15 per cell, relres 3e-11 -> 5e-12).
  * Unknowns are numbered as the dense block (x fastest), so M is banded with half-bandwidth w = the
  * largest stride of a coupling: N0 in 2D, N0 N1 in 3D, or (N_d - 1) stride_d across a periodic wrap.
  * The entries come from the operator itself: column j is L applied to the unit vector e_j (ghosts
@@ -29,7 +32,7 @@
 
 #define NAV_MG_DIRECT_CELLS 8192
 #define NAV_MG_DIRECT_BAND (1 << 21) /* n (w + 1) doubles: 16 MB */
-#define NAV_MG_DIRECT_PIVOT 1e-10       /* a pivot below this fraction of its diagonal entry: not definite */
+#define NAV_MG_DIRECT_PIVOT 1e-10    /* a pivot below this fraction of its diagonal entry: not definite */
 
 /* Half-bandwidth of the level's couplings in the dense numbering. */
 static long nav_mg_direct_width(const nav_level *lev) {
@@ -53,7 +56,9 @@ int nav_mg_direct_applies(const nav_level *lev) {
 #define NAV_BAND(a, w, i, j) (a)[(size_t)(i) * ((w) + 1) + (size_t)((i) - (j))]
 
 /* The dense index of ijk and the ghosted index. */
-static long nav_mg_dense_index(const nav_box *b, const int *ijk) { return ijk[0] + (long)b->n[0] * (ijk[1] + (long)b->n[1] * ijk[2]); }
+static long nav_mg_dense_index(const nav_box *b, const int *ijk) {
+  return ijk[0] + (long)b->n[0] * (ijk[1] + (long)b->n[1] * ijk[2]);
+}
 static nav_idx nav_mg_ghosted_index(const nav_box *b, const int *ijk) {
   return b->off + ijk[0] * b->st[0] + ijk[1] * b->st[1] + ijk[2] * b->st[2];
 }
@@ -89,7 +94,8 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
           }
           const long i = nav_mg_dense_index(b, ik);
           int dup = 0;
-          for (int s = 0; s < ns; s++) dup |= seen[s] == i;
+          for (int s = 0; s < ns; s++)
+            dup |= seen[s] == i;
           if (dup || i < j) continue; /* the lower triangle: row i >= column j */
           seen[ns++] = i;
           nav_real dg;
@@ -99,8 +105,9 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
         e[nav_mg_ghosted_index(b, jk)] = 0;
       }
   NAV_CALL(nav_level_fill(ps, lev, e)); /* zero again, ghosts included */
-  if (ps->singular) { /* pin the last unknown */
-    for (long j = n - 1 - w < 0 ? 0 : n - 1 - w; j < n - 1; j++) NAV_BAND(a, w, n - 1, j) = 0;
+  if (ps->singular) {                   /* pin the last unknown */
+    for (long j = n - 1 - w < 0 ? 0 : n - 1 - w; j < n - 1; j++)
+      NAV_BAND(a, w, n - 1, j) = 0;
     NAV_BAND(a, w, n - 1, n - 1) = 1;
   }
   /* Cholesky M = C C^T in place, row by row: C(i,k) = (M(i,k) - sum_m C(i,m) C(k,m)) / C(k,k) */
@@ -110,7 +117,8 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
       const long mlo = k - w > lo ? k - w : lo;
       const double mik = NAV_BAND(a, w, i, k);
       double s = mik;
-      for (long m = mlo; m < k; m++) s -= NAV_BAND(a, w, i, m) * NAV_BAND(a, w, k, m);
+      for (long m = mlo; m < k; m++)
+        s -= NAV_BAND(a, w, i, m) * NAV_BAND(a, w, k, m);
       if (k < i) {
         NAV_BAND(a, w, i, k) = s / NAV_BAND(a, w, k, k);
       } else {
@@ -141,21 +149,25 @@ static void nav_mg_direct_substitute(const nav_psolver *ps, const nav_level *lev
         y[nav_mg_dense_index(b, ijk)] = -nav_cell_volume(b, ijk) * rhs[nav_mg_ghosted_index(b, ijk)];
   if (ps->singular) {
     double sum = 0;
-    for (long i = 0; i < n; i++) sum += y[i];
+    for (long i = 0; i < n; i++)
+      sum += y[i];
     const double mean = sum / lev->volume; /* per unit volume */
     for (ijk[2] = 0; ijk[2] < b->n[2]; ijk[2]++)
       for (ijk[1] = 0; ijk[1] < b->n[1]; ijk[1]++)
-        for (ijk[0] = 0; ijk[0] < b->n[0]; ijk[0]++) y[nav_mg_dense_index(b, ijk)] -= mean * nav_cell_volume(b, ijk);
+        for (ijk[0] = 0; ijk[0] < b->n[0]; ijk[0]++)
+          y[nav_mg_dense_index(b, ijk)] -= mean * nav_cell_volume(b, ijk);
     y[n - 1] = 0;
   }
   for (long i = 0; i < n; i++) { /* C y' = y */
     double s = y[i];
-    for (long m = i - w < 0 ? 0 : i - w; m < i; m++) s -= NAV_BAND(a, w, i, m) * y[m];
+    for (long m = i - w < 0 ? 0 : i - w; m < i; m++)
+      s -= NAV_BAND(a, w, i, m) * y[m];
     y[i] = s / NAV_BAND(a, w, i, i);
   }
   for (long i = n - 1; i >= 0; i--) { /* C^T y'' = y' */
     double s = y[i];
-    for (long m = i + 1; m <= i + w && m < n; m++) s -= NAV_BAND(a, w, m, i) * y[m];
+    for (long m = i + 1; m <= i + w && m < n; m++)
+      s -= NAV_BAND(a, w, m, i) * y[m];
     y[i] = s / NAV_BAND(a, w, i, i);
   }
 }
