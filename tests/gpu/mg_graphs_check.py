@@ -13,6 +13,8 @@ import sys
 
 import numpy as np
 
+import poisson_bench
+
 navier, scratch = sys.argv[1:3]
 os.makedirs(scratch, exist_ok=True)
 if subprocess.run("nvidia-smi -L 2>/dev/null | grep -q '^GPU'", shell=True).returncode != 0:
@@ -21,17 +23,8 @@ if subprocess.run("nvidia-smi -L 2>/dev/null | grep -q '^GPU'", shell=True).retu
 
 
 def solve(tag, args, graphs):
-    dump = os.path.join(scratch, f"{tag}_{graphs}.bin")
-    cmd = [navier, "bench", "poisson", *args, "--tol", "1e-10", "--backend", "cuda", "--dump", dump]
     env = dict(os.environ, NAV_MG_GRAPHS="1" if graphs else "0")
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    out = p.stdout + p.stderr
-    if p.returncode != 0:
-        print(" ".join(cmd))
-        print(out)
-        sys.exit(f"FAIL: {tag} graphs={graphs}: exit {p.returncode}")
-    last = out.strip().splitlines()[-1].split()  # solver N setup_s solve_s iter relres factor unknowns/s
-    return out, int(last[4]), last[5], float(last[3]), np.fromfile(dump)
+    return poisson_bench.solve(navier, os.path.join(scratch, f"{tag}_{graphs}.bin"), [*args, "--backend", "cuda"], env)
 
 
 cases = {"neumann3d": ["--dim", "3", "--n", "64", "--bc", "neumann", "--solver", "mg"],

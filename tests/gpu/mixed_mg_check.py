@@ -16,22 +16,16 @@ import sys
 
 import numpy as np
 
+import poisson_bench
+
 navier, scratch, mode = sys.argv[1:4]
 os.makedirs(scratch, exist_ok=True)
 
 
 def solve(tag, args, precision, backend):
-    dump = os.path.join(scratch, f"{tag}_{precision}.bin")
-    cmd = [navier, "bench", "poisson", *args, "--tol", "1e-10", "--backend", backend, "--precision", precision,
-           "--dump", dump]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    out = p.stdout + p.stderr
-    if p.returncode != 0:
-        print(" ".join(cmd))
-        print(out)
-        sys.exit(f"FAIL: {tag} {precision}: exit {p.returncode}")
-    last = out.strip().splitlines()[-1].split()  # solver N setup_s solve_s iter relres factor unknowns/s
-    return out, int(last[4]), float(last[5]), np.fromfile(dump)
+    out, it, rel, _, x = poisson_bench.solve(navier, os.path.join(scratch, f"{tag}_{precision}.bin"),
+                                             [*args, "--backend", backend, "--precision", precision])
+    return out, it, rel, x
 
 
 fails = []

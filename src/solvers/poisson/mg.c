@@ -227,8 +227,7 @@ nav_err nav_mg_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
-/* Host copies between a ghosted block array and a dense block (interior, x fastest). */
-static void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense) {
+void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense) {
   nav_idx q = 0;
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++)

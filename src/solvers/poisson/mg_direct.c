@@ -68,7 +68,7 @@ static nav_idx nav_mg_ghosted_index(const nav_box *b, const int *ijk) {
 static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
   const nav_box *b = &lev->box;
   const long n = (long)b->n[0] * b->n[1] * b->n[2], w = nav_mg_direct_width(lev);
-  double *a = ps->cband;
+  double *a = ps->cband, *vol = ps->cband + (size_t)n * (w + 2);
   memset(a, 0, (size_t)n * (w + 1) * sizeof(double));
   nav_real *e = lev->r;
   NAV_CALL(lev->ops->set(b, e, 0));
@@ -77,6 +77,7 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
     for (jk[1] = 0; jk[1] < b->n[1]; jk[1]++)
       for (jk[0] = 0; jk[0] < b->n[0]; jk[0]++) {
         const long j = nav_mg_dense_index(b, jk);
+        vol[j] = nav_cell_volume(b, jk);
         e[nav_mg_ghosted_index(b, jk)] = 1;
         NAV_CALL(nav_level_fill(ps, lev, e));
         /* (L e_j) at j and at its neighbours (wrapped across periodic faces); each distinct cell once */
@@ -138,24 +139,20 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
  * made compatible first (its sum removed in proportion to V: rhs loses its volume-weighted mean, which
  * the round-off of L x leaves in a refinement's residual), then the pinned unknown's entry 0. Without
  * that projection the pinned row would collect the whole sum and stall the iteration at ~5e-12. */
-static void nav_mg_direct_substitute(const nav_psolver *ps, const nav_level *lev, const nav_real *rhs, double *y) {
+static void nav_mg_direct_substitute(const nav_psolver *ps, const nav_level *lev, nav_real *rhs, double *y) {
   const nav_box *b = &lev->box;
   const long n = (long)b->n[0] * b->n[1] * b->n[2], w = nav_mg_direct_width(lev);
-  const double *a = ps->cband;
-  int ijk[3];
-  for (ijk[2] = 0; ijk[2] < b->n[2]; ijk[2]++)
-    for (ijk[1] = 0; ijk[1] < b->n[1]; ijk[1]++)
-      for (ijk[0] = 0; ijk[0] < b->n[0]; ijk[0]++)
-        y[nav_mg_dense_index(b, ijk)] = -nav_cell_volume(b, ijk) * rhs[nav_mg_ghosted_index(b, ijk)];
+  const double *a = ps->cband, *vol = ps->cband + (size_t)n * (w + 2);
+  nav_mg_dense(b, rhs, y, 1);
+  for (long i = 0; i < n; i++)
+    y[i] *= -vol[i];
   if (ps->singular) {
     double sum = 0;
     for (long i = 0; i < n; i++)
       sum += y[i];
     const double mean = sum / lev->volume; /* per unit volume */
-    for (ijk[2] = 0; ijk[2] < b->n[2]; ijk[2]++)
-      for (ijk[1] = 0; ijk[1] < b->n[1]; ijk[1]++)
-        for (ijk[0] = 0; ijk[0] < b->n[0]; ijk[0]++)
-          y[nav_mg_dense_index(b, ijk)] -= mean * nav_cell_volume(b, ijk);
+    for (long i = 0; i < n; i++)
+      y[i] -= mean * vol[i];
     y[n - 1] = 0;
   }
   for (long i = 0; i < n; i++) { /* C y' = y */
@@ -179,7 +176,7 @@ nav_err nav_mg_direct_solve(nav_psolver *ps, nav_level *lev, int *done) {
   const long n = (long)b->n[0] * b->n[1] * b->n[2], w = nav_mg_direct_width(lev);
   if (!ps->cband_state) {
     if (!ps->cband) {
-      ps->cband = malloc((size_t)n * (w + 2) * sizeof(double)); /* the band, then the dense vector */
+      ps->cband = malloc((size_t)n * (w + 3) * sizeof(double)); /* the band, a dense vector, the volumes */
       NAV_CHECK(ps->cband, NAV_ERR_MEMORY, "cannot allocate the coarsest level's factor");
     }
     int ok = 0;
@@ -188,20 +185,14 @@ nav_err nav_mg_direct_solve(nav_psolver *ps, nav_level *lev, int *done) {
     if (!ok) return NAV_OK;
   }
   double *y = ps->cband + (size_t)n * (w + 1);
-  int ijk[3];
-  for (int pass = 0; pass < 2; pass++) { /* x = M^-1 b, then one step of refinement with L's own residual */
-    if (pass) {
-      NAV_CALL(nav_level_fill(ps, lev, lev->x));
-      NAV_CALL(lev->ops->residual(b, lev->x, lev->b, lev->r, NULL));
-    }
-    nav_mg_direct_substitute(ps, lev, pass ? lev->r : lev->b, y);
-    for (ijk[2] = 0; ijk[2] < b->n[2]; ijk[2]++)
-      for (ijk[1] = 0; ijk[1] < b->n[1]; ijk[1]++)
-        for (ijk[0] = 0; ijk[0] < b->n[0]; ijk[0]++) {
-          nav_real *xp = &lev->x[nav_mg_ghosted_index(b, ijk)];
-          *xp = (pass ? *xp : 0) + (nav_real)y[nav_mg_dense_index(b, ijk)];
-        }
-  }
+  nav_mg_direct_substitute(ps, lev, lev->b, y); /* x = M^-1 b */
+  nav_mg_dense(b, lev->x, y, 0);
+  /* one step of refinement with L's own residual: x += M^-1 (b - L x) */
+  NAV_CALL(nav_level_fill(ps, lev, lev->x));
+  NAV_CALL(lev->ops->residual(b, lev->x, lev->b, lev->r, NULL));
+  nav_mg_direct_substitute(ps, lev, lev->r, y);
+  nav_mg_dense(b, lev->r, y, 0);
+  NAV_CALL(lev->ops->axpby(b, 1, lev->r, 1, lev->x));
   *done = 1;
   return NAV_OK;
 }

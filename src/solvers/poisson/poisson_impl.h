@@ -112,6 +112,8 @@ int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size);
 nav_err nav_mg_mixed_setup(nav_psolver *ps);
 nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle);
 
+/* Host copies between a ghosted block array and a dense block (interior, x fastest; mg.c). */
+void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense);
 /* Direct solve of the coarsest level (mg_direct.c): whether it applies to level lev; x = L^{-1} b of the
  * coarsest level lev (b compatible; ghosts of x not filled), factoring first when ps->cband_state is 0;
  * *done = 0 (nothing changed) when the factor is not usable (cband_state -1): the caller solves by CG. */
