@@ -15,13 +15,14 @@ BUILD_TYPE=${BUILD_TYPE:-Release}
 JOBS=${JOBS:-$(nproc)}
 
 # Debian packages the build and the tests need; only the missing ones are installed.
-# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); libfftw3-dev: the FFT pressure solver on the CPU; python3-numpy, -matplotlib, -h5py: `navier plot`
+# libhdf5-openmpi-dev: HDF5 snapshots (NAV_ENABLE_HDF5); libfftw3-dev: the FFT pressure solver on the CPU; liblapack-dev: its
+# dense transforms of grids stretched in two or three directions; python3-numpy, -matplotlib, -h5py: `navier plot`
 # and the output tests. For the tests only (TEST_PACKAGES): python3-paraview (with paraview: pvbatch), the
 # test that ParaView opens fields.xmf; clang, libFuzzer for the fuzz test of the input readers (bench/fuzz.sh);
 # petsc-dev (with hypre): navier-petsc, its example and the test mpi_petsc_poisson (about 15 s of apt-get here,
 # 57 packages on top of the ones above).
 PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev libfftw3-dev
-          python3-numpy python3-matplotlib python3-h5py"
+          liblapack-dev python3-numpy python3-matplotlib python3-h5py"
 TEST_PACKAGES="python3-paraview clang petsc-dev"
 
 need_packages() { # need_packages PACKAGE...

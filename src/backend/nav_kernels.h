@@ -317,6 +317,14 @@ typedef struct nav_kernel_ops {
   nav_err (*fft_plan)(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
   nav_err (*fft_execute)(void *plan, nav_real *data);
   void (*fft_plan_free)(void *plan);
+  /* optional (NULL: the build has no BLAS): the dense transform of a stretched direction (fft.c,
+   * "two or three stretched directions"): a plan for direction dir of every line of a dense m array,
+   * y_k = sum_i A[k][i] x_i with A the m[dir] x m[dir] matrix given as row-major host doubles (the
+   * plan keeps its own copy in nav_real), applied in place as one matrix-matrix product (BLAS gemm,
+   * cuBLAS on the GPU) */
+  nav_err (*matrix_plan)(const int m[3], int dir, const double *A, void **plan);
+  nav_err (*matrix_apply)(void *plan, nav_real *data);
+  void (*matrix_plan_free)(void *plan);
   /* data = nav_fft_divide(data, lam[0][i] + lam[1][j] + lam[2][k]); lam[2] NULL in 2D */
   nav_err (*fft_divide)(const int m[3], const nav_real *const lam[3], nav_real *data);
   /* every line along dir: nav_fft_thomas with a, b, c (m[dir] values) and the shift of the other

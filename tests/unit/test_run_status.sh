@@ -2,7 +2,9 @@
 # Exit status and summary.json of runs that must not complete:
 #   - a decomposition that does not match the rank count: exit 2 with the key on stderr, nothing computed;
 #   - a pressure solve that cannot converge: exit 1, status "failed", a message with step and residual;
-#   - a blow-up (a huge fixed dt, the CFL limit off): exit 1, status "failed", a message with the step and time.
+#   - a blow-up (a huge fixed dt, the CFL limit off): exit 1, status "failed", a message with the step and time;
+# and of one that must: end_time a millionth of a step past the last whole step (as the sum of 200 000 steps of
+# 4e-4 falls 1.3e-10 short of 80) ends after that step, without a step of 1e-9.
 # usage: test_run_status.sh NAVIER SCRATCH
 set -u
 navier=$1
@@ -41,6 +43,13 @@ rc=$?
 check "blow-up: exit 1 (got $rc)" test "$rc" -eq 1
 check "blow-up: message names step and time" grep -Eq "blew up at step [0-9]+, time [0-9.e+-]+ .*NaN or Inf" "$scratch/blowup.err"
 check "blow-up: summary status failed" grep -q '"status": "failed"' "$out/summary.json"
+
+out=$scratch/endtime
+"$navier" run --set grid.nx=16 --set grid.ny=16 --set time.dt=0.01 --set time.end_time=0.100000001 --set time.steady_tol=0 \
+  --set output.plots=false --output "$out" >"$scratch/endtime.out" 2>"$scratch/endtime.err"
+rc=$?
+check "end_time 1e-9 past step 10: exit 0 (got $rc)" test "$rc" -eq 0
+check "end_time 1e-9 past step 10: 10 steps, no step of 1e-9" grep -q "^completed: 10 steps" "$scratch/endtime.out"
 
 echo "test_run_status: $fails failed"
 exit $((fails > 0))

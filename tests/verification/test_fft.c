@@ -1,12 +1,16 @@
 /* The FFT Poisson solver against the multigrid, through the library API (include/navier/poisson.h):
  *   1. every combination of face types per direction (Neumann-Neumann, Dirichlet-Dirichlet,
  *      Neumann-Dirichlet, Dirichlet-Neumann, periodic), 2D and 3D, odd and even sizes, uniform
- *      spacing and one stretched (non-periodic) direction (the tridiagonal path): the solutions
- *      of a random right-hand side agree to <= 1e-10 relative (max norm), the FFT residual is at
- *      round-off (<= 1e-12), and solver = auto chose the FFT solver;
- *   2. two stretched directions: solver = fft fails with NAV_ERR_INPUT and the reason, and auto
- *      takes the multigrid.
- * The multigrid reference is CG preconditioned by the multigrid (mgpcg) to 1e-13. On several
+ *      spacing and every set of stretched (non-periodic) directions (one: the tridiagonal path;
+ *      two or three: the dense eigenvector transforms too): the solutions of a random right-hand
+ *      side agree to <= 1e-10 relative (max norm), the FFT residual is at round-off (<= 1e-12),
+ *      and solver = auto chose the FFT solver; then larger grids stretched in every direction
+ *      (2D 150 x 120, 3D 28 x 24 x 20: the transforms' threaded chunks), the same bounds;
+ *   2. a stretched periodic direction: solver = fft fails with NAV_ERR_INPUT and the reason, and
+ *      auto takes the multigrid.
+ * The multigrid reference is CG preconditioned by the multigrid (mgpcg) to 1e-13; on the larger grids
+ * the multigrid cycles (mg, line smoothing: mgpcg stalls near 1e-6 at cell ratio 40) to 1e-12, their
+ * round-off floor. On several
  * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
  * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12.
  * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12 (label gpu).
@@ -28,11 +32,31 @@ static const nav_poisson_bc pairs[5][2] = {{NAV_POISSON_NEUMANN, NAV_POISSON_NEU
                                            {NAV_POISSON_PERIODIC, NAV_POISSON_PERIODIC}};
 static const char *const pair_names[5] = {"NN", "DD", "ND", "DN", "PP"};
 
-/* Widths of n cells of a unit interval: uniform, or geometric growth by 1.15 (stretched). */
+/* Widths of n cells of a unit interval: uniform, or stretched: geometric growth by 1.15 (at most a
+ * ratio of 40 between the last and the first cell on longer intervals). */
 static void widths(int n, int stretched, double *h) {
+  const double g = n > 27 ? pow(40, 1.0 / (n - 1)) : 1.15;
   double sum = 0;
-  for (int i = 0; i < n; i++) sum += h[i] = stretched ? pow(1.15, i) : 1;
+  for (int i = 0; i < n; i++) sum += h[i] = stretched ? pow(g, i) : 1;
   for (int i = 0; i < n; i++) h[i] /= sum;
+}
+
+/* "x", "xz", ...: the directions set in mask ("-" for none). */
+static const char *mask_name(int mask) {
+  static char text[4];
+  int k = 0;
+  for (int d = 0; d < 3; d++)
+    if (mask >> d & 1) text[k++] = "xyz"[d];
+  if (!k) text[k++] = '-';
+  text[k] = 0;
+  return text;
+}
+
+/* A stretched direction must not be periodic (pair 4). */
+static int mask_allowed(int dim, const int kind[3], int mask) {
+  for (int d = 0; d < dim; d++)
+    if ((mask >> d & 1) && kind[d] == 4) return 0;
+  return 1;
 }
 
 /* Solve with `solver` on comm; x returned (initial guess 0); description copied to desc. */
@@ -69,11 +93,12 @@ static double max_rel_diff(const double *x, const double *y, size_t count) {
 }
 
 /* FFT (auto) against mgpcg on one grid; returns the relative difference (negative on failure). */
-static double compare(int dim, const int n[3], const int kind[3], int stretch, int *chose_fft, double *relres) {
+static double compare(int dim, const int n[3], const int kind[3], int mask, const char *ref, double ref_tol,
+                      int *chose_fft, double *relres) {
   double *h[3];
   for (int d = 0; d < 3; d++) {
     h[d] = malloc((size_t)n[d] * sizeof(double));
-    widths(n[d], d == stretch, h[d]);
+    widths(n[d], mask >> d & 1, h[d]);
   }
   nav_poisson_bc bc[3][2];
   for (int d = 0; d < 3; d++) {
@@ -87,11 +112,14 @@ static double compare(int dim, const int n[3], const int kind[3], int stretch, i
   char desc[256];
   double diff = -1;
   const int ef = solve(MPI_COMM_SELF, "auto", 1e-8, dim, n, h, bc, b, xf, &rf, desc, NULL);
-  const int em = solve(MPI_COMM_SELF, "mgpcg", 1e-13, dim, n, h, bc, b, xm, &rm, NULL, NULL);
+  char mdesc[256];
+  const int em = solve(MPI_COMM_SELF, ref, ref_tol, dim, n, h, bc, b, xm, &rm, mdesc, NULL);
   *chose_fft = ef == NAV_OK && !strncmp(desc, "FFT", 3);
   *relres = rf.relres;
-  if (ef == NAV_OK && em == NAV_OK) diff = max_rel_diff(xf, xm, count);
-  else printf("     error: %s\n", desc);
+  if (ef == NAV_OK && em == NAV_OK)
+    diff = max_rel_diff(xf, xm, count);
+  else
+    printf("     error: %s\n", ef == NAV_OK ? mdesc : desc);
   for (int d = 0; d < 3; d++) free(h[d]);
   free(b);
   free(xf);
@@ -109,19 +137,19 @@ static void test_all_faces(void) {
       double worst = 0, worst_res = 0;
       for (int c = 0; c < ncomb; c++) {
         const int kind[3] = {c % 5, (c / 5) % 5, c / 25};
-        for (int stretch = -1; stretch < dim; stretch++) {
-          if (stretch >= 0 && kind[stretch] == 4) continue; /* a periodic direction stays uniform */
+        for (int mask = 0; mask < 1 << dim; mask++) {
+          if (!mask_allowed(dim, kind, mask)) continue;
           int fft;
           double relres;
-          const double diff = compare(dim, n, kind, stretch, &fft, &relres);
+          const double diff = compare(dim, n, kind, mask, "mgpcg", 1e-13, &fft, &relres);
           cases++;
           worst = fmax(worst, diff);
           worst_res = fmax(worst_res, relres);
           if (!(diff >= 0 && diff <= 1e-10 && fft && relres <= 1e-12)) {
             bad++;
-            printf("FAIL %dD %dx%dx%d faces %s %s %s stretched %c: fft chosen %d, relres %.2e, difference %.2e\n",
-                   dim, n[0], n[1], n[2], pair_names[kind[0]], pair_names[kind[1]],
-                   dim == 3 ? pair_names[kind[2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', fft, relres, diff);
+            printf("FAIL %dD %dx%dx%d faces %s %s %s stretched %s: fft chosen %d, relres %.2e, difference %.2e\n", dim,
+                   n[0], n[1], n[2], pair_names[kind[0]], pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-",
+                   mask_name(mask), fft, relres, diff);
           }
         }
       }
@@ -133,12 +161,39 @@ static void test_all_faces(void) {
   }
 }
 
+/* Larger grids stretched in every direction, the faces of each direction in turn. */
+static void test_all_stretched(void) {
+  const int sizes[2][3] = {{150, 120, 1}, {28, 24, 20}};
+  const int kinds[4][3] = {{0, 0, 0}, {1, 2, 3}, {3, 0, 2}, {2, 1, 0}};
+  for (int dim = 2; dim <= 3; dim++) {
+    int bad = 0;
+    double worst = 0, worst_res = 0;
+    for (int c = 0; c < 4; c++) {
+      int fft;
+      double relres;
+      const double diff = compare(dim, sizes[dim - 2], kinds[c], dim == 2 ? 3 : 7, "mg", 1e-12, &fft, &relres);
+      worst = fmax(worst, diff);
+      worst_res = fmax(worst_res, relres);
+      if (!(diff >= 0 && diff <= 1e-10 && fft && relres <= 1e-12)) {
+        bad++;
+        printf("FAIL %dD stretched everywhere, faces %s %s %s: fft chosen %d, relres %.2e, difference %.2e\n", dim,
+               pair_names[kinds[c][0]], pair_names[kinds[c][1]], dim == 3 ? pair_names[kinds[c][2]] : "-", fft, relres,
+               diff);
+      }
+    }
+    NAV_TEST(bad == 0,
+             "fft vs multigrid %dD %dx%dx%d stretched in every direction, 4 face combinations: worst difference %.2e "
+             "<= 1e-10, worst fft residual %.2e <= 1e-12",
+             dim, sizes[dim - 2][0], sizes[dim - 2][1], dim == 3 ? sizes[dim - 2][2] : 1, worst, worst_res);
+  }
+}
+
 static void test_not_applicable(void) {
   const int n[3] = {8, 8, 8};
   double *h[3];
   for (int d = 0; d < 3; d++) {
     h[d] = malloc(8 * sizeof(double));
-    widths(8, d < 2, h[d]);
+    widths(8, d != 1, h[d]);
   }
   const nav_poisson_bc bc[3][2] = {{NB, NB}, {DB, NB}, {PB, PB}};
   double b[512], x[512];
@@ -146,10 +201,10 @@ static void test_not_applicable(void) {
   nav_poisson_result r;
   char desc[256];
   int rc = solve(MPI_COMM_SELF, "fft", 1e-8, 3, n, h, bc, b, x, &r, desc, NULL);
-  NAV_TEST(rc == NAV_ERR_INPUT && strstr(desc, "not uniform"), "two stretched directions, solver fft: error %d: %s", rc,
-           desc);
+  NAV_TEST(rc == NAV_ERR_INPUT && strstr(desc, "periodic direction z has non-uniform spacing"),
+           "a stretched periodic direction, solver fft: error %d: %s", rc, desc);
   rc = solve(MPI_COMM_SELF, "auto", 1e-8, 3, n, h, bc, b, x, &r, desc, NULL);
-  NAV_TEST(rc == NAV_OK && !strncmp(desc, "multigrid", 9), "two stretched directions, solver auto: %s", desc);
+  NAV_TEST(rc == NAV_OK && !strncmp(desc, "multigrid", 9), "a stretched periodic direction, solver auto: %s", desc);
   for (int d = 0; d < 3; d++) free(h[d]);
 }
 
@@ -162,14 +217,14 @@ static void test_ranks(void) {
   const int kinds[3][3] = {{0, 0, 0}, {4, 0, 1}, {2, 4, 3}};
   for (int dim = 2; dim <= 3; dim++)
     for (int kk = 0; kk < 3; kk++)
-      for (int stretch = -1; stretch < dim; stretch++) {
+      for (int mask = 0; mask < 1 << dim; mask++) {
         const int *n = dim == 3 ? n3 : n2;
-        if (stretch >= 0 && kinds[kk][stretch] == 4) continue;
+        if (!mask_allowed(dim, kinds[kk], mask)) continue;
         double *h[3];
         nav_poisson_bc bc[3][2];
         for (int d = 0; d < 3; d++) {
           h[d] = malloc((size_t)n[d] * sizeof(double));
-          widths(n[d], d == stretch, h[d]);
+          widths(n[d], mask >> d & 1, h[d]);
           bc[d][0] = pairs[kinds[kk][d]][0];
           bc[d][1] = pairs[kinds[kk][d]][1];
         }
@@ -190,10 +245,10 @@ static void test_ranks(void) {
             int rp = solve(MPI_COMM_WORLD, "fft", 1e-8, dim, n, h, bc, b, xp, &r, desc, dec);
             const double diff = rc == NAV_OK && rp == NAV_OK ? max_rel_diff(xp, x1, count) : -1;
             if (rank == 0)
-              NAV_TEST(diff >= 0 && diff <= 1e-12, "%d ranks %dx%dx%d, %dD faces %s %s %s stretched %c: %.2e <= 1e-12%s%s",
-                       size, px, py, pz, dim, pair_names[kinds[kk][0]], pair_names[kinds[kk][1]],
-                       dim == 3 ? pair_names[kinds[kk][2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', diff,
-                       rp == NAV_OK ? "" : ": ", rp == NAV_OK ? "" : desc);
+              NAV_TEST(diff >= 0 && diff <= 1e-12,
+                       "%d ranks %dx%dx%d, %dD faces %s %s %s stretched %s: %.2e <= 1e-12%s%s", size, px, py, pz, dim,
+                       pair_names[kinds[kk][0]], pair_names[kinds[kk][1]], dim == 3 ? pair_names[kinds[kk][2]] : "-",
+                       mask_name(mask), diff, rp == NAV_OK ? "" : ": ", rp == NAV_OK ? "" : desc);
           }
         for (int d = 0; d < 3; d++) free(h[d]);
         free(b);
@@ -203,7 +258,7 @@ static void test_ranks(void) {
 }
 
 /* The CUDA backend's FFT solver (cuFFT) against the CPU's (FFTW), every face combination, 3D and
- * 2D, one stretched direction or none: <= 1e-12 relative (1e-4 in the single-precision build, as
+ * 2D, every set of stretched directions: <= 1e-12 relative (1e-4 in the single-precision build, as
  * unit_fft_kinds: float round-off times the condition of these small grids). Exit 77 (skipped)
  * without a GPU. */
 static int test_backends(void) {
@@ -224,13 +279,13 @@ static int test_backends(void) {
     double worst = 0;
     for (int c = 0; c < ncomb; c++) {
       const int kind[3] = {c % 5, (c / 5) % 5, c / 25};
-      for (int stretch = -1; stretch < dim; stretch++) {
-        if (stretch >= 0 && kind[stretch] == 4) continue;
+      for (int mask = 0; mask < 1 << dim; mask++) {
+        if (!mask_allowed(dim, kind, mask)) continue;
         double *h[3];
         nav_poisson_bc bc[3][2];
         for (int d = 0; d < 3; d++) {
           h[d] = malloc((size_t)n[d] * sizeof(double));
-          widths(n[d], d == stretch, h[d]);
+          widths(n[d], mask >> d & 1, h[d]);
           bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
           bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
         }
@@ -248,8 +303,8 @@ static int test_backends(void) {
         worst = fmax(worst, diff);
         if (!(diff >= 0 && diff <= tol)) {
           bad++;
-          printf("FAIL cuda vs cpu %dD faces %s %s %s stretched %c: %.2e (%s)\n", dim, pair_names[kind[0]],
-                 pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-", stretch >= 0 ? "xyz"[stretch] : '-', diff,
+          printf("FAIL cuda vs cpu %dD faces %s %s %s stretched %s: %.2e (%s)\n", dim, pair_names[kind[0]],
+                 pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-", mask_name(mask), diff,
                  eg == NAV_OK ? "solved" : desc);
         }
         for (int d = 0; d < 3; d++) free(h[d]);
@@ -277,6 +332,7 @@ int main(int argc, char **argv) {
     test_ranks();
   } else {
     test_all_faces();
+    test_all_stretched();
     test_not_applicable();
   }
   int all = failures;

@@ -133,6 +133,9 @@ nav_err nav_copy_box_cpu(const int cnt[3], const nav_real *src, nav_idx soff, co
 nav_err nav_fft_plan_cpu(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
 nav_err nav_fft_execute_cpu(void *plan, nav_real *data);
 void nav_fft_plan_free_cpu(void *plan);
+nav_err nav_matrix_plan_cpu(const int m[3], int dir, const double *A, void **plan);
+nav_err nav_matrix_apply_cpu(void *plan, nav_real *data);
+void nav_matrix_plan_free_cpu(void *plan);
 nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                         const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                         const nav_idx st[3], nav_real *scratch, void **state);

@@ -10,11 +10,11 @@
 #include "core/nav_error.h"
 #include "backend/cpu/cpu_kernels.h"
 
-#ifdef NAV_HAVE_FFTW
-#include <fftw3.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#ifdef NAV_HAVE_FFTW
+#include <fftw3.h>
 #ifdef NAV_SINGLE_PRECISION
 #define NAV_FFTW(name) fftwf_##name
 #else
@@ -174,3 +174,76 @@ nav_err nav_fft_tridiag_cpu(const int m[3], int dir, const nav_real *const lam[3
     }
   return NAV_OK;
 }
+
+#ifdef NAV_HAVE_LAPACK
+/* The dense transform of a stretched direction (matrix_plan): y = A x along dir as one BLAS gemm
+ * per chunk of lines, the chunks split over the OpenMP threads (reference BLAS is serial). The
+ * dense array seen column-major: dir = 0, an N x (m1 m2) matrix X, Y = A X; dir > 0, per slice of
+ * the directions above dir an R x N matrix X (R = the product of the counts below dir), Y = X A^T.
+ * The row-major A read column-major is A^T, hence the transpose flags. */
+#ifdef NAV_SINGLE_PRECISION
+#define NAV_GEMM sgemm_
+#else
+#define NAV_GEMM dgemm_
+#endif
+void NAV_GEMM(const char *ta, const char *tb, const int *m, const int *n, const int *k, const nav_real *alpha,
+              const nav_real *a, const int *lda, const nav_real *b, const int *ldb, const nav_real *beta, nav_real *c,
+              const int *ldc, size_t lta, size_t ltb);
+
+typedef struct nav_cpu_matrix_plan {
+  int m[3], dir;
+  nav_real *A, *y; /* the matrix (row-major), scratch of the whole dense array */
+} nav_cpu_matrix_plan;
+
+nav_err nav_matrix_plan_cpu(const int m[3], int dir, const double *A, void **out) {
+  nav_cpu_matrix_plan *p = calloc(1, sizeof *p);
+  NAV_CHECK(p, NAV_ERR_MEMORY, "cannot allocate a dense transform plan");
+  *out = p;
+  const size_t N = (size_t)m[dir], cells = (size_t)m[0] * m[1] * m[2];
+  p->A = malloc(N * N * sizeof(nav_real));
+  p->y = malloc(cells * sizeof(nav_real));
+  NAV_CHECK(p->A && p->y, NAV_ERR_MEMORY, "cannot allocate a dense transform of %zu x %zu", N, N);
+  for (size_t q = 0; q < N * N; q++) p->A[q] = (nav_real)A[q];
+  memcpy(p->m, m, sizeof p->m);
+  p->dir = dir;
+  return NAV_OK;
+}
+
+nav_err nav_matrix_apply_cpu(void *plan, nav_real *x) {
+  const nav_cpu_matrix_plan *p = plan;
+  const int N = p->m[p->dir];
+  const nav_real one = 1, zero = 0;
+  const long rows = p->dir == 0 ? 1 : p->dir == 1 ? p->m[0] : (long)p->m[0] * p->m[1];
+  const long lines = (long)p->m[0] * p->m[1] * p->m[2] / N, slices = p->dir == 0 ? 1 : lines / rows;
+  /* chunks: of the columns (dir 0) or of the rows of each slice (dir > 0) */
+  const long free_len = p->dir == 0 ? lines : rows;
+  int nt = 1;
+#ifdef _OPENMP
+  if (lines * N >= 8192) nt = omp_get_max_threads();
+#endif
+  const long chunk = (free_len + nt - 1) / nt;
+#pragma omp parallel for collapse(2) num_threads(nt) schedule(static)
+  for (long s = 0; s < slices; s++)
+    for (int t = 0; t < nt; t++) {
+      const long lo = t * chunk, n = free_len - lo < chunk ? free_len - lo : chunk;
+      if (n <= 0) continue;
+      const int ni = (int)n, ld = (int)rows;
+      if (p->dir == 0) {
+        NAV_GEMM("T", "N", &N, &ni, &N, &one, p->A, &N, x + lo * N, &N, &zero, p->y + lo * N, &N, 1, 1);
+      } else {
+        const long base = s * rows * N + lo;
+        NAV_GEMM("N", "N", &ni, &N, &N, &one, x + base, &ld, p->A, &N, &zero, p->y + base, &ld, 1, 1);
+      }
+    }
+  memcpy(x, p->y, (size_t)lines * N * sizeof(nav_real));
+  return NAV_OK;
+}
+
+void nav_matrix_plan_free_cpu(void *plan) {
+  nav_cpu_matrix_plan *p = plan;
+  if (!p) return;
+  free(p->A);
+  free(p->y);
+  free(p);
+}
+#endif

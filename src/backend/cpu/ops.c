@@ -66,6 +66,11 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .fft_box = nav_fft_box_cpu,
     .fft_box_free = nav_fft_box_free_cpu,
 #endif
+#ifdef NAV_HAVE_LAPACK
+    .matrix_plan = nav_matrix_plan_cpu,
+    .matrix_apply = nav_matrix_apply_cpu,
+    .matrix_plan_free = nav_matrix_plan_free_cpu,
+#endif
     .fft_divide = nav_fft_divide_cpu,
     .fft_tridiag = nav_fft_tridiag_cpu,
 };

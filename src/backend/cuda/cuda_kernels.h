@@ -345,6 +345,9 @@ nav_err nav_copy_box_cuda(const int cnt[3], const nav_real *src, nav_idx soff, c
 nav_err nav_fft_plan_cuda(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
 nav_err nav_fft_execute_cuda(void *plan, nav_real *data);
 void nav_fft_plan_free_cuda(void *plan);
+nav_err nav_matrix_plan_cuda(const int m[3], int dir, const double *A, void **plan);
+nav_err nav_matrix_apply_cuda(void *plan, nav_real *data);
+void nav_matrix_plan_free_cuda(void *plan);
 nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_real *data);
 nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
                              const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work);

@@ -11,6 +11,7 @@
  *                kernels' reads and writes coalesce; cuFFT's advanced layout with stride B).
  * Scratch (FFT input/output buffers and cuFFT's work area) is one set of device buffers shared
  * by every plan, grown to the largest need (plans run one at a time on the current stream). */
+#include <cublas_v2.h>
 #include <cufft.h>
 
 #include "backend/common/nav_point_fft.h"
@@ -180,6 +181,77 @@ void nav_fft_plan_free_cuda(void *plan) {
   nav_cuda_fft_plan *p = (nav_cuda_fft_plan *)plan;
   if (!p) return;
   cufftDestroy(p->h);
+  free(p);
+}
+
+/* The dense transform of a stretched direction (matrix_plan): y = A x along dir as one cuBLAS gemm
+ * into the shared real FFT buffer, copied back. The dense array seen column-major: dir = 0, an
+ * N x (m1 m2) matrix X, Y = A X; dir > 0, per slice of the directions above dir an R x N matrix X
+ * (R = the product of the counts below dir), Y = X A^T, strided-batched over the slices. The
+ * row-major A read column-major is A^T, hence the transpose flags (as the CPU's BLAS calls). */
+#ifdef NAV_SINGLE_PRECISION
+#define NAV_CUBLAS_GEMM cublasSgemm
+#define NAV_CUBLAS_GEMM_BATCHED cublasSgemmStridedBatched
+#else
+#define NAV_CUBLAS_GEMM cublasDgemm
+#define NAV_CUBLAS_GEMM_BATCHED cublasDgemmStridedBatched
+#endif
+#define NAV_CALL_CUBLAS(...)                                                                                           \
+  do {                                                                                                                 \
+    const cublasStatus_t nav_berr_ = (__VA_ARGS__);                                                                    \
+    NAV_CHECK(nav_berr_ == CUBLAS_STATUS_SUCCESS, NAV_ERR_BACKEND, "%s failed: cuBLAS status %d", #__VA_ARGS__,        \
+              (int)nav_berr_);                                                                                         \
+  } while (0)
+
+typedef struct nav_cuda_matrix_plan {
+  int m[3], dir;
+  nav_real *A; /* device, row-major */
+  cublasHandle_t h;
+} nav_cuda_matrix_plan;
+
+nav_err nav_matrix_plan_cuda(const int m[3], int dir, const double *A, void **out) {
+  nav_cuda_matrix_plan *p = (nav_cuda_matrix_plan *)calloc(1, sizeof *p);
+  NAV_CHECK(p, NAV_ERR_MEMORY, "cannot allocate a dense transform plan");
+  *out = p;
+  const size_t N = (size_t)m[dir], cells = (size_t)m[0] * m[1] * m[2];
+  nav_real *h = (nav_real *)malloc(N * N * sizeof(nav_real));
+  NAV_CHECK(h, NAV_ERR_MEMORY, "cannot allocate a dense transform of %zu x %zu", N, N);
+  for (size_t q = 0; q < N * N; q++) h[q] = (nav_real)A[q];
+  nav_err e = nav_alloc_cuda((void **)&p->A, N * N * sizeof(nav_real));
+  if (e == NAV_OK) e = nav_from_host_cuda(p->A, h, N * N * sizeof(nav_real));
+  free(h);
+  NAV_CALL(e);
+  for (int d = 0; d < 3; d++) p->m[d] = m[d];
+  p->dir = dir;
+  NAV_CALL_CUBLAS(cublasCreate(&p->h));
+  return nav_fft_grow((void **)&nav_fft_rbuf, &nav_fft_rlen, cells * sizeof(nav_real));
+}
+
+nav_err nav_matrix_apply_cuda(void *plan, nav_real *x) {
+  const nav_cuda_matrix_plan *p = (const nav_cuda_matrix_plan *)plan;
+  const int N = p->m[p->dir];
+  const nav_real one = 1, zero = 0;
+  const long long cells = (long long)p->m[0] * p->m[1] * p->m[2], lines = cells / N;
+  nav_real *y = nav_fft_rbuf;
+  NAV_CALL_CUBLAS(cublasSetStream(p->h, nav_cuda_stream));
+  if (p->dir == 0) {
+    NAV_CALL_CUBLAS(
+        NAV_CUBLAS_GEMM(p->h, CUBLAS_OP_T, CUBLAS_OP_N, N, (int)lines, N, &one, p->A, N, x, N, &zero, y, N));
+  } else {
+    const int rows = p->dir == 1 ? p->m[0] : p->m[0] * p->m[1];
+    const long long slice = (long long)rows * N;
+    NAV_CALL_CUBLAS(NAV_CUBLAS_GEMM_BATCHED(p->h, CUBLAS_OP_N, CUBLAS_OP_N, rows, N, N, &one, x, rows, slice, p->A, N,
+                                            0, &zero, y, rows, slice, (int)(cells / slice)));
+  }
+  NAV_CALL_CUDA(cudaMemcpyAsync(x, y, (size_t)cells * sizeof(nav_real), cudaMemcpyDeviceToDevice, nav_cuda_stream));
+  return NAV_OK;
+}
+
+void nav_matrix_plan_free_cuda(void *plan) {
+  nav_cuda_matrix_plan *p = (nav_cuda_matrix_plan *)plan;
+  if (!p) return;
+  cublasDestroy(p->h);
+  nav_free_cuda(p->A);
   free(p);
 }
 

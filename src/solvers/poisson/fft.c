@@ -14,11 +14,23 @@
  * eigenvalues are multiplied by the product S of these factors instead of scaling the data).
  * Every uniform direction is transformed; the eigenvalues add up, and the spectral solution is
  * bhat / (lam_x + lam_y + lam_z), zero for the zero mode of a problem without Dirichlet face.
- * At most one direction may have non-uniform widths (and not be periodic): it is not transformed,
- * and each of its lines solves the tridiagonal matrix of L_d (coefficients from the widths exactly
- * as in nav_laplacian, ghost rules folded into the first and last rows) shifted by the other
- * directions' eigenvalues (nav_point_fft.h). The result is the multigrid's discrete solution up to
- * round-off, in one pass.
+ * One direction with non-uniform widths (not periodic; the longest one if there are several) is
+ * not transformed: each of its lines solves the tridiagonal matrix of L_d (coefficients from the
+ * widths exactly as in nav_laplacian, ghost rules folded into the first and last rows) shifted by
+ * the other directions' eigenvalues (nav_point_fft.h). The result is the multigrid's discrete
+ * solution up to round-off, in one pass.
+ *
+ * Two or three stretched directions (the 2D immersed-body grids: uniform near the body, stretched
+ * toward the far field in x and y): every stretched direction but the tridiagonal one is
+ * diagonalised by its own eigenvectors, the fast diagonalisation of Lynch, Rice & Thomas (1964).
+ * L_d = V^-1 K with V = diag(w) and K symmetric tridiagonal (K = V L_d), so with
+ * T = V^-1/2 K V^-1/2 = Q diag(lam) Q^T (LAPACK dstevr, Q orthogonal):
+ *   L_d = E diag(lam) E^-1,   E = V^-1/2 Q (inverse transform),   E^-1 = Q^T V^1/2 (forward),
+ * each applied to all lines at once as a dense matrix-matrix product (ops->matrix_*: BLAS gemm,
+ * cuBLAS): 2 N_d multiply-adds per cell and transform, against O(log N) for an FFT, but at the
+ * speed of the GPU's matrix units and independent of the flow (no iteration count). With two
+ * Neumann faces the eigenvalue of the constant (0 up to round-off) is set to exactly 0, so the
+ * null-space rule above holds.
  *
  * Several ranks: the transforms need whole lines, so the data moves between layouts: the ranks'
  * blocks (the flow's decomposition), then a pencil along each direction in turn (whole along it,
@@ -36,6 +48,12 @@
 #include "solvers/poisson/poisson_impl.h"
 
 #define NAV_FFT_UNIFORM_RTOL 1e-10 /* widths equal to this relative tolerance count as uniform */
+/* solver = auto takes the dense transform of a stretched direction of at most this many cells (4 N
+ * multiply-adds per cell and solve; docs/performance.md: against the multigrid on the cylinder and
+ * snake grids): the GPU's matrix units do 1704 (the snake) in about a third of a millisecond */
+#define NAV_FFT_DENSE_AUTO_CPU 512
+#define NAV_FFT_DENSE_AUTO_DEVICE 4096
+#define NAV_FFT_TRI_LINES_DEVICE 32768 /* fewer tridiagonal lines: dense on a device (nav_fft_tri_direction) */
 
 typedef struct nav_fft_layout {
   int (*lo)[3], (*cnt)[3]; /* box of every rank: first global cell, cells */
@@ -54,6 +72,9 @@ struct nav_fft {
   int order[3];            /* directions in the order they are transformed; the tridiagonal one last */
   int tri;                 /* the direction solved by tridiagonal lines, or -1 */
   int tri_singular;        /* that direction has two Neumann faces */
+  int dense[3];            /* the direction is transformed by its eigenvectors (matrix_plan;
+                              mat_f, mat_i: the forward and inverse plans) */
+  void *mat_f[3], *mat_i[3];
   nav_fft_kind fwd[3], inv[3];
   nav_fft_layout lay[4];   /* 0: the blocks, t = 1..dim: the pencil along order[t-1] */
   int same[4];             /* lay[t] is lay[t-1] (no move) */
@@ -73,6 +94,28 @@ static int nav_fft_uniform(const double *w, int n) {
   return 1;
 }
 
+#ifdef NAV_HAVE_LAPACK
+static const int nav_fft_have_lapack = 1;
+#else
+static const int nav_fft_have_lapack = 0;
+#endif
+
+/* The direction left to tridiagonal lines: the longest stretched one (the others cost 2 N_d per
+ * cell as dense transforms), -1 if every direction is uniform; also -1 (every stretched direction
+ * dense) on a device backend where that direction, of at most NAV_FFT_DENSE_AUTO_DEVICE cells,
+ * would have fewer than NAV_FFT_TRI_LINES_DEVICE lines: the line solve is a thread per line, and
+ * a few thousand sequential lines leave the GPU idle (the snake's 1704 lines of 1704 cells). */
+static int nav_fft_tri_direction(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3]) {
+  int tri = -1;
+  for (int d = 0; d < dim; d++)
+    if (!nav_fft_uniform(w[d], n[d]) && (tri < 0 || n[d] > n[tri])) tri = d;
+  const long lines = tri < 0 ? 0 : (long)n[0] * n[1] * (dim == 3 ? n[2] : 1) / n[tri];
+  if (tri >= 0 && ops != &nav_kernel_ops_cpu && lines < NAV_FFT_TRI_LINES_DEVICE &&
+      n[tri] <= NAV_FFT_DENSE_AUTO_DEVICE && nav_fft_have_lapack && ops->matrix_plan)
+    tri = -1;
+  return tri;
+}
+
 int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
                     const nav_scalar_bc bc[3][2], char *why, int size) {
   if (!ops->fft_plan) {
@@ -80,25 +123,33 @@ int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *
              strcmp(ops->name, "cpu") ? "cuFFT missing" : "FFTW was not found at configure: install libfftw3-dev");
     return 0;
   }
-  int stretched = -1;
+  const int tri = nav_fft_tri_direction(ops, dim, n, w);
   for (int d = 0; d < dim; d++) {
     if (nav_fft_uniform(w[d], n[d])) continue;
-    if (stretched >= 0) {
-      snprintf(why, (size_t)size,
-               "the spacing of %c and of %c is not uniform: the FFT solver needs uniform spacing in every direction "
-               "but one (use solver = mg or auto)",
-               "xyz"[stretched], "xyz"[d]);
-      return 0;
-    }
     if (bc[d][0] == NAV_SCALAR_PERIODIC) {
       snprintf(why, (size_t)size,
-               "the periodic direction %c has non-uniform spacing: the FFT solver's tridiagonal direction must not be "
+               "the periodic direction %c has non-uniform spacing: the FFT solver's stretched directions must not be "
                "periodic (use solver = mg or auto)",
                "xyz"[d]);
       return 0;
     }
-    stretched = d;
+    if (d != tri && !(nav_fft_have_lapack && ops->matrix_plan)) {
+      snprintf(why, (size_t)size,
+               "the spacing of %c and of %c is not uniform: a second stretched direction needs LAPACK (%s) for its "
+               "dense transform (use solver = mg or auto)",
+               "xyz"[d], "xyz"[tri],
+               nav_fft_have_lapack ? "and BLAS in this backend" : "not found at configure: install liblapack-dev");
+      return 0;
+    }
   }
+  return 1;
+}
+
+int nav_fft_dense_cheap(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3]) {
+  const int tri = nav_fft_tri_direction(ops, dim, n, w);
+  const int limit = ops == &nav_kernel_ops_cpu ? NAV_FFT_DENSE_AUTO_CPU : NAV_FFT_DENSE_AUTO_DEVICE;
+  for (int d = 0; d < dim; d++)
+    if (d != tri && !nav_fft_uniform(w[d], n[d]) && n[d] > limit) return 0;
   return 1;
 }
 
@@ -217,6 +268,83 @@ static void nav_fft_direction(nav_scalar_bc lo, nav_scalar_bc hi, int N, double 
   }
 }
 
+/* The rows of L_d over the N cells of widths w (w[-1], w[N]: the ghost widths) with faces lo, hi:
+ * a_i x_{i-1} + b_i x_i + c_i x_{i+1} (nav_laplacian's coefficients; the ghost rules folded into
+ * b_0 and b_{N-1}, a_0 = c_{N-1} = 0). */
+static void nav_fft_rows(const double *w, int N, nav_scalar_bc lo, nav_scalar_bc hi, double *a, double *b, double *c) {
+  for (int i = 0; i < N; i++) {
+    a[i] = 2 / ((w[i - 1] + w[i]) * w[i]);
+    c[i] = 2 / ((w[i] + w[i + 1]) * w[i]);
+    b[i] = -(a[i] + c[i]);
+  }
+  if (lo == NAV_SCALAR_DIRICHLET) b[0] -= a[0]; /* ghost = -x_0: -a (x_0 + x_0) */
+  if (hi == NAV_SCALAR_DIRICHLET) b[N - 1] -= c[N - 1];
+  if (lo == NAV_SCALAR_NEUMANN) b[0] += a[0]; /* ghost = x_0: no flux */
+  if (hi == NAV_SCALAR_NEUMANN) b[N - 1] += c[N - 1];
+  a[0] = c[N - 1] = 0;
+}
+
+#ifdef NAV_HAVE_LAPACK
+void dstevr_(const char *jobz, const char *range, const int *n, double *d, double *e, const double *vl,
+             const double *vu, const int *il, const int *iu, const double *abstol, int *m, double *w, double *z,
+             const int *ldz, int *isuppz, double *work, const int *lwork, int *iwork, const int *liwork, int *info,
+             size_t ljobz, size_t lrange);
+#endif
+
+/* The eigen-decomposition of L_d on a stretched direction (header: fast diagonalisation): lam (N
+ * values, <= 0) and the row-major N x N matrices fwd = Q^T V^1/2 (fwd[k][i] = Q_ik sqrt(w_i)) and
+ * inv = V^-1/2 Q (inv[i][k] = Q_ik / sqrt(w_i)); inv fwd = I. */
+static nav_err nav_fft_eigen(const double *w, int N, nav_scalar_bc lo, nav_scalar_bc hi, double *lam, double *fwd,
+                             double *inv) {
+#ifdef NAV_HAVE_LAPACK
+  double *a = malloc((size_t)N * 3 * sizeof(double)), *Q = malloc((size_t)N * N * sizeof(double));
+  int *isuppz = malloc((size_t)2 * N * sizeof(int)), m = 0, info = 0, lwork = -1, liwork = -1, iwq = 0;
+  NAV_CHECK(a && Q && isuppz, NAV_ERR_MEMORY, "cannot allocate the eigenvectors of a direction of %d cells", N);
+  double *b = a + N, *c = b + N, wq = 0, *work = NULL;
+  int *iwork = NULL;
+  nav_fft_rows(w, N, lo, hi, a, b, c);
+  /* T = V^-1/2 (V L_d) V^-1/2: diagonal b_i, off-diagonal c_i sqrt(w_i / w_{i+1}) */
+  for (int i = 0; i + 1 < N; i++) c[i] *= sqrt(w[i] / w[i + 1]);
+  const double zero = 0, abstol = 0;
+  const int none = 0;
+  dstevr_("V", "A", &N, b, c, &zero, &zero, &none, &none, &abstol, &m, lam, Q, &N, isuppz, &wq, &lwork, &iwq, &liwork,
+          &info, 1, 1);
+  if (info == 0) {
+    lwork = (int)wq;
+    liwork = iwq;
+    work = malloc((size_t)lwork * sizeof(double));
+    iwork = malloc((size_t)liwork * sizeof(int));
+    if (work && iwork)
+      dstevr_("V", "A", &N, b, c, &zero, &zero, &none, &none, &abstol, &m, lam, Q, &N, isuppz, work, &lwork, iwork,
+              &liwork, &info, 1, 1);
+    else
+      info = -100;
+  }
+  free(work);
+  free(iwork);
+  free(isuppz);
+  free(a);
+  if (info != 0 || m != N) {
+    free(Q);
+    NAV_CHECK(0, NAV_ERR_INTERNAL, "LAPACK dstevr failed on a direction of %d cells (info %d, %d eigenvalues)", N, info,
+              m);
+  }
+  /* ascending: the last is the one nearest 0, exactly 0 for two Neumann faces (the constant) */
+  if (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN) lam[N - 1] = 0;
+  for (int k = 0; k < N; k++)
+    for (int i = 0; i < N; i++) {
+      const double q = Q[(size_t)k * N + i]; /* column k of Q (column-major) */
+      fwd[(size_t)k * N + i] = q * sqrt(w[i]);
+      inv[(size_t)i * N + k] = q / sqrt(w[i]);
+    }
+  free(Q);
+  return NAV_OK;
+#else
+  (void)w, (void)N, (void)lo, (void)hi, (void)lam, (void)fwd, (void)inv;
+  NAV_CHECK(0, NAV_ERR_INTERNAL, "dense transforms need LAPACK (not found at configure)");
+#endif
+}
+
 /* A backend array of n values from host doubles. */
 static nav_err nav_fft_upload(const nav_kernel_ops *ops, const double *v, int n, nav_real **out) {
   nav_real *h = malloc((size_t)(n > 0 ? n : 1) * sizeof(nav_real));
@@ -237,7 +365,7 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
   f->box = f->P == 1 && f->tri < 0 && ps->ops->fft_box;
   for (int d = 0; d < f->dim; d++) {
     const nav_scalar_bc lo = ps->bc[d][0], hi = ps->bc[d][1];
-    f->box &= lo == NAV_SCALAR_PERIODIC || (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN);
+    f->box &= !f->dense[d] && (lo == NAV_SCALAR_PERIODIC || (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN));
   }
   f->box_scale = 1;
   for (int d = 0; d < f->dim && f->box; d++) {
@@ -274,9 +402,9 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   f->rank = dc->rank;
   f->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
   f->host_staged = ops != &nav_kernel_ops_cpu;
-  f->tri = -1;
+  f->tri = nav_fft_tri_direction(ops, dim, dc->N, l0->w);
   for (int d = 0; d < dim; d++)
-    if (!nav_fft_uniform(l0->w[d], dc->N[d])) f->tri = d;
+    f->dense[d] = d != f->tri && !nav_fft_uniform(l0->w[d], dc->N[d]);
   /* order: a transformed direction the blocks already hold whole (no first move), the other
    * transformed ones, the tridiagonal one last */
   int no = 0;
@@ -333,17 +461,25 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   }
   if (f->tri >= 0) NAV_CALL(ops->alloc((void **)&f->work, bytes));
   /* transforms, eigenvalues (of the last layout's local ranges) and their scale S */
-  double S = 1, *lam[3] = {NULL, NULL, NULL};
+  double S = 1, *lam[3] = {NULL, NULL, NULL}, *mat[3][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
   const int *lo = f->lay[dim].lo[f->rank], *cnt = f->lay[dim].cnt[f->rank];
-  for (int d = 0; d < dim; d++) {
+  nav_err e = NAV_OK;
+  for (int d = 0; d < dim && e == NAV_OK; d++) {
     lam[d] = malloc((size_t)dc->N[d] * sizeof(double));
     NAV_CHECK(lam[d], NAV_ERR_MEMORY, "cannot allocate the FFT eigenvalues");
     if (d == f->tri) continue;
+    if (f->dense[d]) { /* forward then inverse is the identity: norm 1 */
+      const size_t NN = (size_t)dc->N[d] * dc->N[d];
+      mat[d][0] = malloc(NN * sizeof(double));
+      mat[d][1] = malloc(NN * sizeof(double));
+      NAV_CHECK(mat[d][0] && mat[d][1], NAV_ERR_MEMORY, "cannot allocate the eigenvectors of %c", "xyz"[d]);
+      e = nav_fft_eigen(l0->w[d], dc->N[d], ps->bc[d][0], ps->bc[d][1], lam[d], mat[d][0], mat[d][1]);
+      continue;
+    }
     double norm;
     nav_fft_direction(ps->bc[d][0], ps->bc[d][1], dc->N[d], l0->w[d][0], &f->fwd[d], &f->inv[d], lam[d], &norm);
     S *= norm;
   }
-  nav_err e = NAV_OK;
   for (int d = 0; d < dim && e == NAV_OK; d++) {
     if (d == f->tri) continue;
     for (int k = 0; k < dc->N[d]; k++) lam[d][k] *= S;
@@ -351,19 +487,10 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   }
   if (e == NAV_OK && f->tri >= 0) { /* rows of L_t (nav_laplacian's coefficients), times S */
     const int t = f->tri, N = dc->N[t];
-    const double *w = l0->w[t];
     double *a = lam[t], *b = malloc((size_t)N * sizeof(double)), *c = malloc((size_t)N * sizeof(double));
     NAV_CHECK(b && c, NAV_ERR_MEMORY, "cannot allocate the tridiagonal coefficients");
-    for (int i = 0; i < N; i++) {
-      a[i] = S * 2 / ((w[i - 1] + w[i]) * w[i]);
-      c[i] = S * 2 / ((w[i] + w[i + 1]) * w[i]);
-      b[i] = -(a[i] + c[i]);
-    }
-    if (ps->bc[t][0] == NAV_SCALAR_DIRICHLET) b[0] -= a[0]; /* ghost = -x_0: -a (x_0 + x_0) */
-    if (ps->bc[t][1] == NAV_SCALAR_DIRICHLET) b[N - 1] -= c[N - 1];
-    if (ps->bc[t][0] == NAV_SCALAR_NEUMANN) b[0] += a[0]; /* ghost = x_0: no flux */
-    if (ps->bc[t][1] == NAV_SCALAR_NEUMANN) b[N - 1] += c[N - 1];
-    a[0] = c[N - 1] = 0;
+    nav_fft_rows(l0->w[t], N, ps->bc[t][0], ps->bc[t][1], a, b, c);
+    for (int i = 0; i < N; i++) a[i] *= S, b[i] *= S, c[i] *= S;
     f->tri_singular = ps->bc[t][0] == NAV_SCALAR_NEUMANN && ps->bc[t][1] == NAV_SCALAR_NEUMANN;
     e = nav_fft_upload(ops, a, N, &f->ta);
     if (e == NAV_OK) e = nav_fft_upload(ops, b, N, &f->tb);
@@ -372,17 +499,22 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     free(c);
   }
   for (int d = 0; d < dim; d++) free(lam[d]);
-  NAV_CALL(e);
-  NAV_CALL(nav_fft_box_setup(ps));
+  if (e == NAV_OK) e = nav_fft_box_setup(ps);
   /* plans, each on the buffer of its layout */
-  for (int t = 1; t <= dim && !f->box; t++) {
+  for (int t = 1; t <= dim && !f->box && e == NAV_OK; t++) {
     const int d = f->order[t - 1];
     const int *m = f->lay[t].cnt[f->rank];
     if (d == f->tri || nav_fft_cells(m) == 0) continue;
-    NAV_CALL(ops->fft_plan(m, d, f->fwd[d], f->buf[f->buf_of[t]], &f->plan_f[d]));
-    NAV_CALL(ops->fft_plan(m, d, f->inv[d], f->buf[f->buf_of[t]], &f->plan_i[d]));
+    if (f->dense[d]) {
+      e = ops->matrix_plan(m, d, mat[d][0], &f->mat_f[d]);
+      if (e == NAV_OK) e = ops->matrix_plan(m, d, mat[d][1], &f->mat_i[d]);
+      continue;
+    }
+    e = ops->fft_plan(m, d, f->fwd[d], f->buf[f->buf_of[t]], &f->plan_f[d]);
+    if (e == NAV_OK) e = ops->fft_plan(m, d, f->inv[d], f->buf[f->buf_of[t]], &f->plan_i[d]);
   }
-  return NAV_OK;
+  for (int d = 0; d < 3; d++) free(mat[d][0]), free(mat[d][1]);
+  return e;
 }
 
 nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum) {
@@ -405,6 +537,7 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
     nav_real *data = f->buf[f->buf_of[t]];
     if (!f->same[t]) NAV_CALL(nav_fft_move(ps, &f->lay[t - 1], f->buf[f->buf_of[t - 1]], &f->lay[t], data));
     if (f->plan_f[d]) NAV_CALL(ops->fft_execute(f->plan_f[d], data));
+    if (f->mat_f[d]) NAV_CALL(ops->matrix_apply(f->mat_f[d], data));
   }
   const int *m = f->lay[dim].cnt[me];
   nav_real *data = f->buf[f->buf_of[dim]];
@@ -419,12 +552,16 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
     const int d = f->order[t - 1];
     nav_real *cur = f->buf[f->buf_of[t]];
     if (f->plan_i[d]) NAV_CALL(ops->fft_execute(f->plan_i[d], cur));
+    if (f->mat_i[d]) NAV_CALL(ops->matrix_apply(f->mat_i[d], cur));
     if (!f->same[t]) NAV_CALL(nav_fft_move(ps, &f->lay[t], cur, &f->lay[t - 1], f->buf[f->buf_of[t - 1]]));
   }
   return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
 }
 
-int nav_fft_zero_mean(const nav_psolver *ps) { return ps->fft->tri < 0; }
+int nav_fft_zero_mean(const nav_psolver *ps) {
+  const nav_fft *f = ps->fft;
+  return f->tri < 0 && !f->dense[0] && !f->dense[1] && !f->dense[2];
+}
 
 int nav_fft_one_transform(const nav_psolver *ps) { return ps->fft->box; }
 
@@ -435,7 +572,8 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   for (int t = 0; t < f->dim && used < size; t++) {
     const int d = f->order[t];
     used += snprintf(text + used, (size_t)(size - used), " %c %s%s", "xyz"[d],
-                     d == f->tri ? "tridiagonal" : names[f->fwd[d]], t + 1 < f->dim ? "," : "");
+                     d == f->tri ? "tridiagonal" : f->dense[d] ? "eigenvectors (dense)" : names[f->fwd[d]],
+                     t + 1 < f->dim ? "," : "");
   }
   if (used < size && f->box)
     used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform%s)", f->dim,
@@ -454,6 +592,8 @@ void nav_fft_destroy(nav_psolver *ps) {
   for (int d = 0; d < 3; d++) {
     if (f->plan_f[d]) ops->fft_plan_free(f->plan_f[d]);
     if (f->plan_i[d]) ops->fft_plan_free(f->plan_i[d]);
+    if (f->mat_f[d]) ops->matrix_plan_free(f->mat_f[d]);
+    if (f->mat_i[d]) ops->matrix_plan_free(f->mat_i[d]);
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }

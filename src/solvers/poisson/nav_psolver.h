@@ -2,11 +2,13 @@
  * block, with Neumann, Dirichlet (homogeneous) or periodic faces.
  *
  * Solvers:
- *   fft     direct: real-to-real transforms in the uniform directions, tridiagonal lines in at most
- *           one stretched direction (fft.c); one pass, the residual is round-off
- *   auto    fft where it applies (nav_fft_applies: uniform spacing in every direction but one, not
- *           periodic; a backend with an FFT library; not a device backend over several ranks, whose
- *           transposes would go through the host), else mg
+ *   fft     direct: real-to-real transforms in the uniform directions, tridiagonal lines in one
+ *           stretched direction, dense eigenvector transforms in any other stretched one (fft.c);
+ *           one pass, the residual is round-off
+ *   auto    fft where it applies (nav_fft_applies: no stretched periodic direction; a backend with
+ *           an FFT library, and LAPACK for a second stretched direction; not a device backend over
+ *           several ranks, whose transposes would go through the host; dense transforms no longer
+ *           than nav_fft_dense_cheap's limit), else mg
  *   mg      geometric multigrid cycles (red-black Gauss-Seidel smoothing, V or F cycle)
  *   mgpcg   conjugate gradients preconditioned by one symmetric multigrid V-cycle
  *   pcg     Jacobi-preconditioned conjugate gradients

@@ -122,12 +122,15 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   for (int i = 0; nav_psolver_names[i]; i++)
     if (!strcmp(opt->solver, nav_psolver_names[i])) kind = i;
   char why[256];
-  /* auto: fft where it applies, else the multigrid. On a device backend over several ranks the FFT's
-   * transposes go through the host (all the data, 2 dim times per solve, over PCIe) while the
-   * multigrid's halos use NCCL: there auto keeps the multigrid until the transposes run on the devices. */
+  /* auto: fft where it applies (and its dense transforms are short enough), else the multigrid. On a device backend
+   * over several ranks the FFT's transposes go through the host (all the data, 2 dim times per solve, over PCIe) while
+   * the multigrid's halos use NCCL: there auto keeps the multigrid until the transposes run on the devices. */
   const int host_transposes = ops != &nav_kernel_ops_cpu && dc && dc->size > 1;
   if (!strcmp(opt->solver, "auto"))
-    kind = !host_transposes && nav_fft_applies(ops, dim, n, w, bc, why, sizeof why) ? NAV_PSOLVER_FFT : NAV_PSOLVER_MG;
+    kind =
+        !host_transposes && nav_fft_applies(ops, dim, n, w, bc, why, sizeof why) && nav_fft_dense_cheap(ops, dim, n, w)
+            ? NAV_PSOLVER_FFT
+            : NAV_PSOLVER_MG;
   NAV_CHECK(kind >= 0, NAV_ERR_INPUT, "pressure solver '%s': unknown (auto, fft, mg, mgpcg, pcg, sor, jacobi)",
             opt->solver);
   NAV_CHECK(opt->tolerance > 0 && opt->tolerance < 1, NAV_ERR_INPUT, "pressure tolerance %g: must be in (0, 1)",

@@ -167,10 +167,14 @@ nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const doubl
  * removes from what it reads (ops->fft_box), b itself left as it is; NULL: b compatible already. */
 int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
                     const nav_scalar_bc bc[3][2], char *why, int size);
+/* 1 unless a direction the FFT solver would transform by dense eigenvectors is longer than what
+ * solver = auto takes on this backend (fft.c, NAV_FFT_DENSE_AUTO_*). */
+int nav_fft_dense_cheap(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3]);
 nav_err nav_fft_setup(nav_psolver *ps);
 nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum);
 void nav_fft_destroy(nav_psolver *ps);
-/* 1 if every direction is transformed (no tridiagonal one): the solution has zero mean. */
+/* 1 if every direction is transformed by an FFT (no tridiagonal or dense one): the solution has
+ * zero mean. */
 int nav_fft_zero_mean(const nav_psolver *ps);
 /* 1 if the whole box is one multi-dimensional transform (ops->fft_box): the solve can remove b's mean. */
 int nav_fft_one_transform(const nav_psolver *ps);
