@@ -93,6 +93,10 @@ typedef struct nav_kernel_ops {
   nav_err (*to_host_async)(void *host, const void *src, size_t bytes);
   nav_err (*alloc_host)(void **ptr, size_t bytes);
   void (*free_host)(void *ptr);
+  /* optional (NULL on cpu): page-lock host memory allocated elsewhere (an MPI shared-memory window),
+   * so that to_host and from_host on it run at the pinned speed; unregister before it is freed */
+  nav_err (*host_register)(void *ptr, size_t bytes);
+  void (*host_unregister)(void *ptr);
   /* wait until every kernel launched so far on the current stream has finished (profiling, and
    * MPI reading device buffers) */
   nav_err (*sync)(void);

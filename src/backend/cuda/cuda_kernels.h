@@ -259,6 +259,8 @@ nav_err nav_copy_cuda(void *dst, const void *src, size_t bytes);
 nav_err nav_to_host_async_cuda(void *host, const void *src, size_t bytes);
 nav_err nav_alloc_host_cuda(void **ptr, size_t bytes);
 void nav_free_host_cuda(void *ptr);
+nav_err nav_host_register_cuda(void *ptr, size_t bytes);
+void nav_host_unregister_cuda(void *ptr);
 nav_err nav_sync_cuda(void);
 void nav_memory_cuda(size_t *current, size_t *peak);
 nav_err nav_stream_use_cuda(int side);

@@ -140,6 +140,15 @@ void nav_free_host_cuda(void *ptr) {
   if (ptr) cudaFreeHost(ptr);
 }
 
+nav_err nav_host_register_cuda(void *ptr, size_t bytes) {
+  if (ptr && bytes) NAV_CALL_CUDA(cudaHostRegister(ptr, bytes, cudaHostRegisterDefault));
+  return NAV_OK;
+}
+
+void nav_host_unregister_cuda(void *ptr) {
+  if (ptr) cudaHostUnregister(ptr);
+}
+
 nav_err nav_sync_cuda(void) {
   NAV_CALL_CUDA(cudaStreamSynchronize(nav_cuda_stream));
   return NAV_OK;

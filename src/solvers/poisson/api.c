@@ -40,7 +40,8 @@ struct nav_poisson {
   nav_decomp dc;       /* the solver's decomposition (solver ranks) */
   nav_box box;         /* layout of the solver's ghosted arrays */
   nav_real *x, *b;     /* backend arrays with ghost cells */
-  nav_real *hx, *hb;   /* host staging arrays with ghost cells */
+  nav_real *hx, *hb;   /* host staging arrays with ghost cells (or the shared window's part) */
+  int pinned;          /* hx, hb page-locked by ops->host_register: 1 each, 2 the window part from hb */
   double *w[3];
   double *ax, *ab; /* host copies of the application block (device memory, replicated calls) */
   double *sx, *sb; /* dense solver block (moved only) */
@@ -166,6 +167,25 @@ nav_err nav_poisson_create(MPI_Comm comm, const nav_poisson_options *opt, nav_po
   return NAV_OK;
 }
 
+/* The staging arrays page-locked on a device backend (ops->host_register), so that the copies to and
+ * from the device run at the pinned speed (measured: docs/performance.md); the window's part (b then
+ * x, contiguous) as one range. */
+static nav_err nav_poisson_pin(nav_poisson *ps, int window) {
+  if (!ps->ops->host_register) return NAV_OK;
+  const size_t bytes = (size_t)(window ? ps->sm.ntot : ps->box.ntot) * sizeof(nav_real);
+  if (!bytes) return NAV_OK;
+  NAV_CALL(ps->ops->host_register(ps->hb, window ? 2 * bytes : bytes));
+  ps->pinned = window ? 2 : 1;
+  if (!window) NAV_CALL(ps->ops->host_register(ps->hx, bytes));
+  return NAV_OK;
+}
+
+static void nav_poisson_unpin(nav_poisson *ps) {
+  if (ps->pinned) ps->ops->host_unregister(ps->hb);
+  if (ps->pinned == 1) ps->ops->host_unregister(ps->hx);
+  ps->pinned = 0;
+}
+
 static void nav_poisson_release(nav_poisson *ps) {
   nav_psolver_destroy(ps->solver);
   ps->solver = NULL;
@@ -173,6 +193,7 @@ static void nav_poisson_release(nav_poisson *ps) {
   if (ps->b) ps->ops->free(ps->b);
   if (ps->box.rdf[0]) nav_box_destroy(ps->ops, &ps->box);
   memset(&ps->box, 0, sizeof ps->box);
+  nav_poisson_unpin(ps);
   if (ps->moved != 2) { /* shared memory: hx and hb are the window's */
     free(ps->hx);
     free(ps->hb);
@@ -286,6 +307,7 @@ static nav_err nav_poisson_solver(nav_poisson *ps, int dim, const int N[3], nav_
   ps->hx = calloc((size_t)ps->box.ntot, sizeof(nav_real));
   ps->hb = calloc((size_t)ps->box.ntot, sizeof(nav_real));
   NAV_CHECK(ps->hx && ps->hb, NAV_ERR_MEMORY, "nav_poisson_set_grid: out of memory");
+  NAV_CALL(nav_poisson_pin(ps, 0));
   NAV_CALL(nav_psolver_create(ps->ops, &ps->dc, dim, N, ps->w, (const nav_scalar_bc(*)[2])sbc, &ps->opt, &ps->solver));
   nav_psolver_describe(ps->solver, ps->description, sizeof ps->description);
   return NAV_OK;
@@ -334,10 +356,12 @@ static nav_err nav_poisson_shared(nav_poisson *ps, int dim) {
   NAV_CHECK(!ps->is_solver || ps->sm.ntot == ps->box.ntot, NAV_ERR_INTERNAL, "shared window of %ld points, box %ld",
             (long)ps->sm.ntot, (long)ps->box.ntot);
   if (ps->is_solver) {
+    nav_poisson_unpin(ps);
     free(ps->hx);
     free(ps->hb);
     ps->hb = ps->sm.mine;
     ps->hx = ps->sm.mine + ps->sm.ntot;
+    NAV_CALL(nav_poisson_pin(ps, 1));
   }
   ps->moved = 2;
   return NAV_OK;
