@@ -264,8 +264,10 @@ static const nav_key nav_keys[] = {
 
     {"pressure", "solver", NAV_KT_CHOICE, NAV_FIELD(solver), "auto",
      "Pressure Poisson solver: auto (fft where it applies, except on GPUs over several ranks, else mg), fft (direct: real-to-real transforms in "
-     "every uniformly spaced direction, tridiagonal lines in at most one non-uniform, non-periodic direction; "
-     "FFTW on the CPU, cuFFT on the GPU), mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
+     "every uniformly spaced direction, tridiagonal lines in one non-uniform direction and the eigenvectors of any "
+     "other as dense matrix products; no stretched direction may be periodic; FFTW and BLAS on the CPU, cuFFT and "
+     "cuBLAS on the GPU; auto takes it when every dense direction has at most 512 cells on the CPU, 4096 on a GPU), "
+     "mg (geometric multigrid), mgpcg (conjugate gradients preconditioned by a "
      "multigrid V-cycle), and the baselines pcg (Jacobi-preconditioned conjugate gradients), sor (red-black "
      "successive over-relaxation) and jacobi (damped Jacobi).",
      .values = nav_solver_values},
