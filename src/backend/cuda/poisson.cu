@@ -38,17 +38,13 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   int ijk[3];
   nav_idx p;
   double s[1] = {0};
-  if (nav_cuda_point(b, ijk, &p)) {
-    const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
-    for (int k = k0; k < k1; k++) {
-      ijk[2] = k;
-      p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
+  if (nav_cuda_point(b, ijk, &p))
+    nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
       X dg; /* the arithmetic of x's type: double for the outer residual of the mixed multigrid */
-      const X res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
-      r[p] = (R)res;
+      const X res = rhs[q] - nav_laplacian(b, x, q, ijk, &dg);
+      r[q] = (R)res;
       if (RR) s[0] += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
-    }
-  }
+    });
   if (RR) nav_cuda_block_reduce<1, false>(s, partial);
 }
 
@@ -439,12 +435,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_prolong_add_kernel(nav_box coarse, const T *xc, nav_box fine, T *x, int kz) {
   const nav_box cl = nav_cuda_box_dim<DIM>(coarse);
   NAV_CUDA_INTERIOR(fine);
-  const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
-  for (int k = k0; k < k1; k++) {
-    ijk[2] = k;
-    p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
-    x[p] = (T)(x[p] + nav_prolong(&cl, xc, b, ijk));
-  }
+  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) { x[q] = (T)(x[q] + nav_prolong(&cl, xc, b, ijk)); });
 }
 
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x) {
