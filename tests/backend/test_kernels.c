@@ -848,6 +848,17 @@ static void test_transfer(pair_box *f, pair_box *c) {
   OK(cpu->restrict_residual(&f->c, r.c, &c->c, rhs.c));
   OK(gpu->restrict_residual(&f->g, r.g, &c->g, rhs.g));
   check_field("restrict_residual", c, &rhs);
+  { /* the fused residual and restriction (GPU) against the CPU's residual then restriction */
+    field xr = field_new(f, 0), br = field_new(f, 0), rr = field_new(f, 0), cr = field_new(c, 0);
+    OK(cpu->residual(&f->c, xr.c, br.c, rr.c, NULL));
+    OK(cpu->restrict_residual(&f->c, rr.c, &c->c, cr.c));
+    OK(gpu->residual_restrict(&f->g, xr.g, br.g, &c->g, cr.g));
+    check_field("residual_restrict", c, &cr);
+    field_free(&xr);
+    field_free(&br);
+    field_free(&rr);
+    field_free(&cr);
+  }
   OK(cpu->prolong_add(&c->c, xc.c, &f->c, x.c));
   OK(gpu->prolong_add(&c->g, xc.g, &f->g, x.g));
   check_field("prolong_add", f, &x);

@@ -345,6 +345,8 @@ nav_err nav_jacobi_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs
                         nav_real *x_new, nav_real omega);
 nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
 nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
+nav_err nav_residual_restrict_cuda(const nav_box *fine, const nav_real *x, const nav_real *b, const nav_box *coarse,
+                                   nav_real *rhs);
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
 
 nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y);
