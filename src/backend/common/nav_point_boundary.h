@@ -54,7 +54,8 @@ NAV_FIELD NAV_HD static inline void nav_ghost_store(const nav_box *b, nav_field 
 NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_field *x, int dir, int side,
                                                          nav_ghost_kind kind, nav_real alpha, nav_real beta, int t0,
                                                          int r, int t1, int q) {
-  nav_ghost_store(b, x, dir, side, kind, beta, t0, r, t1, q, nav_ghost_value(b, x, dir, side, kind, alpha, beta, t0, r, t1, q));
+  nav_ghost_store(b, x, dir, side, kind, beta, t0, r, t1, q,
+                  nav_ghost_value(b, x, dir, side, kind, alpha, beta, t0, r, t1, q));
 }
 
 /* Ghost points of a block, listed face by face for fill_ghosts: the points of face (d, s), d not

@@ -211,7 +211,7 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
  * computed here in the field's arithmetic as the residual kernels do (the residual then its
  * restriction, bit for bit, without the fine residual stored: residual_restrict). */
 NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const nav_field *r, const nav_field *x,
-                                                    const nav_box *c, const int *IJK) {
+                                                      const nav_box *c, const int *IJK) {
   nav_field sum = 0, vol = 0;
   const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   for (int dk = 0; dk < kmax; dk++)

@@ -51,7 +51,8 @@ __global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, na
 #pragma unroll
     for (int c = 0; c < 3; c++) {
       if (!g.on[s][c]) continue;
-      v[s][c] = nav_ghost_value(&box, (const T *)g.x[c], DIR, s, g.kind[s][c], g.alpha[s][c], g.beta[s][c], t0, r, t1, q);
+      v[s][c] =
+          nav_ghost_value(&box, (const T *)g.x[c], DIR, s, g.kind[s][c], g.alpha[s][c], g.beta[s][c], t0, r, t1, q);
       if (SEQ) nav_ghost_store(&box, (T *)g.x[c], DIR, s, g.kind[s][c], g.beta[s][c], t0, r, t1, q, v[s][c]);
     }
   if (!SEQ) {
@@ -68,7 +69,8 @@ template <typename T, bool SEQ> static void nav_fill_ghost_launch_t(const nav_bo
   nav_face_plane(b, dir, &t0, &t1);
   const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
   const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
-  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y));
+  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x),
+                  (unsigned)((nq + (int)block.y - 1) / (int)block.y));
   switch (dir) {
   case 0: nav_fill_ghost_dir_kernel<0, T, SEQ><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
   case 1: nav_fill_ghost_dir_kernel<1, T, SEQ><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;

@@ -308,8 +308,8 @@ static nav_err nav_fft_box_copy(int gather, const int m[3], int e0, int e1, int 
     nav_fft_box_copy_kernel<true><<<grid, block, 0, nav_cuda_stream>>>(m[0], m[1], m[2], e0, e1, e2, (nav_real *)box,
                                                                        off, st[0], st[1], st[2], scratch, bsum, volume);
   else
-    nav_fft_box_copy_kernel<false><<<grid, block, 0, nav_cuda_stream>>>(m[0], m[1], m[2], e0, e1, e2, (nav_real *)box,
-                                                                        off, st[0], st[1], st[2], scratch, bsum, volume);
+    nav_fft_box_copy_kernel<false><<<grid, block, 0, nav_cuda_stream>>>(
+        m[0], m[1], m[2], e0, e1, e2, (nav_real *)box, off, st[0], st[1], st[2], scratch, bsum, volume);
   NAV_CUDA_LAUNCHED("nav_fft_box_copy_kernel");
   return NAV_OK;
 }

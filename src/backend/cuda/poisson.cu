@@ -426,8 +426,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 }
 
 /* r_or_b: the fine residual (x NULL) or the fine right-hand side (x given) */
-static nav_err nav_restrict_launch(const nav_box *fine, const nav_real *r_or_b, const nav_real *x, const nav_box *coarse,
-                                   nav_real *rhs) {
+static nav_err nav_restrict_launch(const nav_box *fine, const nav_real *r_or_b, const nav_real *x,
+                                   const nav_box *coarse, nav_real *rhs) {
   NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "restriction between levels of different precision");
   NAV_CUDA_LAUNCH_FIELD(coarse, nav_cuda_grid(coarse), nav_restrict_residual_kernel, *fine, (const nav_cuda_t *)r_or_b,
                         (const nav_cuda_t *)x, *coarse, (nav_cuda_t *)rhs);
