@@ -285,6 +285,10 @@ typedef struct nav_kernel_ops {
   nav_err (*diag_scale)(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
   /* coarse rhs = volume-weighted average of the fine residual r */
   nav_err (*restrict_residual)(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
+  /* coarse rhs = restrict_residual of the fine residual b - L x, that residual not stored (bit for bit
+   * residual then restrict_residual); NULL on a backend without it (the CPU: the two calls) */
+  nav_err (*residual_restrict)(const nav_box *fine, const nav_real *x, const nav_real *b, const nav_box *coarse,
+                               nav_real *rhs);
   /* x += linear interpolation of the coarse xc (coarse ghosts filled) */
   nav_err (*prolong_add)(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
   /* The mixed-precision multigrid (solvers/poisson/mg.c; NULL on a backend without it, the CPU): the

@@ -268,6 +268,35 @@ static void test_box(pair_box *pb) {
           field_free(&a);
         }
   }
+  /* fill_ghost_dir: the faces of one direction of three fields in one pass (component 0 staggered: face
+   * rules; 1: mirror and reflect; 2: periodic), every pair on, then the high side of field 1 off */
+  for (int dir = 0; dir < dim; dir++)
+    for (int variant = 0; variant < 2; variant++) {
+      static const nav_ghost_kind kind[2][3] = {{NAV_GHOST_FACE, NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC},
+                                                {NAV_GHOST_FACE, NAV_GHOST_REFLECT, NAV_GHOST_PERIODIC}};
+      field f[3] = {field_new(pb, 0), field_new(pb, 0), field_new(pb, 0)};
+      nav_ghost_dir gc, gg;
+      memset(&gc, 0, sizeof gc);
+      for (int s = 0; s < 2; s++)
+        for (int c = 0; c < 3; c++) {
+          gc.on[s][c] = !(variant && s == 1 && c == 1);
+          gc.kind[s][c] = kind[s][c];
+          gc.alpha[s][c] = (nav_real)-1;
+          gc.beta[s][c] = (nav_real)(0.2 + 0.1 * c + 0.05 * s);
+        }
+      gg = gc;
+      for (int c = 0; c < 3; c++) {
+        gc.x[c] = f[c].c;
+        gg.x[c] = f[c].g;
+      }
+      OK(cpu->fill_ghost_dir(bc, dir, &gc));
+      OK(gpu->fill_ghost_dir(bg, dir, &gg));
+      for (int c = 0; c < 3; c++) {
+        snprintf(name, sizeof name, "fill_ghost_dir d%d variant %d field %d", dir, variant, c);
+        check_field(name, pb, &f[c]);
+        field_free(&f[c]);
+      }
+    }
   /* inflow and outflow faces (nav_point_open.h): ghosts from a plane, the outflow update (with and
    * without a shift), the face integrals; every face, normal and tangential components */
   for (int dir = 0; dir < dim; dir++)
@@ -819,6 +848,17 @@ static void test_transfer(pair_box *f, pair_box *c) {
   OK(cpu->restrict_residual(&f->c, r.c, &c->c, rhs.c));
   OK(gpu->restrict_residual(&f->g, r.g, &c->g, rhs.g));
   check_field("restrict_residual", c, &rhs);
+  { /* the fused residual and restriction (GPU) against the CPU's residual then restriction */
+    field xr = field_new(f, 0), br = field_new(f, 0), rr = field_new(f, 0), cr = field_new(c, 0);
+    OK(cpu->residual(&f->c, xr.c, br.c, rr.c, NULL));
+    OK(cpu->restrict_residual(&f->c, rr.c, &c->c, cr.c));
+    OK(gpu->residual_restrict(&f->g, xr.g, br.g, &c->g, cr.g));
+    check_field("residual_restrict", c, &cr);
+    field_free(&xr);
+    field_free(&br);
+    field_free(&rr);
+    field_free(&cr);
+  }
   OK(cpu->prolong_add(&c->c, xc.c, &f->c, x.c));
   OK(gpu->prolong_add(&c->g, xc.g, &f->g, x.g));
   check_field("prolong_add", f, &x);

@@ -13,31 +13,49 @@ NAV_HD static inline void nav_face_plane(const nav_box *b, int dir, int *t0, int
   *t1 = dir == 2 ? 1 : 2;
 }
 
-NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_field *x, int dir, int side,
-                                                         nav_ghost_kind kind, nav_real alpha, nav_real beta, int t0, int r, int t1, int q) {
-  const nav_idx base = b->off + (nav_idx)r * b->st[t0] + (nav_idx)q * b->st[t1];
-  const nav_idx s = b->st[dir];
-  const int n = b->n[dir];
-  const nav_idx ghost = base + (side ? (nav_idx)n : -1) * s; /* the ghost cell, or the high boundary face */
+/* The ghost point of face (dir, side) at the tangential indices (r, q): its index, and *base that of
+ * layer 0 of the line (the first interior point along dir). */
+NAV_HD static inline nav_idx nav_ghost_index(const nav_box *b, int dir, int side, int t0, int r, int t1, int q,
+                                             nav_idx *base) {
+  *base = b->off + (nav_idx)r * b->st[t0] + (nav_idx)q * b->st[t1];
+  return *base + (side ? (nav_idx)b->n[dir] : -1) * b->st[dir]; /* the ghost cell, or the high boundary face */
+}
+
+/* The value that rule kind gives the ghost point of face (dir, side) at (r, q): the fill's only read of x. */
+NAV_FIELD NAV_HD static inline nav_real nav_ghost_value(const nav_box *b, const nav_field *x, int dir, int side,
+                                                        nav_ghost_kind kind, nav_real alpha, nav_real beta, int t0,
+                                                        int r, int t1, int q) {
+  nav_idx base;
+  const nav_idx ghost = nav_ghost_index(b, dir, side, t0, r, t1, q, &base), s = b->st[dir];
   switch (kind) {
   case NAV_GHOST_MIRROR:
-    x[ghost] = alpha * x[side ? ghost - s : ghost + s] + beta;
-    break;
+    return alpha * x[side ? ghost - s : ghost + s] + beta;
   case NAV_GHOST_PERIODIC:
-    x[ghost] = x[side ? base : base + (nav_idx)(n - 1) * s];
-    break;
-  case NAV_GHOST_FACE:
-    if (side) {
-      x[ghost] = beta;
-    } else {
-      x[base] = beta;
-      x[ghost] = 2 * beta - x[base + s];
-    }
-    break;
-  case NAV_GHOST_REFLECT:
-    x[ghost] = side ? x[ghost - s] : x[base + s];
-    break;
+    return x[side ? base : base + (nav_idx)(b->n[dir] - 1) * s];
+  case NAV_GHOST_FACE: /* side 0: the boundary face is layer 0, set to beta by nav_ghost_store */
+    return side ? beta : 2 * beta - x[base + s];
+  default: /* NAV_GHOST_REFLECT */
+    return side ? x[ghost - s] : x[base + s];
   }
+}
+
+/* Store v, nav_ghost_value's result, at the ghost point of face (dir, side) at (r, q); a FACE rule on the low
+ * side sets the boundary face (layer 0) to beta too. */
+NAV_FIELD NAV_HD static inline void nav_ghost_store(const nav_box *b, nav_field *x, int dir, int side,
+                                                    nav_ghost_kind kind, nav_real beta, int t0, int r, int t1, int q,
+                                                    nav_real v) {
+  nav_idx base;
+  const nav_idx ghost = nav_ghost_index(b, dir, side, t0, r, t1, q, &base);
+  if (kind == NAV_GHOST_FACE && !side) x[base] = beta;
+  x[ghost] = v;
+}
+
+/* The ghost point of face (dir, side) at (r, q) by rule kind (nav_ghost_kind). */
+NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_field *x, int dir, int side,
+                                                         nav_ghost_kind kind, nav_real alpha, nav_real beta, int t0,
+                                                         int r, int t1, int q) {
+  nav_ghost_store(b, x, dir, side, kind, beta, t0, r, t1, q,
+                  nav_ghost_value(b, x, dir, side, kind, alpha, beta, t0, r, t1, q));
 }
 
 /* Ghost points of a block, listed face by face for fill_ghosts: the points of face (d, s), d not

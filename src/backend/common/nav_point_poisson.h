@@ -206,9 +206,12 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
 
 /* Restriction to coarse cell IJK of the fine field r (fine block f, coarse block c): the
  * volume-weighted average of its children, b_c = sum r dV / sum dV. The last coarse cell of an odd
- * fine count has one child in that direction, and so has every cell in a kept direction. */
-NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const nav_field *r, const nav_box *c,
-                                                    const int *IJK) {
+ * fine count has one child in that direction, and so has every cell in a kept direction.
+ * With x != NULL, r is the fine right-hand side b and each child's value is its residual b - L x,
+ * computed here in the field's arithmetic as the residual kernels do (the residual then its
+ * restriction, bit for bit, without the fine residual stored: residual_restrict). */
+NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const nav_field *r, const nav_field *x,
+                                                      const nav_box *c, const int *IJK) {
   nav_field sum = 0, vol = 0;
   const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   for (int dk = 0; dk < kmax; dk++)
@@ -218,7 +221,10 @@ NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const na
                             f->dim != 3 ? 0 : c->keep[2] ? IJK[2] : 2 * IJK[2] + dk};
         if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;
         const nav_field dv = (nav_field)nav_cell_volume(f, ijk);
-        sum += r[f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2]] * dv;
+        const nav_idx p = f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2];
+        nav_field dg;
+        const nav_field v = x ? r[p] - nav_laplacian(f, x, p, ijk, &dg) : r[p];
+        sum += v * dv;
         vol += dv;
       }
   return sum / vol;

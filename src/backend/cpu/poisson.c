@@ -113,7 +113,7 @@ nav_err nav_diag_scale_cpu(const nav_box *box, const nav_real *inv_diag, const n
 }
 
 nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {
-  NAV_CPU_LOOP(coarse, , { rhs[p] = nav_restrict(fine, r, b, ijk); });
+  NAV_CPU_LOOP(coarse, , { rhs[p] = nav_restrict(fine, r, (const nav_real *)NULL, b, ijk); });
   return NAV_OK;
 }
 

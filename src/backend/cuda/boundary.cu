@@ -25,42 +25,66 @@ nav_err nav_set_cuda(const nav_box *b, nav_real *x, nav_real value) {
   return NAV_OK;
 }
 
-/* The face planes of direction DIR, one thread per point (r, q) of a plane, ghost rows included
- * (r = -1..n[t0] along x of the block, q along y), one (side, field) pair per blockIdx.z:
- * 3 side + field = z0 + blockIdx.z. */
-template <int DIR, typename T>
-__global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, nav_ghost_dir g, int z0) {
-  const int z = z0 + (int)blockIdx.z, s = z / 3, c = z % 3;
-  if (!g.on[s][c]) return;
+/* The face planes of direction DIR, one thread per point (r, q) of a plane, ghost rows included (r = -1..n[t0]
+ * along x of the block, q along y), for every (side, field) pair of g that is on. One thread per point for all
+ * the pairs (before: a pair per blockIdx.z, one point each) because the x faces cannot coalesce: a thread's
+ * points of one pair lie in one 32-byte sector, the neighbour thread's a row (n0 + 2 values) away, so a warp
+ * touches 32 sectors per access whatever the precision, and already moves no byte it does not need (1 sector
+ * read and written per row, side and field). What the fusion removes is the rest: six times the threads,
+ * each with its plane set-up, its (side, field) from blockIdx.z and a dynamic index into g's arrays, and one
+ * load in flight per thread. Here the pairs are unrolled (g indexed by constants) and, with SEQ false, every
+ * pair's load is issued before any store (up to 6 loads in flight per thread): the pairs touch disjoint
+ * points when n[dir] >= 2 (fill_ghost_dir's contract in nav_kernels.h). SEQ (n[dir] < 2): pair by pair in the
+ * order of g, as the faces filled one after the other. Bit for bit fill_ghost's values: the same point
+ * functions (nav_ghost_value, nav_ghost_store). */
+template <int DIR, typename T, bool SEQ>
+__global__ void __launch_bounds__(256) nav_fill_ghost_dir_kernel(nav_box box, nav_ghost_dir g) {
   int t0, t1;
   nav_face_plane(&box, DIR, &t0, &t1);
   const int lo1 = box.dim == 3 ? -1 : 0, hi1 = box.dim == 3 ? box.n[t1] : 0;
   const int r = -1 + (int)(blockIdx.x * blockDim.x + threadIdx.x);
   const int q = lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y);
   if (r > box.n[t0] || q > hi1) return;
-  nav_fill_ghost_point(&box, (T *)g.x[c], DIR, s, g.kind[s][c], g.alpha[s][c], g.beta[s][c], t0, r, t1, q);
+  nav_real v[2][3];
+#pragma unroll
+  for (int s = 0; s < 2; s++)
+#pragma unroll
+    for (int c = 0; c < 3; c++) {
+      if (!g.on[s][c]) continue;
+      v[s][c] =
+          nav_ghost_value(&box, (const T *)g.x[c], DIR, s, g.kind[s][c], g.alpha[s][c], g.beta[s][c], t0, r, t1, q);
+      if (SEQ) nav_ghost_store(&box, (T *)g.x[c], DIR, s, g.kind[s][c], g.beta[s][c], t0, r, t1, q, v[s][c]);
+    }
+  if (!SEQ) {
+#pragma unroll
+    for (int s = 0; s < 2; s++)
+#pragma unroll
+      for (int c = 0; c < 3; c++)
+        if (g.on[s][c]) nav_ghost_store(&box, (T *)g.x[c], DIR, s, g.kind[s][c], g.beta[s][c], t0, r, t1, q, v[s][c]);
+  }
 }
 
-/* pairs z0 .. z0 + nz - 1 of g on direction dir */
-static nav_err nav_fill_ghost_launch(const nav_box *b, int dir, const nav_ghost_dir *g, int z0, int nz) {
+template <typename T, bool SEQ> static void nav_fill_ghost_launch_t(const nav_box *b, int dir, const nav_ghost_dir *g) {
   int t0, t1;
   nav_face_plane(b, dir, &t0, &t1);
   const int nr = b->n[t0] + 2, nq = b->dim == 3 ? b->n[t1] + 2 : 1;
   const dim3 block = nq > 1 ? dim3(32, 8) : dim3(256, 1);
-  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x), (unsigned)((nq + (int)block.y - 1) / (int)block.y),
-                  (unsigned)nz);
+  const dim3 grid((unsigned)((nr + (int)block.x - 1) / (int)block.x),
+                  (unsigned)((nq + (int)block.y - 1) / (int)block.y));
+  switch (dir) {
+  case 0: nav_fill_ghost_dir_kernel<0, T, SEQ><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  case 1: nav_fill_ghost_dir_kernel<1, T, SEQ><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  default: nav_fill_ghost_dir_kernel<2, T, SEQ><<<grid, block, 0, nav_cuda_stream>>>(*b, *g); break;
+  }
+}
+
+/* the pairs of g that are on, on direction dir */
+static nav_err nav_fill_ghost_launch(const nav_box *b, int dir, const nav_ghost_dir *g) {
+  const bool seq = b->n[dir] < 2; /* the two sides of one field would touch the same points: in turn */
   if (b->lo) /* g.x are float fields of a mixed-precision multigrid level (nav_box.lo) */
-    switch (dir) {
-    case 0: nav_fill_ghost_dir_kernel<0, float><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
-    case 1: nav_fill_ghost_dir_kernel<1, float><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
-    default: nav_fill_ghost_dir_kernel<2, float><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
-    }
+    seq ? nav_fill_ghost_launch_t<float, true>(b, dir, g) : nav_fill_ghost_launch_t<float, false>(b, dir, g);
   else
-    switch (dir) {
-    case 0: nav_fill_ghost_dir_kernel<0, nav_real><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
-    case 1: nav_fill_ghost_dir_kernel<1, nav_real><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
-    default: nav_fill_ghost_dir_kernel<2, nav_real><<<grid, block, 0, nav_cuda_stream>>>(*b, *g, z0); break;
-    }
+    seq ? nav_fill_ghost_launch_t<nav_real, true>(b, dir, g) : nav_fill_ghost_launch_t<nav_real, false>(b, dir, g);
   NAV_CUDA_LAUNCHED("nav_fill_ghost_dir_kernel");
   return NAV_OK;
 }
@@ -74,14 +98,11 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
   g.kind[side][0] = kind;
   g.alpha[side][0] = alpha;
   g.beta[side][0] = beta;
-  return nav_fill_ghost_launch(b, dir, &g, 3 * side, 1);
+  return nav_fill_ghost_launch(b, dir, &g);
 }
 
 nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *g) {
-  if (b->n[dir] >= 2) return nav_fill_ghost_launch(b, dir, g, 0, 6);
-  for (int z = 0; z < 6; z++) /* the two sides of one field would touch the same points: in turn */
-    if (g->on[z / 3][z % 3]) NAV_CALL(nav_fill_ghost_launch(b, dir, g, z, 1));
-  return NAV_OK;
+  return nav_fill_ghost_launch(b, dir, g);
 }
 
 /* One thread per ghost point of the block (nav_ghost_all_point's list). */

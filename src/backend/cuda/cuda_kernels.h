@@ -128,16 +128,21 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
   return l;
 }
 
-/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add) and time_rates let a thread take kz
- * consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks. kz from
- * the environment variable NAV_CUDA_KZ (a tuning knob), read once; default 4: on an H200 (`navier bench
- * step`, 256^3 cavity, float level 0) relax_colour 91 -> 79 us, residual 123 -> 95 us, prolong_add 167
- * -> 143 us against kz = 1 (docs/performance.md). */
+/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates and divergence let a
+ * thread take kz consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks
+ * (and block partials to combine). kz from the environment variable NAV_CUDA_KZ (a tuning knob), read once;
+ * default 4: on an H200 (`navier bench step`, 256^3 cavity, float level 0) relax_colour 91 -> 79 us, residual
+ * 123 -> 95 us, prolong_add 167 -> 143 us against kz = 1 (docs/performance.md). */
 int nav_cuda_kz(void);
 static inline dim3 nav_cuda_grid_kz(const nav_box *b, int nx0, int kz) {
   dim3 g = nav_cuda_grid_n(b, nx0);
   g.z = (unsigned)((b->n[2] + kz - 1) / kz);
   return g;
+}
+
+/* The linear index of the point ijk of b. */
+__device__ __forceinline__ nav_idx nav_cuda_index(const nav_box *b, const int ijk[3]) {
+  return b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2];
 }
 
 /* The interior point of this thread: ijk and linear index p; false outside the interior.
@@ -146,8 +151,19 @@ __device__ __forceinline__ bool nav_cuda_point(const nav_box *b, int ijk[3], nav
   ijk[0] = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   ijk[1] = (int)(blockIdx.y * blockDim.y + threadIdx.y);
   ijk[2] = (int)blockIdx.z;
-  *p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2];
+  *p = nav_cuda_index(b, ijk);
   return ijk[0] < b->n[0] && ijk[1] < b->n[1];
+}
+
+/* The planes of this thread on a grid of nav_cuda_grid_kz(b, ..., kz): body(p) at k = blockIdx.z kz ..
+ * min(blockIdx.z kz + kz, n2) - 1 in turn, with ijk[2] = k and p its point (ijk[0], ijk[1] as the caller set
+ * them, e.g. by nav_cuda_point). */
+template <typename F> __device__ __forceinline__ void nav_cuda_planes(const nav_box *b, int ijk[3], int kz, F body) {
+  const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
+  for (int k = k0; k < k1; k++) {
+    ijk[2] = k;
+    body(nav_cuda_index(b, ijk));
+  }
 }
 
 /* Prologue of a kernel template<int DIM> without a block reduction: the box BOX with
@@ -331,6 +347,8 @@ nav_err nav_jacobi_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs
                         nav_real *x_new, nav_real omega);
 nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
 nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
+nav_err nav_residual_restrict_cuda(const nav_box *fine, const nav_real *x, const nav_real *b, const nav_box *coarse,
+                                   nav_real *rhs);
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
 
 nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y);

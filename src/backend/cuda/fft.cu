@@ -322,8 +322,7 @@ typedef struct nav_cuda_fft_box {
 } nav_cuda_fft_box;
 
 /* (i, j, k) of the flat index t (x fastest) of a box of r0 x r1 x ... points: in 32-bit arithmetic where the
- * box has fewer than 2^32 points (a 64-bit division is a software routine on the GPU, tens of instructions;
- * the box kernels below are otherwise a load and a store per point) */
+ * box has fewer than 2^32 points (a 64-bit division is a software routine on the GPU, tens of instructions) */
 __device__ __forceinline__ void nav_fft_box_ijk(nav_idx t, nav_idx total, int r0, int r1, int *i, int *j, int *k) {
   if (total <= (nav_idx)0xffffffffu) {
     const unsigned u = (unsigned)t, q = u / (unsigned)r0;
@@ -337,35 +336,54 @@ __device__ __forceinline__ void nav_fft_box_ijk(nav_idx t, nav_idx total, int r0
   }
 }
 
-/* scratch (dense, x fastest) = b reordered: v(n) = x(nav_fft_even_from(n)) in the even directions;
- * bsum != NULL: b + (nav_real)(-*bsum / volume), the shift computed once per block */
-__global__ void nav_fft_box_gather_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
-                                          const nav_real *b, const double *bsum, double volume, nav_idx off,
-                                          nav_idx s0, nav_idx s1, nav_idx s2, nav_real *scratch) {
+/* The copy between the box (b or x: off, strides s) and the dense scratch (x fastest) of fft_box, the
+ * even directions reordered: scratch(n0, n1, n2) = box(nav_fft_even_from(e_d, n_d, m_d) in each d). GATHER:
+ * scratch = b (+ (nav_real)(-*bsum / volume) when bsum != NULL, the shift computed once per block), else
+ * x = scratch (the scatter: x(i) = scratch(nav_fft_even_to(i)), the same bijection read the other way).
+ * Thread (ix, n1, n2) takes the box row of dense row (n1, n2) and its two x points i = 2 ix, 2 ix + 1,
+ * whose dense positions are ix and m0 - 1 - ix (even x: v(n) = x(2 n), v(m0 - 1 - n) = x(2 n + 1)) or
+ * 2 ix, 2 ix + 1: a warp reads and writes 64 consecutive box values and two runs of 32 consecutive dense
+ * ones (the former one point per thread read the box at stride 2 in x), and there is no division (the
+ * former split a flat index into (i, j, k), and ran nav_fft_even_from three times per point: these kernels
+ * were issue-bound, 72-78 % SM on an H200 at 256^3 in both precisions, docs/performance.md). Bit for bit
+ * the same values: a copy (and the same one addition). */
+template <bool GATHER>
+__global__ void __launch_bounds__(256)
+    nav_fft_box_copy_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_real *box, nav_idx off, nav_idx s0,
+                            nav_idx s1, nav_idx s2, nav_real *scratch, const double *bsum, double volume) {
   __shared__ nav_real shift;
-  if (bsum) {
-    if (threadIdx.x == 0) shift = (nav_real)(-*bsum / volume);
+  if (GATHER && bsum) {
+    if (threadIdx.x == 0 && threadIdx.y == 0) shift = (nav_real)(-*bsum / volume);
     __syncthreads();
   }
-  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
-  if (t >= total) return;
-  int i, j, k;
-  nav_fft_box_ijk(t, total, m0, m1, &i, &j, &k);
-  const nav_real v = b[off + nav_fft_even_from(e0, i, m0) * s0 + nav_fft_even_from(e1, j, m1) * s1 +
-                       nav_fft_even_from(e2, k, m2) * s2];
-  scratch[t] = bsum ? v + shift : v;
+  const int ix = (int)(blockIdx.x * blockDim.x + threadIdx.x), n1 = (int)(blockIdx.y * blockDim.y + threadIdx.y);
+  const int n2 = (int)blockIdx.z, i = 2 * ix;
+  if (i >= m0 || n1 >= m1) return;
+  nav_real *const row = box + off + nav_fft_even_from(e1, n1, m1) * s1 + nav_fft_even_from(e2, n2, m2) * s2;
+  nav_real *const dense = scratch + (nav_idx)m0 * (n1 + (nav_idx)m1 * n2);
+  const int pos[2] = {e0 ? ix : i, e0 ? m0 - 1 - ix : i + 1}, two = i + 1 < m0 ? 2 : 1;
+#pragma unroll
+  for (int a = 0; a < 2; a++) {
+    if (a == two) break;
+    if (GATHER)
+      dense[pos[a]] = bsum ? row[(i + a) * s0] + shift : row[(i + a) * s0];
+    else
+      row[(i + a) * s0] = dense[pos[a]];
+  }
 }
 
-/* x = scratch with the reordering undone */
-__global__ void nav_fft_box_scatter_kernel(int m0, int m1, int m2, int e0, int e1, int e2, nav_idx total,
-                                           const nav_real *scratch, nav_real *x, nav_idx off, nav_idx s0,
-                                           nav_idx s1, nav_idx s2) {
-  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
-  if (t >= total) return;
-  int i, j, k;
-  nav_fft_box_ijk(t, total, m0, m1, &i, &j, &k);
-  x[off + i * s0 + j * s1 + k * s2] =
-      scratch[nav_fft_even_to(e0, i, m0) + m0 * (nav_fft_even_to(e1, j, m1) + (nav_idx)m1 * nav_fft_even_to(e2, k, m2))];
+static nav_err nav_fft_box_copy(int gather, const int m[3], int e0, int e1, int e2, const nav_real *box, nav_idx off,
+                                const nav_idx st[3], nav_real *scratch, const double *bsum, double volume) {
+  NAV_CHECK(m[2] <= 65535, NAV_ERR_INTERNAL, "fft_box: %d planes, more than a grid's z extent", m[2]);
+  const dim3 block(32, 8), grid((unsigned)((m[0] + 63) / 64), (unsigned)((m[1] + 7) / 8), (unsigned)m[2]);
+  if (gather)
+    nav_fft_box_copy_kernel<true><<<grid, block, 0, nav_cuda_stream>>>(m[0], m[1], m[2], e0, e1, e2, (nav_real *)box,
+                                                                       off, st[0], st[1], st[2], scratch, bsum, volume);
+  else
+    nav_fft_box_copy_kernel<false><<<grid, block, 0, nav_cuda_stream>>>(
+        m[0], m[1], m[2], e0, e1, e2, (nav_real *)box, off, st[0], st[1], st[2], scratch, bsum, volume);
+  NAV_CUDA_LAUNCHED("nav_fft_box_copy_kernel");
+  return NAV_OK;
 }
 
 /* one thread per representative (k0 <= m0/2, k1 <= m1/2, k2 <= m2/2) */
@@ -388,7 +406,7 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
                          const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                          const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
-  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2], cells = (nav_idx)m[0] * m[1] * m[2];
+  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
   if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
     s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
@@ -410,9 +428,7 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
   }
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
-  nav_fft_box_gather_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], e0, e1, e2, cells, b, bsum, volume, off, st[0], st[1], st[2], scratch);
-  NAV_CUDA_LAUNCHED("nav_fft_box_gather_kernel");
+  NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
   nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
   nav_cufft_real *r = (nav_cufft_real *)scratch;
   NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
@@ -433,10 +449,7 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
 #else
   NAV_CALL_CUFFT(cufftExecZ2D(s->inv, c, r));
 #endif
-  nav_fft_box_scatter_kernel<<<nav_fft_blocks(cells), 256, 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], e0, e1, e2, cells, scratch, x, off, st[0], st[1], st[2]);
-  NAV_CUDA_LAUNCHED("nav_fft_box_scatter_kernel");
-  return NAV_OK;
+  return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }
 
 void nav_fft_box_free_cuda(void *state) {

@@ -110,10 +110,14 @@ nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *
 static __device__ unsigned nav_divergence_done = 0;
 
 /* div = scale * div u (if WRITE); per block: the partial max |div u| (RED 1) or the partial sum of
- * div dV (RED 2, with WRITE), and the sum finished in *sum by the last block. */
+ * div dV (RED 2, with WRITE), and the sum finished in *sum by the last block. kz planes per thread
+ * (nav_cuda_kz): 4x fewer blocks than one plane per thread (16 384 at 256^3), so 4x fewer partials
+ * for the last block, and more loads in flight per thread. A thread adds its planes' div dV in turn
+ * before the block's tree: the sum's order differs from one plane per thread (its last bits may). */
 template <int DIM, bool WRITE, int RED>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_divergence_kernel(nav_box box, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial, double *sum) {
+    nav_divergence_kernel(nav_box box, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial, double *sum,
+                          int kz) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   int ijk[3];
@@ -121,9 +125,12 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   double m[1] = {0};
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-    const nav_real d = nav_divergence(b, uc, p, ijk), v = scale * d;
-    if (WRITE) div[p] = v;
-    m[0] = RED == 2 ? (double)v * (double)nav_cell_volume(b, ijk) : fabs((double)d); /* as nav_dot_kernel */
+    nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
+      const nav_real d = nav_divergence(b, uc, q, ijk), v = scale * d;
+      if (WRITE) div[q] = v;
+      if (RED == 2) m[0] += (double)v * (double)nav_cell_volume(b, ijk); /* as nav_dot_kernel */
+      if (RED == 1) m[0] = fmax(m[0], fabs((double)d));
+    });
   }
   if (RED == 1) nav_cuda_block_reduce<1, true>(m, partial);
   if (RED == 2) {
@@ -133,17 +140,17 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 }
 
 template <int DIM>
-static void nav_divergence_launch(const nav_box *b, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial,
-                                  int red, double *sum) {
-  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+static void nav_divergence_launch(const nav_box *b, dim3 grid, int kz, nav_cuda_fields u, nav_real scale, nav_real *div,
+                                  double *partial, int red, double *sum) {
+  const dim3 block = nav_cuda_block();
   if (!div)
-    nav_divergence_kernel<DIM, false, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
+    nav_divergence_kernel<DIM, false, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
   else if (red == 0)
-    nav_divergence_kernel<DIM, true, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
+    nav_divergence_kernel<DIM, true, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
   else if (red == 1)
-    nav_divergence_kernel<DIM, true, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
+    nav_divergence_kernel<DIM, true, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
   else
-    nav_divergence_kernel<DIM, true, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum);
+    nav_divergence_kernel<DIM, true, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
 }
 
 nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
@@ -151,15 +158,17 @@ nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale
   if (!div && !max_abs) return NAV_OK;
   NAV_CHECK(!(max_abs && sum) && (div || !sum), NAV_ERR_INTERNAL,
             "nav_divergence_cuda: max_abs and sum together, or sum without div");
-  const size_t nblocks = nav_cuda_blocks(nav_cuda_grid(b));
+  const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
+  const dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz);
+  const size_t nblocks = nav_cuda_blocks(grid);
   const int red = max_abs ? 1 : sum ? 2 : 0;
   double *partial = NULL;
   if (red) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
   const nav_cuda_fields fu = nav_cuda_pack(b, u);
   if (b->dim == 2)
-    nav_divergence_launch<2>(b, fu, scale, div, partial, red, sum);
+    nav_divergence_launch<2>(b, grid, kz, fu, scale, div, partial, red, sum);
   else
-    nav_divergence_launch<3>(b, fu, scale, div, partial, red, sum);
+    nav_divergence_launch<3>(b, grid, kz, fu, scale, div, partial, red, sum);
   NAV_CUDA_LAUNCHED("nav_divergence_kernel");
   if (max_abs) NAV_CALL(nav_cuda_reduce(1, 1, nblocks, max_abs));
   return NAV_OK;
@@ -194,13 +203,10 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   double m[2] = {0, 0};
   if (nav_cuda_point(b, ijk, &p)) { /* kz planes per thread (nav_cuda_kz): fewer block reductions */
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-    const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
-    for (int k = k0; k < k1; k++) {
-      ijk[2] = k;
-      p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
-      m[0] = fmax(m[0], (double)nav_advective_rate(b, uc, p, ijk));
+    nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
+      m[0] = fmax(m[0], (double)nav_advective_rate(b, uc, q, ijk));
       m[1] = fmax(m[1], (double)nav_diffusive_rate(b, ijk));
-    }
+    });
   }
   nav_cuda_block_reduce<2, true>(m, partial);
 }

@@ -75,6 +75,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .jacobi = nav_jacobi_cuda,
     .diag_scale = nav_diag_scale_cuda,
     .restrict_residual = nav_restrict_residual_cuda,
+    .residual_restrict = nav_residual_restrict_cuda,
     .prolong_add = nav_prolong_add_cuda,
     .residual_lo = nav_residual_lo_cuda,
     .add_lo = nav_add_lo_cuda,

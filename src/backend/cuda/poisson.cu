@@ -38,17 +38,13 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   int ijk[3];
   nav_idx p;
   double s[1] = {0};
-  if (nav_cuda_point(b, ijk, &p)) {
-    const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
-    for (int k = k0; k < k1; k++) {
-      ijk[2] = k;
-      p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
+  if (nav_cuda_point(b, ijk, &p))
+    nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
       X dg; /* the arithmetic of x's type: double for the outer residual of the mixed multigrid */
-      const X res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
-      r[p] = (R)res;
+      const X res = rhs[q] - nav_laplacian(b, x, q, ijk, &dg);
+      r[q] = (R)res;
       if (RR) s[0] += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
-    }
-  }
+    });
   if (RR) nav_cuda_block_reduce<1, false>(s, partial);
 }
 
@@ -417,20 +413,34 @@ nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const na
   return NAV_OK;
 }
 
-/* One thread per COARSE cell. */
+/* One thread per COARSE cell: rhs = the restriction of r, or (x != NULL) of the fine residual r - L x
+ * computed child by child (nav_restrict), which the fine level then neither writes nor reads back: at
+ * 256^3 the residual kernel moved 3 fine arrays (x, b read, r written) and the restriction 1 + 1/8 (r
+ * read), the fused kernel moves x and b (its stencil's neighbours come from the caches) and 1/8. */
 template <int DIM, typename T>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_restrict_residual_kernel(nav_box fine, const T *r, nav_box coarse, T *rhs) {
+    nav_restrict_residual_kernel(nav_box fine, const T *r, const T *x, nav_box coarse, T *rhs) {
   const nav_box fl = nav_cuda_box_dim<DIM>(fine);
   NAV_CUDA_INTERIOR(coarse);
-  rhs[p] = (T)nav_restrict(&fl, r, b, ijk);
+  rhs[p] = (T)nav_restrict(&fl, r, x, b, ijk);
+}
+
+/* r_or_b: the fine residual (x NULL) or the fine right-hand side (x given) */
+static nav_err nav_restrict_launch(const nav_box *fine, const nav_real *r_or_b, const nav_real *x,
+                                   const nav_box *coarse, nav_real *rhs) {
+  NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "restriction between levels of different precision");
+  NAV_CUDA_LAUNCH_FIELD(coarse, nav_cuda_grid(coarse), nav_restrict_residual_kernel, *fine, (const nav_cuda_t *)r_or_b,
+                        (const nav_cuda_t *)x, *coarse, (nav_cuda_t *)rhs);
+  return NAV_OK;
 }
 
 nav_err nav_restrict_residual_cuda(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {
-  NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "restriction between levels of different precision");
-  NAV_CUDA_LAUNCH_FIELD(coarse, nav_cuda_grid(coarse), nav_restrict_residual_kernel, *fine, (const nav_cuda_t *)r,
-                        *coarse, (nav_cuda_t *)rhs);
-  return NAV_OK;
+  return nav_restrict_launch(fine, r, NULL, coarse, rhs);
+}
+
+nav_err nav_residual_restrict_cuda(const nav_box *fine, const nav_real *x, const nav_real *b, const nav_box *coarse,
+                                   nav_real *rhs) {
+  return nav_restrict_launch(fine, b, x, coarse, rhs);
 }
 
 /* One thread per FINE cell. */
@@ -439,12 +449,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_prolong_add_kernel(nav_box coarse, const T *xc, nav_box fine, T *x, int kz) {
   const nav_box cl = nav_cuda_box_dim<DIM>(coarse);
   NAV_CUDA_INTERIOR(fine);
-  const int k0 = (int)blockIdx.z * kz, k1 = k0 + kz < b->n[2] ? k0 + kz : b->n[2];
-  for (int k = k0; k < k1; k++) {
-    ijk[2] = k;
-    p = b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)k * b->st[2];
-    x[p] = (T)(x[p] + nav_prolong(&cl, xc, b, ijk));
-  }
+  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) { x[q] = (T)(x[q] + nav_prolong(&cl, xc, b, ijk)); });
 }
 
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x) {

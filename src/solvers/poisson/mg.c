@@ -401,6 +401,17 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
   return e;
 }
 
+/* Whether nav_mg_down fuses the residual and its restriction where the backend can (ops->residual_restrict):
+ * the environment variable NAV_MG_FUSED=0 turns it off (to measure what it saves; the same result bit for bit). */
+static int nav_mg_fused(void) {
+  static int fused = -1;
+  if (fused < 0) {
+    const char *env = getenv("NAV_MG_FUSED");
+    fused = !(env && !strcmp(env, "0"));
+  }
+  return fused;
+}
+
 /* The cycle on level l (above the coarsest) in three parts: down (pre-smoothing, the residual and, when
  * level l + 1 is not gathered, its restriction there), the levels below (nav_mg_cycle on l + 1, or
  * nav_mg_gathered), up (the prolongation from l + 1 when not gathered, the fill, post-smoothing). */
@@ -408,9 +419,14 @@ static nav_err nav_mg_down(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
   for (int s = 0; s < ps->opt.pre_smooth; s++)
     NAV_CALL(nav_mg_sweep(ps, lev, 0));
-  NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
-  if (l + 1 == ps->gather || !c->active) return NAV_OK;
-  NAV_CALL(c->ops->restrict_residual(&lev->box, lev->r, &c->box, c->b));
+  const int below = l + 1 != ps->gather && c->active; /* restricted to level l + 1 here */
+  if (below && c->ops == lev->ops && lev->ops->residual_restrict && nav_mg_fused()) { /* lev->r: only restricted */
+    NAV_CALL(lev->ops->residual_restrict(&lev->box, lev->x, lev->b, &c->box, c->b));
+  } else {
+    NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
+    if (!below) return NAV_OK;
+    NAV_CALL(c->ops->restrict_residual(&lev->box, lev->r, &c->box, c->b));
+  }
   return c->ops->set(&c->box, c->x, 0);
 }
 
