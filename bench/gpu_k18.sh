@@ -3,7 +3,8 @@
 # fill of a direction, the FFT box gather/scatter two x points per thread, the multigrid's fused residual
 # and restriction), in one call of about 5 minutes:
 #   1. correctness: test_kernels and test_fft backends in both precisions; test_flow_backends (CUDA against
-#      CPU, 1e-10) on the 3D cavity 64^3 (FFT solver) and the stretched 3D cavity 48^3 (multigrid), FP64;
+#      CPU, 1e-10) on the 3D cavity 64^3 (FFT solver) and the stretched 3D cavity 48^3 (solver = mg: auto
+#      takes the FFT solver's dense transforms there), FP64;
 #   2. timings, 3 calls each: navier bench step of the 3D cavity 256^3 (solver = auto: FP64 and FP32;
 #      solver = mg, mixed V(1,2): FP64), navier bench poisson 3D 256^3 all-Neumann 1e-6 (mg mixed V(1,2),
 #      median of 5 solves, also with NAV_MG_FUSED=0: the residual and restriction as two kernels; fft FP64
@@ -47,8 +48,8 @@ flow() { # LABEL ARGS...: test_flow_backends FP64
   note "fp64 test_flow_backends $label: exit $rc | $(tail -1 "$SCRATCH/flow.log")"
 }
 flow "cavity3d 64^3" cases/cavity3d_re1000.ini grid.nx=64 grid.ny=64 grid.nz=64 time.max_steps=100
-flow "cavity3d 48^3 stretched" cases/cavity3d_re1000.ini grid.nx=48 grid.ny=48 grid.nz=48 grid.y_spacing=tanh \
-  grid.y_gamma=4 grid.x_spacing=geometric grid.x_ratio=1.05 time.max_steps=50
+flow "cavity3d 48^3 stretched, mg" cases/cavity3d_re1000.ini grid.nx=48 grid.ny=48 grid.nz=48 grid.y_spacing=tanh \
+  grid.y_gamma=4 grid.x_spacing=geometric grid.x_ratio=1.05 time.max_steps=50 pressure.solver=mg
 
 note "== 2. timings (3 calls each)"
 C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.tolerance=1e-6"
