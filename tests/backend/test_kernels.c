@@ -5,7 +5,9 @@
  * kernel runs on both, and the WHOLE arrays (ghosts included: a stray write shows too) are
  * compared in the relative max norm
  *     max_p |x_cuda[p] - x_cpu[p]| / max_p |x_cpu[p]|   <= 1e-12  (FP64),
- * reductions as |r_cuda - r_cpu| / |r_cpu| <= 1e-12. The differences come from fused multiply-adds
+ * reductions as |r_cuda - r_cpu| / |r_cpu| <= 1e-12; 1e-4 in the single-precision build (float
+ * round-off through the longer chains: the SST blending F1 differed by 6.1e-5, the body force sum by
+ * 1.3e-5 on one H200; as test_fft's backends check). The differences come from fused multiply-adds
  * on the GPU and the summation order of reductions; a wrong index gives O(1).
  * Exit status 77 (ctest: skipped) when no CUDA device is visible or CUDA is not built. */
 #include <math.h>
@@ -20,7 +22,7 @@
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
 
-#define TOL 1e-12
+#define TOL (sizeof(nav_real) == sizeof(double) ? 1e-12 : 1e-4)
 
 static const nav_kernel_ops *cpu, *gpu;
 static int failures, checks;
