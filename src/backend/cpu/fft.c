@@ -177,7 +177,9 @@ nav_err nav_fft_tridiag_cpu(const int m[3], int dir, const nav_real *const lam[3
 
 #ifdef NAV_HAVE_LAPACK
 /* The dense transform of a stretched direction (matrix_plan): y = A x along dir as one BLAS gemm
- * per chunk of lines, the chunks split over the OpenMP threads (reference BLAS is serial). The
+ * per chunk of lines, the chunks split over the OpenMP threads (reference BLAS is serial), into one
+ * scratch array shared by every plan (grown to the largest; plans run one at a time, as the CUDA
+ * backend's), copied back. The
  * dense array seen column-major: dir = 0, an N x (m1 m2) matrix X, Y = A X; dir > 0, per slice of
  * the directions above dir an R x N matrix X (R = the product of the counts below dir), Y = X A^T.
  * The row-major A read column-major is A^T, hence the transpose flags. */
@@ -192,8 +194,11 @@ void NAV_GEMM(const char *ta, const char *tb, const int *m, const int *n, const 
 
 typedef struct nav_cpu_matrix_plan {
   int m[3], dir;
-  nav_real *A, *y; /* the matrix (row-major), scratch of the whole dense array */
+  nav_real *A; /* the matrix (row-major) */
 } nav_cpu_matrix_plan;
+
+static nav_real *nav_matrix_scratch = NULL;
+static size_t nav_matrix_scratch_len = 0; /* values */
 
 nav_err nav_matrix_plan_cpu(const int m[3], int dir, const double *A, void **out) {
   nav_cpu_matrix_plan *p = calloc(1, sizeof *p);
@@ -201,8 +206,13 @@ nav_err nav_matrix_plan_cpu(const int m[3], int dir, const double *A, void **out
   *out = p;
   const size_t N = (size_t)m[dir], cells = (size_t)m[0] * m[1] * m[2];
   p->A = malloc(N * N * sizeof(nav_real));
-  p->y = malloc(cells * sizeof(nav_real));
-  NAV_CHECK(p->A && p->y, NAV_ERR_MEMORY, "cannot allocate a dense transform of %zu x %zu", N, N);
+  NAV_CHECK(p->A, NAV_ERR_MEMORY, "cannot allocate a dense transform of %zu x %zu", N, N);
+  if (cells > nav_matrix_scratch_len) {
+    free(nav_matrix_scratch);
+    nav_matrix_scratch = malloc(cells * sizeof(nav_real));
+    nav_matrix_scratch_len = nav_matrix_scratch ? cells : 0;
+    NAV_CHECK(nav_matrix_scratch, NAV_ERR_MEMORY, "cannot allocate the dense transforms' scratch (%zu values)", cells);
+  }
   for (size_t q = 0; q < N * N; q++) p->A[q] = (nav_real)A[q];
   memcpy(p->m, m, sizeof p->m);
   p->dir = dir;
@@ -213,6 +223,7 @@ nav_err nav_matrix_apply_cpu(void *plan, nav_real *x) {
   const nav_cpu_matrix_plan *p = plan;
   const int N = p->m[p->dir];
   const nav_real one = 1, zero = 0;
+  nav_real *const y = nav_matrix_scratch;
   const long rows = p->dir == 0 ? 1 : p->dir == 1 ? p->m[0] : (long)p->m[0] * p->m[1];
   const long lines = (long)p->m[0] * p->m[1] * p->m[2] / N, slices = p->dir == 0 ? 1 : lines / rows;
   /* chunks: of the columns (dir 0) or of the rows of each slice (dir > 0) */
@@ -229,13 +240,13 @@ nav_err nav_matrix_apply_cpu(void *plan, nav_real *x) {
       if (n <= 0) continue;
       const int ni = (int)n, ld = (int)rows;
       if (p->dir == 0) {
-        NAV_GEMM("T", "N", &N, &ni, &N, &one, p->A, &N, x + lo * N, &N, &zero, p->y + lo * N, &N, 1, 1);
+        NAV_GEMM("T", "N", &N, &ni, &N, &one, p->A, &N, x + lo * N, &N, &zero, y + lo * N, &N, 1, 1);
       } else {
         const long base = s * rows * N + lo;
-        NAV_GEMM("N", "N", &ni, &N, &N, &one, x + base, &ld, p->A, &N, &zero, p->y + base, &ld, 1, 1);
+        NAV_GEMM("N", "N", &ni, &N, &N, &one, x + base, &ld, p->A, &N, &zero, y + base, &ld, 1, 1);
       }
     }
-  memcpy(x, p->y, (size_t)lines * N * sizeof(nav_real));
+  memcpy(x, y, (size_t)lines * N * sizeof(nav_real));
   return NAV_OK;
 }
 
@@ -243,7 +254,6 @@ void nav_matrix_plan_free_cpu(void *plan) {
   nav_cpu_matrix_plan *p = plan;
   if (!p) return;
   free(p->A);
-  free(p->y);
   free(p);
 }
 #endif

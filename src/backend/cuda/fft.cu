@@ -17,12 +17,15 @@
 #include "backend/common/nav_point_fft.h"
 #include "backend/cuda/cuda_kernels.h"
 
-#define NAV_CALL_CUFFT(...)                                                                          \
+/* A cuFFT or cuBLAS call: NAV_ERR_BACKEND naming the call and its status unless that is OK. */
+#define NAV_CALL_LIB(OK, LIB, ...)                                                                   \
   do {                                                                                               \
-    const cufftResult nav_ferr_ = (__VA_ARGS__);                                                     \
-    NAV_CHECK(nav_ferr_ == CUFFT_SUCCESS, NAV_ERR_BACKEND, "%s failed: cuFFT error %d", #__VA_ARGS__, \
-              (int)nav_ferr_);                                                                       \
+    const int nav_lerr_ = (int)(__VA_ARGS__);                                                        \
+    NAV_CHECK(nav_lerr_ == (int)(OK), NAV_ERR_BACKEND, "%s failed: %s error %d", #__VA_ARGS__, LIB,   \
+              nav_lerr_);                                                                            \
   } while (0)
+#define NAV_CALL_CUFFT(...) NAV_CALL_LIB(CUFFT_SUCCESS, "cuFFT", __VA_ARGS__)
+#define NAV_CALL_CUBLAS(...) NAV_CALL_LIB(CUBLAS_STATUS_SUCCESS, "cuBLAS", __VA_ARGS__)
 
 #ifdef NAV_SINGLE_PRECISION
 #define NAV_CUFFT_R2C CUFFT_R2C
@@ -196,12 +199,6 @@ void nav_fft_plan_free_cuda(void *plan) {
 #define NAV_CUBLAS_GEMM cublasDgemm
 #define NAV_CUBLAS_GEMM_BATCHED cublasDgemmStridedBatched
 #endif
-#define NAV_CALL_CUBLAS(...)                                                                                           \
-  do {                                                                                                                 \
-    const cublasStatus_t nav_berr_ = (__VA_ARGS__);                                                                    \
-    NAV_CHECK(nav_berr_ == CUBLAS_STATUS_SUCCESS, NAV_ERR_BACKEND, "%s failed: cuBLAS status %d", #__VA_ARGS__,        \
-              (int)nav_berr_);                                                                                         \
-  } while (0)
 
 typedef struct nav_cuda_matrix_plan {
   int m[3], dir;
