@@ -16,7 +16,7 @@
 # explicit diffusion). Its steady_tol is the same measure, max|u^{n+1} - u^n| / (dt max|u|).
 # Each run also reports its CPU seconds (user + sys of /usr/bin/time): on a shared machine they
 # compare fairer than wall seconds. METHODS="artificial_compressibility projection" (default) picks
-# the methods run.
+# the methods run. LAUNCH (default none) prefixes every run, e.g. LAUNCH="mpiexec -n 2" for 2 ranks (2 GPUs).
 set -u
 NAVIER=${1:-build/navier}
 OUT=${2:-output/bench_steady}
@@ -124,7 +124,7 @@ for spec in "${RUNS[@]}"; do
     extra=()
     for s in "${all[@]}"; do extra+=(--set "$s"); done
     rm -rf "$dir"
-    /usr/bin/time -f "%U %S %e" -o "$dir.time" timeout --foreground -s INT "$lim" "$bin" run "$runcase" --output "$dir" \
+    /usr/bin/time -f "%U %S %e" -o "$dir.time" timeout --foreground -s INT "$lim" ${LAUNCH:-} "$bin" run "$runcase" --output "$dir" \
       "${extra[@]}" >"$dir.log" 2>&1
     summary "$dir" "$method" "$bin" | tee -a "$OUT/results.jsonl"
   done

@@ -1,0 +1,20 @@
+# Source on the device machine, from the repository root, after bench/gpu_carry.sh here: points the paths
+# that the carried build tree's CTestTestfile.cmake names (this machine's source and build directories, its
+# python3) at the copy, loads the carried host libraries and NCCL, and turns NVLink multicast off.
+#   source bench/gpu_env.sh && (cd build-gpu && ctest -L gpu)
+src=$(cat .carry/bg/.source_dir)           # e.g. /work/main/build-gpu
+root=$(dirname "$src")
+if [ "$root" != "$PWD" ]; then
+  mkdir -p "$(dirname "$root")"
+  [ -e "$root" ] || ln -sfn "$PWD" "$root"
+fi
+[ -e "$PWD/$(basename "$src")" ] || ln -sfn "$PWD/.carry/bg" "$PWD/$(basename "$src")"
+for py in /root/.pyenv/shims/python3; do
+  [ -e "$py" ] || { mkdir -p "$(dirname "$py")" && ln -sf "$(command -v python3)" "$py"; }
+done
+export LD_LIBRARY_PATH=$PWD/.carry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+if ! ldconfig -p | grep -q libnccl.so.2; then
+  lib=$(find / -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
+  [ -n "$lib" ] && export NAV_NCCL_LIBRARY=$lib
+fi

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The 2-GPU parts of issues 14, 15, 16, 18 and 19 on one host with 2 GPUs (nvidia-h200-x2), in parts of
+# at most 10 minutes each (one device call per part list):
+#   tests     every test of the carried build tree whose name holds two_gpus (2 ranks on 2 GPUs against 1:
+#             cavity per transport, open flows, cylinder Re 100, AC cube, RANS channel, FFT cavity) and the
+#             4-ranks-on-1-GPU test: `ctest -R "two_gpus|four_ranks"`
+#   steady    issue 19: the buoyancy-driven cube Ra 1e5 at 64^3 to steady_tol 1e-6, artificial compressibility
+#             of this build against the projection of 74d732c (BIN/navier_74d732c), on 1 GPU and on 2
+#             (bench/steady_time.sh; the projection capped at PROJ_LIMIT_S, default 40 s)
+#   cylinder  issue 14: the Strouhal number of cylinder Re 100 (t = 200, statistics over [100, 200]) as
+#             shipped, at half the time step, and with the lateral boundaries at +-15, +-20, +-30 (face
+#             files made by tools/navier-grid with the case's cells; ST_DIR holds them)
+#   rans      issue 15: navier bench step of the Re_tau 5200 channel (one outer iteration) on 12000^2,
+#             10000^2, 6000^2 cells on 2 GPUs (split across y) and 1 GPU; on 6000^2 also without the model
+#             and with looser inner solves (where the time goes), and `navier run --profile` of 5 steps
+#   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, nccl,
+#             pressure solver auto, mg and fft (on 2 GPUs the FFT's transposes are host-staged MPI)
+# usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
+#   bash bench/gpu_x2_round.sh PART...      logs and a table in $OUT
+set -u
+source bench/gpu_env.sh
+BIN=.carry/bg
+OUT=${OUT:-/tmp/gpu_x2}
+W=/tmp/gpu_x2_runs
+mkdir -p "$OUT" "$W"
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+SUM=$OUT/summary.txt
+note() { echo "$*" | tee -a "$SUM"; }
+note "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs) | $(nproc --all) cores | binaries of $(cat $BIN/.commit)"
+step() { # LABEL RANKS DECOMP CASE SETS... : one navier bench step line
+  local label=$1 ranks=$2 dec=$3 case=$4
+  shift 4
+  local launch=()
+  [ "$ranks" -gt 1 ] && launch=(mpiexec -n "$ranks" --bind-to none)
+  timeout --foreground 150 "${launch[@]}" $BIN/navier bench step --case "$case" --set run.backend=cuda \
+    --set run.decomposition="$dec" "$@" --json >"$W/step_$label.log" 2>&1
+  local rc=$?
+  /usr/bin/python3 - "$W/step_$label.log" "$label" "$rc" <<'PY' | tee -a "$SUM"
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
+if not lines:
+    tail = open(sys.argv[1]).read().strip().splitlines()[-2:]
+    print(f"{sys.argv[2]}: exit {sys.argv[3]}, no result ({' | '.join(tail)})"); sys.exit()
+r = json.loads(lines[-1])
+print(f"{sys.argv[2]}: ranks {r['ranks']} cells {r['cells']:.0f}: {1e3 * r['step_s']:.3f} ms per step, "
+      f"{r['ns_per_cell_step']:.3f} ns/cell, pressure iterations/step {r['p_iterations_per_step']}")
+PY
+}
+for part in "$@"; do
+  note "=== $part"
+  case $part in
+  tests)
+    (cd build-gpu && timeout 560 ctest -R "two_gpus|four_ranks" --output-on-failure >"$OUT/ctest_2gpu.log" 2>&1)
+    grep -E "Test +#|tests passed|tests failed" "$OUT/ctest_2gpu.log" | tee -a "$SUM"
+    grep -E "max rel diff|SKIP|FAIL" "$OUT/ctest_2gpu.log" | cut -c1-240 >>"$SUM"
+    ;;
+  steady)
+    NAV_BACKEND=cuda PROJ_NAVIER=.carry/navier_74d732c PROJ_LIMIT_S=${PROJ_LIMIT_S:-40} \
+      bash bench/steady_time.sh $BIN/navier "$W/steady1" cases/bdc3d_ra1e5.ini:bdc3d_ra1e5 >"$OUT/steady1.txt" 2>&1
+    LAUNCH="mpiexec -n 2 --bind-to none" NAV_BACKEND=cuda PROJ_NAVIER=.carry/navier_74d732c \
+      PROJ_LIMIT_S=${PROJ_LIMIT_S:-40} bash bench/steady_time.sh $BIN/navier "$W/steady2" \
+      cases/bdc3d_ra1e5.ini:bdc3d_ra1e5 >"$OUT/steady2.txt" 2>&1
+    for n in 1 2; do note "-- $n GPU(s)"; tail -n 4 "$OUT/steady$n.txt" | tee -a "$SUM"; done
+    d=$(/usr/bin/python3 bench/final_fields_diff.py "$W/steady2/bdc3d_ra1e5_artificial_compressibility" \
+      "$W/steady1/bdc3d_ra1e5_artificial_compressibility")
+    note "AC steady state, 2 GPUs against 1: $d"
+    ;;
+  cylinder)
+    C=cases/cylinder2d_re100.ini
+    cyl() { # LABEL SETS...
+      local label=$1
+      shift
+      timeout 120 $BIN/navier run $C --output "$W/cyl_$label" --set run.backend=cuda --set output.fields_dt=0 \
+        --set output.checkpoint_dt=0 "$@" >"$W/cyl_$label.log" 2>&1
+      /usr/bin/python3 -c "
+import json,sys
+s=json.load(open('$W/cyl_$label/summary.json')); b=s['bodies'][0]
+print('cylinder $label: %s steps %s wall %.1f s: cd_mean %.4f cl_amplitude %.4f st %.5f' % (s['status'], s.get('steps'), s.get('wall_s', 0), b['cd_mean'], b['cl_amplitude'], b['st']))" 2>&1 | tee -a "$SUM"
+    }
+    cyl shipped
+    cyl cfl025 --set time.cfl=0.25
+    for L in 15 20 30; do
+      n=$(grep -c '^[-0-9]' .carry/st/y$L.txt)
+      cyl y$L --set grid.y_file="$PWD/.carry/st/y$L.txt" --set grid.ny=$((n - 1)) --set grid.y0=-$L --set grid.ly=$((2 * L))
+    done
+    ;;
+  rans)
+    R=cases/channel2d_rans_retau5200.ini
+    for n in 12000 10000 6000; do
+      step "rans_${n}_2gpu" 2 1,2,1 $R --set grid.nx=$n --set grid.ny=$n --steps 5
+      step "rans_${n}_1gpu" 1 1,1,1 $R --set grid.nx=$n --set grid.ny=$n --steps 5
+    done
+    step rans_6000_1gpu_nomodel 1 1,1,1 $R --set grid.nx=6000 --set grid.ny=6000 --set turbulence.model=off --steps 5
+    step rans_6000_1gpu_tol1e-4 1 1,1,1 $R --set grid.nx=6000 --set grid.ny=6000 --set time.diffusion_tolerance=1e-4 --steps 5
+    step rans_6000_1gpu_tol1e-2 1 1,1,1 $R --set grid.nx=6000 --set grid.ny=6000 --set time.diffusion_tolerance=1e-2 --steps 5
+    timeout 120 $BIN/navier run $R --output "$W/rans_prof" --set run.backend=cuda --set grid.nx=6000 --set grid.ny=6000 \
+      --set time.max_steps=8 --set output.fields_dt=0 --set output.checkpoint_dt=0 --profile >"$OUT/rans_profile.log" 2>&1
+    grep -iE "predictor|poisson|correction|other|halo|per step|bytes" "$OUT/rans_profile.log" | head -20 | tee -a "$SUM"
+    ;;
+  scaling)
+    C=cases/cavity3d_re1000.ini
+    for s in auto mg; do
+      step "weak_${s}_1gpu" 1 1,1,1 $C --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.solver=$s --steps 10
+    done
+    for s in auto fft mg; do
+      step "weak_${s}_2gpu" 2 1,1,2 $C --set grid.nx=256 --set grid.ny=256 --set grid.nz=512 --set pressure.solver=$s \
+        --set run.halo_transport=nccl --steps 10
+    done
+    for s in auto mg; do
+      step "strong512_${s}_1gpu" 1 1,1,1 $C --set grid.nx=512 --set grid.ny=512 --set grid.nz=512 --set pressure.solver=$s --steps 5
+    done
+    for s in auto fft mg; do
+      step "strong512_${s}_2gpu" 2 1,1,2 $C --set grid.nx=512 --set grid.ny=512 --set grid.nz=512 --set pressure.solver=$s \
+        --set run.halo_transport=nccl --steps 5
+    done
+    ;;
+  esac
+done
+note "=== done in ${SECONDS}s"
+cp "$SUM" "$OUT/summary_copy.txt" 2>/dev/null
