@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU checks of the immersed bodies (issue 14), for a machine with one or two GPUs (about 10 minutes):
 #   1. test_kernels: the ibm_force kernel (and every other kernel) CUDA against CPU <= 1e-12;
-#   2. cylinder Re 100 (cases/cylinder2d_re100.ini, 411 x 206 cells), 300 steps: CUDA against CPU, whole
+#   2. cylinder Re 100 (cases/cylinder2d_re100.ini, 411 x 232 cells), 300 steps: CUDA against CPU, whole
 #      fields <= 1e-10 (tests/backend/test_flow_backends), and the cd, cl columns of monitor.csv;
 #   3. the same on 2 GPUs (2 ranks, splits 2,1,1 and 1,2,1) against 1 GPU (tests/mpi/mpi_compare.py,
 #      fields <= 1e-10) and their cd, cl columns (skipped with fewer than 2 GPUs);

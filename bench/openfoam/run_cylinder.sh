@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # OpenFOAM's pimpleFoam on navier's cylinder at Re 100 (cases/cylinder2d_re100.ini): a body-fitted
 # mesh (bench/openfoam/cylinder_re100/make_mesh.py: O-ring of 4 x 48 x 48 cells, wall cell 0.008 D,
-# eight Cartesian blocks out to navier's domain, 33 792 cells), U = 1, nu = 0.01, PISO with a fixed
+# eight Cartesian blocks out to navier's domain, 37 376 cells), U = 1, nu = 0.01, PISO with a fixed
 # step, Cd and Cl of every step (forceCoeffs). Prints the wall and CPU seconds (user + sys of mpirun
 # and its ranks) per unit of simulated time and the mean Cd, the lift amplitude and the Strouhal
 # number over [T_AVG, END] (cylinder_coeffs.py, navier's definitions).

@@ -2,14 +2,14 @@
 """Write system/blockMeshDict of the body-fitted cylinder mesh (OpenFOAM blockMesh, 2D, one cell thick).
 
 Geometry as navier's cases/cylinder2d_re100.ini, in the frame of the cylinder: a circle of diameter D = 1
-at the origin, domain x in [-10, 30], y in [-10.01, 9.99] (navier puts the cylinder 0.01 D above the axis
-of [-10, 10]: the same asymmetry), z in [-0.5, 0.5] (one cell; frontAndBack empty; Aref = D * 1 = 1).
+at the origin, domain x in [-10, 30], y in [-15.01, 14.99] (navier puts the cylinder 0.01 D above the axis
+of [-15, 15]: the same asymmetry), z in [-0.5, 0.5] (one cell; frontAndBack empty; Aref = D * 1 = 1).
 
 Blocks: an O-ring of four blocks between the circle and the square [-A, A]^2 (arcs on the circle, NQ cells
 along each quarter, NR cells across, graded so that the first cell at the wall is H_WALL and the ring
 ends with the square's spacing 2A/NQ), and eight Cartesian blocks around the square, whose cells start
 at 2A/NQ next to it and grow geometrically towards the far boundaries (the wake column to x = 30 in
-N_WAKE cells, the others in N_FAR cells).
+N_WAKE cells, the upstream one in N_FAR cells, the sides in N_SIDE cells).
 
 usage: make_mesh.py CASE_DIR [SCALE]   SCALE multiplies every cell count (and divides H_WALL): 1 is the
        mesh of the benchmark; 0.667 and 1.5 the coarser and finer meshes of the resolution check.
@@ -19,7 +19,7 @@ import sys
 
 A = 2.0                    # half width of the square around the O-ring
 X0, X1 = -10.0, 30.0       # domain in x (cylinder at the origin)
-Y0, Y1 = -10.01, 9.99      # domain in y (navier's 0.01 D offset of the cylinder)
+Y0, Y1 = -15.01, 14.99     # domain in y (navier's 0.01 D offset of the cylinder)
 Z0, Z1 = -0.5, 0.5
 R = 0.5                    # cylinder radius
 
@@ -47,13 +47,14 @@ def main():
     nr = int(round(48 * scale))          # cells across the ring
     h_wall = 0.008 / scale               # first cell at the wall
     n_wake = int(round(140 * scale))     # x in [A, 30]
-    n_far = int(round(36 * scale))       # x in [-10, -A], y in [A, 10] and [-10, -A]
+    n_far = int(round(36 * scale))       # x in [-10, -A]
+    n_side = int(round(44 * scale))      # y in [A, 15] and [-15, -A]
     h_sq = 2 * A / nq                    # spacing along the square
     g_ring = ratio_for(A - R, h_wall, nr)          # along the axes (the ring is thickest on the diagonals)
     g_wake = ratio_for(X1 - A, h_sq, n_wake)
     g_up = ratio_for(-A - X0, h_sq, n_far)
-    g_top = ratio_for(Y1 - A, h_sq, n_far)
-    g_bot = ratio_for(-A - Y0, h_sq, n_far)
+    g_top = ratio_for(Y1 - A, h_sq, n_side)
+    g_bot = ratio_for(-A - Y0, h_sq, n_side)
 
     xs = [X0, -A, A, X1]
     ys = [Y0, -A, A, Y1]
@@ -72,7 +73,7 @@ def main():
             grading[0], grading[1])
 
     ncols = [n_far, nq, n_wake]
-    nrows = [n_far, nq, n_far]
+    nrows = [n_side, nq, n_side]
     gcols = [1.0 / g_up, 1.0, g_wake]
     grows = [1.0 / g_bot, 1.0, g_top]
     blocks = []

@@ -37,7 +37,11 @@
  * the other directions split over a q1 x q2 rank grid, MPI_Dims_create; in 2D split over all the
  * ranks), transform (or tridiagonal solve) in each, and back. A move between two layouts is
  * general: every rank sends each rank the intersection of its box in the old layout with that
- * rank's box in the new one, in one MPI_Alltoallv (device data staged through the host). Any
+ * rank's box in the new one; its own part is copied directly. How the parts travel follows the
+ * halo transport of the decomposition (grid/nav_transport.h): on the cpu backend and with
+ * cuda-aware MPI one MPI_Alltoallv of the backend arrays; with nccl one group of ncclSend/ncclRecv
+ * device to device (ops->p2p_exchange, ordered on the backend's stream with the pack and unpack
+ * copies: no host round trip); with mpi on a device backend MPI_Alltoallv of host copies. Any
  * decomposition, even or uneven, is served; consecutive pencils share one split direction, so a
  * move exchanges only within rank rows. */
 #include <math.h>
@@ -55,12 +59,18 @@
 #define NAV_FFT_DENSE_AUTO_DEVICE 4096
 #define NAV_FFT_TRI_LINES_DEVICE 32768 /* fewer tridiagonal lines: dense on a device (nav_fft_tri_direction) */
 
+/* How a move's parts travel between ranks (header). */
+typedef enum nav_fft_path { NAV_FFT_MPI, NAV_FFT_HOST_STAGED, NAV_FFT_P2P } nav_fft_path;
+
 typedef struct nav_fft_layout {
   int (*lo)[3], (*cnt)[3]; /* box of every rank: first global cell, cells */
 } nav_fft_layout;
 
 struct nav_fft {
-  int dim, P, rank, host_staged;
+  int dim, P, rank;
+  nav_fft_path path;
+  void *p2p_group;         /* NAV_FFT_P2P: the transport's group; msgs: room for a send and a receive per rank */
+  nav_p2p_msg *msgs;
   int buf0_borrowed;       /* buf[0] is level 0's residual array (not freed here) */
   int box;                 /* one rank, every direction periodic or even (two Neumann faces), and the
                               backend has fft_box: one multi-dimensional transform (box_state) instead of
@@ -209,9 +219,14 @@ static nav_err nav_fft_move(nav_psolver *ps, const nav_fft_layout *a, const nav_
   const int me = f->rank, *ac = a->cnt[me], *bc = b->cnt[me];
   const nav_idx ast[3] = {1, ac[0], (nav_idx)ac[0] * ac[1]}, bst[3] = {1, bc[0], (nav_idx)bc[0] * bc[1]};
   int lo[3], cnt[3], ns = 0, nr = 0;
+  if (nav_fft_overlap(a->lo[me], ac, b->lo[me], bc, lo, cnt)) { /* my own part, directly */
+    const nav_idx soff = (lo[0] - a->lo[me][0]) + ast[1] * (lo[1] - a->lo[me][1]) + ast[2] * (lo[2] - a->lo[me][2]);
+    const nav_idx doff = (lo[0] - b->lo[me][0]) + bst[1] * (lo[1] - b->lo[me][1]) + bst[2] * (lo[2] - b->lo[me][2]);
+    NAV_CALL(ops->copy_box(cnt, src, soff, ast, dst, doff, bst));
+  }
   for (int r = 0; r < f->P; r++) { /* pack what rank r gets from me */
     f->sd[r] = ns;
-    f->sc[r] = (int)nav_fft_overlap(a->lo[me], ac, b->lo[r], b->cnt[r], lo, cnt);
+    f->sc[r] = r == me ? 0 : (int)nav_fft_overlap(a->lo[me], ac, b->lo[r], b->cnt[r], lo, cnt);
     if (f->sc[r]) {
       const nav_idx soff = (lo[0] - a->lo[me][0]) + ast[1] * (lo[1] - a->lo[me][1]) + ast[2] * (lo[2] - a->lo[me][2]);
       const nav_idx dst_st[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
@@ -219,16 +234,24 @@ static nav_err nav_fft_move(nav_psolver *ps, const nav_fft_layout *a, const nav_
     }
     ns += f->sc[r];
     f->rd[r] = nr;
-    f->rc[r] = (int)nav_fft_overlap(a->lo[r], a->cnt[r], b->lo[me], bc, lo, cnt);
+    f->rc[r] = r == me ? 0 : (int)nav_fft_overlap(a->lo[r], a->cnt[r], b->lo[me], bc, lo, cnt);
     nr += f->rc[r];
   }
   const MPI_Datatype type = sizeof(nav_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
-  if (f->host_staged) {
+  if (f->path == NAV_FFT_P2P) {
+    int n = 0;
+    for (int r = 0; r < f->P; r++) {
+      if (f->sc[r]) f->msgs[n++] = (nav_p2p_msg){f->sbuf + f->sd[r], (size_t)f->sc[r], r, 1};
+      if (f->rc[r]) f->msgs[n++] = (nav_p2p_msg){f->rbuf + f->rd[r], (size_t)f->rc[r], r, 0};
+    }
+    NAV_CALL(ops->p2p_exchange(f->p2p_group, f->msgs, n));
+  } else if (f->path == NAV_FFT_HOST_STAGED) {
     NAV_CALL(ops->to_host(f->hs, f->sbuf, (size_t)ns * sizeof(nav_real)));
     NAV_CHECK(MPI_Alltoallv(f->hs, f->sc, f->sd, type, f->hr, f->rc, f->rd, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
               "MPI_Alltoallv of the FFT transpose failed");
     NAV_CALL(ops->from_host(f->rbuf, f->hr, (size_t)nr * sizeof(nav_real)));
   } else {
+    NAV_CALL(ops->sync()); /* cuda-aware MPI reads the packed device buffer: the copies first */
     NAV_CHECK(MPI_Alltoallv(f->sbuf, f->sc, f->sd, type, f->rbuf, f->rc, f->rd, type, f->comm) == MPI_SUCCESS,
               NAV_ERR_MPI, "MPI_Alltoallv of the FFT transpose failed");
   }
@@ -404,7 +427,12 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   f->P = dc->size;
   f->rank = dc->rank;
   f->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
-  f->host_staged = ops != &nav_kernel_ops_cpu;
+  /* the path of the moves: the halo transport's (header) */
+  const nav_transport *tr = dc->transport;
+  f->path = ops == &nav_kernel_ops_cpu || (tr && tr->kind == NAV_TRANSPORT_CUDA_AWARE) ? NAV_FFT_MPI
+            : tr && tr->kind == NAV_TRANSPORT_NCCL && ops->p2p_exchange                  ? NAV_FFT_P2P
+                                                                                         : NAV_FFT_HOST_STAGED;
+  f->p2p_group = f->path == NAV_FFT_P2P ? tr->group : NULL;
   f->tri = nav_fft_tri_direction(ops, dim, dc->N, l0->w);
   for (int d = 0; d < dim; d++)
     f->dense[d] = d != f->tri && !nav_fft_uniform(l0->w[d], dc->N[d]);
@@ -456,7 +484,9 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     f->sc = calloc((size_t)f->P * 4, sizeof(int));
     NAV_CHECK(f->sc, NAV_ERR_MEMORY, "cannot allocate the FFT move counts");
     f->sd = f->sc + f->P, f->rc = f->sd + f->P, f->rd = f->rc + f->P;
-    if (f->host_staged) {
+    f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
+    NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT move messages");
+    if (f->path == NAV_FFT_HOST_STAGED) {
       f->hs = malloc(bytes);
       f->hr = malloc(bytes);
       NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
@@ -582,8 +612,10 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
     used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform%s)", f->dim,
                      f->box_scale > 1 ? ", cosines by even reordering" : "");
   if (used < size && f->P > 1)
-    used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (MPI_Alltoallv%s)", f->P,
-                     f->host_staged ? " through the host" : "");
+    used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (%s)", f->P,
+                     f->path == NAV_FFT_P2P           ? "NCCL send/receive, device to device"
+                     : f->path == NAV_FFT_HOST_STAGED ? "MPI_Alltoallv through the host"
+                                                      : "MPI_Alltoallv");
   if (used < size && ps->singular) snprintf(text + used, (size_t)(size - used), ", singular (zero-mean)");
 }
 
@@ -606,6 +638,7 @@ void nav_fft_destroy(nav_psolver *ps) {
   free(f->hs);
   free(f->hr);
   free(f->sc);
+  free(f->msgs);
   for (int t = 0; t < 4; t++) {
     free(f->lay[t].lo);
     free(f->lay[t].cnt);
