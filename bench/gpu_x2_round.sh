@@ -14,7 +14,8 @@
 #             10000^2, 6000^2 cells on 2 GPUs (split across y) and 1 GPU; on 6000^2 also without the model
 #             and with looser inner solves (where the time goes), and `navier run --profile` of 5 steps
 #   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, nccl,
-#             pressure solver auto, mg and fft (on 2 GPUs the FFT's transposes are host-staged MPI)
+#             pressure solver auto, mg (SOLVERS1) and auto, fft, mg (SOLVERS2) (the FFT's transposes over NCCL)
+# TESTS: the ctest regular expression of part tests (default two_gpus|four_ranks)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
 #   bash bench/gpu_x2_round.sh PART...      logs and a table in $OUT
 set -u
@@ -50,7 +51,7 @@ for part in "$@"; do
   note "=== $part"
   case $part in
   tests)
-    (cd build-gpu && timeout 560 ctest -R "two_gpus|four_ranks" --output-on-failure >"$OUT/ctest_2gpu.log" 2>&1)
+    (cd build-gpu && timeout 560 ctest -R "${TESTS:-two_gpus|four_ranks}" --output-on-failure >"$OUT/ctest_2gpu.log" 2>&1)
     grep -E "Test +#|tests passed|tests failed" "$OUT/ctest_2gpu.log" | tee -a "$SUM"
     grep -E "max rel diff|SKIP|FAIL" "$OUT/ctest_2gpu.log" | cut -c1-240 >>"$SUM"
     ;;
@@ -99,17 +100,17 @@ print('cylinder $label: %s steps %s wall %.1f s: cd_mean %.4f cl_amplitude %.4f 
     ;;
   scaling)
     C=cases/cavity3d_re1000.ini
-    for s in auto mg; do
+    for s in ${SOLVERS1:-auto mg}; do
       step "weak_${s}_1gpu" 1 1,1,1 $C --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.solver=$s --steps 10
     done
-    for s in auto fft mg; do
+    for s in ${SOLVERS2:-auto fft mg}; do
       step "weak_${s}_2gpu" 2 1,1,2 $C --set grid.nx=256 --set grid.ny=256 --set grid.nz=512 --set pressure.solver=$s \
         --set run.halo_transport=nccl --steps 10
     done
-    for s in auto mg; do
+    for s in ${SOLVERS1:-auto mg}; do
       step "strong512_${s}_1gpu" 1 1,1,1 $C --set grid.nx=512 --set grid.ny=512 --set grid.nz=512 --set pressure.solver=$s --steps 5
     done
-    for s in auto fft mg; do
+    for s in ${SOLVERS2:-auto fft mg}; do
       step "strong512_${s}_2gpu" 2 1,1,2 $C --set grid.nx=512 --set grid.ny=512 --set grid.nz=512 --set pressure.solver=$s \
         --set run.halo_transport=nccl --steps 5
     done
