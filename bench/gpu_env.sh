@@ -9,8 +9,16 @@ if [ "$root" != "$PWD" ]; then
   [ -e "$root" ] || ln -sfn "$PWD" "$root"
 fi
 [ -e "$PWD/$(basename "$src")" ] || ln -sfn "$PWD/.carry/bg" "$PWD/$(basename "$src")"
-for py in /root/.pyenv/shims/python3; do
-  [ -e "$py" ] || { mkdir -p "$(dirname "$py")" && ln -sf "$(command -v python3)" "$py"; }
+# the tree's python3 paths (this machine's pyenv shim and /usr/bin/python3, which the tests need with numpy):
+# wrappers around the device's python3 where they are missing or lack numpy (a symlink would lose its venv)
+dev_py=$(command -v python3)
+for py in /root/.pyenv/shims/python3 /usr/bin/python3; do
+  if ! "$py" -c 'import numpy' 2>/dev/null && [ -n "$dev_py" ] && [ "$dev_py" != "$py" ]; then
+    mkdir -p "$(dirname "$py")"
+    rm -f "$py"
+    printf '#!/bin/sh\nexec %s "$@"\n' "$dev_py" >"$py"
+    chmod +x "$py"
+  fi
 done
 export LD_LIBRARY_PATH=$PWD/.carry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0

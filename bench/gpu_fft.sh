@@ -4,12 +4,13 @@
 #      CPU's FFTW solver on every face combination, 2D and 3D, one stretched direction or none
 #      (<= 1e-12); test_flow_backends on the 3D cavity 64^3 with solver = fft (CUDA vs CPU);
 #   2. navier bench poisson 3D 256^3 all-Neumann, random zero-mean right-hand side, tolerance 1e-6,
-#      median of 5 solves: fft against mg V(2,2) (targets: fft <= 2.5 ms, mg <= 8 ms on an H100);
+#      median of 5 solves: fft against mg V(2,2) and mixed-precision V(1,2) (targets: fft <= 2.5 ms, mg <= 8
+#      ms on an H100);
 #      also fft periodic and Dirichlet, and 2D 1024^2;
 #   3. navier bench step: 3D cavity 256^3 with solver = auto (fft) and mg (targets 4 / 8.4 ms),
 #      taylor_green3d at 128^3 and 256^3 (nu = 1e-3, CFL-limited dt; jax-cfd: 0.72 / 5.12 ms in FP64);
 #   4. navier run --profile of the 3D cavity 256^3 with solver = auto: device bytes per cell;
-#   with 2 or more GPUs visible also: fft over 2 ranks (host-staged transposes) against 1, <= 1e-12.
+#   with 2 or more GPUs visible also: fft over 2 ranks (transposes over NCCL) against 1, <= 1e-12.
 # Prints a short summary last; logs under $OUT.
 #
 # usage: bench/gpu_fft.sh [BIN_DIR]    BIN_DIR holds navier, test_fft, test_flow_backends (Release,
@@ -50,6 +51,7 @@ poisson() { # LABEL ARGS...
 }
 poisson "fft 3D 256^3 neumann" --dim 3 --n 256 --solver fft --bc neumann
 poisson "mg  3D 256^3 neumann" --dim 3 --n 256 --solver mg --bc neumann
+poisson "mg  3D 256^3 neumann, mixed V(1,2)" --dim 3 --n 256 --solver mg --bc neumann --precision mixed --smooth 1,2
 poisson "fft 3D 256^3 periodic" --dim 3 --n 256 --solver fft --bc periodic
 poisson "fft 3D 256^3 dirichlet" --dim 3 --n 256 --solver fft --bc dirichlet
 poisson "fft 3D 128^3 neumann" --dim 3 --n 128 --solver fft --bc neumann
@@ -67,6 +69,7 @@ step() { # LABEL ARGS...
 C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.tolerance=1e-6"
 step "cavity3d 256^3 auto" $C3 --set pressure.solver=auto
 step "cavity3d 256^3 mg" $C3 --set pressure.solver=mg
+step "cavity3d 256^3 mg, mixed V(1,2)" $C3 --set pressure.solver=mg --set pressure.precision=mixed --set pressure.pre_smooth=1
 for n in 128 256; do
   step "taylor_green3d $n^3 auto" --case cases/taylor_green3d.ini --set grid.nx=$n --set grid.ny=$n --set grid.nz=$n \
     --set physics.nu=1e-3 --set time.dt=0
@@ -76,7 +79,7 @@ step "cavity2d 1024^2 auto" --case cases/cavity2d_re100.ini --set grid.nx=1024 -
   --set pressure.tolerance=1e-6
 
 if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
-  note "== 2 GPUs: the FFT solver over 2 ranks (transposes through the host) against 1 rank"
+  note "== 2 GPUs: the FFT solver over 2 ranks (transposes over NCCL) against 1 rank"
   for r in 1 2; do
     timeout 300 mpirun -n $r "$BIN/navier" bench poisson --dim 3 --n 128 --solver fft --backend cuda --bc neumann \
       --tol 1e-6 --repeat 3 --json --dump "$SCRATCH/fft_$r.bin" 2>&1 | tail -1 >>"$OUT/bench.log"
