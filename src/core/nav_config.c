@@ -211,6 +211,16 @@ static const nav_key nav_keys[] = {
      "steps: 0.5 Crank-Nicolson (second order in time), 1 backward Euler (first order, L-stable: the choice for "
      "large pseudo-time steps towards a steady state, where Crank-Nicolson only flips the stiff modes).",
      NAV_RANGE(0.5, 0, 1, 0)},
+    {"time", "diffusion_sweeps", NAV_KT_INT, NAV_FIELD(diffusion_sweeps), "0",
+     "diffusion = implicit: 0 solves each Helmholtz problem (the velocity components, the temperature, k and "
+     "omega) by multigrid cycles to diffusion_tolerance; N > 0 replaces each solve by N smoothing sweeps of the "
+     "fine grid from zero (zebra line Gauss-Seidel along the strongly coupled directions of a stretched grid, "
+     "red-black points elsewhere; the order alternating), with no residual measured. For pseudo-time marching to "
+     "a steady state (diffusion_theta = 1, steady_tol > 0): the increments then solve the implicit equations "
+     "approximately, the steady state is the same (a NaN is caught at the next monitor step, not at once), and a "
+     "step costs a few passes over the grid instead of multigrid cycles; not time-accurate. The RANS channels: 1 "
+     "(a wall-normal line solve per step, exact with one cell along x).",
+     NAV_RANGE(0, 0, 100, 0)},
 
     {"physics", "nu", NAV_KT_REAL, NAV_FIELD(nu), "0.01", "Kinematic viscosity; Re = U L / nu.", NAV_ABOVE(0)},
     {"physics", "initial", NAV_KT_CHOICE, NAV_FIELD(initial), "rest",

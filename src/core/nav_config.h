@@ -86,6 +86,7 @@ typedef struct nav_config {
   char diffusion[16];       /* explicit | implicit (nav_diffusion.h) */
   double diffusion_tolerance; /* relative residual of the implicit diffusion solves */
   double diffusion_theta;     /* implicit weight after the first steps (0.5 Crank-Nicolson, 1 backward Euler) */
+  int diffusion_sweeps;       /* > 0: each implicit solve is that many line sweeps from zero (pseudo-time) */
 
   /* [physics] */
   double nu;               /* kinematic viscosity */

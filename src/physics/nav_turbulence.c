@@ -123,7 +123,8 @@ static nav_err nav_turbulence_update_nut(nav_flow *f, double alpha) {
   NAV_CALL(nav_fill_temperature_ghosts(ops, &f->box, f->halo, &t->bc[0], t->k));
   NAV_CALL(nav_fill_temperature_ghosts(ops, &f->box, f->halo, &t->bc[1], t->w));
   if (alpha > 0) {
-    NAV_CALL(ops->sst_cells(&f->box, f->u, t->k, t->w, t->wd, (nav_real)f->cfg->nu, t->out));
+    nav_real *nut_only[8] = {t->out[0], NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    NAV_CALL(ops->sst_cells(&f->box, f->u, t->k, t->w, t->wd, (nav_real)f->cfg->nu, nut_only));
     NAV_CALL(ops->axpby(&f->box, (nav_real)alpha, t->out[0], (nav_real)(1 - alpha), f->diff->nut));
   }
   double m;
@@ -218,8 +219,8 @@ static nav_err nav_turbulence_solve(nav_flow *f, double dt, nav_real *phi, nav_r
   NAV_CALL(ops->axpby(&f->box, -1, t->rhs, 0, t->rhs));
   const double sigma = 1 / dt, tol = f->cfg->diffusion_tolerance;
   const double F = fmin(1, dt * fmax(1, 0.1 * f->cfg->steady_tol / tol));
-  double scale = 0;
-  NAV_CALL(nav_turbulence_rms(f, phi, &scale));
+  double scale = 0; /* the floor of the stopping rule: none for sweeps (nothing measured) */
+  if (!f->cfg->diffusion_sweeps) NAV_CALL(nav_turbulence_rms(f, phi, &scale));
   NAV_CALL(nav_psolver_set_coefficient(t->solver, g));
   NAV_CALL(nav_psolver_set_shift_field(t->solver, c));
   NAV_CALL(nav_psolver_set_shift(t->solver, sigma));
@@ -257,8 +258,9 @@ nav_err nav_turbulence_step(nav_flow *f, double dt, int diagnose) {
   nav_turbulence *t = f->turb;
   if (!t) return NAV_OK;
   t->iterations = 0;
-  /* the cell terms at (u^{n+1}, k^n, omega^n); ghosts of k, omega are filled */
-  NAV_CALL(f->ops->sst_cells(&f->box, f->u, t->k, t->w, t->wd, (nav_real)f->cfg->nu, t->out));
+  /* the cell terms at (u^{n+1}, k^n, omega^n) but nu_t and F1 (not read here); ghosts of k, omega are filled */
+  nav_real *terms[8] = {NULL, NULL, t->out[2], t->out[3], t->out[4], t->out[5], t->out[6], t->out[7]};
+  NAV_CALL(f->ops->sst_cells(&f->box, f->u, t->k, t->w, t->wd, (nav_real)f->cfg->nu, terms));
   NAV_CALL(nav_turbulence_solve(f, dt, t->k, t->dk, t->out[2], t->out[4], t->out[6]));
   NAV_CALL(nav_turbulence_solve(f, dt, t->w, t->dw, t->out[3], t->out[5], t->out[7]));
   NAV_CALL(nav_turbulence_update_nut(f, f->cfg->nut_relaxation));

@@ -99,6 +99,7 @@ void nav_diffusion_options(const nav_config *cfg, nav_psolver_options *po) {
   po->pre_smooth = po->post_smooth = 2;
   po->cpu_coarse_cells = cfg->cpu_coarse_cells;
   po->helmholtz = 1;
+  po->sweeps = cfg->diffusion_sweeps;
 }
 
 nav_err nav_diffusion_create(nav_flow *f) {
@@ -225,7 +226,7 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     NAV_CALL(ops->axpby(b, (nav_real)ca, f->rhs_T, (nav_real)(dt * cfg->diffusivity), D->rhs_T));
     if (cb != 0) NAV_CALL(ops->axpby(b, (nav_real)cb, f->rhs_T_old, 1, D->rhs_T));
     double tscale = f->t_scale;
-    if (tscale <= 0) NAV_CALL(nav_diffusion_rms(f, f->T, &tscale));
+    if (tscale <= 0 && !cfg->diffusion_sweeps) NAV_CALL(nav_diffusion_rms(f, f->T, &tscale));
     NAV_CALL(nav_diffusion_solve(f, D->solver_T, sigma, cfg->diffusivity, tscale, dt, D->dT, D->rhs_T));
     NAV_CALL(ops->axpby(b, 1, D->dT, 1, f->T));
     nav_real *tmp = f->rhs_T;
@@ -253,8 +254,8 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     f->rhs[c] = f->rhs_old[c];
     f->rhs_old[c] = tmp;
   }
-  double uscale = 0;
-  for (int c = 0; c < f->dim; c++) {
+  double uscale = 0; /* the floor of the stopping rule: none for sweeps (nothing measured) */
+  for (int c = 0; c < f->dim && !cfg->diffusion_sweeps; c++) {
     double r = 0;
     NAV_CALL(nav_diffusion_rms(f, f->u[c], &r));
     uscale = fmax(uscale, r);

@@ -35,6 +35,9 @@ usage: rans_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
   same3d CASE TOL        run the 2D channel CASE and the same channel in 3D (nz = 2, periodic z) to their
                          steady states and assert that the profiles (U+, k+, omega+, nu_t / nu) agree to
                          TOL relative (the model's 3D path: the z terms of S^2, the gradients, advection)
+  sweeps CASE TOL         run CASE as given and with time.diffusion_sweeps = 0 (each implicit solve by multigrid
+                         to diffusion_tolerance) to their steady states and assert that the profiles agree to
+                         TOL relative (the increments solved by sweeps have the same steady state)
 Every check prints the figures it asserts on."""
 import csv
 import math
@@ -236,20 +239,30 @@ def check_published(navier, scratch, case, ny, ymax, tol, sets):
     print("PASS")
 
 
-def check_same3d(navier, scratch, case, tol, sets):
-    steady_run(navier, os.path.join(scratch, "2d"), case, sets)
-    steady_run(navier, os.path.join(scratch, "3d"), case, sets + ["grid.dim=3", "grid.nz=2", "grid.lz=64",
-                                                                  "boundary.z_low=periodic", "boundary.z_high=periodic"])
-    a, b = read_profile(os.path.join(scratch, "2d")), read_profile(os.path.join(scratch, "3d"))
+def compare_profiles(da, db, tol, what):
+    a, b = read_profile(da), read_profile(db)
     worst = 0.0
     for key in ("u_plus", "k_plus", "omega_plus", "nut_over_nu"):
         scale = max(abs(v) for v in a[key])
         d = max(abs(x - y) for x, y in zip(a[key], b[key])) / scale
         worst = max(worst, d)
-        print(f"{key}: max |3D - 2D| / max |2D| = {d:.3e}")
+        print(f"{key}: max |{what}| / max = {d:.3e}")
     if not worst <= tol:
-        sys.exit(f"FAIL: 3D differs from 2D by {worst:.3e} (bound {tol:g})")
+        sys.exit(f"FAIL: {what} is {worst:.3e} (bound {tol:g})")
     print("PASS")
+
+
+def check_same3d(navier, scratch, case, tol, sets):
+    steady_run(navier, os.path.join(scratch, "2d"), case, sets)
+    steady_run(navier, os.path.join(scratch, "3d"), case, sets + ["grid.dim=3", "grid.nz=2", "grid.lz=64",
+                                                                  "boundary.z_low=periodic", "boundary.z_high=periodic"])
+    compare_profiles(os.path.join(scratch, "2d"), os.path.join(scratch, "3d"), tol, "3D - 2D")
+
+
+def check_sweeps(navier, scratch, case, tol, sets):
+    steady_run(navier, os.path.join(scratch, "sweeps"), case, sets)
+    steady_run(navier, os.path.join(scratch, "mg"), case, sets + ["time.diffusion_sweeps=0"])
+    compare_profiles(os.path.join(scratch, "mg"), os.path.join(scratch, "sweeps"), tol, "sweeps - multigrid")
 
 
 def main():
@@ -271,6 +284,8 @@ def main():
         check_published(navier, scratch, args[0], int(args[1]), float(args[2]), float(args[3]), sets)
     elif check == "same3d":
         check_same3d(navier, scratch, args[0], float(args[1]), sets)
+    elif check == "sweeps":
+        check_sweeps(navier, scratch, args[0], float(args[1]), sets)
     elif check == "decay":
         check_decay(navier, scratch, float(args[0]), float(args[1]), sets)
     else:

@@ -9,14 +9,14 @@ nav_err nav_sst_cells_cpu(const nav_box *box, nav_real *const *u, const nav_real
            *cw = out[7];
   NAV_CPU_LOOP(box, , {
     const nav_sst_point r = nav_sst_cell(b, uc, kc, w, wd, nu, p, ijk);
-    nut[p] = r.nut;
-    f1[p] = r.f1;
-    gk[p] = r.gk;
-    gw[p] = r.gw;
-    qk[p] = r.qk;
-    qw[p] = r.qw;
-    ck[p] = r.ck;
-    cw[p] = r.cw;
+    if (nut) nut[p] = r.nut; /* NULL outputs are not written (nav_kernels.h) */
+    if (f1) f1[p] = r.f1;
+    if (gk) gk[p] = r.gk;
+    if (gw) gw[p] = r.gw;
+    if (qk) qk[p] = r.qk;
+    if (qw) qw[p] = r.qw;
+    if (ck) ck[p] = r.ck;
+    if (cw) cw[p] = r.cw;
   });
   return NAV_OK;
 }

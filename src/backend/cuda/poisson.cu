@@ -232,7 +232,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   nav_line_solve(b, x, rhs, cp, out, p0, ijk, DIR, lo_kind, hi_kind, mode, ends ? ends + 2 * l : (nav_real *)0);
 }
 
-#define NAV_CUDA_LINE_MAX_THREADS 256
+#define NAV_CUDA_LINE_MAX_THREADS 256 /* lines whose f' fits in shared memory */
+#define NAV_CUDA_LINE_LONG_THREADS 512 /* lines whose f' lives in the scratch (nav_line_block_launch) */
 
 /* One line per thread block (blockDim.x = nt threads): line (ka, kb) with kb = blockIdx.y and ka =
  * blockIdx.x (colour < 0) or the blockIdx.x-th index of the colour's parity. x is read in mode 0 only.
@@ -240,7 +241,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
  * ends[2 l], ends[2 l + 1] = d at the line's first and last cell (l = ka + n[oa] kb). Shared memory:
  * a, c, f (n each), then ra, rc, rf (2 nt each). */
 template <int DIM, int DIR>
-__global__ void __launch_bounds__(NAV_CUDA_LINE_MAX_THREADS)
+__global__ void __launch_bounds__(NAV_CUDA_LINE_LONG_THREADS)
     nav_line_block_kernel(nav_box box, nav_real *x, const nav_real *rhs, nav_real *out, nav_real *fglobal,
                           int colour, int lo_kind, int hi_kind, int mode, int relax, nav_real omega, nav_real *ends) {
   extern __shared__ nav_real nav_line_shared[];
@@ -328,8 +329,15 @@ static nav_err nav_line_block_launch(const nav_box *b, nav_real *x, const nav_re
     NAV_CALL_CUDA(cudaGetDevice(&dev));
     NAV_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
-  const int n = b->n[dir], nt = nav_line_threads(n);
+  const int n = b->n[dir];
+  int nt = nav_line_threads(n);
   const int f_shared = nav_line_shared_bytes(n, nt, 1) <= (size_t)optin;
+  /* f' in the scratch: a' and c' take 2 n of the shared memory and leave one block per SM; twice the threads
+   * (where their 6 nt reals still fit) halve the chunks that each thread eliminates and expands serially
+   * (~47 rows of a 12000-cell line with 256 threads: dependent global loads and stores of f') and double the
+   * warps resident per SM */
+  if (!f_shared && nav_line_shared_bytes(n, NAV_CUDA_LINE_LONG_THREADS, 0) <= (size_t)optin)
+    nt = NAV_CUDA_LINE_LONG_THREADS;
   const size_t bytes = nav_line_shared_bytes(n, nt, f_shared);
   if (bytes > (size_t)optin) return NAV_OK;
   nav_real *fglobal = f_shared ? NULL : scratch;

@@ -14,14 +14,10 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
   const nav_sst_point r = nav_sst_cell(b, uc, k, w, wd, nu, p, ijk);
-  out.a[0][p] = r.nut;
-  out.a[1][p] = r.f1;
-  out.a[2][p] = r.gk;
-  out.a[3][p] = r.gw;
-  out.a[4][p] = r.qk;
-  out.a[5][p] = r.qw;
-  out.a[6][p] = r.ck;
-  out.a[7][p] = r.cw;
+  const nav_real v[8] = {r.nut, r.f1, r.gk, r.gw, r.qk, r.qw, r.ck, r.cw};
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+    if (out.a[i]) out.a[i][p] = v[i]; /* NULL outputs are not written (nav_kernels.h) */
 }
 
 nav_err nav_sst_cells_cuda(const nav_box *b, nav_real *const *u, const nav_real *k, const nav_real *w,

@@ -171,7 +171,7 @@ static int nav_mg_graphs_apply(const nav_psolver *ps);
 nav_err nav_mg_setup(nav_psolver *ps) {
   ps->gather = NAV_MG_MAX_LEVELS + 1;
   int keep[3];
-  while (ps->nlev < NAV_MG_MAX_LEVELS) {
+  while (ps->nlev < NAV_MG_MAX_LEVELS && !ps->opt.sweeps) { /* sweeps: level 0 alone (nav_psolver.h) */
     const nav_level *f = &ps->lev[ps->nlev - 1];
     nav_mg_keep(ps, f, keep);
     if (!nav_mg_can_coarsen(f, keep)) break;
@@ -213,6 +213,11 @@ nav_err nav_mg_setup(nav_psolver *ps) {
   }
   for (int l = 0; l < ps->nlev - 1; l++) /* the coarsest level is not smoothed */
     if (ps->lev[l].active) NAV_CALL(nav_mg_line_setup(ps, &ps->lev[l]));
+  if (ps->opt.sweeps) { /* level 0 is smoothed and never solved */
+    ps->graphs = -1;
+    ps->cband_state = -1;
+    return nav_mg_line_setup(ps, &ps->lev[0]);
+  }
   ps->graphs = nav_mg_graphs_apply(ps) ? 1 : -1;
   const nav_level *cl = &ps->lev[ps->nlev - 1];
   if (!cl->active) return NAV_OK;
@@ -367,6 +372,13 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
     NAV_CALL(lev->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
     NAV_CALL(nav_level_fill(ps, lev, lev->x));
   }
+  return NAV_OK;
+}
+
+nav_err nav_mg_smooth(nav_psolver *ps, int sweeps) {
+  nav_level *l0 = &ps->lev[0];
+  NAV_CALL(l0->ops->set(&l0->box, l0->x, 0));
+  for (int s = 0; s < sweeps; s++) NAV_CALL(nav_mg_sweep(ps, l0, s & 1));
   return NAV_OK;
 }
 

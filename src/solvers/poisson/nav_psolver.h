@@ -52,6 +52,14 @@ typedef struct nav_psolver_options {
    * NAV_SCALAR_FACE pin their boundary face slot. */
   int helmholtz;
   int staggered;
+  /* Helmholtz solves of a pseudo-time march (mg only): sweeps > 0 makes a solve a fixed approximate inverse,
+   * x = that many smoothing sweeps of level 0 (zebra lines where mg would smooth by lines, else red-black
+   * points; the order alternating) from x = 0, with no coarse levels and nothing measured (no reduction, no
+   * host wait: stats.relres = 0, relres_measured = 0, converged = 1; a NaN in b is not seen here). From x = 0
+   * the solve is a linear map x = M b, the same for the same operator, and nonsingular when the sweeps
+   * converge (the operators of implicit diffusion are M-matrices): a march phi += M R(phi) in delta form
+   * stands still exactly where R(phi) = 0, as with the exact solve. 0: the multigrid to tolerance. */
+  int sweeps;
   /* async = 1: an FFT solve not asked to measure its residual (nav_psolver_measure_next) skips that
    * and returns once its kernels are launched on the backend's stream, not finished (stats.solve_s is
    * then the launch time): for a caller whose next reduction waits for them anyway (the flow).

@@ -151,6 +151,9 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
             NAV_ERR_INPUT, "multigrid smoother '%s': unknown (auto, point, line)", opt->smoother);
   NAV_CHECK(opt->omega >= 0 && opt->omega < 2, NAV_ERR_INPUT, "relaxation factor omega %g: must be in [0, 2)",
             opt->omega);
+  NAV_CHECK(opt->sweeps >= 0 && (!opt->sweeps || (kind == NAV_PSOLVER_MG && opt->helmholtz)), NAV_ERR_INPUT,
+            "%d smoothing sweeps per solve: only a Helmholtz multigrid (implicit diffusion) solves by sweeps",
+            opt->sweeps);
   for (int d = 0; d < dim; d++)
     NAV_CHECK((bc[d][0] == NAV_SCALAR_PERIODIC) == (bc[d][1] == NAV_SCALAR_PERIODIC), NAV_ERR_INPUT,
               "direction %d: periodic on one side only", d);
@@ -299,6 +302,11 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   if (nl)
     snprintf(lines, sizeof lines, ", zebra lines along %s%s%s on %d level(s)", dirs & 1 ? "x" : "",
              dirs & 2 ? "y" : "", dirs & 4 ? "z" : "", nl);
+  if (ps->opt.sweeps) {
+    snprintf(text, (size_t)size, "%d smoothing sweep(s) per solve from zero (no coarse levels, no tolerance)%s",
+             ps->opt.sweeps, lines);
+    return;
+  }
   switch (ps->kind) {
   case NAV_PSOLVER_MG:
   case NAV_PSOLVER_MGPCG:
@@ -379,7 +387,9 @@ static nav_err nav_psolver_diagonals(nav_psolver *ps) {
     nav_level *lev = &ps->lev[l];
     if (!lev->active) continue;
     lev->box.shift = (nav_real)ps->sigma;
-    NAV_CALL(lev->ops->inverse_diagonal(&lev->box, lev->inv_diag));
+    /* read by the point smoother and the Jacobi preconditioner; a line-smoothed level takes its diagonal from
+     * the stencil (nav_line_row) */
+    if (!lev->nline) NAV_CALL(lev->ops->inverse_diagonal(&lev->box, lev->inv_diag));
     NAV_CALL(nav_mg_line_refresh(lev)); /* the split lines' responses follow the operator */
   }
   nav_mg_bottom(ps);
@@ -412,10 +422,12 @@ nav_err nav_psolver_set_coefficient(nav_psolver *ps, const nav_real *k) {
   ps->kmax = 1;
   if (!k) return NAV_OK;
   nav_level *l0 = &ps->lev[0];
-  double kmax;
-  NAV_CALL(ps->ops->max_abs_diff(&l0->box, k, NULL, NULL, &kmax, NULL));
-  nav_reduce_max(l0->comm, &kmax, 1);
-  ps->kmax = kmax;
+  if (!ps->opt.sweeps) { /* for nav_mg_bottom's rule (no coarse levels with sweeps: no reduction, no wait) */
+    double kmax;
+    NAV_CALL(ps->ops->max_abs_diff(&l0->box, k, NULL, NULL, &kmax, NULL));
+    nav_reduce_max(l0->comm, &kmax, 1);
+    ps->kmax = kmax;
+  }
   NAV_CALL(ps->ops->copy(l0->kc, k, (size_t)l0->box.ntot * sizeof(nav_real)));
   NAV_CALL(nav_level_fill_coefficient(ps, l0, l0->kc));
   return nav_mg_coefficients(ps);
@@ -494,6 +506,14 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   }
   if (ps->diag_stale) NAV_CALL(nav_psolver_diagonals(ps));
   if (ps->opt.staggered) NAV_CALL(nav_level_pin(ps, l0, b, NAV_GHOST_FACE)); /* the pinned rows: b = 0 */
+  if (ps->opt.sweeps) { /* a fixed approximate inverse (nav_psolver.h): nothing measured */
+    memset(st, 0, sizeof *st);
+    NAV_CALL(nav_mg_smooth(ps, ps->opt.sweeps));
+    st->iterations = ps->opt.sweeps;
+    st->converged = 1;
+    st->solve_s = nav_wtime() - t0;
+    return NAV_OK;
+  }
   if (ps->singular) {
     double sum;
     NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));

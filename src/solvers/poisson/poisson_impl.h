@@ -103,6 +103,9 @@ double nav_sor_omega_estimate(const nav_psolver *ps);
  * the last smoothing sweep, the fill after the correction, or the coarsest solve). */
 nav_err nav_mg_setup(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
+/* opt.sweeps (nav_psolver.h): level 0's x = sweeps smoothing sweeps from x = 0 for its b (order alternating,
+ * each colour followed by its ghost fill: x returns with its ghosts filled). Collective. */
+nav_err nav_mg_smooth(nav_psolver *ps, int sweeps);
 /* Release the V-cycle's recorded graphs (they are recorded again at the next cycle). */
 void nav_mg_graphs_free(nav_psolver *ps);
 /* Mixed precision (mg.c): whether it applies to the hierarchy built (else 0 and the reason in why); its
