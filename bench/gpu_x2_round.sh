@@ -15,6 +15,11 @@
 #             and with looser inner solves (where the time goes), and `navier run --profile` of 5 steps
 #   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, nccl,
 #             pressure solver auto, mg (SOLVERS1) and auto, fft, mg (SOLVERS2) (the FFT's transposes over NCCL)
+#   gputests  every gpu-labelled test of the carried tree (`ctest -L gpu -j 3`: 1-GPU tests share GPU 0)
+#   cylval    issue 14: validation_cylinder_re100's check on the GPU (body_checks.py bands, the case as shipped)
+#   api       issue 16: the Poisson library alone, weak scaling (256^3 per GPU, all-Neumann, 1e-6, fft and mg,
+#             navier bench poisson through the distributed API)
+#   nvlink    the peer copy bandwidth between the 2 GPUs (CuPy, 256 MB, one direction and both)
 # TESTS: the ctest regular expression of part tests (default two_gpus|four_ranks)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
 #   bash bench/gpu_x2_round.sh PART...      logs and a table in $OUT
@@ -54,6 +59,56 @@ for part in "$@"; do
     (cd build-gpu && timeout 560 ctest -R "${TESTS:-two_gpus|four_ranks}" --output-on-failure >"$OUT/ctest_2gpu.log" 2>&1)
     grep -E "Test +#|tests passed|tests failed" "$OUT/ctest_2gpu.log" | tee -a "$SUM"
     grep -E "max rel diff|SKIP|FAIL" "$OUT/ctest_2gpu.log" | cut -c1-240 >>"$SUM"
+    ;;
+  gputests)
+    (cd build-gpu && timeout 560 ctest -L gpu -j 3 --output-on-failure >"$OUT/ctest_gpu.log" 2>&1)
+    grep -E "Test +#|tests passed|tests failed" "$OUT/ctest_gpu.log" | tee -a "$SUM"
+    ;;
+  cylval)
+    timeout 120 /usr/bin/python3 tests/bodies/body_checks.py $BIN/navier "$W/cylval" bands cases/cylinder2d_re100.ini \
+      cd_mean=1.30:1.40 cl_amplitude=0.30:0.36 st=0.160:0.170 -- run.backend=cuda output.fields_dt=0 \
+      output.checkpoint_dt=0 >"$OUT/cylval.log" 2>&1
+    note "validation_cylinder_re100 on the GPU: exit $? | $(tail -3 "$OUT/cylval.log" | tr '\n' ' ')"
+    ;;
+  api)
+    for s in fft mg; do
+      for r in 1 2; do
+        g=256,256,$((256 * r))
+        timeout 120 mpiexec -n $r --bind-to none $BIN/navier bench poisson --dim 3 --grid $g --bc neumann --solver $s \
+          --tol 1e-6 --backend cuda --repeat 5 --json >"$W/api_${s}_$r.log" 2>&1
+        note "api $s $g on $r GPU(s): exit $? | $(tail -1 "$W/api_${s}_$r.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, %d it, relres %.2e" % (1e3 * d["solve_s"], d["iterations"], d["relres"]))' 2>&1)"
+      done
+    done
+    ;;
+  nvlink)
+    /usr/bin/python3 - <<'PY' 2>&1 | tee -a "$SUM"
+import cupy as cp, time
+n = 256 << 20
+with cp.cuda.Device(0):
+    a = cp.ones(n, dtype=cp.uint8)
+with cp.cuda.Device(1):
+    b = cp.empty(n, dtype=cp.uint8)
+for d in (0, 1):
+    with cp.cuda.Device(d):
+        for e in (0, 1):
+            if e != d and cp.cuda.runtime.deviceCanAccessPeer(d, e):
+                try:
+                    cp.cuda.runtime.deviceEnablePeerAccess(e)
+                except cp.cuda.runtime.CUDARuntimeError:
+                    pass
+def bw(reps=20):
+    cp.cuda.runtime.memcpyPeer(b.data.ptr, 1, a.data.ptr, 0, n)
+    cp.cuda.runtime.deviceSynchronize()
+    t = time.perf_counter()
+    for _ in range(reps):
+        cp.cuda.runtime.memcpyPeer(b.data.ptr, 1, a.data.ptr, 0, n)
+    with cp.cuda.Device(0):
+        cp.cuda.runtime.deviceSynchronize()
+    with cp.cuda.Device(1):
+        cp.cuda.runtime.deviceSynchronize()
+    return reps * n / (time.perf_counter() - t) / 1e9
+print("peer copy GPU0 -> GPU1, 256 MiB: %.0f GB/s" % bw())
+PY
     ;;
   steady)
     NAV_BACKEND=cuda PROJ_NAVIER=.carry/navier_74d732c PROJ_LIMIT_S=${PROJ_LIMIT_S:-40} \
