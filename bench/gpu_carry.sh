@@ -13,7 +13,7 @@ rm -rf "$D" .carry/lib
 mkdir -p "$D" .carry/lib
 # every file of the tree but the objects, static libraries and CMake's own work files
 (cd "$B" && find . -type f ! -name '*.o' ! -name '*.a' ! -path '*/CMakeFiles/*' ! -name 'Makefile' \
-  ! -name 'CMakeCache.txt' ! -path './tests/scratch/*' -print0 | tar --null -cf - -T -) | (cd "$D" && tar -xf -)
+  ! -name 'CMakeCache.txt' ! -path './tests/scratch/*' ! -path './fuzz/*' ! -path './Testing/*' -print0 | tar --null -cf - -T -) | (cd "$D" && tar -xf -)
 (cd "$B" && find . -type l -print0 | tar --null -cf - -T -) | (cd "$D" && tar -xf -)
 echo "$(readlink -f "$B")" >"$D/.source_dir"
 git rev-parse --short HEAD >"$D/.commit"
