@@ -12,7 +12,9 @@ x-fastest order, then T when the case has a temperature) and monitor.csv (monito
 `navier bench poisson --dump FILE --json`. Passes when every field differs by <= TOL relative and
 every iteration count is equal or within one; relative to the scale of the flow (the largest |u_c|
 of the 1-rank run over all components) for the velocity components, to the field's own largest
-value for p, T, x and the monitors."""
+value for p, T, x and the monitors; p is measured against U^2 (U the velocity scale) instead where its
+own largest value is below TOL U^2, a pressure that is only round-off (the x-independent RANS channel,
+whose round-off pressures on 2 GPUs and on 1 agree in no digit)."""
 import csv
 import json
 import os
@@ -112,6 +114,8 @@ def main():
         for name, a in ref.items():
             b = fields[name]
             scale = (vscale if name in VELOCITY else max(abs(v) for v in a)) or 1.0
+            if name == "p" and vscale and scale < tol * vscale**2:
+                scale = vscale**2  # a pressure that is only round-off of the dynamic scale U^2 (see the docstring)
             rel[name] = max(abs(x - y) for x, y in zip(a, b)) / scale
         worst_it = max(abs(x - y) for x, y in zip(its, ref_its)) if len(its) == len(ref_its) else 99
         good = all(r <= tol for r in rel.values()) and worst_it <= 1
