@@ -1400,6 +1400,23 @@ static void nav_check_method(nav_load *ld) {
                    timed[i][0], timed[i][1], value[i]);
 }
 
+/* [time] diffusion_sweeps: approximate implicit solves, for pseudo-time marching only (backward Euler), so that a
+ * time-accurate run (Crank-Nicolson) never gets them silently. */
+static void nav_check_sweeps(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  if (c->diffusion_sweeps == 0) return;
+  const int sweeps = nav_key_id("time", "diffusion_sweeps");
+  if (strcmp(c->diffusion, "implicit"))
+    nav_conflict(ld, nav_later(ld, sweeps, nav_key_id("time", "diffusion")),
+                 "diffusion_sweeps = %d replaces the implicit diffusion solves: it needs diffusion = implicit, got %s",
+                 c->diffusion_sweeps, c->diffusion);
+  else if (c->diffusion_theta != 1)
+    nav_conflict(ld, nav_later(ld, sweeps, nav_key_id("time", "diffusion_theta")),
+                 "diffusion_sweeps = %d solves the implicit steps approximately (not time-accurate): it is for "
+                 "pseudo-time marching to a steady state with diffusion_theta = 1, got %g",
+                 c->diffusion_sweeps, c->diffusion_theta);
+}
+
 /* [body.N]: numbered without gaps, a kind for every body given, shapes of the dimension, inside the domain. */
 static void nav_check_bodies(nav_load *ld) {
   nav_config *c = ld->cfg;
@@ -1526,6 +1543,7 @@ static void nav_check_consistency(nav_load *ld) {
   nav_check_output(ld);
   nav_check_grid(ld);
   nav_check_method(ld);
+  nav_check_sweeps(ld);
   nav_check_turbulence(ld);
   int d, s;
   if (!strcmp(c->initial, "abc")) {

@@ -95,6 +95,12 @@ expect_input_error bad_diffusion "--set:1: key 'time.diffusion': must be one of 
   "$scratch/good.ini" --set time.diffusion=crank
 expect_input_error bad_diffusion_tol "--set:1: key 'time.diffusion_tolerance': must be < 1, got 2" \
   "$scratch/good.ini" --set time.diffusion_tolerance=2
+expect_input_error sweeps_explicit \
+  "--set:2: key 'time.diffusion': diffusion_sweeps = 1 replaces the implicit diffusion solves: it needs diffusion = implicit, got explicit" \
+  "$scratch/good.ini" --set time.diffusion_sweeps=1 --set time.diffusion=explicit
+expect_input_error sweeps_crank_nicolson \
+  "--set:2: key 'time.diffusion_sweeps': diffusion_sweeps = 2 solves the implicit steps approximately (not time-accurate): it is for pseudo-time marching to a steady state with diffusion_theta = 1, got 0.5" \
+  "$scratch/good.ini" --set time.diffusion=implicit --set time.diffusion_sweeps=2
 expect_input_error bad_nu_t "--set:1: key 'physics.nu_t': must be one of none, linear, got 'smagorinsky'" \
   "$scratch/good.ini" --set physics.nu_t=smagorinsky
 write_case negative_nu_t <<'EOF'
