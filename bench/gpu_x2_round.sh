@@ -155,19 +155,17 @@ print('cylinder $label: %s steps %s wall %.1f s: cd_mean %.4f cl_amplitude %.4f 
     ;;
   scaling)
     C=cases/cavity3d_re1000.ini
-    for s in ${SOLVERS1:-auto mg}; do
-      step "weak_${s}_1gpu" 1 1,1,1 $C --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.solver=$s --steps 10
-    done
-    for s in ${SOLVERS2:-auto fft mg}; do
-      step "weak_${s}_2gpu" 2 1,1,2 $C --set grid.nx=256 --set grid.ny=256 --set grid.nz=512 --set pressure.solver=$s \
-        --set run.halo_transport=nccl --steps 10
-    done
-    for s in ${SOLVERS1:-auto mg}; do
-      step "strong512_${s}_1gpu" 1 1,1,1 $C --set grid.nx=512 --set grid.ny=512 --set grid.nz=512 --set pressure.solver=$s --steps 5
-    done
-    for s in ${SOLVERS2:-auto fft mg}; do
-      step "strong512_${s}_2gpu" 2 1,1,2 $C --set grid.nx=512 --set grid.ny=512 --set grid.nz=512 --set pressure.solver=$s \
-        --set run.halo_transport=nccl --steps 5
+    grid() { IFS=, read -r a b c <<<"$1"; echo "--set grid.nx=$a --set grid.ny=$b --set grid.nz=$c"; }
+    # LABEL, the grid on 1 GPU, the grid on 2 GPUs (split along z), steps
+    for spec in "weak 256,256,256 256,256,512 10" "strong512 512,512,512 512,512,512 5"; do
+      read -r label g1 g2 steps <<<"$spec"
+      for s in ${SOLVERS1:-auto mg}; do
+        step "${label}_${s}_1gpu" 1 1,1,1 $C $(grid $g1) --set pressure.solver=$s --steps $steps
+      done
+      for s in ${SOLVERS2:-auto fft mg}; do
+        step "${label}_${s}_2gpu" 2 1,1,2 $C $(grid $g2) --set pressure.solver=$s --set run.halo_transport=nccl \
+          --steps $steps
+      done
     done
     ;;
   esac
