@@ -10,9 +10,9 @@
 #   cylinder  issue 14: the Strouhal number of cylinder Re 100 (t = 200, statistics over [100, 200]) as
 #             shipped, at half the time step, and with the lateral boundaries at +-15, +-20, +-30 (face
 #             files made by tools/navier-grid with the case's cells; ST_DIR holds them)
-#   rans      issue 15: navier bench step of the Re_tau 5200 channel (one outer iteration) on 12000^2,
-#             10000^2, 6000^2 cells on 2 GPUs (split across y) and 1 GPU; on 6000^2 also without the model
-#             and with looser inner solves (where the time goes), and `navier run --profile` of 5 steps
+#   rans      issue 15: the time per outer iteration of the Re_tau 5200 channel on 12000^2, 10000^2, 6000^2
+#             cells on 2 GPUs and 1 (bench/gpu_rans_x2.sh); on 6000^2 also without the model and with looser
+#             inner solves (where the time goes), and `navier run --profile` of 8 steps
 #   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, nccl,
 #             pressure solver auto, mg (SOLVERS1) and auto, fft, mg (SOLVERS2) (the FFT's transposes over NCCL)
 #   gputests  every gpu-labelled test of the carried tree (`ctest -L gpu -j 3`: 1-GPU tests share GPU 0)
@@ -142,10 +142,7 @@ print('cylinder $label: %s steps %s wall %.1f s: cd_mean %.4f cl_amplitude %.4f 
     ;;
   rans)
     R=cases/channel2d_rans_retau5200.ini
-    for n in 12000 10000 6000; do
-      step "rans_${n}_2gpu" 2 1,2,1 $R --set grid.nx=$n --set grid.ny=$n --steps 5
-      step "rans_${n}_1gpu" 1 1,1,1 $R --set grid.nx=$n --set grid.ny=$n --steps 5
-    done
+    OUT=$OUT bash bench/gpu_rans_x2.sh $BIN | tail -n 9 | tee -a "$SUM" # 12000^2 .. 6000^2 on 2 GPUs and 1
     step rans_6000_1gpu_nomodel 1 1,1,1 $R --set grid.nx=6000 --set grid.ny=6000 --set turbulence.model=off --steps 5
     step rans_6000_1gpu_tol1e-4 1 1,1,1 $R --set grid.nx=6000 --set grid.ny=6000 --set time.diffusion_tolerance=1e-4 --steps 5
     step rans_6000_1gpu_tol1e-2 1 1,1,1 $R --set grid.nx=6000 --set grid.ny=6000 --set time.diffusion_tolerance=1e-2 --steps 5

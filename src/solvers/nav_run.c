@@ -312,10 +312,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
          c->tolerance, dir, dir);
   for (int c0 = 0; rank == 0 && f.diff && f.diff->implicit && c0 < f.dim; c0++) { /* the Helmholtz solves */
     nav_psolver_describe(f.diff->solver[c0], desc, sizeof desc);
-    if (c->diffusion_sweeps) /* no tolerance: a fixed number of sweeps */
-      printf("implicit diffusion, %c: %s\n", "uvw"[c0], desc);
-    else
-      printf("implicit diffusion, %c: %s, tolerance %.1e\n", "uvw"[c0], desc, c->diffusion_tolerance);
+    char tol[32] = ""; /* none with sweeps: a fixed number of them */
+    if (!c->diffusion_sweeps) snprintf(tol, sizeof tol, ", tolerance %.1e", c->diffusion_tolerance);
+    printf("implicit diffusion, %c: %s%s\n", "uvw"[c0], desc, tol);
   }
   if (rank == 0 && f.ac) {
     nav_ac_describe(&f, desc, sizeof desc);

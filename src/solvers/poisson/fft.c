@@ -70,8 +70,8 @@ typedef struct nav_fft_layout {
 struct nav_fft {
   int dim, P, rank;
   nav_fft_path path;
-  void *p2p_group;         /* NAV_FFT_P2P: the transport's group; msgs: room for a send and a receive per rank */
-  nav_p2p_msg *msgs;
+  nav_p2p_msg *msgs;       /* NAV_FFT_P2P: room for a send and a receive per rank */
+  void *p2p_group;         /* NAV_FFT_P2P: the halo transport's group */
   int buf0_borrowed;       /* buf[0] is level 0's residual array (not freed here) */
   int box;                 /* one rank, every direction periodic or even (two Neumann faces), and the
                               backend has fft_box: one multi-dimensional transform (box_state) instead of
@@ -212,26 +212,40 @@ static long nav_fft_overlap(const int alo[3], const int acnt[3], const int blo[3
   return nav_fft_cells(cnt);
 }
 
+/* The way the moves travel for ops over dc (header): the halo transport's. */
+static nav_fft_path nav_fft_path_of(const nav_kernel_ops *ops, const nav_decomp *dc) {
+  const nav_transport *tr = dc->transport;
+  if (ops == &nav_kernel_ops_cpu || (tr && tr->kind == NAV_TRANSPORT_CUDA_AWARE)) return NAV_FFT_MPI;
+  if (tr && tr->kind == NAV_TRANSPORT_NCCL && ops->p2p_exchange) return NAV_FFT_P2P;
+  return NAV_FFT_HOST_STAGED;
+}
+
+int nav_fft_host_staged(const nav_kernel_ops *ops, const nav_decomp *dc) {
+  return dc && dc->size > 1 && nav_fft_path_of(ops, dc) == NAV_FFT_HOST_STAGED;
+}
+
+/* Offset in a dense box (first cell blo, strides st) of global cell lo. */
+static nav_idx nav_fft_offset(const int lo[3], const int blo[3], const nav_idx st[3]) {
+  return (lo[0] - blo[0]) + st[1] * (lo[1] - blo[1]) + st[2] * (lo[2] - blo[2]);
+}
+
 /* Move the data from layout a (array src) to layout b (array dst). Collective. */
-static nav_err nav_fft_move_parts(nav_psolver *ps, const nav_fft_layout *a, const nav_real *src, const nav_fft_layout *b,
-                            nav_real *dst) {
+static nav_err nav_fft_move_parts(nav_psolver *ps, const nav_fft_layout *a, const nav_real *src,
+                                  const nav_fft_layout *b, nav_real *dst) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
   const int me = f->rank, *ac = a->cnt[me], *bc = b->cnt[me];
   const nav_idx ast[3] = {1, ac[0], (nav_idx)ac[0] * ac[1]}, bst[3] = {1, bc[0], (nav_idx)bc[0] * bc[1]};
   int lo[3], cnt[3], ns = 0, nr = 0;
-  if (nav_fft_overlap(a->lo[me], ac, b->lo[me], bc, lo, cnt)) { /* my own part, directly */
-    const nav_idx soff = (lo[0] - a->lo[me][0]) + ast[1] * (lo[1] - a->lo[me][1]) + ast[2] * (lo[2] - a->lo[me][2]);
-    const nav_idx doff = (lo[0] - b->lo[me][0]) + bst[1] * (lo[1] - b->lo[me][1]) + bst[2] * (lo[2] - b->lo[me][2]);
-    NAV_CALL(ops->copy_box(cnt, src, soff, ast, dst, doff, bst));
-  }
+  if (nav_fft_overlap(a->lo[me], ac, b->lo[me], bc, lo, cnt)) /* my own part, directly */
+    NAV_CALL(ops->copy_box(cnt, src, nav_fft_offset(lo, a->lo[me], ast), ast, dst, nav_fft_offset(lo, b->lo[me], bst),
+                           bst));
   for (int r = 0; r < f->P; r++) { /* pack what rank r gets from me */
     f->sd[r] = ns;
     f->sc[r] = r == me ? 0 : (int)nav_fft_overlap(a->lo[me], ac, b->lo[r], b->cnt[r], lo, cnt);
     if (f->sc[r]) {
-      const nav_idx soff = (lo[0] - a->lo[me][0]) + ast[1] * (lo[1] - a->lo[me][1]) + ast[2] * (lo[2] - a->lo[me][2]);
       const nav_idx dst_st[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
-      NAV_CALL(ops->copy_box(cnt, src, soff, ast, f->sbuf, ns, dst_st));
+      NAV_CALL(ops->copy_box(cnt, src, nav_fft_offset(lo, a->lo[me], ast), ast, f->sbuf, ns, dst_st));
     }
     ns += f->sc[r];
     f->rd[r] = nr;
@@ -259,9 +273,8 @@ static nav_err nav_fft_move_parts(nav_psolver *ps, const nav_fft_layout *a, cons
   for (int r = 0; r < f->P; r++) { /* unpack what rank r sent me */
     if (!f->rc[r]) continue;
     nav_fft_overlap(a->lo[r], a->cnt[r], b->lo[me], bc, lo, cnt);
-    const nav_idx doff = (lo[0] - b->lo[me][0]) + bst[1] * (lo[1] - b->lo[me][1]) + bst[2] * (lo[2] - b->lo[me][2]);
     const nav_idx sst[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
-    NAV_CALL(ops->copy_box(cnt, f->rbuf, f->rd[r], sst, dst, doff, bst));
+    NAV_CALL(ops->copy_box(cnt, f->rbuf, f->rd[r], sst, dst, nav_fft_offset(lo, b->lo[me], bst), bst));
   }
   return NAV_OK;
 }
@@ -438,12 +451,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   f->P = dc->size;
   f->rank = dc->rank;
   f->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
-  /* the path of the moves: the halo transport's (header) */
-  const nav_transport *tr = dc->transport;
-  f->path = ops == &nav_kernel_ops_cpu || (tr && tr->kind == NAV_TRANSPORT_CUDA_AWARE) ? NAV_FFT_MPI
-            : tr && tr->kind == NAV_TRANSPORT_NCCL && ops->p2p_exchange                  ? NAV_FFT_P2P
-                                                                                         : NAV_FFT_HOST_STAGED;
-  f->p2p_group = f->path == NAV_FFT_P2P ? tr->group : NULL;
+  f->path = nav_fft_path_of(ops, dc);
   f->tri = nav_fft_tri_direction(ops, dim, dc->N, l0->w);
   for (int d = 0; d < dim; d++)
     f->dense[d] = d != f->tri && !nav_fft_uniform(l0->w[d], dc->N[d]);
@@ -495,8 +503,11 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     f->sc = calloc((size_t)f->P * 4, sizeof(int));
     NAV_CHECK(f->sc, NAV_ERR_MEMORY, "cannot allocate the FFT move counts");
     f->sd = f->sc + f->P, f->rc = f->sd + f->P, f->rd = f->rc + f->P;
-    f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
-    NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT move messages");
+    if (f->path == NAV_FFT_P2P) {
+      f->p2p_group = dc->transport->group;
+      f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
+      NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT move messages");
+    }
     if (f->path == NAV_FFT_HOST_STAGED) {
       f->hs = malloc(bytes);
       f->hr = malloc(bytes);

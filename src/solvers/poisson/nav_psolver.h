@@ -6,8 +6,8 @@
  *           stretched direction, dense eigenvector transforms in any other stretched one (fft.c);
  *           one pass, the residual is round-off
  *   auto    fft where it applies (nav_fft_applies: no stretched periodic direction; a backend with
- *           an FFT library, and LAPACK for a second stretched direction; not a device backend over
- *           several ranks, whose transposes would go through the host; dense transforms no longer
+ *           an FFT library, and LAPACK for a second stretched direction; not where its transposes
+ *           would go through the host, nav_fft_host_staged; dense transforms no longer
  *           than nav_fft_dense_cheap's limit), else mg
  *   mg      geometric multigrid cycles (red-black Gauss-Seidel smoothing, V or F cycle)
  *   mgpcg   conjugate gradients preconditioned by one symmetric multigrid V-cycle

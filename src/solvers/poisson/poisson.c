@@ -122,13 +122,10 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   for (int i = 0; nav_psolver_names[i]; i++)
     if (!strcmp(opt->solver, nav_psolver_names[i])) kind = i;
   char why[256];
-  /* auto: fft where it applies (and its dense transforms are short enough), else the multigrid. On a device backend
-   * over several ranks with the mpi halo transport the FFT's transposes would go through the host (all the data, twice
-   * per solve, over PCIe: 136 against 24 ms per step of the 2-GPU cavity at 256^3 per GPU, docs/performance.md), so
-   * there auto keeps the multigrid; with nccl or cuda-aware MPI they stay on the devices (fft.c). */
-  const nav_transport *tr = dc ? dc->transport : NULL;
-  const int host_transposes = ops != &nav_kernel_ops_cpu && dc && dc->size > 1 &&
-                              !(tr && (tr->kind == NAV_TRANSPORT_NCCL || tr->kind == NAV_TRANSPORT_CUDA_AWARE));
+  /* auto: fft where it applies (and its dense transforms are short enough), else the multigrid. Where the FFT's
+   * transposes would go through the host (all the data, twice per solve, over PCIe: 136 against 24 ms per step of the
+   * 2-GPU cavity at 256^3 per GPU, docs/performance.md) auto keeps the multigrid. */
+  const int host_transposes = nav_fft_host_staged(ops, dc);
   if (!strcmp(opt->solver, "auto"))
     kind =
         !host_transposes && nav_fft_applies(ops, dim, n, w, bc, why, sizeof why) && nav_fft_dense_cheap(ops, dim, n, w)
