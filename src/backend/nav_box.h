@@ -44,6 +44,11 @@ typedef struct nav_box {
   const nav_real *rdf[3];
   const nav_real *rdc[3];
   const nav_real *wf[3];
+  /* A direction of uniform width (every width of the block, its ghosts included, bit for bit the same):
+   * udf[d] > 0 is that width and urdf[d], urdc[d] are the values of rdf[d], rdc[d]; the Poisson
+   * operator's point functions take these instead of loading the arrays (nav_point_poisson.h: on the GPU
+   * they are kernel parameters, no loads and no conversions per cell). 0 in a non-uniform direction. */
+  nav_real udf[3], urdf[3], urdc[3];
   nav_real shift;        /* Helmholtz shift sigma (0: none) */
   const nav_real *kc;    /* Helmholtz coefficient k at the cells (NULL: 1) */
   const nav_real *sc;    /* a variable Helmholtz shift s >= 0 at the cells, added to sigma (NULL: none) */

@@ -265,6 +265,10 @@ typedef struct nav_kernel_ops {
    * may divide by the stencil's diagonal instead of reading inv_diag (CUDA: nav_relax with inv_diag = NULL) */
   nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                           nav_real omega);
+  /* the first half sweep from x = 0 without reading x: the cells of the colour get nav_relax_from_zero, the
+   * others 0, the ghosts are left as they are (set(x, 0) then relax_colour in one pass over the cells) */
+  nav_err (*relax_first)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                         nav_real omega);
   /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
    * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
    * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays

@@ -79,6 +79,20 @@ int nav_box_shell(const nav_box *b, nav_box shell[6], nav_box *core) {
   return 2 * b->dim;
 }
 
+/* Are the widths wg[-1..m] of a block's direction all the same, bit for bit (then so are its rdf and
+ * rdc: nav_box.udf)? The environment variable NAV_UNIFORM_METRICS=0 answers no everywhere (to measure what
+ * the constants save; the same results bit for bit). */
+static int nav_widths_uniform(const double *wg, int m) {
+  static int off = -1;
+  if (off < 0) {
+    const char *env = getenv("NAV_UNIFORM_METRICS");
+    off = env && !strcmp(env, "0");
+  }
+  for (int i = 0; i <= m && !off; i++)
+    if (wg[i] != wg[-1]) return 0;
+  return !off;
+}
+
 nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],
                        nav_box *b) {
   nav_box_layout(dim, n, g0, b);
@@ -94,6 +108,11 @@ nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const
       rdf[i + 1] = i <= m ? (nav_real)(1.0 / wg[i]) : 0;
       rdc[i + 1] = i >= 0 && i <= m ? (nav_real)(2.0 / (wg[i - 1] + wg[i])) : 0;
       wf[i + 1] = i >= 0 && i <= m ? (nav_real)(wg[i - 1] / (wg[i - 1] + wg[i])) : 0;
+    }
+    if (nav_widths_uniform(wg, m)) {
+      b->udf[d] = df[1];
+      b->urdf[d] = rdf[1];
+      b->urdc[d] = rdc[1];
     }
     void *dev;
     nav_err e = ops->alloc(&dev, bytes);

@@ -89,15 +89,24 @@ NAV_FIELD NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_fi
   const int side = m >= face;
   if (side) m -= face;
   int ijk[3] = {0, 0, 0};
-  for (int e = 0; e < b->dim; e++) { /* decompose m, fastest direction first */
+  /* decompose m, fastest direction first; in 32-bit arithmetic where it fits (a face of fewer than 2^31
+   * points: every face of a 3D grid that fits a GPU): a 64-bit division costs a GPU tens of instructions */
+  const int narrow = m <= 0x7fffffff;
+  int mi = (int)m;
+  for (int e = 0; e < b->dim; e++) {
     if (e == d) {
       ijk[e] = side ? b->n[e] : -1;
       continue;
     }
     const int inner = e < d && !g->skip[e];
-    const nav_idx len = inner ? b->n[e] : b->n[e] + 2;
-    ijk[e] = (int)(m % len) - (inner ? 0 : 1);
-    m /= len;
+    const int len = inner ? b->n[e] : b->n[e] + 2;
+    if (narrow) {
+      ijk[e] = mi % len - (inner ? 0 : 1);
+      mi /= len;
+    } else {
+      ijk[e] = (int)(m % len) - (inner ? 0 : 1);
+      m /= len;
+    }
   }
   int src[3] = {ijk[0], ijk[1], ijk[2]};
   for (int e = 0; e < b->dim; e++) {

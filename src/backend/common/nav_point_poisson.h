@@ -22,37 +22,49 @@
 #include "backend/common/nav_hd.h"
 #include "backend/nav_box.h"
 
+/* The metric values of direction d at index i (nav_box.h): the block's constants where the direction is
+ * uniform (nav_box.udf), else the arrays. */
+NAV_HD static inline nav_real nav_df(const nav_box *b, int d, int i) { return b->udf[d] > 0 ? b->udf[d] : b->df[d][i]; }
+NAV_HD static inline nav_real nav_rdf(const nav_box *b, int d, int i) { return b->udf[d] > 0 ? b->urdf[d] : b->rdf[d][i]; }
+NAV_HD static inline nav_real nav_rdc(const nav_box *b, int d, int i) { return b->udf[d] > 0 ? b->urdc[d] : b->rdc[d][i]; }
+
 /* Coupling coefficients of cell i to its high and low neighbour along one direction:
  * ce = k_{i+1/2} / (dc_{i+1} df_i), cw = k_{i-1/2} / (dc_i df_i). The arithmetic of the Laplacian, the
  * relaxation and the transfers is in the field's type nav_field (nav_hd.h): nav_real, or float on the
- * mixed-precision multigrid's float levels (the metric arrays are converted as they are read). */
-#define NAV_LAP_TERM(d, s)                                                                          \
+ * mixed-precision multigrid's float levels (the metric values are converted as they are read).
+ * NAV_LAP_SUM adds the terms of every direction and the shifts to lx (when WITH_X; x is not read
+ * otherwise) and to the diagonal dg, in one order: nav_laplacian and nav_relax_from_zero. */
+#define NAV_LAP_TERM(d, s, WITH_X)                                                                  \
   do {                                                                                              \
-    const nav_field rf = (nav_field)b->rdf[d][ijk[d]];                                              \
-    nav_field ce = (nav_field)b->rdc[d][ijk[d] + 1] * rf, cw = (nav_field)b->rdc[d][ijk[d]] * rf;   \
+    const nav_field rf = (nav_field)nav_rdf(b, d, ijk[d]);                                          \
+    nav_field ce = (nav_field)nav_rdc(b, d, ijk[d] + 1) * rf, cw = (nav_field)nav_rdc(b, d, ijk[d]) * rf; \
     if (b->kc) {                                                                                    \
       ce *= (nav_field)0.5 * (nav_field)(b->kc[p] + b->kc[p + (s)]);                                \
       cw *= (nav_field)0.5 * (nav_field)(b->kc[p] + b->kc[p - (s)]);                                \
     }                                                                                               \
-    lx += ce * (x[p + (s)] - x[p]) - cw * (x[p] - x[p - (s)]);                                      \
+    if (WITH_X) lx += ce * (x[p + (s)] - x[p]) - cw * (x[p] - x[p - (s)]);                          \
     dg -= ce + cw;                                                                                  \
+  } while (0)
+#define NAV_LAP_SUM(WITH_X)                                                                         \
+  do {                                                                                              \
+    NAV_LAP_TERM(0, 1, WITH_X);                                                                     \
+    NAV_LAP_TERM(1, b->st[1], WITH_X);                                                              \
+    if (b->dim == 3) NAV_LAP_TERM(2, b->st[2], WITH_X);                                             \
+    if (b->shift != 0) {                                                                            \
+      if (WITH_X) lx -= (nav_field)b->shift * x[p];                                                 \
+      dg -= (nav_field)b->shift;                                                                    \
+    }                                                                                               \
+    if (b->sc) { /* the variable shift s(x) */                                                      \
+      if (WITH_X) lx -= (nav_field)b->sc[p] * x[p];                                                 \
+      dg -= (nav_field)b->sc[p];                                                                    \
+    }                                                                                               \
   } while (0)
 
 /* (L x) at cell (p, ijk); *diag receives the coefficient of x_p (negative). */
 NAV_FIELD NAV_HD static inline nav_field nav_laplacian(const nav_box *b, const nav_field *x, nav_idx p,
                                                      const int *ijk, nav_field *diag) {
   nav_field lx = 0, dg = 0;
-  NAV_LAP_TERM(0, 1);
-  NAV_LAP_TERM(1, b->st[1]);
-  if (b->dim == 3) NAV_LAP_TERM(2, b->st[2]);
-  if (b->shift != 0) {
-    lx -= (nav_field)b->shift * x[p];
-    dg -= (nav_field)b->shift;
-  }
-  if (b->sc) { /* the variable shift s(x) */
-    lx -= (nav_field)b->sc[p] * x[p];
-    dg -= (nav_field)b->sc[p];
-  }
+  NAV_LAP_SUM(1);
   *diag = dg;
   return lx;
 }
@@ -61,13 +73,13 @@ NAV_FIELD NAV_HD static inline nav_field nav_laplacian(const nav_box *b, const n
 NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p, const int *ijk) {
   nav_real dg = 0;
   NAV_FOR_DIM(d, b) {
-    const nav_real rf = b->rdf[d][ijk[d]];
+    const nav_real rf = nav_rdf(b, d, ijk[d]);
     if (!b->kc) {
-      dg -= (b->rdc[d][ijk[d] + 1] + b->rdc[d][ijk[d]]) * rf;
+      dg -= (nav_rdc(b, d, ijk[d] + 1) + nav_rdc(b, d, ijk[d])) * rf;
       continue;
     }
-    const nav_real ce = b->rdc[d][ijk[d] + 1] * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p + b->st[d]]);
-    const nav_real cw = b->rdc[d][ijk[d]] * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p - b->st[d]]);
+    const nav_real ce = nav_rdc(b, d, ijk[d] + 1) * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p + b->st[d]]);
+    const nav_real cw = nav_rdc(b, d, ijk[d]) * rf * (nav_real)0.5 * (b->kc[p] + b->kc[p - b->st[d]]);
     dg -= ce + cw;
   }
   return dg - b->shift - (b->sc ? b->sc[p] : (nav_real)0);
@@ -82,6 +94,21 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_f
   nav_field dg;
   const nav_field lx = nav_laplacian(b, x, p, ijk, &dg), w = (nav_field)omega;
   return inv_diag ? x[p] + w * (rhs[p] - lx) * (nav_field)inv_diag[p] : x[p] + w * (rhs[p] - lx) / dg;
+}
+
+/* nav_relax at a cell whose stencil holds zeros only (the first colour of a sweep from x = 0, where L x = 0):
+ * the same value bit for bit, 0 + omega (rhs_p - 0) / diag_p, without reading x. */
+NAV_FIELD NAV_HD static inline nav_field nav_relax_from_zero(const nav_box *b, const nav_field *rhs,
+                                                           const nav_real *inv_diag, nav_idx p, const int *ijk,
+                                                           nav_real omega) {
+  const nav_field zero = 0, w = (nav_field)omega;
+  if (inv_diag) return zero + w * (rhs[p] - zero) * (nav_field)inv_diag[p];
+  const nav_field *x = (const nav_field *)0; /* not read: NAV_LAP_SUM(0) */
+  nav_field lx = 0, dg = 0;
+  NAV_LAP_SUM(0);
+  (void)x;
+  (void)lx;
+  return zero + w * (rhs[p] - zero) / dg;
 }
 
 /* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]
@@ -111,8 +138,8 @@ NAV_HD static inline nav_real nav_line_row(const nav_box *b, const nav_real *x, 
     f = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
   else
     dg = nav_laplacian_diagonal(b, p, ijk);
-  const nav_real rf = b->rdf[ld][i];
-  nav_real cw = b->rdc[ld][i] * rf, ce = b->rdc[ld][i + 1] * rf;
+  const nav_real rf = nav_rdf(b, ld, i);
+  nav_real cw = nav_rdc(b, ld, i) * rf, ce = nav_rdc(b, ld, i + 1) * rf;
   if (b->kc) { /* Helmholtz coefficient k (the couplings of NAV_LAP_TERM) */
     cw *= (nav_real)0.5 * (b->kc[p] + b->kc[p - s]);
     ce *= (nav_real)0.5 * (b->kc[p] + b->kc[p + s]);
@@ -195,8 +222,8 @@ NAV_HD static inline void nav_line_others(int ld, int *oa, int *ob) {
 
 /* Volume of cell ijk. */
 NAV_HD static inline nav_real nav_cell_volume(const nav_box *b, const int *ijk) {
-  nav_real v = b->df[0][ijk[0]] * b->df[1][ijk[1]];
-  return b->dim == 3 ? v * b->df[2][ijk[2]] : v;
+  nav_real v = nav_df(b, 0, ijk[0]) * nav_df(b, 1, ijk[1]);
+  return b->dim == 3 ? v * nav_df(b, 2, ijk[2]) : v;
 }
 
 /* Colour (0 red, 1 black) of a cell from its global index. */
@@ -266,7 +293,7 @@ NAV_FIELD NAV_HD static inline nav_field nav_prolong(const nav_box *c, const nav
     const int i = ijk[d], parent = i >> 1;
     I[d] = parent;
     step[d] = (i & 1) ? 1 : -1;
-    w[d] = (nav_real)0.5 * (c->df[d][parent] - f->df[d][i]) * c->rdc[d][(i & 1) ? parent + 1 : parent];
+    w[d] = (nav_real)0.5 * (nav_df(c, d, parent) - nav_df(f, d, i)) * nav_rdc(c, d, (i & 1) ? parent + 1 : parent);
   }
   return nav_interp_linear(c, xc, I, step, w, f->dim);
 }

@@ -98,6 +98,8 @@ nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const 
 nav_err nav_laplacian_cpu(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
 nav_err nav_inverse_diagonal_cpu(const nav_box *b, nav_real *inv_diag);
+nav_err nav_relax_first_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                            nav_real omega);
 nav_err nav_relax_colour_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                              nav_real omega);
 nav_err nav_relax_line_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,

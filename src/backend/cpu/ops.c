@@ -45,6 +45,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .residual = nav_residual_cpu,
     .inverse_diagonal = nav_inverse_diagonal_cpu,
     .relax_colour = nav_relax_colour_cpu,
+    .relax_first = nav_relax_first_cpu,
     .relax_line = nav_relax_line_cpu,
     .line_solve = nav_line_solve_cpu,
     .line_update = nav_line_update_cpu,

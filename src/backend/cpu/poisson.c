@@ -60,6 +60,14 @@ nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rh
   return NAV_OK;
 }
 
+nav_err nav_relax_first_cpu(const nav_box *box, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                            nav_real omega) {
+  NAV_CPU_LOOP(box, , {
+    x[p] = nav_colour(b, ijk) == colour ? nav_relax_from_zero(b, rhs, inv_diag, p, ijk, omega) : (nav_real)0;
+  });
+  return NAV_OK;
+}
+
 /* The lines of one colour (colour < 0: all) along direction DIR of box B: BODY runs with p0, ijk (the
  * line's first cell) and l (the line's index ka + n[oa] kb). */
 #define NAV_CPU_LINES(B, DIR, COLOUR, BODY)                                                         \

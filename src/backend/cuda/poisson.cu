@@ -139,6 +139,30 @@ nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs
   return NAV_OK;
 }
 
+/* The first half sweep from x = 0 (nav_relax_from_zero; ops->relax_first): one thread per cell of either colour,
+ * so that the stores of the colour's values and of the other colour's zeros are whole rows. */
+template <int DIM, typename T>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_relax_first_kernel(nav_box box, T *x, const T *rhs, int colour, nav_real omega, int kz) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  if (nav_cuda_point(b, ijk, &p))
+    nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
+      x[q] = nav_colour(b, ijk) == colour ? nav_relax_from_zero(b, rhs, (const nav_real *)NULL, q, ijk, omega) : (T)0;
+    });
+}
+
+nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
+                             nav_real omega) {
+  const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
+  NAV_CUDA_LAUNCH_FIELD(b, nav_cuda_grid_kz(b, b->n[0], kz), nav_relax_first_kernel, *b, (nav_cuda_t *)x,
+                        (const nav_cuda_t *)rhs, colour, omega, kz);
+  (void)inv_diag; /* divides by the stencil's diagonal, as nav_relax_colour_kernel */
+  return NAV_OK;
+}
+
 /* ---- line relaxation (mg_line.c): a thread block per line ----------------------------------------
  *
  * Each line of the colour is solved by one thread block with the partitioned algorithm of

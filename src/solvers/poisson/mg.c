@@ -357,22 +357,46 @@ static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const na
   return ops->stream_join();
 }
 
-/* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. */
+/* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. On a level whose x is 0 but
+ * not stored (x_zero, nav_mg_zero), the first colour is relaxed from zero and writes every cell
+ * (ops->relax_first): the memset of x and the colour's reads of x saved, the same values. */
 static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
-  if (lev->nline) return nav_mg_line_sweep(ps, lev, order);
   nav_box shell[6], core;
   const long cells = (long)lev->box.n[0] * lev->box.n[1] * lev->box.n[2];
-  const int overlap = lev->halo && ps->opt.overlap_cells > 0 && cells >= ps->opt.overlap_cells;
+  const int overlap = !lev->nline && lev->halo && ps->opt.overlap_cells > 0 && cells >= ps->opt.overlap_cells;
   const int nshell = overlap ? nav_box_shell(&lev->box, shell, &core) : 0;
+  int from_zero = lev->x_zero;
+  lev->x_zero = 0;
+  if (from_zero && (lev->nline || nshell)) { /* these sweeps read x first: store the zeros */
+    NAV_CALL(lev->ops->set(&lev->box, lev->x, 0));
+    from_zero = 0;
+  }
+  if (lev->nline) return nav_mg_line_sweep(ps, lev, order);
   for (int h = 0; h < 2; h++) {
     if (nshell) {
       NAV_CALL(nav_mg_relax_overlapped(ps, lev, shell, nshell, &core, h ^ order));
       continue;
     }
-    NAV_CALL(lev->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
+    if (h == 0 && from_zero)
+      NAV_CALL(lev->ops->relax_first(&lev->box, lev->x, lev->b, lev->inv_diag, order, (nav_real)NAV_MG_OMEGA));
+    else
+      NAV_CALL(lev->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
     NAV_CALL(nav_level_fill(ps, lev, lev->x));
   }
   return NAV_OK;
+}
+
+/* x = 0 on level l before its cycle: deferred to the first pre-smoothing sweep (nav_mg_sweep) on a level that
+ * nav_mg_down smooths first, stored here elsewhere (the coarsest level's solve and the shift-dominated bottom
+ * levels start from x). */
+static nav_err nav_mg_zero(nav_psolver *ps, int l) {
+  nav_level *lev = &ps->lev[l];
+  if (l < ps->nlev - 1 && l < ps->bottom && ps->opt.pre_smooth > 0) {
+    lev->x_zero = 1;
+    return NAV_OK;
+  }
+  lev->x_zero = 0;
+  return lev->ops->set(&lev->box, lev->x, 0);
 }
 
 nav_err nav_mg_smooth(nav_psolver *ps, int sweeps) {
@@ -406,7 +430,7 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
   nav_real *x = lev->x, *b = lev->b;
   lev->x = z;
   lev->b = (nav_real *)r; /* read only: the cycle never writes the right-hand side of level 0 */
-  nav_err e = lev->ops->set(&lev->box, z, 0);
+  nav_err e = nav_mg_zero(ps, 0);
   if (e == NAV_OK) e = nav_mg_cycle(ps, 0, 0);
   lev->x = x;
   lev->b = b;
@@ -439,7 +463,7 @@ static nav_err nav_mg_down(nav_psolver *ps, int l) {
     if (!below) return NAV_OK;
     NAV_CALL(c->ops->restrict_residual(&lev->box, lev->r, &c->box, c->b));
   }
-  return c->ops->set(&c->box, c->x, 0);
+  return nav_mg_zero(ps, l + 1);
 }
 
 static nav_err nav_mg_up(nav_psolver *ps, int l) {
@@ -459,7 +483,7 @@ static nav_err nav_mg_gathered(nav_psolver *ps, int l, int fcycle) {
   NAV_CALL(nav_mg_gather(ps, lev));
   if (c->active) { /* t and c share a backend */
     NAV_CALL(c->ops->restrict_residual(&t->box, t->r, &c->box, c->b));
-    NAV_CALL(c->ops->set(&c->box, c->x, 0));
+    NAV_CALL(nav_mg_zero(ps, l + 1));
     NAV_CALL(nav_mg_cycle(ps, l + 1, fcycle));
     if (fcycle) NAV_CALL(nav_mg_cycle(ps, l + 1, 0)); /* c->x returns with its ghosts filled */
     NAV_CALL(c->ops->set(&t->box, t->x, 0));
@@ -533,6 +557,7 @@ static nav_err nav_mg_cycle_graphed(nav_psolver *ps) {
   }
   int ran;
   NAV_CALL(nav_mg_graph_part(ps, 0, &ran));
+  for (int l = 0; l < ps->gather && ran; l++) ps->lev[l].x_zero = 0; /* the replayed sweeps wrote them */
   for (int l = 0; l < ps->gather && !ran; l++) NAV_CALL(nav_mg_down(ps, l));
   NAV_CALL(nav_mg_gathered(ps, ps->gather - 1, 0));
   if (ps->graphs > 0) NAV_CALL(nav_mg_graph_part(ps, 1, &ran));
@@ -616,7 +641,7 @@ nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle) {
   l0->b = ps->lo0[1];
   l0->r = ps->lo0[2];
   l0->box.lo = 1;
-  nav_err e = l0->ops->set(&l0->box, l0->x, 0);
+  nav_err e = nav_mg_zero(ps, 0);
   if (e == NAV_OK) e = nav_mg_cycle(ps, 0, fcycle);
   l0->box.lo = 0;
   l0->x = keep[0];

@@ -28,6 +28,7 @@ typedef struct nav_level {
   int active;          /* this rank works on the level */
   int nline;           /* multigrid smoothing by zebra lines along line_dir[0..nline-1]; 0: red-black points */
   int line_dir[3];
+  int x_zero;          /* x is 0 in the cells but not yet stored: its first sweep writes it (nav_mg_zero) */
   int line_kind[3][2]; /* the ends of the block's lines per direction: +1 Neumann, -1 Dirichlet, 0 ghost kept */
   nav_real *lw;        /* scratch of the line solves (forward coefficients); NULL without lines */
   struct nav_line_split *split[3]; /* lines along d split over ranks (mg_line.c); NULL otherwise */
