@@ -49,6 +49,8 @@ typedef struct nav_box {
    * operator's point functions take these instead of loading the arrays (nav_point_poisson.h: on the GPU
    * they are kernel parameters, no loads and no conversions per cell). 0 in a non-uniform direction. */
   nav_real udf[3], urdf[3], urdc[3];
+  int uniform;           /* every direction uniform (udf[d] > 0, d < dim): a CUDA kernel that sets it on its own copy of
+                            the box resolves nav_rdf & co. at compile time (backend/cuda/cuda_kernels.h) */
   nav_real shift;        /* Helmholtz shift sigma (0: none) */
   const nav_real *kc;    /* Helmholtz coefficient k at the cells (NULL: 1) */
   const nav_real *sc;    /* a variable Helmholtz shift s >= 0 at the cells, added to sigma (NULL: none) */

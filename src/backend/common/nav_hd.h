@@ -21,6 +21,14 @@
 #define NAV_FOR_DIM(d, b) for (int d = 0; d < (b)->dim; d++)
 #endif
 
+/* NAV_UNROLL before a loop of constant trip count: unrolled fully by nvcc (the iterations' loads in flight
+ * together); nothing in C. */
+#ifdef __CUDACC__
+#define NAV_UNROLL _Pragma("unroll")
+#else
+#define NAV_UNROLL
+#endif
+
 /* NAV_FIELD before a point function whose field arguments have the type nav_field: under nvcc a
  * template over that type, so that one formula serves the float fields of the mixed-precision
  * multigrid levels (nav_box.lo) and the nav_real fields; in C, nav_field is nav_real. A point function

@@ -23,10 +23,15 @@
 #include "backend/nav_box.h"
 
 /* The metric values of direction d at index i (nav_box.h): the block's constants where the direction is
- * uniform (nav_box.udf), else the arrays. */
-NAV_HD static inline nav_real nav_df(const nav_box *b, int d, int i) { return b->udf[d] > 0 ? b->udf[d] : b->df[d][i]; }
-NAV_HD static inline nav_real nav_rdf(const nav_box *b, int d, int i) { return b->udf[d] > 0 ? b->urdf[d] : b->rdf[d][i]; }
-NAV_HD static inline nav_real nav_rdc(const nav_box *b, int d, int i) { return b->udf[d] > 0 ? b->urdc[d] : b->rdc[d][i]; }
+ * uniform (nav_box.udf, or every direction: nav_box.uniform), else the arrays. */
+NAV_HD static inline int nav_uniform(const nav_box *b, int d) { return b->uniform || b->udf[d] > 0; }
+NAV_HD static inline nav_real nav_df(const nav_box *b, int d, int i) { return nav_uniform(b, d) ? b->udf[d] : b->df[d][i]; }
+NAV_HD static inline nav_real nav_rdf(const nav_box *b, int d, int i) {
+  return nav_uniform(b, d) ? b->urdf[d] : b->rdf[d][i];
+}
+NAV_HD static inline nav_real nav_rdc(const nav_box *b, int d, int i) {
+  return nav_uniform(b, d) ? b->urdc[d] : b->rdc[d][i];
+}
 
 /* Coupling coefficients of cell i to its high and low neighbour along one direction:
  * ce = k_{i+1/2} / (dc_{i+1} df_i), cw = k_{i-1/2} / (dc_i df_i). The arithmetic of the Laplacian, the
@@ -241,9 +246,10 @@ NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const na
                                                       const nav_box *c, const int *IJK) {
   nav_field sum = 0, vol = 0;
   const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
-  for (int dk = 0; dk < kmax; dk++)
-    for (int dj = 0; dj < jmax; dj++)
-      for (int di = 0; di < imax; di++) {
+  NAV_UNROLL for (int dk = 0; dk < 2; dk++)
+    NAV_UNROLL for (int dj = 0; dj < 2; dj++)
+      NAV_UNROLL for (int di = 0; di < 2; di++) {
+        if (dk >= kmax || dj >= jmax || di >= imax) continue;
         const int ijk[3] = {c->keep[0] ? IJK[0] : 2 * IJK[0] + di, c->keep[1] ? IJK[1] : 2 * IJK[1] + dj,
                             f->dim != 3 ? 0 : c->keep[2] ? IJK[2] : 2 * IJK[2] + dk};
         if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;

@@ -128,6 +128,54 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
   return l;
 }
 
+/* The multigrid's kernels in two variants, PLAIN or not (a template parameter): a plain box is the Poisson
+ * operator (no Helmholtz coefficient, variable shift or shift) on a block uniform in every direction
+ * (nav_cuda_plain). The PLAIN kernel's copy of the box says so in constants (uniform = 1, kc = sc = NULL,
+ * shift = 0), so the point functions' metric values and couplings are kernel parameters, computed before
+ * the plane loop, and their other branches are compiled out: the generic kernel spent about 220
+ * instructions per cell (H100 SASS of the float colour sweep: the metric selection, 9 conversions from
+ * double and the Helmholtz branches, predicated, in every plane). The same formulas, the same values. */
+static inline bool nav_cuda_plain(const nav_box *b) { return b->uniform && !b->kc && !b->sc && b->shift == 0; }
+#ifdef __CUDACC__
+template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_plain(const nav_box &b) {
+  nav_box l = b;
+  l.dim = DIM;
+  if (PLAIN) {
+    l.uniform = 1;
+    l.kc = NULL;
+    l.sc = NULL;
+    l.shift = 0;
+  }
+  return l;
+}
+#endif
+
+/* Launch KERNEL<DIM, T, PLAIN> (T: the field type as in NAV_CUDA_LAUNCH_FIELD, visible as nav_cuda_t; PLAIN: the
+ * boolean expression PLAIN_IF, e.g. nav_cuda_plain(b)) on GRID, then check it. */
+#define NAV_CUDA_LAUNCH_PLAIN(BOX, PLAIN_IF, GRID, KERNEL, ...)                                      \
+  do {                                                                                               \
+    const bool plain_ = (PLAIN_IF);                                                                  \
+    if ((BOX)->lo) {                                                                                 \
+      typedef float nav_cuda_t;                                                                      \
+      NAV_CUDA_PLAIN_DIM(BOX, plain_, GRID, KERNEL, __VA_ARGS__);                                    \
+    } else {                                                                                         \
+      typedef nav_real nav_cuda_t;                                                                   \
+      NAV_CUDA_PLAIN_DIM(BOX, plain_, GRID, KERNEL, __VA_ARGS__);                                    \
+    }                                                                                                \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+#define NAV_CUDA_PLAIN_DIM(BOX, PLAIN, GRID, KERNEL, ...)                                            \
+  do {                                                                                               \
+    if ((BOX)->dim == 2 && (PLAIN))                                                                  \
+      KERNEL<2, nav_cuda_t, true><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);     \
+    else if ((BOX)->dim == 2)                                                                        \
+      KERNEL<2, nav_cuda_t, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);    \
+    else if (PLAIN)                                                                                  \
+      KERNEL<3, nav_cuda_t, true><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);     \
+    else                                                                                             \
+      KERNEL<3, nav_cuda_t, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);    \
+  } while (0)
+
 /* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates and divergence let a
  * thread take kz consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks
  * (and block partials to combine). kz from the environment variable NAV_CUDA_KZ (a tuning knob), read once;

@@ -30,10 +30,10 @@ nav_err nav_laplacian_cuda(const nav_box *b, const nav_real *x, nav_real *y) {
  * and float on a mixed-precision level; nav_real and float for the outer residual of the mixed-precision
  * multigrid, nav_residual_lo_cuda: computed from the nav_real iterate, stored as the next cycle's float
  * right-hand side; nav_real and nav_real elsewhere). */
-template <int DIM, bool RR, typename X, typename R>
+template <int DIM, bool RR, typename X, typename R, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_residual_kernel(nav_box box, const X *x, const X *rhs, R *r, double *partial, int kz) {
-  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
@@ -55,17 +55,23 @@ static nav_err nav_residual_launch(const nav_box *b, const X *x, const X *rhs, R
   const size_t nblocks = nav_cuda_blocks(grid);
   double *partial = NULL;
   if (rr) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
-  if (b->dim == 2) {
-    if (rr)
-      nav_residual_kernel<2, true, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
-    else
-      nav_residual_kernel<2, false, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
-  } else {
-    if (rr)
-      nav_residual_kernel<3, true, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
-    else
-      nav_residual_kernel<3, false, X, R><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz);
-  }
+#define NAV_RESIDUAL_LAUNCH(D, P)                                                                    \
+  do {                                                                                               \
+    if (rr)                                                                                          \
+      nav_residual_kernel<D, true, X, R, P><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz); \
+    else                                                                                             \
+      nav_residual_kernel<D, false, X, R, P><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz); \
+  } while (0)
+  const bool plain = nav_cuda_plain(b);
+  if (b->dim == 2 && plain)
+    NAV_RESIDUAL_LAUNCH(2, true);
+  else if (b->dim == 2)
+    NAV_RESIDUAL_LAUNCH(2, false);
+  else if (plain)
+    NAV_RESIDUAL_LAUNCH(3, true);
+  else
+    NAV_RESIDUAL_LAUNCH(3, false);
+#undef NAV_RESIDUAL_LAUNCH
   NAV_CUDA_LAUNCHED("nav_residual_kernel");
   if (rr) NAV_CALL(nav_cuda_reduce(1, 0, nblocks, rr));
   return NAV_OK;
@@ -111,10 +117,10 @@ nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag) {
  * (2.8 TB/s on an H100 at 256^3: its stride-2 accesses move every sector of x, rhs and the diagonal):
  * it divides by the stencil's diagonal (nav_relax with inv_diag = NULL) instead of loading inv_diag, 8
  * bytes per cell and colour fewer; inv_diag stays for the Jacobi iterations and preconditioner. */
-template <int DIM, typename T>
+template <int DIM, typename T, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_relax_colour_kernel(nav_box box, T *x, const T *rhs, int colour, nav_real omega, int kz) {
-  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(box);
   const nav_box *const b = &bl;
   int ijk[3] = {0, (int)(blockIdx.y * blockDim.y + threadIdx.y), 0};
   if (ijk[1] >= b->n[1]) return;
@@ -133,18 +139,18 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega) {
   const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
-  NAV_CUDA_LAUNCH_FIELD(b, nav_cuda_grid_kz(b, (b->n[0] + 1) / 2, kz), nav_relax_colour_kernel, *b, (nav_cuda_t *)x,
-                        (const nav_cuda_t *)rhs, colour, omega, kz);
+  NAV_CUDA_LAUNCH_PLAIN(b, nav_cuda_plain(b), nav_cuda_grid_kz(b, (b->n[0] + 1) / 2, kz), nav_relax_colour_kernel, *b,
+                        (nav_cuda_t *)x, (const nav_cuda_t *)rhs, colour, omega, kz);
   (void)inv_diag; /* the kernel divides by the stencil's diagonal */
   return NAV_OK;
 }
 
 /* The first half sweep from x = 0 (nav_relax_from_zero; ops->relax_first): one thread per cell of either colour,
  * so that the stores of the colour's values and of the other colour's zeros are whole rows. */
-template <int DIM, typename T>
+template <int DIM, typename T, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_relax_first_kernel(nav_box box, T *x, const T *rhs, int colour, nav_real omega, int kz) {
-  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
@@ -157,8 +163,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                              nav_real omega) {
   const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
-  NAV_CUDA_LAUNCH_FIELD(b, nav_cuda_grid_kz(b, b->n[0], kz), nav_relax_first_kernel, *b, (nav_cuda_t *)x,
-                        (const nav_cuda_t *)rhs, colour, omega, kz);
+  NAV_CUDA_LAUNCH_PLAIN(b, nav_cuda_plain(b), nav_cuda_grid_kz(b, b->n[0], kz), nav_relax_first_kernel, *b,
+                        (nav_cuda_t *)x, (const nav_cuda_t *)rhs, colour, omega, kz);
   (void)inv_diag; /* divides by the stencil's diagonal, as nav_relax_colour_kernel */
   return NAV_OK;
 }
@@ -449,11 +455,15 @@ nav_err nav_diag_scale_cuda(const nav_box *b, const nav_real *inv_diag, const na
  * computed child by child (nav_restrict), which the fine level then neither writes nor reads back: at
  * 256^3 the residual kernel moved 3 fine arrays (x, b read, r written) and the restriction 1 + 1/8 (r
  * read), the fused kernel moves x and b (its stencil's neighbours come from the caches) and 1/8. */
-template <int DIM, typename T>
+template <int DIM, typename T, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_restrict_residual_kernel(nav_box fine, const T *r, const T *x, nav_box coarse, T *rhs) {
-  const nav_box fl = nav_cuda_box_dim<DIM>(fine);
-  NAV_CUDA_INTERIOR(coarse);
+  const nav_box fl = nav_cuda_box_plain<DIM, PLAIN>(fine);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(coarse);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  if (!nav_cuda_point(b, ijk, &p)) return;
   rhs[p] = (T)nav_restrict(&fl, r, x, b, ijk);
 }
 
@@ -461,8 +471,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 static nav_err nav_restrict_launch(const nav_box *fine, const nav_real *r_or_b, const nav_real *x,
                                    const nav_box *coarse, nav_real *rhs) {
   NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "restriction between levels of different precision");
-  NAV_CUDA_LAUNCH_FIELD(coarse, nav_cuda_grid(coarse), nav_restrict_residual_kernel, *fine, (const nav_cuda_t *)r_or_b,
-                        (const nav_cuda_t *)x, *coarse, (nav_cuda_t *)rhs);
+  NAV_CUDA_LAUNCH_PLAIN(coarse, nav_cuda_plain(fine) && coarse->uniform, nav_cuda_grid(coarse), nav_restrict_residual_kernel,
+                        *fine, (const nav_cuda_t *)r_or_b, (const nav_cuda_t *)x, *coarse, (nav_cuda_t *)rhs);
   return NAV_OK;
 }
 
@@ -476,18 +486,22 @@ nav_err nav_residual_restrict_cuda(const nav_box *fine, const nav_real *x, const
 }
 
 /* One thread per FINE cell. */
-template <int DIM, typename T>
+template <int DIM, typename T, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_prolong_add_kernel(nav_box coarse, const T *xc, nav_box fine, T *x, int kz) {
-  const nav_box cl = nav_cuda_box_dim<DIM>(coarse);
-  NAV_CUDA_INTERIOR(fine);
+  const nav_box cl = nav_cuda_box_plain<DIM, PLAIN>(coarse);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(fine);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  if (!nav_cuda_point(b, ijk, &p)) return;
   nav_cuda_planes(b, ijk, kz, [&](nav_idx q) { x[q] = (T)(x[q] + nav_prolong(&cl, xc, b, ijk)); });
 }
 
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x) {
   NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "prolongation between levels of different precision");
   const int kz = fine->dim == 3 ? nav_cuda_kz() : 1;
-  NAV_CUDA_LAUNCH_FIELD(fine, nav_cuda_grid_kz(fine, fine->n[0], kz), nav_prolong_add_kernel, *coarse,
-                        (const nav_cuda_t *)xc, *fine, (nav_cuda_t *)x, kz);
+  NAV_CUDA_LAUNCH_PLAIN(fine, fine->uniform && coarse->uniform, nav_cuda_grid_kz(fine, fine->n[0], kz),
+                        nav_prolong_add_kernel, *coarse, (const nav_cuda_t *)xc, *fine, (nav_cuda_t *)x, kz);
   return NAV_OK;
 }
