@@ -97,12 +97,12 @@ NAV_HD static inline nav_real nav_ac_dissipation(const nav_box *b, int c, const 
     const int id = ijk[d];
     if (d == c) {
       const nav_real a = uc[p] < 0 ? -uc[p] : uc[p];
-      r += a / b->rdc[c][ic] * nav_d2_face(uc, p, sc, b->rdf[c], b->rdc[c], ic);
+      r += a / b->rdc[c][ic] * nav_d2_face(uc, p, sc, b, c, ic);
     } else {
       const nav_real *ud = u[d];
       nav_real a = (nav_real)0.25 * (ud[p] + ud[p + sd] + ud[p - sc] + ud[p - sc + sd]);
       a = a < 0 ? -a : a;
-      r += a * b->df[d][id] * nav_d2_centred(uc, p, sd, b->rdf[d], b->rdc[d], id);
+      r += a * b->df[d][id] * nav_d2_centred(uc, p, sd, b, d, id);
     }
   }
   return (nav_real)0.5 * k * r;
@@ -118,7 +118,7 @@ NAV_HD static inline nav_real nav_ac_dissipation_cell(const nav_box *b, const na
     const int i = ijk[d];
     nav_real a = (nav_real)0.5 * (u[d][p] + u[d][p + sd]);
     a = a < 0 ? -a : a;
-    r += a * b->df[d][i] * nav_d2_centred(T, p, sd, b->rdf[d], b->rdc[d], i);
+    r += a * b->df[d][i] * nav_d2_centred(T, p, sd, b, d, i);
   }
   return (nav_real)0.5 * k * r;
 }

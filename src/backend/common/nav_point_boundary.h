@@ -58,6 +58,17 @@ NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_f
                   nav_ghost_value(b, x, dir, side, kind, alpha, beta, t0, r, t1, q));
 }
 
+/* The points of face (d, s) of the list below, per tangential direction e != d: the indices lo[e] ..
+ * lo[e] + len[e] - 1 (interior, or with the ghosts too). */
+NAV_HD static inline void nav_ghost_face_extent(const nav_box *b, const nav_ghost_faces *g, int d, int lo[3],
+                                                int len[3]) {
+  for (int e = 0; e < 3; e++) {
+    const int inner = e < d && !g->skip[e];
+    lo[e] = e == d || e >= b->dim || inner ? 0 : -1;
+    len[e] = e == d || e >= b->dim ? 1 : inner ? b->n[e] : b->n[e] + 2;
+  }
+}
+
 /* Ghost points of a block, listed face by face for fill_ghosts: the points of face (d, s), d not
  * skipped, are those with index -1 (s = 0) or n (s = 1) in direction d, interior indices in the
  * directions before d that are not skipped, and any index (ghosts too) in the others, so each
@@ -66,48 +77,19 @@ NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_f
  * direction 2 in 2D). */
 NAV_HD static inline nav_idx nav_ghost_face_points(const nav_box *b, const nav_ghost_faces *g, int d) {
   if (d >= b->dim || g->skip[d]) return 0;
-  nav_idx m = 1;
-  for (int e = 0; e < b->dim; e++)
-    if (e != d) m *= (nav_idx)(e < d && !g->skip[e] ? b->n[e] : b->n[e] + 2);
-  return m;
+  int lo[3], len[3];
+  nav_ghost_face_extent(b, g, d, lo, len);
+  return (nav_idx)len[0] * len[1] * len[2];
 }
 
-/* Ghost point number m (0 <= m < nav_ghost_all_count) of the list above: set its value as the
- * faces of the directions not skipped, filled one after the other in the order x, y, z, would
- * (each face plane reads the adjacent plane, whose ghosts in the directions before were already
- * set): v = x at the source point (every ghost index of a direction not skipped moved inside:
- * the adjacent cell, or the opposite end for periodic faces), then for each such direction in
- * increasing order, v = alpha v + beta (mirror) or v unchanged (periodic). */
-NAV_FIELD NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_field *x, const nav_ghost_faces *g,
-                                                        nav_idx m) {
-  int d = 0;
-  nav_idx face = nav_ghost_face_points(b, g, 0);
-  while (m >= 2 * face) {
-    m -= 2 * face;
-    face = nav_ghost_face_points(b, g, ++d);
-  }
-  const int side = m >= face;
-  if (side) m -= face;
-  int ijk[3] = {0, 0, 0};
-  /* decompose m, fastest direction first; in 32-bit arithmetic where it fits (a face of fewer than 2^31
-   * points: every face of a 3D grid that fits a GPU): a 64-bit division costs a GPU tens of instructions */
-  const int narrow = m <= 0x7fffffff;
-  int mi = (int)m;
-  for (int e = 0; e < b->dim; e++) {
-    if (e == d) {
-      ijk[e] = side ? b->n[e] : -1;
-      continue;
-    }
-    const int inner = e < d && !g->skip[e];
-    const int len = inner ? b->n[e] : b->n[e] + 2;
-    if (narrow) {
-      ijk[e] = mi % len - (inner ? 0 : 1);
-      mi /= len;
-    } else {
-      ijk[e] = (int)(m % len) - (inner ? 0 : 1);
-      m /= len;
-    }
-  }
+/* The ghost point ijk of the list (a ghost in a direction not skipped): set its value as the faces of the
+ * directions not skipped, filled one after the other in the order x, y, z, would (each face plane reads the
+ * adjacent plane, whose ghosts in the directions before were already set): v = x at the source point (every
+ * ghost index of a direction not skipped moved inside: the adjacent cell, or the opposite end for periodic
+ * faces), then for each such direction in increasing order, v = alpha v + beta (mirror) or v unchanged
+ * (periodic). It reads interior points only: the points may be set in any order. */
+NAV_FIELD NAV_HD static inline void nav_ghost_fill_at(const nav_box *b, nav_field *x, const nav_ghost_faces *g,
+                                                      const int *ijk) {
   int src[3] = {ijk[0], ijk[1], ijk[2]};
   for (int e = 0; e < b->dim; e++) {
     const int n = b->n[e];
@@ -123,6 +105,30 @@ NAV_FIELD NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_fi
     if (g->kind[e][hi] == NAV_GHOST_MIRROR) v = g->alpha[e][hi] * v + g->beta[e][hi];
   }
   x[b->off + (nav_idx)ijk[0] * b->st[0] + (nav_idx)ijk[1] * b->st[1] + (nav_idx)ijk[2] * b->st[2]] = v;
+}
+
+/* Ghost point number m (0 <= m < nav_ghost_all_count) of the list: nav_ghost_fill_at. */
+NAV_FIELD NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_field *x, const nav_ghost_faces *g,
+                                                        nav_idx m) {
+  int d = 0;
+  nav_idx face = nav_ghost_face_points(b, g, 0);
+  while (m >= 2 * face) {
+    m -= 2 * face;
+    face = nav_ghost_face_points(b, g, ++d);
+  }
+  const int side = m >= face;
+  if (side) m -= face;
+  int ijk[3] = {0, 0, 0}, lo[3], len[3];
+  nav_ghost_face_extent(b, g, d, lo, len);
+  for (int e = 0; e < b->dim; e++) { /* decompose m, fastest direction first */
+    if (e == d) {
+      ijk[e] = side ? b->n[e] : -1;
+      continue;
+    }
+    ijk[e] = lo[e] + (int)(m % len[e]);
+    m /= len[e];
+  }
+  nav_ghost_fill_at(b, x, g, ijk);
 }
 
 /* Number of points of nav_ghost_all_point's list. */

@@ -13,20 +13,19 @@
 #define NAV_POINT_FLOW_H
 
 #include "backend/common/nav_hd.h"
+#include "backend/common/nav_metric.h"
 #include "backend/nav_box.h"
 
 /* Second difference along d of a quantity CENTRED in d (cell-centred in d), at local index i:
  *   [ (q_{i+1} - q_i) / dc_{i+1} - (q_i - q_{i-1}) / dc_i ] / df_i */
-NAV_HD static inline nav_real nav_d2_centred(const nav_real *q, nav_idx p, nav_idx s, const nav_real *rdf,
-                                             const nav_real *rdc, int i) {
-  return ((q[p + s] - q[p]) * rdc[i + 1] - (q[p] - q[p - s]) * rdc[i]) * rdf[i];
+NAV_HD static inline nav_real nav_d2_centred(const nav_real *q, nav_idx p, nav_idx s, const nav_box *b, int d, int i) {
+  return ((q[p + s] - q[p]) * nav_rdc(b, d, i + 1) - (q[p] - q[p - s]) * nav_rdc(b, d, i)) * nav_rdf(b, d, i);
 }
 
 /* Second difference along d of a quantity on the FACES of d (staggered in d), at face i:
  *   [ (q_{i+1} - q_i) / df_i - (q_i - q_{i-1}) / df_{i-1} ] / dc_i */
-NAV_HD static inline nav_real nav_d2_face(const nav_real *q, nav_idx p, nav_idx s, const nav_real *rdf,
-                                          const nav_real *rdc, int i) {
-  return ((q[p + s] - q[p]) * rdf[i] - (q[p] - q[p - s]) * rdf[i - 1]) * rdc[i];
+NAV_HD static inline nav_real nav_d2_face(const nav_real *q, nav_idx p, nav_idx s, const nav_box *b, int d, int i) {
+  return ((q[p + s] - q[p]) * nav_rdf(b, d, i) - (q[p] - q[p - s]) * nav_rdf(b, d, i - 1)) * nav_rdc(b, d, i);
 }
 
 /* N_c = -sum_d d(u_d u_c)/dx_d + nu lap u_c at the face point (p, ijk) of component c. */
@@ -43,19 +42,19 @@ NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const na
       /* flux u_c u_c at the cell centres either side of face ic */
       const nav_real hi = (nav_real)0.5 * (uc[p] + uc[p + sc]);
       const nav_real lo = (nav_real)0.5 * (uc[p - sc] + uc[p]);
-      adv += (hi * hi - lo * lo) * b->rdc[c][ic];
-      lap += nav_d2_face(uc, p, sc, b->rdf[c], b->rdc[c], ic);
+      adv += (hi * hi - lo * lo) * nav_rdc(b, c, ic);
+      lap += nav_d2_face(uc, p, sc, b, c, ic);
     } else {
       /* flux u_d u_c at the edges (face ic in c) x (faces id, id+1 in d) */
       const nav_real *ud = u[d];
-      const nav_real wc = b->wf[c][ic];
-      const nav_real wlo = b->wf[d][id], whi = b->wf[d][id + 1];
+      const nav_real wc = nav_wf(b, c, ic);
+      const nav_real wlo = nav_wf(b, d, id), whi = nav_wf(b, d, id + 1);
       const nav_real ud_hi = (1 - wc) * ud[p - sc + sd] + wc * ud[p + sd];
       const nav_real ud_lo = (1 - wc) * ud[p - sc] + wc * ud[p];
       const nav_real uc_hi = (1 - whi) * uc[p] + whi * uc[p + sd];
       const nav_real uc_lo = (1 - wlo) * uc[p - sd] + wlo * uc[p];
-      adv += (ud_hi * uc_hi - ud_lo * uc_lo) * b->rdf[d][id];
-      lap += nav_d2_centred(uc, p, sd, b->rdf[d], b->rdc[d], id);
+      adv += (ud_hi * uc_hi - ud_lo * uc_lo) * nav_rdf(b, d, id);
+      lap += nav_d2_centred(uc, p, sd, b, d, id);
     }
   }
   return nu * lap - adv;
@@ -70,13 +69,13 @@ NAV_HD static inline nav_real nav_ab2(nav_real u, nav_real a, nav_real n, nav_re
 /* Discrete divergence at cell (p, ijk): sum_d (u_d[i+1] - u_d[i]) / df_i. */
 NAV_HD static inline nav_real nav_divergence(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk) {
   nav_real div = 0;
-  NAV_FOR_DIM(d, b) div += (u[d][p + b->st[d]] - u[d][p]) * b->rdf[d][ijk[d]];
+  NAV_FOR_DIM(d, b) div += (u[d][p + b->st[d]] - u[d][p]) * nav_rdf(b, d, ijk[d]);
   return div;
 }
 
 /* Pressure gradient in direction c at the face (p, ijk) of component c: (p_i - p_{i-1}) / dc_i. */
 NAV_HD static inline nav_real nav_gradient(const nav_box *b, int c, const nav_real *q, nav_idx p, const int *ijk) {
-  return (q[p] - q[p - b->st[c]]) * b->rdc[c][ijk[c]];
+  return (q[p] - q[p - b->st[c]]) * nav_rdc(b, c, ijk[c]);
 }
 
 /* Advective and diffusive inverse time scales at cell (p, ijk), for the time-step limits:
@@ -86,21 +85,21 @@ NAV_HD static inline nav_real nav_advective_rate(const nav_box *b, const nav_rea
   nav_real r = 0;
   NAV_FOR_DIM(d, b) {
     nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
-    r += (uc < 0 ? -uc : uc) * b->rdf[d][ijk[d]];
+    r += (uc < 0 ? -uc : uc) * nav_rdf(b, d, ijk[d]);
   }
   return r;
 }
 
 NAV_HD static inline nav_real nav_diffusive_rate(const nav_box *b, const int *ijk) {
   nav_real r = 0;
-  NAV_FOR_DIM(d, b) r += b->rdf[d][ijk[d]] * b->rdf[d][ijk[d]];
+  NAV_FOR_DIM(d, b) r += nav_rdf(b, d, ijk[d]) * nav_rdf(b, d, ijk[d]);
   return r;
 }
 
 /* Volume of the control volume of the point ijk, staggered in direction c (c < 0: cell). */
 NAV_HD static inline nav_real nav_volume(const nav_box *b, int c, const int *ijk) {
   nav_real v = 1;
-  NAV_FOR_DIM(d, b) v *= (d == c) ? (nav_real)0.5 * (b->df[d][ijk[d] - 1] + b->df[d][ijk[d]]) : b->df[d][ijk[d]];
+  NAV_FOR_DIM(d, b) v *= (d == c) ? (nav_real)0.5 * (nav_df(b, d, ijk[d] - 1) + nav_df(b, d, ijk[d])) : nav_df(b, d, ijk[d]);
   return v;
 }
 

@@ -20,18 +20,8 @@
 #define NAV_POINT_POISSON_H
 
 #include "backend/common/nav_hd.h"
+#include "backend/common/nav_metric.h"
 #include "backend/nav_box.h"
-
-/* The metric values of direction d at index i (nav_box.h): the block's constants where the direction is
- * uniform (nav_box.udf, or every direction: nav_box.uniform), else the arrays. */
-NAV_HD static inline int nav_uniform(const nav_box *b, int d) { return b->uniform || b->udf[d] > 0; }
-NAV_HD static inline nav_real nav_df(const nav_box *b, int d, int i) { return nav_uniform(b, d) ? b->udf[d] : b->df[d][i]; }
-NAV_HD static inline nav_real nav_rdf(const nav_box *b, int d, int i) {
-  return nav_uniform(b, d) ? b->urdf[d] : b->rdf[d][i];
-}
-NAV_HD static inline nav_real nav_rdc(const nav_box *b, int d, int i) {
-  return nav_uniform(b, d) ? b->urdc[d] : b->rdc[d][i];
-}
 
 /* Coupling coefficients of cell i to its high and low neighbour along one direction:
  * ce = k_{i+1/2} / (dc_{i+1} df_i), cw = k_{i-1/2} / (dc_i df_i). The arithmetic of the Laplacian, the

@@ -24,7 +24,7 @@ NAV_HD static inline nav_real nav_scalar_rhs(const nav_box *b, const nav_real *c
     const nav_real t_lo = (1 - wlo) * T[p - sd] + wlo * T[p];
     const nav_real t_hi = (1 - whi) * T[p] + whi * T[p + sd];
     adv += (u[d][p + sd] * t_hi - u[d][p] * t_lo) * b->rdf[d][i];
-    lap += nav_d2_centred(T, p, sd, b->rdf[d], b->rdc[d], i);
+    lap += nav_d2_centred(T, p, sd, b, d, i);
   }
   return kappa * lap - adv;
 }

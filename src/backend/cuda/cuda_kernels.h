@@ -150,6 +150,22 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
 }
 #endif
 
+/* Launch KERNEL<DIM, PLAIN> with PLAIN = nav_cuda_plain(BOX) (the flow's kernels: a uniform block) on GRID, then
+ * check it. */
+#define NAV_CUDA_LAUNCH_UNI(BOX, GRID, KERNEL, ...)                                                  \
+  do {                                                                                               \
+    const bool plain_ = nav_cuda_plain(BOX);                                                         \
+    if ((BOX)->dim == 2 && plain_)                                                                   \
+      KERNEL<2, true><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                 \
+    else if ((BOX)->dim == 2)                                                                        \
+      KERNEL<2, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                \
+    else if (plain_)                                                                                 \
+      KERNEL<3, true><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                 \
+    else                                                                                             \
+      KERNEL<3, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+
 /* Launch KERNEL<DIM, T, PLAIN> (T: the field type as in NAV_CUDA_LAUNCH_FIELD, visible as nav_cuda_t; PLAIN: the
  * boolean expression PLAIN_IF, e.g. nav_cuda_plain(b)) on GRID, then check it. */
 #define NAV_CUDA_LAUNCH_PLAIN(BOX, PLAIN_IF, GRID, KERNEL, ...)                                      \
@@ -215,9 +231,12 @@ template <typename F> __device__ __forceinline__ void nav_cuda_planes(const nav_
 }
 
 /* Prologue of a kernel template<int DIM> without a block reduction: the box BOX with
- * compile-time dimension as b, this thread's ijk and p; threads outside the interior return. */
-#define NAV_CUDA_INTERIOR(BOX)                                                                       \
-  const nav_box bl_ = nav_cuda_box_dim<DIM>(BOX);                                                    \
+ * compile-time dimension as b, this thread's ijk and p; threads outside the interior return.
+ * NAV_CUDA_INTERIOR_PLAIN: the same with the box of nav_cuda_box_plain<DIM, PLAIN>. */
+#define NAV_CUDA_INTERIOR(BOX) NAV_CUDA_INTERIOR_BOX(nav_cuda_box_dim<DIM>(BOX))
+#define NAV_CUDA_INTERIOR_PLAIN(BOX, PLAIN) NAV_CUDA_INTERIOR_BOX((nav_cuda_box_plain<DIM, PLAIN>(BOX)))
+#define NAV_CUDA_INTERIOR_BOX(LOCAL)                                                                 \
+  const nav_box bl_ = LOCAL;                                                                         \
   const nav_box *const b = &bl_;                                                                     \
   int ijk[3];                                                                                        \
   nav_idx p;                                                                                         \

@@ -18,10 +18,12 @@
 #define NAV_MOMENTUM_MIN_BLOCKS 2
 #endif
 
-template <int DIM>
+/* PLAIN (every kernel below but advance and kinetic_energy): a uniform block, the metric values kernel parameters
+ * (nav_cuda_box_plain, nav_metric.h). */
+template <int DIM, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
     nav_momentum_rhs_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_cuda_fields rhs) {
-  NAV_CUDA_INTERIOR(box);
+  NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
   /* every component before any store: a store to rhs could alias u for the compiler, which would then
    * reload the stencil after it and keep fewer loads in flight */
@@ -33,17 +35,17 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
 }
 
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_momentum_rhs_kernel, *b, nav_cuda_pack(b, u), nu, nav_cuda_pack(b, rhs));
+  NAV_CUDA_LAUNCH_UNI(b, nav_cuda_grid(b), nav_momentum_rhs_kernel, *b, nav_cuda_pack(b, u), nu, nav_cuda_pack(b, rhs));
   return NAV_OK;
 }
 
 /* N (and u*) of every component in one pass; u* over rhs_old, which is read first (nav_kernels.h).
  * The same register budget as momentum_rhs, whose arithmetic it repeats. */
-template <int DIM, bool OLD>
+template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
     nav_momentum_advance_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_real a, nav_real c,
                                 nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
-  NAV_CUDA_INTERIOR(box);
+  NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
   nav_real n[3], us[3]; /* every load before any store (as momentum_rhs) */
 #pragma unroll
@@ -61,17 +63,17 @@ nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real
                                   nav_real *const *rhs, nav_real *const *rhs_old) {
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+#define NAV_ADVANCE_LAUNCH(D, OLD, P)                                                                 \
+  nav_momentum_advance_kernel<D, OLD, P><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo)
+  const bool plain = nav_cuda_plain(b);
   if (b->dim == 2) {
-    if (c != 0)
-      nav_momentum_advance_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
-    else
-      nav_momentum_advance_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
+    if (c != 0) plain ? NAV_ADVANCE_LAUNCH(2, true, true) : NAV_ADVANCE_LAUNCH(2, true, false);
+    else plain ? NAV_ADVANCE_LAUNCH(2, false, true) : NAV_ADVANCE_LAUNCH(2, false, false);
   } else {
-    if (c != 0)
-      nav_momentum_advance_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
-    else
-      nav_momentum_advance_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
+    if (c != 0) plain ? NAV_ADVANCE_LAUNCH(3, true, true) : NAV_ADVANCE_LAUNCH(3, true, false);
+    else plain ? NAV_ADVANCE_LAUNCH(3, false, true) : NAV_ADVANCE_LAUNCH(3, false, false);
   }
+#undef NAV_ADVANCE_LAUNCH
   NAV_CUDA_LAUNCHED("nav_momentum_advance_kernel");
   return NAV_OK;
 }
@@ -114,11 +116,11 @@ static __device__ unsigned nav_divergence_done = 0;
  * (nav_cuda_kz): 4x fewer blocks than one plane per thread (16 384 at 256^3), so 4x fewer partials
  * for the last block, and more loads in flight per thread. A thread adds its planes' div dV in turn
  * before the block's tree: the sum's order differs from one plane per thread (its last bits may). */
-template <int DIM, bool WRITE, int RED>
+template <int DIM, bool WRITE, int RED, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_divergence_kernel(nav_box box, nav_cuda_fields u, nav_real scale, nav_real *div, double *partial, double *sum,
                           int kz) {
-  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
@@ -139,18 +141,18 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   }
 }
 
-template <int DIM>
+template <int DIM, bool PLAIN>
 static void nav_divergence_launch(const nav_box *b, dim3 grid, int kz, nav_cuda_fields u, nav_real scale, nav_real *div,
                                   double *partial, int red, double *sum) {
   const dim3 block = nav_cuda_block();
   if (!div)
-    nav_divergence_kernel<DIM, false, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
+    nav_divergence_kernel<DIM, false, 1, PLAIN><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
   else if (red == 0)
-    nav_divergence_kernel<DIM, true, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
+    nav_divergence_kernel<DIM, true, 0, PLAIN><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
   else if (red == 1)
-    nav_divergence_kernel<DIM, true, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
+    nav_divergence_kernel<DIM, true, 1, PLAIN><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
   else
-    nav_divergence_kernel<DIM, true, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
+    nav_divergence_kernel<DIM, true, 2, PLAIN><<<grid, block, 0, nav_cuda_stream>>>(*b, u, scale, div, partial, sum, kz);
 }
 
 nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
@@ -165,19 +167,22 @@ nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale
   double *partial = NULL;
   if (red) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
   const nav_cuda_fields fu = nav_cuda_pack(b, u);
+  const bool plain = nav_cuda_plain(b);
   if (b->dim == 2)
-    nav_divergence_launch<2>(b, grid, kz, fu, scale, div, partial, red, sum);
+    plain ? nav_divergence_launch<2, true>(b, grid, kz, fu, scale, div, partial, red, sum)
+          : nav_divergence_launch<2, false>(b, grid, kz, fu, scale, div, partial, red, sum);
   else
-    nav_divergence_launch<3>(b, grid, kz, fu, scale, div, partial, red, sum);
+    plain ? nav_divergence_launch<3, true>(b, grid, kz, fu, scale, div, partial, red, sum)
+          : nav_divergence_launch<3, false>(b, grid, kz, fu, scale, div, partial, red, sum);
   NAV_CUDA_LAUNCHED("nav_divergence_kernel");
   if (max_abs) NAV_CALL(nav_cuda_reduce(1, 1, nblocks, max_abs));
   return NAV_OK;
 }
 
-template <int DIM>
+template <int DIM, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_correct_kernel(nav_box box, nav_cuda_fields u, const nav_real *q, nav_real scale) {
-  NAV_CUDA_INTERIOR(box);
+  NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   nav_real g[3], v[3]; /* every load before any store (as momentum_rhs) */
 #pragma unroll
   for (int c = 0; c < DIM; c++) {
@@ -189,14 +194,14 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 }
 
 nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *q, nav_real scale) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_correct_kernel, *b, nav_cuda_pack(b, u), q, scale);
+  NAV_CUDA_LAUNCH_UNI(b, nav_cuda_grid(b), nav_correct_kernel, *b, nav_cuda_pack(b, u), q, scale);
   return NAV_OK;
 }
 
-template <int DIM>
+template <int DIM, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_time_rates_kernel(nav_box box, nav_cuda_fields u, double *partial, int kz) {
-  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
@@ -216,7 +221,7 @@ nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_ma
   const dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz);
   double *partial, r[2];
   NAV_CALL(nav_cuda_partials(2, nav_cuda_blocks(grid), &partial));
-  NAV_CUDA_LAUNCH_DIM(b, grid, nav_time_rates_kernel, *b, nav_cuda_pack(b, u), partial, kz);
+  NAV_CUDA_LAUNCH_UNI(b, grid, nav_time_rates_kernel, *b, nav_cuda_pack(b, u), partial, kz);
   NAV_CALL(nav_cuda_reduce(2, 1, nav_cuda_blocks(grid), r));
   *adv_max = r[0];
   *diff_max = r[1];
