@@ -62,7 +62,7 @@ NAV_FIELD NAV_HD static inline void nav_fill_ghost_point(const nav_box *b, nav_f
  * lo[e] + len[e] - 1 (interior, or with the ghosts too). */
 NAV_HD static inline void nav_ghost_face_extent(const nav_box *b, const nav_ghost_faces *g, int d, int lo[3],
                                                 int len[3]) {
-  for (int e = 0; e < 3; e++) {
+  NAV_UNROLL for (int e = 0; e < 3; e++) {
     const int inner = e < d && !g->skip[e];
     lo[e] = e == d || e >= b->dim || inner ? 0 : -1;
     len[e] = e == d || e >= b->dim ? 1 : inner ? b->n[e] : b->n[e] + 2;
@@ -91,14 +91,14 @@ NAV_HD static inline nav_idx nav_ghost_face_points(const nav_box *b, const nav_g
 NAV_FIELD NAV_HD static inline void nav_ghost_fill_at(const nav_box *b, nav_field *x, const nav_ghost_faces *g,
                                                       const int *ijk) {
   int src[3] = {ijk[0], ijk[1], ijk[2]};
-  for (int e = 0; e < b->dim; e++) {
+  NAV_FOR_DIM(e, b) { /* (unrolled on a GPU: ijk and src stay in registers, not in local memory) */
     const int n = b->n[e];
     if (g->skip[e] || (ijk[e] >= 0 && ijk[e] < n)) continue;
     const int hi = ijk[e] >= n;
     src[e] = g->kind[e][hi] == NAV_GHOST_PERIODIC ? (hi ? 0 : n - 1) : (hi ? n - 1 : 0);
   }
   nav_real v = x[b->off + (nav_idx)src[0] * b->st[0] + (nav_idx)src[1] * b->st[1] + (nav_idx)src[2] * b->st[2]];
-  for (int e = 0; e < b->dim; e++) {
+  NAV_FOR_DIM(e, b) {
     const int n = b->n[e];
     if (g->skip[e] || (ijk[e] >= 0 && ijk[e] < n)) continue;
     const int hi = ijk[e] >= n;
@@ -120,7 +120,7 @@ NAV_FIELD NAV_HD static inline void nav_ghost_all_point(const nav_box *b, nav_fi
   if (side) m -= face;
   int ijk[3] = {0, 0, 0}, lo[3], len[3];
   nav_ghost_face_extent(b, g, d, lo, len);
-  for (int e = 0; e < b->dim; e++) { /* decompose m, fastest direction first */
+  NAV_FOR_DIM(e, b) { /* decompose m, fastest direction first */
     if (e == d) {
       ijk[e] = side ? b->n[e] : -1;
       continue;

@@ -105,46 +105,27 @@ nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *
   return nav_fill_ghost_launch(b, dir, g);
 }
 
-/* One thread per ghost point of one face of nav_ghost_all_point's list: blockIdx.z = 2 d + side, the threads over
- * the face's tangential directions t0 (x) and t1 (y) (nav_ghost_face_extent), each point set by
- * nav_ghost_fill_at. The list index of every point, decomposed by divisions, cost the former one-dimensional
- * kernel about 600 instructions per point (H100, 256^3: 14 us per fill, 7 fills per V(1,2) cycle and level). */
+/* One thread per ghost point of the block (nav_ghost_all_point's list), the dimension a template parameter (the point
+ * function's per-direction arrays in registers: with the box's run-time dimension they were in local memory, and
+ * the FP32 build's fill moved 43 MB at 256^3 for 7 MB of ghosts, 32.5 us; H100, ncu). (A kernel of one thread per
+ * face point, a 2D grid per face with blockIdx.z the face, was slower: 69 us.) */
 template <int DIM, typename T>
-__global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_fill_ghosts_kernel(nav_box box, T *x, nav_ghost_faces g) {
+__global__ void __launch_bounds__(256) nav_fill_ghosts_kernel(nav_box box, T *x, nav_ghost_faces g, nav_idx count) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
-  const int d = (int)blockIdx.z >> 1, side = (int)blockIdx.z & 1;
-  if (g.skip[d]) return;
-  int lo[3], len[3], t0, t1;
-  nav_ghost_face_extent(&bl, &g, d, lo, len);
-  nav_face_plane(&bl, d, &t0, &t1);
-  const int a = (int)(blockIdx.x * blockDim.x + threadIdx.x), c = (int)(blockIdx.y * blockDim.y + threadIdx.y);
-  if (a >= len[t0] || c >= len[t1]) return;
-  int ijk[3] = {0, 0, 0};
-  ijk[d] = side ? bl.n[d] : -1;
-  ijk[t0] = lo[t0] + a;
-  ijk[t1] = lo[t1] + c;
-  nav_ghost_fill_at(&bl, x, &g, ijk);
+  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m < count) nav_ghost_all_point(&bl, x, &g, m);
 }
 
 nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_faces *g) {
-  int span[2] = {0, 0}; /* the largest tangential extents of the faces */
-  for (int d = 0; d < b->dim; d++) {
-    if (g->skip[d]) continue;
-    int lo[3], len[3], t0, t1;
-    nav_ghost_face_extent(b, g, d, lo, len);
-    nav_face_plane(b, d, &t0, &t1);
-    span[0] = len[t0] > span[0] ? len[t0] : span[0];
-    span[1] = len[t1] > span[1] ? len[t1] : span[1];
-  }
-  if (span[0] == 0) return NAV_OK;
-  const dim3 grid((unsigned)((span[0] + NAV_CUDA_BX - 1) / NAV_CUDA_BX), (unsigned)((span[1] + NAV_CUDA_BY - 1) / NAV_CUDA_BY),
-                  (unsigned)(2 * b->dim));
+  const nav_idx count = nav_ghost_all_count(b, g);
+  if (count == 0) return NAV_OK;
+  const unsigned grid = (unsigned)((count + 255) / 256);
   if (b->lo) { /* a float field of a mixed-precision multigrid level (nav_box.lo) */
-    if (b->dim == 2) nav_fill_ghosts_kernel<2><<<grid, nav_cuda_block(), 0, nav_cuda_stream>>>(*b, (float *)x, *g);
-    else nav_fill_ghosts_kernel<3><<<grid, nav_cuda_block(), 0, nav_cuda_stream>>>(*b, (float *)x, *g);
+    if (b->dim == 2) nav_fill_ghosts_kernel<2><<<grid, 256, 0, nav_cuda_stream>>>(*b, (float *)x, *g, count);
+    else nav_fill_ghosts_kernel<3><<<grid, 256, 0, nav_cuda_stream>>>(*b, (float *)x, *g, count);
   } else {
-    if (b->dim == 2) nav_fill_ghosts_kernel<2><<<grid, nav_cuda_block(), 0, nav_cuda_stream>>>(*b, x, *g);
-    else nav_fill_ghosts_kernel<3><<<grid, nav_cuda_block(), 0, nav_cuda_stream>>>(*b, x, *g);
+    if (b->dim == 2) nav_fill_ghosts_kernel<2><<<grid, 256, 0, nav_cuda_stream>>>(*b, x, *g, count);
+    else nav_fill_ghosts_kernel<3><<<grid, 256, 0, nav_cuda_stream>>>(*b, x, *g, count);
   }
   NAV_CUDA_LAUNCHED("nav_fill_ghosts_kernel");
   return NAV_OK;
