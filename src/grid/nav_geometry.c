@@ -126,7 +126,8 @@ nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const
     b->df[d] = base + 3 * (m + 3) + 1;
   }
   b->uniform = 1;
-  for (int d = 0; d < dim; d++) b->uniform &= b->udf[d] > 0;
+  for (int d = 0; d < dim; d++)
+    b->uniform &= b->udf[d] > 0;
   return NAV_OK;
 }
 

@@ -9,7 +9,9 @@
 #include "backend/nav_box.h"
 
 NAV_HD static inline int nav_uniform(const nav_box *b, int d) { return b->uniform || b->udf[d] > 0; }
-NAV_HD static inline nav_real nav_df(const nav_box *b, int d, int i) { return nav_uniform(b, d) ? b->udf[d] : b->df[d][i]; }
+NAV_HD static inline nav_real nav_df(const nav_box *b, int d, int i) {
+  return nav_uniform(b, d) ? b->udf[d] : b->df[d][i];
+}
 NAV_HD static inline nav_real nav_rdf(const nav_box *b, int d, int i) {
   return nav_uniform(b, d) ? b->urdf[d] : b->rdf[d][i];
 }

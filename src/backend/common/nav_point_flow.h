@@ -99,7 +99,9 @@ NAV_HD static inline nav_real nav_diffusive_rate(const nav_box *b, const int *ij
 /* Volume of the control volume of the point ijk, staggered in direction c (c < 0: cell). */
 NAV_HD static inline nav_real nav_volume(const nav_box *b, int c, const int *ijk) {
   nav_real v = 1;
-  NAV_FOR_DIM(d, b) v *= (d == c) ? (nav_real)0.5 * (nav_df(b, d, ijk[d] - 1) + nav_df(b, d, ijk[d])) : nav_df(b, d, ijk[d]);
+  NAV_FOR_DIM(d, b) {
+    v *= (d == c) ? (nav_real)0.5 * (nav_df(b, d, ijk[d] - 1) + nav_df(b, d, ijk[d])) : nav_df(b, d, ijk[d]);
+  }
   return v;
 }
 
