@@ -459,11 +459,7 @@ template <int DIM, typename T, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_restrict_residual_kernel(nav_box fine, const T *r, const T *x, nav_box coarse, T *rhs) {
   const nav_box fl = nav_cuda_box_plain<DIM, PLAIN>(fine);
-  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(coarse);
-  const nav_box *const b = &bl;
-  int ijk[3];
-  nav_idx p;
-  if (!nav_cuda_point(b, ijk, &p)) return;
+  NAV_CUDA_INTERIOR_PLAIN(coarse, PLAIN);
   rhs[p] = (T)nav_restrict(&fl, r, x, b, ijk);
 }
 
@@ -490,11 +486,7 @@ template <int DIM, typename T, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_prolong_add_kernel(nav_box coarse, const T *xc, nav_box fine, T *x, int kz) {
   const nav_box cl = nav_cuda_box_plain<DIM, PLAIN>(coarse);
-  const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(fine);
-  const nav_box *const b = &bl;
-  int ijk[3];
-  nav_idx p;
-  if (!nav_cuda_point(b, ijk, &p)) return;
+  NAV_CUDA_INTERIOR_PLAIN(fine, PLAIN);
   nav_cuda_planes(b, ijk, kz, [&](nav_idx q) { x[q] = (T)(x[q] + nav_prolong(&cl, xc, b, ijk)); });
 }
 
