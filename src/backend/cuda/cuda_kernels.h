@@ -128,9 +128,9 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
   return l;
 }
 
-/* The multigrid's kernels in two variants, PLAIN or not (a template parameter): a plain box is the Poisson
- * operator (no Helmholtz coefficient, variable shift or shift) on a block uniform in every direction
- * (nav_cuda_plain). The PLAIN kernel's copy of the box says so in constants (uniform = 1, kc = sc = NULL,
+/* The multigrid's and the flow's stencil kernels in two variants, PLAIN or not (a template parameter): a plain
+ * box is the Poisson operator (no Helmholtz coefficient, variable shift or shift) on a block uniform in every
+ * direction (nav_cuda_plain; the flow's boxes, without Helmholtz terms, are plain where they are uniform). The PLAIN kernel's copy of the box says so in constants (uniform = 1, kc = sc = NULL,
  * shift = 0), so the point functions' metric values and couplings are kernel parameters, computed before
  * the plane loop, and their other branches are compiled out: the generic kernel spent about 220
  * instructions per cell (H100 SASS of the float colour sweep: the metric selection, 9 conversions from
