@@ -81,16 +81,7 @@ step() { # LABEL LAUNCH N BACKEND STEPS KIND : time per outer iteration on N^2 c
   timeout --foreground 190 $launch "$BIN/navier" bench step "${sets[@]}" --set grid.nx="$n" --set grid.ny="$n" \
     --set run.backend="$backend" ${launch:+--set run.decomposition=1,2,1} --steps "$steps" --json >"$W/step_$label.log" 2>&1
   local rc=$?
-  python3 - "$W/step_$label.log" "$label" "$rc" <<'PY' | tee -a "$TABLE"
-import json, sys
-lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
-if not lines:
-    tail = open(sys.argv[1]).read().strip().splitlines()[-2:]
-    print(f"step {sys.argv[2]}: exit {sys.argv[3]}, no result ({' | '.join(tail)})"); sys.exit()
-r = json.loads(lines[-1])
-print(f"step {sys.argv[2]}: {r['backend']} ranks {r['ranks']} cells {r['cells']:.0f}: {r['step_s']:.4f} s per outer "
-      f"iteration, {r['ns_per_cell_step']:.2f} ns/cell, pressure iterations/step {r['p_iterations_per_step']}")
-PY
+  python3 bench/step_line.py "$W/step_$label.log" "step $label" "$rc" --seconds | tee -a "$TABLE"
 }
 
 gpumem() { # FILE : the peak memory.used (MiB) of each GPU in the nvidia-smi log FILE
@@ -126,17 +117,8 @@ bstep() { # LABEL RANKS N : navier bench step of the Re_tau 5200 channel on N^2 
   wait "$smi" 2>/dev/null
   local mem
   mem=$(gpumem "$W/smi_$label.txt")
-  python3 - "$W/step_$label.log" "$label" "$rc" "$mem" <<'PY' | tee -a "$TABLE"
-import json, sys
-lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
-if not lines:
-    tail = open(sys.argv[1]).read().strip().splitlines()[-2:]
-    print(f"step {sys.argv[2]}: exit {sys.argv[3]}, no result ({' | '.join(tail)}); peak device memory {sys.argv[4]}")
-    sys.exit()
-r = json.loads(lines[-1])
-print(f"step {sys.argv[2]}: {r['backend']} ranks {r['ranks']} cells {r['cells']:.0f}: {r['step_s']:.4f} s per outer "
-      f"iteration ({r['ns_per_cell_step']:.2f} ns/cell); peak device memory (nvidia-smi) {sys.argv[4]}")
-PY
+  python3 bench/step_line.py "$W/step_$label.log" "step $label" "$rc" --seconds \
+    --extra "peak device memory (nvidia-smi) $mem" | tee -a "$TABLE"
 }
 
 for part in "$@"; do

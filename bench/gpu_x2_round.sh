@@ -41,16 +41,7 @@ step() { # LABEL RANKS DECOMP CASE SETS... : one navier bench step line
   timeout --foreground 150 "${launch[@]}" $BIN/navier bench step --case "$case" --set run.backend=cuda \
     --set run.decomposition="$dec" "$@" --json >"$W/step_$label.log" 2>&1
   local rc=$?
-  /usr/bin/python3 - "$W/step_$label.log" "$label" "$rc" <<'PY' | tee -a "$SUM"
-import json, sys
-lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
-if not lines:
-    tail = open(sys.argv[1]).read().strip().splitlines()[-2:]
-    print(f"{sys.argv[2]}: exit {sys.argv[3]}, no result ({' | '.join(tail)})"); sys.exit()
-r = json.loads(lines[-1])
-print(f"{sys.argv[2]}: ranks {r['ranks']} cells {r['cells']:.0f}: {1e3 * r['step_s']:.3f} ms per step, "
-      f"{r['ns_per_cell_step']:.3f} ns/cell, pressure iterations/step {r['p_iterations_per_step']}")
-PY
+  /usr/bin/python3 bench/step_line.py "$W/step_$label.log" "$label" "$rc" | tee -a "$SUM"
 }
 for part in "$@"; do
   note "=== $part"
