@@ -879,6 +879,95 @@ static void test_transfer(pair_box *f, pair_box *c) {
   field_free(&x);
 }
 
+/* The whole red-black sweep in one pass (relax_sweep, the CUDA wavefront kernel) against the CPU's two colour
+ * sweeps with the ghost fill between (both orders, from x and from x = 0), on a 3D uniform box under mirror rules
+ * (Neumann and Dirichlet faces mixed), the results' ghosts filled; then the float version (nav_box.lo) against the
+ * CUDA backend's own float colour kernels (the same operations: the tolerance is float's 1e-6, not TOL). */
+static void test_sweep(pair_box *pb) {
+  const nav_box *bc = &pb->c, *bg = &pb->g;
+  if (!gpu->relax_sweep || pb->dim != 3 || !bc->uniform) return;
+  char name[96];
+  nav_ghost_faces gf;
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++) {
+      gf.kind[d][s] = NAV_GHOST_MIRROR;
+      gf.alpha[d][s] = (nav_real)((d + s) % 2 ? -1 : 1);
+      gf.beta[d][s] = 0;
+      gf.skip[d] = 0;
+    }
+  const nav_real omega = (nav_real)1.2;
+  field x = field_new(pb, 0), rhs = field_new(pb, 0), out = field_new(pb, 0), inv = field_new(pb, 0);
+  OK(cpu->inverse_diagonal(bc, inv.c));
+  for (int from_zero = 0; from_zero < 2; from_zero++)
+    for (int first = 0; first < 2; first++) {
+      OK(cpu->fill_ghosts(bc, x.c, &gf));
+      OK(gpu->fill_ghosts(bg, x.g, &gf));
+      OK(cpu->copy(out.c, x.c, out.n * sizeof(nav_real)));
+      if (from_zero)
+        OK(cpu->relax_first(bc, out.c, rhs.c, inv.c, first, omega));
+      else
+        OK(cpu->relax_colour(bc, out.c, rhs.c, inv.c, first, omega));
+      OK(cpu->fill_ghosts(bc, out.c, &gf));
+      OK(cpu->relax_colour(bc, out.c, rhs.c, inv.c, 1 - first, omega));
+      OK(cpu->fill_ghosts(bc, out.c, &gf));
+      OK(gpu->relax_sweep(bg, from_zero ? NULL : x.g, rhs.g, out.g, first, omega));
+      OK(gpu->fill_ghosts(bg, out.g, &gf));
+      snprintf(name, sizeof name, "relax_sweep %s%s", first ? "black" : "red", from_zero ? " from 0" : "");
+      check_field(name, pb, &out);
+      OK(cpu->copy(x.c, out.c, x.n * sizeof(nav_real))); /* the next sweep from this one's result */
+      OK(gpu->copy(x.g, out.g, x.n * sizeof(nav_real)));
+    }
+  /* float: the sweep against relax_colour (relax_first), fill, relax_colour on the same float arrays */
+  nav_box lo = *bg;
+  lo.lo = 1;
+  const size_t n = x.n;
+  float *h = malloc(n * sizeof *h), *ref = malloc(n * sizeof *ref), *got = malloc(n * sizeof *got);
+  float *xf, *rf, *of;
+  OK(gpu->alloc((void **)&xf, n * sizeof *h));
+  OK(gpu->alloc((void **)&rf, n * sizeof *h));
+  OK(gpu->alloc((void **)&of, n * sizeof *h));
+  for (size_t p = 0; p < n; p++)
+    h[p] = (float)rnd();
+  OK(gpu->from_host(rf, h, n * sizeof *h));
+  for (size_t p = 0; p < n; p++)
+    h[p] = (float)rnd();
+  for (int from_zero = 0; from_zero < 2; from_zero++)
+    for (int first = 0; first < 2; first++) {
+      OK(gpu->from_host(xf, h, n * sizeof *h));
+      OK(gpu->fill_ghosts(&lo, (nav_real *)xf, &gf));
+      OK(gpu->copy(of, xf, n * sizeof *h));
+      if (from_zero)
+        OK(gpu->relax_first(&lo, (nav_real *)of, (nav_real *)rf, NULL, first, omega));
+      else
+        OK(gpu->relax_colour(&lo, (nav_real *)of, (nav_real *)rf, NULL, first, omega));
+      OK(gpu->fill_ghosts(&lo, (nav_real *)of, &gf));
+      OK(gpu->relax_colour(&lo, (nav_real *)of, (nav_real *)rf, NULL, 1 - first, omega));
+      OK(gpu->fill_ghosts(&lo, (nav_real *)of, &gf));
+      OK(gpu->to_host(ref, of, n * sizeof *h));
+      OK(gpu->relax_sweep(&lo, from_zero ? NULL : (nav_real *)xf, (nav_real *)rf, (nav_real *)of, first, omega));
+      OK(gpu->fill_ghosts(&lo, (nav_real *)of, &gf));
+      OK(gpu->to_host(got, of, n * sizeof *h));
+      double dmax = 0, xmax = 0;
+      for (size_t p = 0; p < n; p++)
+        dmax = fmax(dmax, fabs((double)got[p] - ref[p])), xmax = fmax(xmax, fabs((double)ref[p]));
+      const double rel = xmax > 0 ? dmax / xmax : dmax;
+      checks++;
+      if (!(rel <= 1e-6)) failures++;
+      snprintf(name, sizeof name, "relax_sweep float %s%s", first ? "black" : "red", from_zero ? " from 0" : "");
+      printf("%-22s %-26s rel diff %.3e  %s\n", name, pb->label, rel, rel <= 1e-6 ? "ok" : "FAIL");
+    }
+  gpu->free(xf);
+  gpu->free(rf);
+  gpu->free(of);
+  free(h);
+  free(ref);
+  free(got);
+  field_free(&x);
+  field_free(&rhs);
+  field_free(&out);
+  field_free(&inv);
+}
+
 int main(void) {
   if (nav_backend_device_count("cuda") == 0) {
     printf("test_kernels: no CUDA device visible (or CUDA not built): skipped\n");
@@ -902,6 +991,18 @@ int main(void) {
     test_sst(&boxes[i]);
     test_ibm(&boxes[i]);
     test_lines(&boxes[i]);
+    test_sweep(&boxes[i]);
+  }
+  { /* the wavefront sweep on odd counts, partial tiles, several chunks of planes and a red-black origin on black;
+     * the second box has chunks of 9 planes on a GPU of 132 SMs (more steps than plane slots, chunks that start on
+     * odd planes) */
+    pair_box odd[2];
+    box_make(&odd[0], "3D 37x21x45 uniform g0=1", 3, 37, 21, 45, 1, 1);
+    box_make(&odd[1], "3D 200x200x45 uniform g0=1", 3, 200, 200, 45, 1, 1);
+    for (int i = 0; i < 2; i++) {
+      test_sweep(&odd[i]);
+      box_free(&odd[i]);
+    }
   }
   /* the line kernels on long lines (a CUDA thread block per line: 256 threads for 1703 and 2048 cells,
    * 128 for 600) and on lines too long for a block's shared memory (the thread-per-line fallback) */

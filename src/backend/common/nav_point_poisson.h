@@ -80,6 +80,14 @@ NAV_HD static inline nav_real nav_laplacian_diagonal(const nav_box *b, nav_idx p
   return dg - b->shift - (b->sc ? b->sc[p] : (nav_real)0);
 }
 
+/* The relaxed value of a cell from its value xp, right-hand side rhsp, (L x) there and the diagonal dg:
+ * xp + omega (rhsp - lx) / dg; nav_relax, nav_relax_from_zero and the CUDA wavefront sweep (which takes x
+ * from shared memory) compute it here. */
+NAV_FIELD NAV_HD static inline nav_field nav_relax_value(nav_field xp, nav_field rhsp, nav_field lx, nav_field dg,
+                                                       nav_real omega) {
+  return xp + (nav_field)omega * (rhsp - lx) / dg;
+}
+
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
  * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
@@ -88,7 +96,7 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_f
                                                  const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
   nav_field dg;
   const nav_field lx = nav_laplacian(b, x, p, ijk, &dg), w = (nav_field)omega;
-  return inv_diag ? x[p] + w * (rhs[p] - lx) * (nav_field)inv_diag[p] : x[p] + w * (rhs[p] - lx) / dg;
+  return inv_diag ? x[p] + w * (rhs[p] - lx) * (nav_field)inv_diag[p] : nav_relax_value(x[p], rhs[p], lx, dg, omega);
 }
 
 /* nav_relax at a cell whose stencil holds zeros only (the first colour of a sweep from x = 0, where L x = 0):
@@ -97,14 +105,14 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_f
 NAV_FIELD NAV_HD static inline nav_field nav_relax_from_zero(const nav_box *b, const nav_field *rhs,
                                                            const nav_real *inv_diag, nav_idx p, const int *ijk,
                                                            nav_real omega) {
-  const nav_field zero = 0, w = (nav_field)omega;
-  if (inv_diag) return zero + w * (rhs[p] - zero) * (nav_field)inv_diag[p];
+  const nav_field zero = 0;
+  if (inv_diag) return zero + (nav_field)omega * (rhs[p] - zero) * (nav_field)inv_diag[p];
   const nav_field *x = (const nav_field *)0; /* not read: NAV_LAP_SUM(0) */
   nav_field lx = 0, dg = 0;
   NAV_LAP_SUM(0);
   (void)x;
   (void)lx;
-  return zero + w * (rhs[p] - zero) / dg;
+  return nav_relax_value(zero, rhs[p], zero, dg, omega);
 }
 
 /* Line solves along direction ld: one line of cells, cell p0 (ijk[ld] = 0) to p0 + (n - 1) st[ld]

@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include <type_traits>
+
 int nav_cuda_kz(void) {
   static int kz = 0;
   if (!kz) {
@@ -167,6 +169,254 @@ nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs,
                         (nav_cuda_t *)x, (const nav_cuda_t *)rhs, colour, omega, kz);
   (void)inv_diag; /* divides by the stencil's diagonal, as nav_relax_colour_kernel */
   return NAV_OK;
+}
+
+/* ---- a whole red-black sweep in one pass (ops->relax_sweep): the wavefront kernel ------------------------------
+ *
+ * As two colour kernels a sweep reads x and rhs whole twice (a colour's cells sit in every sector) and writes x
+ * twice, with a ghost fill between: 24 bytes per cell and sweep on a float level. This kernel reads x and rhs once
+ * and writes out once, 12 bytes per cell (8 from x = 0: rhs read, out written):
+ *   - a thread block owns a tile of NAV_WF_TX x NAV_WF_TY columns and a chunk of zc planes, and walks up the
+ *     planes: at step k it relaxes the first colour on plane k, on the tile and a ring of one cell around it (the
+ *     first-colour neighbours of the tile's second colour), then the second colour on the tile on plane k - 1,
+ *     whose first-colour neighbours on planes k - 2 .. k are new by then;
+ *   - x's and rhs's planes (the tile and a ring of two cells: the ring's cells read one cell further out) live in
+ *     shared memory, loaded two planes ahead through registers; x's ring of S = 5 plane slots has two more, S and
+ *     S + 1, that mirror slots 0 and 1, so that any three consecutive planes lie at one stride;
+ *   - the ring and the planes just outside the chunk are relaxed by the neighbouring blocks too, from the same old
+ *     values, to the same results; no block reads what another writes, because the sweep writes out, not x (in
+ *     place, a block would take a neighbour's new values for old ones): the caller alternates x and out;
+ *   - ghosts: under the mirror rules (nav_fill_scalar_ghosts: a ghost is +-1 times the cell next to it) the ghost
+ *     neighbour of a cell depends on that cell alone, which no update changes before its own: the values of the
+ *     two-kernel sweep, whose fill between the colours leaves those ghosts as they were. A halo or a periodic
+ *     face (a ghost that is a cell of the other colour elsewhere) is not served (mg.c, nav_mg_wavefront); out's
+ *     ghosts are the caller's fill.
+ * Each cell is relaxed by nav_laplacian on the shared-memory window (a box with its strides) and nav_relax_value,
+ * or by nav_relax_from_zero: the operations of the colour kernels. */
+#define NAV_WF_TX 32
+#define NAV_WF_TY 16
+#define NAV_WF_THREADS (NAV_WF_TX * NAV_WF_TY / 2) /* one thread per second-colour cell of the tile */
+#define NAV_WF_PX (NAV_WF_TX + 4)                  /* the shared planes: the tile and a ring of two cells */
+#define NAV_WF_PLANE (NAV_WF_PX * (NAV_WF_TY + 4))
+#define NAV_WF_LOADS ((NAV_WF_PLANE + NAV_WF_THREADS - 1) / NAV_WF_THREADS)
+#define NAV_WF_ROW ((NAV_WF_TX + 2) / 2) /* first-colour cells per row of the tile and its ring of one */
+#define NAV_WF_RING (NAV_WF_ROW * (NAV_WF_TY + 2))
+#define NAV_WF_FIRSTS ((NAV_WF_RING + NAV_WF_THREADS - 1) / NAV_WF_THREADS)
+/* plane slots: step k stores plane k + 1 into the slot of k - 4 while slower threads of the previous step still read
+ * k - 3 .. k - 1 */
+#define NAV_WF_SLOTS 5
+#define NAV_WF_SHARED(T) ((size_t)(2 * NAV_WF_SLOTS + 2) * NAV_WF_PLANE * sizeof(T)) /* x: S + 2 slots, rhs: S */
+
+template <typename T, bool FROM_ZERO>
+__global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4 : 2)
+    nav_relax_sweep_kernel(nav_box box, const T *__restrict__ x, const T *__restrict__ rhs, T *__restrict__ out,
+                           int first, nav_real omega, int zc) {
+  constexpr int S = NAV_WF_SLOTS;
+  extern __shared__ __align__(16) unsigned char nav_wf_shared[];
+  T *const xs = reinterpret_cast<T *>(nav_wf_shared); /* S + 2 plane slots of x: S and S + 1 mirror 0 and 1 */
+  T *const rs = xs + (S + 2) * NAV_WF_PLANE;          /* S plane slots of rhs */
+  const nav_box bl = nav_cuda_box_plain<3, true>(box);
+  const nav_box *const b = &bl;
+  nav_box wb = bl; /* the window of three shared planes */
+  wb.st[1] = NAV_WF_PX;
+  wb.st[2] = NAV_WF_PLANE;
+  const int t = (int)threadIdx.x, i0 = (int)blockIdx.x * NAV_WF_TX, j0 = (int)blockIdx.y * NAV_WF_TY;
+  const int z0 = (int)blockIdx.z * zc, z1 = z0 + zc < b->n[2] ? z0 + zc : b->n[2], n2 = b->n[2];
+  const int gsum = b->g0[0] + b->g0[1] + b->g0[2], sy = (int)b->st[1];
+  const nav_idx sz = b->st[2];
+  /* The thread's cells, by the parity par of the plane (the colours alternate with k), computed once: the l-th
+   * first-colour cell (the tile and its ring of one) at shared (a, c), fa[par][l] = c NAV_WF_PX + a, and global
+   * column fxy[par][l] = i + j sy; bit l of fin[par]: in the block's columns, of fout[par]: in the tile (written
+   * out); the second-colour cell (the tile) likewise, sok[par]: in the block's columns. */
+  int fa[2][NAV_WF_FIRSTS], fxy[2][NAV_WF_FIRSTS], sa[2], sxy[2];
+  unsigned fin[2] = {0, 0}, fout[2] = {0, 0};
+  bool sok[2];
+  NAV_UNROLL for (int par = 0; par < 2; par++) {
+    NAV_UNROLL for (int l = 0; l < NAV_WF_FIRSTS; l++) {
+      const int e = t + l * NAV_WF_THREADS, c = 1 + e / NAV_WF_ROW, j = j0 - 2 + c;
+      const int a = 1 + 2 * (e % NAV_WF_ROW) + (((gsum + i0 - 1 + j + par) & 1) ^ first), i = i0 - 2 + a;
+      fa[par][l] = c * NAV_WF_PX + a;
+      fxy[par][l] = i + j * sy;
+      const bool in = e < NAV_WF_RING && i >= 0 && i < b->n[0] && j >= 0 && j < b->n[1];
+      fin[par] |= (unsigned)in << l;
+      fout[par] |= (unsigned)(in && a >= 2 && a < 2 + NAV_WF_TX && c >= 2 && c < 2 + NAV_WF_TY) << l;
+    }
+    const int c = 2 + t / (NAV_WF_TX / 2), j = j0 - 2 + c;
+    const int a = 2 + 2 * (t % (NAV_WF_TX / 2)) + (((gsum + i0 + j + par) & 1) ^ first ^ 1), i = i0 - 2 + a;
+    sa[par] = c * NAV_WF_PX + a;
+    sxy[par] = i + j * sy;
+    sok[par] = i < b->n[0] && j < b->n[1];
+  }
+  /* the copies: the l-th point of a shared plane (the tile and its ring of two) and whether x has it (ghosts too) */
+  int lxy[NAV_WF_LOADS];
+  bool lin[NAV_WF_LOADS];
+  NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
+    const int e = t + l * NAV_WF_THREADS, i = i0 - 2 + e % NAV_WF_PX, j = j0 - 2 + e / NAV_WF_PX;
+    lxy[l] = i + j * sy;
+    lin[l] = e < NAV_WF_PLANE && i >= -1 && i <= b->n[0] && j >= -1 && j <= b->n[1];
+  }
+  const auto wrap = [](int q) { return q >= S ? q - S : q; }; /* q < 2 S */
+  /* x's and rhs's planes go through registers, D = 2 planes ahead: buffer b = m & 1 of plane m (a constant in a
+   * step of known parity) */
+  T px[2][NAV_WF_LOADS], pr[2][NAV_WF_LOADS];
+  const auto load =
+      [&](auto b_c,
+          int m) { /* plane m of x (FROM_ZERO: none) and rhs into buffer B (0 outside them) */
+                   constexpr int B = decltype(b_c)::value;
+                   const bool mx = m >= -1 && m <= n2 && m <= z1 + 1, mr = m >= 0 && m < n2 && m <= z1 + 1;
+                   const T *const xm = FROM_ZERO ? x : x + (b->off + (nav_idx)m * sz), *const rm =
+                                                                                           rhs +
+                                                                                           (b->off + (nav_idx)m * sz);
+                   NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
+                     if (!FROM_ZERO) px[B][l] = lin[l] && mx ? xm[lxy[l]] : (T)0;
+                     pr[B][l] = lin[l] && mr ? rm[lxy[l]] : (T)0;
+                   }
+      };
+  const auto store = [&](auto b_c, int sl) { /* buffer B into slot sl (x's slots 0 and 1 twice) */
+                                             constexpr int B = decltype(b_c)::value;
+                                             NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
+                                               const int e = t + l * NAV_WF_THREADS;
+                                               if (e >= NAV_WF_PLANE) continue;
+                                               if (!FROM_ZERO) {
+                                                 xs[sl * NAV_WF_PLANE + e] = px[B][l];
+                                                 if (sl < 2) xs[(sl + S) * NAV_WF_PLANE + e] = px[B][l];
+                                               }
+                                               rs[sl * NAV_WF_PLANE + e] = pr[B][l];
+                                             }
+  };
+  const std::integral_constant<int, 0> even;
+  const std::integral_constant<int, 1> odd;
+  /* step k of the wavefront (sk: the slot of plane k), PK = k & 1 as a constant: the tables above in registers */
+  const auto step = [&](auto pk_c, int k, int sk) {
+    constexpr int PK = decltype(pk_c)::value, PM = PK ^ 1;
+    const std::integral_constant<int, PM> next;
+    /* plane k + 1 into its slot (that of plane k - 4: the previous step read k - 3 .. k - 1), plane k + 3 loaded;
+     * FROM_ZERO: the slot's first-colour cells of plane k - 4 cleared, which are plane k + 1's second colour (x = 0) */
+    const int s1 = wrap(sk + 1);
+    store(next, s1);
+    if (k + 3 <= z1 + 1) load(next, k + 3);
+    if (FROM_ZERO) NAV_UNROLL for (int l = 0; l < NAV_WF_FIRSTS; l++) if ((fin[PK] >> l) & 1u) {
+        xs[s1 * NAV_WF_PLANE + fa[PK][l]] = 0;
+        if (s1 < 2) xs[(s1 + S) * NAV_WF_PLANE + fa[PK][l]] = 0;
+      }
+    __syncthreads();
+    const bool kin = k >= 0 && k < n2, kout = k >= z0 && k < z1;
+    T *const ok = out + (b->off + (nav_idx)k * sz);
+    const T *const w = xs + wrap(sk + S - 1) * NAV_WF_PLANE + NAV_WF_PLANE; /* plane k; k - 1 and k + 1 around */
+    T *const xk = xs + sk * NAV_WF_PLANE;
+    const T *const rk = rs + sk * NAV_WF_PLANE;
+    const int ijk[3] = {0, 0, k};                        /* a uniform box: the point functions read no index */
+    NAV_UNROLL for (int l = 0; l < NAV_WF_FIRSTS; l++) { /* the first colour on plane k, the tile and its ring */
+      /* FROM_ZERO: a plane outside x's (k = -1 or n) clears its slot's first-colour cells of an earlier plane;
+       * otherwise that plane keeps x's ghosts as loaded */
+      if (!((fin[PK] >> l) & 1u) || (!FROM_ZERO && !kin)) continue;
+      const int f = fa[PK][l];
+      T v = 0;
+      if (kin) {
+        const T rv = rk[f];
+        if (FROM_ZERO) {
+          v = nav_relax_from_zero(b, &rv, (const nav_real *)NULL, 0, ijk, omega); /* reads rv only (its rhs[0]) */
+        } else {
+          T dg;
+          const T lx = nav_laplacian(&wb, w, f, ijk, &dg);
+          v = nav_relax_value(w[f], rv, lx, dg, omega);
+        }
+        if (kout && ((fout[PK] >> l) & 1u)) ok[fxy[PK][l]] = v;
+      }
+      xk[f] = v;
+      if (sk < 2) xk[S * NAV_WF_PLANE + f] = v;
+    }
+    __syncthreads();
+    if (sok[PM] && k - 1 >= z0 && k - 1 < z1) { /* the second colour on plane k - 1, the tile */
+      const T *const wm = xs + wrap(sk + S - 2) * NAV_WF_PLANE + NAV_WF_PLANE; /* plane k - 1 */
+      const int f = sa[PM], ijkm[3] = {0, 0, k - 1};
+      T dg;
+      const T lx = nav_laplacian(&wb, wm, f, ijkm, &dg);
+      ok[sxy[PM] - sz] = nav_relax_value(wm[f], rs[wrap(sk + S - 1) * NAV_WF_PLANE + f], lx, dg, omega);
+    }
+  };
+  if (FROM_ZERO) /* x = 0: the second colour's old values and every ghost stay 0 */
+    for (int e = t; e < (S + 2) * NAV_WF_PLANE; e += NAV_WF_THREADS)
+      xs[e] = 0;
+  /* planes z0 - 2 and z0 - 1 stored, z0 and z0 + 1 in their buffers (by parity): the first step stores z0 */
+  const auto prologue = [&](auto p_c) { /* P = the parity of z0 */
+                                        constexpr int P = decltype(p_c)::value;
+                                        const std::integral_constant<int, P> same;
+                                        const std::integral_constant<int, P ^ 1> other;
+                                        load(same, z0 - 2);
+                                        store(same, (z0 - 2 + 2 * S) % S);
+                                        load(other, z0 - 1);
+                                        store(other, (z0 - 1 + 2 * S) % S);
+                                        load(same, z0);
+                                        load(other, z0 + 1);
+  };
+  if (z0 & 1)
+    prologue(odd);
+  else
+    prologue(even);
+  int k = z0 - 1, sk = (z0 - 1 + 2 * S) % S; /* sk: the slot of plane k */
+  if (k & 1) {                               /* from an even plane on, two steps per trip */
+    step(odd, k, sk);
+    k++, sk = wrap(sk + 1);
+  }
+  for (; k + 1 <= z1; k += 2, sk = wrap(wrap(sk + 1) + 1)) {
+    step(even, k, sk);
+    step(odd, k + 1, wrap(sk + 1));
+  }
+  if (k <= z1) step(even, k, sk);
+}
+
+/* The dynamic shared memory of nav_relax_sweep_kernel<T, *> (over 48 KB: the opt-in, once) and the blocks of it that
+ * an SM holds. */
+template <typename T> static nav_err nav_relax_sweep_shared(size_t *bytes, int *per_sm) {
+  static int blocks = 0;
+  *bytes = NAV_WF_SHARED(T);
+  if (!blocks) {
+    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)*bytes));
+    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)*bytes));
+    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, nav_relax_sweep_kernel<T, false>,
+                                                                NAV_WF_THREADS, *bytes));
+    if (blocks < 1) blocks = 1;
+  }
+  *per_sm = blocks;
+  return NAV_OK;
+}
+
+template <typename T>
+static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs, T *out, int first, nav_real omega) {
+  static int sms = 0;
+  if (!sms) {
+    int dev = 0;
+    NAV_CALL_CUDA(cudaGetDevice(&dev));
+    NAV_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  }
+  size_t bytes;
+  int per_sm;
+  NAV_CALL(nav_relax_sweep_shared<T>(&bytes, &per_sm));
+  /* chunks of planes so that the grid is about one wave of resident blocks, at least 4 planes each (a chunk's
+   * first and last planes are relaxed twice) */
+  const int tx = (b->n[0] + NAV_WF_TX - 1) / NAV_WF_TX, ty = (b->n[1] + NAV_WF_TY - 1) / NAV_WF_TY;
+  const int chunks = per_sm * sms / (tx * ty) > 1 ? per_sm * sms / (tx * ty) : 1;
+  const int zc = (b->n[2] + chunks - 1) / chunks > 4 ? (b->n[2] + chunks - 1) / chunks : 4;
+  const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + zc - 1) / zc));
+  if (x)
+    nav_relax_sweep_kernel<T, false>
+        <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc);
+  else
+    nav_relax_sweep_kernel<T, true>
+        <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc);
+  NAV_CUDA_LAUNCHED("nav_relax_sweep_kernel");
+  return NAV_OK;
+}
+
+nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
+                             nav_real omega) {
+  NAV_CHECK(b->dim == 3 && nav_cuda_plain(b) && x != out, NAV_ERR_INTERNAL,
+            "relax_sweep: a 3D plain block and out apart from x (dim %d, plain %d)", b->dim, (int)nav_cuda_plain(b));
+  if (b->lo) return nav_relax_sweep_launch(b, (const float *)x, (const float *)rhs, (float *)out, first, omega);
+  return nav_relax_sweep_launch(b, x, rhs, out, first, omega);
 }
 
 /* ---- line relaxation (mg_line.c): a thread block per line ----------------------------------------

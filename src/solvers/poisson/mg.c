@@ -386,6 +386,53 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
   return NAV_OK;
 }
 
+/* Does level lev relax whole sweeps in one pass (ops->relax_sweep: the CUDA backend's wavefront kernel, 12 bytes
+ * per cell and sweep in float instead of 24, one ghost fill instead of two)? Where its contract holds: a 3D block
+ * that is the whole grid (no halo), uniform, the plain Poisson operator, and ghosts by the mirror rules (no
+ * periodic face; not level 0 of a staggered solve, whose pinned face slots are another rule). The environment
+ * variable NAV_MG_WAVEFRONT=0 turns it off (to measure it; the same values to round-off). */
+static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
+  static int env = -1;
+  if (env < 0) {
+    const char *e = getenv("NAV_MG_WAVEFRONT");
+    env = !(e && !strcmp(e, "0"));
+  }
+  const nav_box *b = &lev->box;
+  if (!env || !lev->ops->relax_sweep || b->dim != 3 || lev->halo || lev->nline || lev->dc.size > 1 || !b->uniform ||
+      b->kc || b->sc || b->shift != 0 || (lev == &ps->lev[0] && ps->opt.staggered))
+    return 0;
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++)
+      if (ps->bc[d][s] != NAV_SCALAR_NEUMANN && ps->bc[d][s] != NAV_SCALAR_DIRICHLET) return 0;
+  return 1;
+}
+
+/* count sweeps of one order (nav_mg_sweep) on level lev. Where the level relaxes whole sweeps in one pass
+ * (nav_mg_wavefront): a first sweep from x = 0 straight into x, then pairs of sweeps x -> r -> x (lev->r is
+ * scratch while the level smooths), so that the level's x stays the same array (a graphed cycle holds the
+ * pointers); an odd last sweep runs colour by colour. */
+static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, int order) {
+  const nav_kernel_ops *ops = lev->ops;
+  const nav_real omega = (nav_real)NAV_MG_OMEGA;
+  int s = 0;
+  if (count > 0 && nav_mg_wavefront(ps, lev)) {
+    if (lev->x_zero) {
+      lev->x_zero = 0;
+      NAV_CALL(ops->relax_sweep(&lev->box, NULL, lev->b, lev->x, order, omega));
+      NAV_CALL(nav_level_fill(ps, lev, lev->x));
+      s = 1;
+    }
+    for (; s + 1 < count; s += 2) {
+      NAV_CALL(ops->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega));
+      NAV_CALL(nav_level_fill(ps, lev, lev->r));
+      NAV_CALL(ops->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega));
+      NAV_CALL(nav_level_fill(ps, lev, lev->x));
+    }
+  }
+  for (; s < count; s++) NAV_CALL(nav_mg_sweep(ps, lev, order));
+  return NAV_OK;
+}
+
 /* x = 0 on level l before its cycle: deferred to the first pre-smoothing sweep (nav_mg_sweep) on a level that
  * nav_mg_down smooths first, stored here elsewhere (the coarsest level's solve and the shift-dominated bottom
  * levels start from x). */
@@ -453,8 +500,7 @@ static int nav_mg_fused(void) {
  * nav_mg_gathered), up (the prolongation from l + 1 when not gathered, the fill, post-smoothing). */
 static nav_err nav_mg_down(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
-  for (int s = 0; s < ps->opt.pre_smooth; s++)
-    NAV_CALL(nav_mg_sweep(ps, lev, 0));
+  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.pre_smooth, 0));
   const int below = l + 1 != ps->gather && c->active; /* restricted to level l + 1 here */
   if (below && c->ops == lev->ops && lev->ops->residual_restrict && nav_mg_fused()) { /* lev->r: only restricted */
     NAV_CALL(lev->ops->residual_restrict(&lev->box, lev->x, lev->b, &c->box, c->b));
@@ -470,8 +516,7 @@ static nav_err nav_mg_up(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
   if (l + 1 != ps->gather && c->active) NAV_CALL(c->ops->prolong_add(&c->box, c->x, &lev->box, lev->x));
   NAV_CALL(nav_level_fill(ps, lev, lev->x));
-  for (int s = 0; s < ps->opt.post_smooth; s++)
-    NAV_CALL(nav_mg_sweep(ps, lev, ps->kind == NAV_PSOLVER_MGPCG));
+  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.post_smooth, ps->kind == NAV_PSOLVER_MGPCG));
   return NAV_OK;
 }
 
