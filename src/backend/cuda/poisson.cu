@@ -256,33 +256,31 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
     lin[l] = e < NAV_WF_PLANE && i >= -1 && i <= b->n[0] && j >= -1 && j <= b->n[1];
   }
   const auto wrap = [](int q) { return q >= S ? q - S : q; }; /* q < 2 S */
-  /* x's and rhs's planes go through registers, D = 2 planes ahead: buffer b = m & 1 of plane m (a constant in a
-   * step of known parity) */
+  /* x's and rhs's planes go through registers, two planes ahead: buffer B = m & 1 holds plane m (a constant in a
+   * step of known parity). load: plane m of x (FROM_ZERO: none) and of rhs into buffer B (0 outside them); store:
+   * buffer B into slot sl (x's slots 0 and 1 twice). */
   T px[2][NAV_WF_LOADS], pr[2][NAV_WF_LOADS];
-  const auto load =
-      [&](auto b_c,
-          int m) { /* plane m of x (FROM_ZERO: none) and rhs into buffer B (0 outside them) */
-                   constexpr int B = decltype(b_c)::value;
-                   const bool mx = m >= -1 && m <= n2 && m <= z1 + 1, mr = m >= 0 && m < n2 && m <= z1 + 1;
-                   const T *const xm = FROM_ZERO ? x : x + (b->off + (nav_idx)m * sz), *const rm =
-                                                                                           rhs +
-                                                                                           (b->off + (nav_idx)m * sz);
-                   NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
-                     if (!FROM_ZERO) px[B][l] = lin[l] && mx ? xm[lxy[l]] : (T)0;
-                     pr[B][l] = lin[l] && mr ? rm[lxy[l]] : (T)0;
-                   }
-      };
-  const auto store = [&](auto b_c, int sl) { /* buffer B into slot sl (x's slots 0 and 1 twice) */
-                                             constexpr int B = decltype(b_c)::value;
-                                             NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
-                                               const int e = t + l * NAV_WF_THREADS;
-                                               if (e >= NAV_WF_PLANE) continue;
-                                               if (!FROM_ZERO) {
-                                                 xs[sl * NAV_WF_PLANE + e] = px[B][l];
-                                                 if (sl < 2) xs[(sl + S) * NAV_WF_PLANE + e] = px[B][l];
-                                               }
-                                               rs[sl * NAV_WF_PLANE + e] = pr[B][l];
-                                             }
+  const auto load = [&](auto b_c, int m) {
+    constexpr int B = decltype(b_c)::value;
+    const bool mx = m >= -1 && m <= n2 && m <= z1 + 1, mr = m >= 0 && m < n2 && m <= z1 + 1;
+    const T *const xm = FROM_ZERO ? x : x + (b->off + (nav_idx)m * sz);
+    const T *const rm = rhs + (b->off + (nav_idx)m * sz);
+    NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
+      if (!FROM_ZERO) px[B][l] = lin[l] && mx ? xm[lxy[l]] : (T)0;
+      pr[B][l] = lin[l] && mr ? rm[lxy[l]] : (T)0;
+    }
+  };
+  const auto store = [&](auto b_c, int sl) {
+    constexpr int B = decltype(b_c)::value;
+    NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
+      const int e = t + l * NAV_WF_THREADS;
+      if (e >= NAV_WF_PLANE) continue;
+      if (!FROM_ZERO) {
+        xs[sl * NAV_WF_PLANE + e] = px[B][l];
+        if (sl < 2) xs[(sl + S) * NAV_WF_PLANE + e] = px[B][l];
+      }
+      rs[sl * NAV_WF_PLANE + e] = pr[B][l];
+    }
   };
   const std::integral_constant<int, 0> even;
   const std::integral_constant<int, 1> odd;
@@ -295,10 +293,13 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
     const int s1 = wrap(sk + 1);
     store(next, s1);
     if (k + 3 <= z1 + 1) load(next, k + 3);
-    if (FROM_ZERO) NAV_UNROLL for (int l = 0; l < NAV_WF_FIRSTS; l++) if ((fin[PK] >> l) & 1u) {
+    if (FROM_ZERO) {
+      NAV_UNROLL for (int l = 0; l < NAV_WF_FIRSTS; l++) {
+        if (!((fin[PK] >> l) & 1u)) continue;
         xs[s1 * NAV_WF_PLANE + fa[PK][l]] = 0;
         if (s1 < 2) xs[(s1 + S) * NAV_WF_PLANE + fa[PK][l]] = 0;
       }
+    }
     __syncthreads();
     const bool kin = k >= 0 && k < n2, kout = k >= z0 && k < z1;
     T *const ok = out + (b->off + (nav_idx)k * sz);
@@ -335,20 +336,21 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
       ok[sxy[PM] - sz] = nav_relax_value(wm[f], rs[wrap(sk + S - 1) * NAV_WF_PLANE + f], lx, dg, omega);
     }
   };
-  if (FROM_ZERO) /* x = 0: the second colour's old values and every ghost stay 0 */
-    for (int e = t; e < (S + 2) * NAV_WF_PLANE; e += NAV_WF_THREADS)
-      xs[e] = 0;
-  /* planes z0 - 2 and z0 - 1 stored, z0 and z0 + 1 in their buffers (by parity): the first step stores z0 */
-  const auto prologue = [&](auto p_c) { /* P = the parity of z0 */
-                                        constexpr int P = decltype(p_c)::value;
-                                        const std::integral_constant<int, P> same;
-                                        const std::integral_constant<int, P ^ 1> other;
-                                        load(same, z0 - 2);
-                                        store(same, (z0 - 2 + 2 * S) % S);
-                                        load(other, z0 - 1);
-                                        store(other, (z0 - 1 + 2 * S) % S);
-                                        load(same, z0);
-                                        load(other, z0 + 1);
+  if (FROM_ZERO) { /* x = 0: the second colour's old values and every ghost stay 0 */
+    for (int e = t; e < (S + 2) * NAV_WF_PLANE; e += NAV_WF_THREADS) xs[e] = 0;
+  }
+  /* planes z0 - 2 and z0 - 1 stored, z0 and z0 + 1 in their buffers (by parity, P that of z0): the first step stores
+   * z0 */
+  const auto prologue = [&](auto p_c) {
+    constexpr int P = decltype(p_c)::value;
+    const std::integral_constant<int, P> same;
+    const std::integral_constant<int, P ^ 1> other;
+    load(same, z0 - 2);
+    store(same, (z0 - 2 + 2 * S) % S);
+    load(other, z0 - 1);
+    store(other, (z0 - 1 + 2 * S) % S);
+    load(same, z0);
+    load(other, z0 + 1);
   };
   if (z0 & 1)
     prologue(odd);
