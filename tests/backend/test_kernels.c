@@ -994,8 +994,8 @@ int main(void) {
     test_sweep(&boxes[i]);
   }
   { /* the wavefront sweep on odd counts, partial tiles, several chunks of planes and a red-black origin on black;
-     * the second box has chunks of 9 planes on a GPU of 132 SMs (more steps than plane slots, chunks that start on
-     * odd planes) */
+     * the second box has chunks of 9 planes in float and 23 in FP64 on a GPU of 132 SMs (more steps than plane slots,
+     * chunks that start on odd planes) */
     pair_box odd[2];
     box_make(&odd[0], "3D 37x21x45 uniform g0=1", 3, 37, 21, 45, 1, 1);
     box_make(&odd[1], "3D 200x200x45 uniform g0=1", 3, 200, 200, 45, 1, 1);
