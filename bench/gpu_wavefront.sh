@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The multigrid's whole-sweep kernel (ops->relax_sweep, issue 18) against the colour kernels, one binary, one GPU:
+#   1. checks: tests/test_kernels of the carried tree (the sweep against the CPU's colour sweeps and the CUDA float
+#      colour kernels) and, with FULL=1, every single-GPU ctest of the gpu label (source bench/gpu_env.sh first);
+#   2. ROUNDS rounds of NAV_MG_WAVEFRONT=0 then 1: `navier bench poisson` 3D 256^3 all-Neumann to 1e-6 (mg mixed
+#      V(1,2), mg V(2,2) double) and `navier bench step` of the 3D cavity 256^3 with solver = mg (mixed V(1,2);
+#      V(2,2) double);
+#   3. with ncu: time, DRAM throughput and bytes, warp instructions of the sweeps and fills of one mixed solve, both ways.
+# Prints one line per measurement; logs under $OUT.
+#
+# usage (repository root on the device, after bench/gpu_carry.sh here): bash bench/gpu_wavefront.sh [BUILD_TREE]
+set -u
+TREE=${1:-.carry/bg}
+B=$TREE/navier NT=$(nproc) ROUNDS=${ROUNDS:-2}
+OUT=${OUT:-/tmp/gpu_wavefront}
+mkdir -p "$OUT"
+export PATH=$PATH:/usr/local/cuda/bin:/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64
+echo "== $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), binaries of $(cat "$TREE/.commit" 2>/dev/null)"
+timeout 120 "$TREE/tests/test_kernels" >"$OUT/tk.log" 2>&1
+echo "test_kernels: exit $? | $(tail -1 "$OUT/tk.log")"
+grep relax_sweep "$OUT/tk.log" | awk '{print $(NF-1)}' | sort -g | tail -1 | sed 's/^/largest relax_sweep rel diff: /'
+if [ -n "${FULL:-}" ]; then
+  (cd "$TREE" && timeout 300 ctest -L gpu -E two_gpus -j 3 >"$OUT/ct.log" 2>&1)
+  grep -E "tests passed|Failed|\*\*\*" "$OUT/ct.log"
+fi
+P="bench poisson --dim 3 --n 256 --bc neumann --tol 1e-6 --backend cuda --repeat 5 --json"
+C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256"
+C3="$C3 --set pressure.tolerance=1e-6 --set run.backend=cuda --steps 20 --set pressure.solver=mg"
+pj() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("%.3f ms %d it relres %.2e" % (1e3*d["solve_s"], d["iterations"], d["relres"]))' 2>/dev/null || echo FAILED; }
+for r in $(seq "$ROUNDS"); do
+  for w in 0 1; do
+    echo "wf=$w poisson_mixed_V12 $(NAV_MG_WAVEFRONT=$w $B $P --solver mg --precision mixed --smooth 1,2 2>&1 | tail -1 | pj)"
+    echo "wf=$w poisson_V22 $(NAV_MG_WAVEFRONT=$w $B $P --solver mg 2>&1 | tail -1 | pj)"
+    echo "wf=$w step_mg_mixed_V12 $(OMP_NUM_THREADS=$NT NAV_MG_WAVEFRONT=$w $B bench step $C3 \
+      --set pressure.precision=mixed --set pressure.pre_smooth=1 2>&1 | grep -m1 '^step:')"
+    echo "wf=$w step_mg_V22 $(OMP_NUM_THREADS=$NT NAV_MG_WAVEFRONT=$w $B bench step $C3 2>&1 | grep -m1 '^step:')"
+  done
+done
+if command -v ncu >/dev/null; then
+  M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum,smsp__inst_executed.sum
+  for w in 0 1; do
+    NAV_MG_WAVEFRONT=$w timeout 120 ncu --clock-control none --metrics $M --csv --print-units base -c 40 \
+      -k regex:"relax|fill_ghosts" $B $P --solver mg --precision mixed --smooth 1,2 --repeat 1 >"$OUT/ncu$w.csv" \
+      2>"$OUT/ncu$w.err"
+    python3 - "$OUT/ncu$w.csv" "$w" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+h, rows = rows[0], rows[1:]
+ii, ik, ig, im, iv = (h.index(c) for c in ("ID", "Kernel Name", "Grid Size", "Metric Name", "Metric Value"))
+k = collections.OrderedDict()
+for r in rows:
+    k.setdefault((r[ii], r[ik].split("(")[0][5:48], r[ig]), {})[r[im]] = float(r[iv].replace(",", ""))
+for key, m in k.items():
+    print("wf=%s %-44s %-14s %7.1f us dram %4.1f%% %7.1f MB %5.1f Minst" % (sys.argv[2], key[1], key[2],
+          m["gpu__time_duration.sum"] / 1e3, m["dram__throughput.avg.pct_of_peak_sustained_elapsed"],
+          m["dram__bytes.sum"] / 1e6, m["smsp__inst_executed.sum"] / 1e6))
+PY
+  done
+fi
