@@ -70,19 +70,7 @@ if command -v ncu >/dev/null; then
   timeout 250 ncu --clock-control none --metrics $M --csv --print-units base -c 40 \
     -k regex:"restrict|prolong|relax_first|residual_kernel|fill_ghosts|relax_colour|add_lo" "$B64" bench poisson --dim 3 \
     --n 256 --bc neumann --tol 1e-6 --backend cuda --repeat 1 --json $MIX >"$OUT/ncu.csv" 2>"$OUT/ncu.err"
-  python3 - "$OUT/ncu.csv" <<'PY' | tee -a "$SUM"
-import csv, sys, collections
-rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
-h, rows = rows[0], rows[1:]
-ii, ik, ig, im, iv = (h.index(c) for c in ("ID", "Kernel Name", "Grid Size", "Metric Name", "Metric Value"))
-k = collections.OrderedDict()
-for r in rows:
-    k.setdefault((r[ii], r[ik].split("(")[0][5:48], r[ig]), {})[r[im]] = float(r[iv].replace(",", ""))
-for key, m in list(k.items())[:16]:
-    print("%-44s %-13s %7.1f us dram %4.1f%% sm %4.1f%% inst %6.2f M" % (key[1], key[2], m["gpu__time_duration.sum"] / 1e3,
-          m["dram__throughput.avg.pct_of_peak_sustained_elapsed"], m["sm__throughput.avg.pct_of_peak_sustained_elapsed"],
-          m["smsp__inst_executed.sum"] / 1e6))
-PY
+  python3 bench/ncu_table.py "$OUT/ncu.csv" --first 16 | tee -a "$SUM"
 fi
 
 note "== best of the rounds (ms)"

@@ -42,18 +42,6 @@ if command -v ncu >/dev/null; then
     NAV_MG_WAVEFRONT=$w timeout 120 ncu --clock-control none --metrics $M --csv --print-units base -c 40 \
       -k regex:"relax|fill_ghosts" $B $P --solver mg --precision mixed --smooth 1,2 --repeat 1 >"$OUT/ncu$w.csv" \
       2>"$OUT/ncu$w.err"
-    python3 - "$OUT/ncu$w.csv" "$w" <<'PY'
-import csv, sys, collections
-rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
-h, rows = rows[0], rows[1:]
-ii, ik, ig, im, iv = (h.index(c) for c in ("ID", "Kernel Name", "Grid Size", "Metric Name", "Metric Value"))
-k = collections.OrderedDict()
-for r in rows:
-    k.setdefault((r[ii], r[ik].split("(")[0][5:48], r[ig]), {})[r[im]] = float(r[iv].replace(",", ""))
-for key, m in k.items():
-    print("wf=%s %-44s %-14s %7.1f us dram %4.1f%% %7.1f MB %5.1f Minst" % (sys.argv[2], key[1], key[2],
-          m["gpu__time_duration.sum"] / 1e3, m["dram__throughput.avg.pct_of_peak_sustained_elapsed"],
-          m["dram__bytes.sum"] / 1e6, m["smsp__inst_executed.sum"] / 1e6))
-PY
+    python3 bench/ncu_table.py "$OUT/ncu$w.csv" --prefix "wf=$w "
   done
 fi
