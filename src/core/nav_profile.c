@@ -3,6 +3,9 @@
 
 #include "core/nav_timer.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static struct {
   const nav_kernel_ops *ops; /* NULL: profiling off */
   nav_profile_phase current;
@@ -52,4 +55,9 @@ const char *nav_profile_name(nav_profile_phase p) {
   static const char *const names[NAV_PHASE_COUNT] = {"other", "predictor", "poisson", "correction", "halo",
                                                      "output"};
   return names[p];
+}
+
+int nav_profile_switched_off(const char *name) {
+  const char *v = getenv(name);
+  return v && !strcmp(v, "0");
 }

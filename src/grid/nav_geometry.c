@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 
 #define NAV_METRICS 4 /* rdf, rdc, wf, df */
 
@@ -83,14 +84,10 @@ int nav_box_shell(const nav_box *b, nav_box shell[6], nav_box *core) {
  * rdc: nav_box.udf)? The environment variable NAV_UNIFORM_METRICS=0 answers no everywhere (to measure what
  * the constants save; the same results bit for bit). */
 static int nav_widths_uniform(const double *wg, int m) {
-  static int off = -1;
-  if (off < 0) {
-    const char *env = getenv("NAV_UNIFORM_METRICS");
-    off = env && !strcmp(env, "0");
-  }
-  for (int i = 0; i <= m && !off; i++)
+  if (nav_profile_switched_off("NAV_UNIFORM_METRICS")) return 0;
+  for (int i = 0; i <= m; i++)
     if (wg[i] != wg[-1]) return 0;
-  return !off;
+  return 1;
 }
 
 nav_err nav_box_create(const nav_kernel_ops *ops, int dim, const int n[3], const int g0[3], double *const w[3],

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 #include "solvers/poisson/poisson_impl.h"
 
 #define NAV_MG_COARSE_TOL 1e-10
@@ -392,14 +393,10 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
  * periodic face; not level 0 of a staggered solve, whose pinned face slots are another rule). The environment
  * variable NAV_MG_WAVEFRONT=0 turns it off (to measure it; the same values to round-off). */
 static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
-  static int env = -1;
-  if (env < 0) {
-    const char *e = getenv("NAV_MG_WAVEFRONT");
-    env = !(e && !strcmp(e, "0"));
-  }
   const nav_box *b = &lev->box;
-  if (!env || !lev->ops->relax_sweep || b->dim != 3 || lev->halo || lev->nline || lev->dc.size > 1 || !b->uniform ||
-      b->kc || b->sc || b->shift != 0 || (lev == &ps->lev[0] && ps->opt.staggered))
+  if (nav_profile_switched_off("NAV_MG_WAVEFRONT") || !lev->ops->relax_sweep || b->dim != 3 || lev->halo ||
+      lev->nline || lev->dc.size > 1 || !b->uniform || b->kc || b->sc || b->shift != 0 ||
+      (lev == &ps->lev[0] && ps->opt.staggered))
     return 0;
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++)
@@ -486,14 +483,7 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
 
 /* Whether nav_mg_down fuses the residual and its restriction where the backend can (ops->residual_restrict):
  * the environment variable NAV_MG_FUSED=0 turns it off (to measure what it saves; the same result bit for bit). */
-static int nav_mg_fused(void) {
-  static int fused = -1;
-  if (fused < 0) {
-    const char *env = getenv("NAV_MG_FUSED");
-    fused = !(env && !strcmp(env, "0"));
-  }
-  return fused;
-}
+static int nav_mg_fused(void) { return !nav_profile_switched_off("NAV_MG_FUSED"); }
 
 /* The cycle on level l (above the coarsest) in three parts: down (pre-smoothing, the residual and, when
  * level l + 1 is not gathered, its restriction there), the levels below (nav_mg_cycle on l + 1, or
@@ -546,9 +536,8 @@ static nav_err nav_mg_gathered(nav_psolver *ps, int l, int fcycle) {
  * for bit. Recorded again when level 0's x or b is another array (the graphs hold the pointers). The
  * environment variable NAV_MG_GRAPHS=0 turns them off (to measure what they save). */
 static int nav_mg_graphs_apply(const nav_psolver *ps) {
-  const char *env = getenv("NAV_MG_GRAPHS");
-  if (!ps->ops->graph_begin || ps->gather >= ps->nlev || ps->opt.helmholtz || (env && !strcmp(env, "0")) ||
-      !strcmp(ps->opt.cycle, "f"))
+  if (!ps->ops->graph_begin || ps->gather >= ps->nlev || ps->opt.helmholtz ||
+      nav_profile_switched_off("NAV_MG_GRAPHS") || !strcmp(ps->opt.cycle, "f"))
     return 0;
   for (int l = 0; l < ps->gather; l++)
     if (ps->lev[l].halo || ps->lev[l].nline || ps->lev[l].dc.size > 1) return 0;
