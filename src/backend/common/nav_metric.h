@@ -22,4 +22,9 @@ NAV_HD static inline nav_real nav_wf(const nav_box *b, int d, int i) {
   return nav_uniform(b, d) ? (nav_real)0.5 : b->wf[d][i];
 }
 
+/* A plain box: the Poisson operator (no Helmholtz coefficient, variable shift or shift) on a block uniform in every
+ * direction; the flow's boxes, without Helmholtz terms, are plain where they are uniform. The CUDA backend's PLAIN
+ * kernel variants and the multigrid's wavefront sweep (mg.c) serve these. */
+NAV_HD static inline int nav_box_plain(const nav_box *b) { return b->uniform && !b->kc && !b->sc && b->shift == 0; }
+
 #endif

@@ -88,6 +88,12 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax_value(nav_field xp, nav_field
   return xp + (nav_field)omega * (rhsp - lx) / dg;
 }
 
+/* nav_relax_value with the stored inverse of the diagonal, inv = 1 / dg: xp + omega (rhsp - lx) inv. */
+NAV_FIELD NAV_HD static inline nav_field nav_relax_value_inv(nav_field xp, nav_field rhsp, nav_field lx, nav_field inv,
+                                                           nav_real omega) {
+  return xp + (nav_field)omega * (rhsp - lx) * inv;
+}
+
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
  * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
@@ -95,8 +101,9 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax_value(nav_field xp, nav_field
 NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_field *x, const nav_field *rhs,
                                                  const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
   nav_field dg;
-  const nav_field lx = nav_laplacian(b, x, p, ijk, &dg), w = (nav_field)omega;
-  return inv_diag ? x[p] + w * (rhs[p] - lx) * (nav_field)inv_diag[p] : nav_relax_value(x[p], rhs[p], lx, dg, omega);
+  const nav_field lx = nav_laplacian(b, x, p, ijk, &dg);
+  return inv_diag ? nav_relax_value_inv(x[p], rhs[p], lx, (nav_field)inv_diag[p], omega)
+                  : nav_relax_value(x[p], rhs[p], lx, dg, omega);
 }
 
 /* nav_relax at a cell whose stencil holds zeros only (the first colour of a sweep from x = 0, where L x = 0):
@@ -106,7 +113,7 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax_from_zero(const nav_box *b, c
                                                            const nav_real *inv_diag, nav_idx p, const int *ijk,
                                                            nav_real omega) {
   const nav_field zero = 0;
-  if (inv_diag) return zero + (nav_field)omega * (rhs[p] - zero) * (nav_field)inv_diag[p];
+  if (inv_diag) return nav_relax_value_inv(zero, rhs[p], zero, (nav_field)inv_diag[p], omega);
   const nav_field *x = (const nav_field *)0; /* not read: NAV_LAP_SUM(0) */
   nav_field lx = 0, dg = 0;
   NAV_LAP_SUM(0);

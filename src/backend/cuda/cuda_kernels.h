@@ -25,6 +25,7 @@
 
 #include <cuda_runtime.h>
 
+#include "backend/common/nav_metric.h"
 #include "backend/nav_kernels.h"
 #include "core/nav_error.h"
 
@@ -129,13 +130,12 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
 }
 
 /* The multigrid's and the flow's stencil kernels in two variants, PLAIN or not (a template parameter): a plain
- * box is the Poisson operator (no Helmholtz coefficient, variable shift or shift) on a block uniform in every
- * direction (nav_cuda_plain; the flow's boxes, without Helmholtz terms, are plain where they are uniform). The PLAIN kernel's copy of the box says so in constants (uniform = 1, kc = sc = NULL,
+ * box (nav_box_plain, nav_metric.h) is the Poisson operator on a block uniform in every direction. The PLAIN
+ * kernel's copy of the box says so in constants (uniform = 1, kc = sc = NULL,
  * shift = 0), so the point functions' metric values and couplings are kernel parameters, computed before
  * the plane loop, and their other branches are compiled out: the generic kernel spent about 220
  * instructions per cell (H100 SASS of the float colour sweep: the metric selection, 9 conversions from
  * double and the Helmholtz branches, predicated, in every plane). The same formulas, the same values. */
-static inline bool nav_cuda_plain(const nav_box *b) { return b->uniform && !b->kc && !b->sc && b->shift == 0; }
 #ifdef __CUDACC__
 template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_plain(const nav_box &b) {
   nav_box l = b;
@@ -150,11 +150,11 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
 }
 #endif
 
-/* Launch KERNEL<DIM, PLAIN> with PLAIN = nav_cuda_plain(BOX) (the flow's kernels: a uniform block) on GRID, then
+/* Launch KERNEL<DIM, PLAIN> with PLAIN = nav_box_plain(BOX) (the flow's kernels: a uniform block) on GRID, then
  * check it. */
 #define NAV_CUDA_LAUNCH_UNI(BOX, GRID, KERNEL, ...)                                                  \
   do {                                                                                               \
-    const bool plain_ = nav_cuda_plain(BOX);                                                         \
+    const bool plain_ = nav_box_plain(BOX);                                                         \
     if ((BOX)->dim == 2 && plain_)                                                                   \
       KERNEL<2, true><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                 \
     else if ((BOX)->dim == 2)                                                                        \
@@ -167,7 +167,7 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
   } while (0)
 
 /* Launch KERNEL<DIM, T, PLAIN> (T: the field type as in NAV_CUDA_LAUNCH_FIELD, visible as nav_cuda_t; PLAIN: the
- * boolean expression PLAIN_IF, e.g. nav_cuda_plain(b)) on GRID, then check it. */
+ * boolean expression PLAIN_IF, e.g. nav_box_plain(b)) on GRID, then check it. */
 #define NAV_CUDA_LAUNCH_PLAIN(BOX, PLAIN_IF, GRID, KERNEL, ...)                                      \
   do {                                                                                               \
     const bool plain_ = (PLAIN_IF);                                                                  \

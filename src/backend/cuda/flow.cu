@@ -65,7 +65,7 @@ nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
 #define NAV_ADVANCE_LAUNCH(D, OLD, P)                                                                 \
   nav_momentum_advance_kernel<D, OLD, P><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo)
-  const bool plain = nav_cuda_plain(b);
+  const bool plain = nav_box_plain(b);
   if (b->dim == 2) {
     if (c != 0) plain ? NAV_ADVANCE_LAUNCH(2, true, true) : NAV_ADVANCE_LAUNCH(2, true, false);
     else plain ? NAV_ADVANCE_LAUNCH(2, false, true) : NAV_ADVANCE_LAUNCH(2, false, false);
@@ -167,7 +167,7 @@ nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale
   double *partial = NULL;
   if (red) NAV_CALL(nav_cuda_partials(1, nblocks, &partial));
   const nav_cuda_fields fu = nav_cuda_pack(b, u);
-  const bool plain = nav_cuda_plain(b);
+  const bool plain = nav_box_plain(b);
   if (b->dim == 2)
     plain ? nav_divergence_launch<2, true>(b, grid, kz, fu, scale, div, partial, red, sum)
           : nav_divergence_launch<2, false>(b, grid, kz, fu, scale, div, partial, red, sum);

@@ -64,7 +64,7 @@ static nav_err nav_residual_launch(const nav_box *b, const X *x, const X *rhs, R
     else                                                                                             \
       nav_residual_kernel<D, false, X, R, P><<<grid, block, 0, nav_cuda_stream>>>(*b, x, rhs, r, partial, kz); \
   } while (0)
-  const bool plain = nav_cuda_plain(b);
+  const bool plain = nav_box_plain(b);
   if (b->dim == 2 && plain)
     NAV_RESIDUAL_LAUNCH(2, true);
   else if (b->dim == 2)
@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega) {
   const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
-  NAV_CUDA_LAUNCH_PLAIN(b, nav_cuda_plain(b), nav_cuda_grid_kz(b, (b->n[0] + 1) / 2, kz), nav_relax_colour_kernel, *b,
+  NAV_CUDA_LAUNCH_PLAIN(b, nav_box_plain(b), nav_cuda_grid_kz(b, (b->n[0] + 1) / 2, kz), nav_relax_colour_kernel, *b,
                         (nav_cuda_t *)x, (const nav_cuda_t *)rhs, colour, omega, kz);
   (void)inv_diag; /* the kernel divides by the stencil's diagonal */
   return NAV_OK;
@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                              nav_real omega) {
   const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
-  NAV_CUDA_LAUNCH_PLAIN(b, nav_cuda_plain(b), nav_cuda_grid_kz(b, b->n[0], kz), nav_relax_first_kernel, *b,
+  NAV_CUDA_LAUNCH_PLAIN(b, nav_box_plain(b), nav_cuda_grid_kz(b, b->n[0], kz), nav_relax_first_kernel, *b,
                         (nav_cuda_t *)x, (const nav_cuda_t *)rhs, colour, omega, kz);
   (void)inv_diag; /* divides by the stencil's diagonal, as nav_relax_colour_kernel */
   return NAV_OK;
@@ -415,8 +415,8 @@ static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs
 
 nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
                              nav_real omega) {
-  NAV_CHECK(b->dim == 3 && nav_cuda_plain(b) && x != out, NAV_ERR_INTERNAL,
-            "relax_sweep: a 3D plain block and out apart from x (dim %d, plain %d)", b->dim, (int)nav_cuda_plain(b));
+  NAV_CHECK(b->dim == 3 && nav_box_plain(b) && x != out, NAV_ERR_INTERNAL,
+            "relax_sweep: a 3D plain block and out apart from x (dim %d, plain %d)", b->dim, (int)nav_box_plain(b));
   if (b->lo) return nav_relax_sweep_launch(b, (const float *)x, (const float *)rhs, (float *)out, first, omega);
   return nav_relax_sweep_launch(b, x, rhs, out, first, omega);
 }
@@ -719,7 +719,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
 static nav_err nav_restrict_launch(const nav_box *fine, const nav_real *r_or_b, const nav_real *x,
                                    const nav_box *coarse, nav_real *rhs) {
   NAV_CHECK(fine->lo == coarse->lo, NAV_ERR_INTERNAL, "restriction between levels of different precision");
-  NAV_CUDA_LAUNCH_PLAIN(coarse, nav_cuda_plain(fine) && coarse->uniform, nav_cuda_grid(coarse), nav_restrict_residual_kernel,
+  NAV_CUDA_LAUNCH_PLAIN(coarse, nav_box_plain(fine) && coarse->uniform, nav_cuda_grid(coarse), nav_restrict_residual_kernel,
                         *fine, (const nav_cuda_t *)r_or_b, (const nav_cuda_t *)x, *coarse, (nav_cuda_t *)rhs);
   return NAV_OK;
 }

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "backend/common/nav_metric.h"
 #include "core/nav_profile.h"
 #include "solvers/poisson/poisson_impl.h"
 
@@ -395,8 +396,7 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
 static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
   const nav_box *b = &lev->box;
   if (nav_profile_switched_off("NAV_MG_WAVEFRONT") || !lev->ops->relax_sweep || b->dim != 3 || lev->halo ||
-      lev->nline || lev->dc.size > 1 || !b->uniform || b->kc || b->sc || b->shift != 0 ||
-      (lev == &ps->lev[0] && ps->opt.staggered))
+      lev->nline || lev->dc.size > 1 || !nav_box_plain(b) || (lev == &ps->lev[0] && ps->opt.staggered))
     return 0;
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++)
