@@ -6,7 +6,8 @@
 #      V(1,2), mg V(2,2) double) and `navier bench step` of the 3D cavity 256^3 with solver = mg (mixed V(1,2);
 #      V(2,2) double);
 #   3. with ncu: time, DRAM throughput and bytes, warp instructions of the sweeps and fills of one mixed solve, both ways.
-# Prints one line per measurement; logs under $OUT.
+# Prints one line per measurement; logs under $OUT. BASE=path/to/navier adds a third variant, that binary (an A/B
+# across commits, interleaved in the same rounds).
 #
 # usage (repository root on the device, after bench/gpu_carry.sh here): bash bench/gpu_wavefront.sh [BUILD_TREE]
 set -u
@@ -27,13 +28,22 @@ P="bench poisson --dim 3 --n 256 --bc neumann --tol 1e-6 --backend cuda --repeat
 C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256"
 C3="$C3 --set pressure.tolerance=1e-6 --set run.backend=cuda --steps 20 --set pressure.solver=mg"
 pj() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("%.3f ms %d it relres %.2e" % (1e3*d["solve_s"], d["iterations"], d["relres"]))' 2>/dev/null || echo FAILED; }
+# the variants: "wf=0" and "wf=1" of $B, and with BASE=path/to/navier (another build, e.g. the commit before a
+# change to the sweep) "base", that binary with its default switches
+run() { # run VARIANT ARGS...: the binary of VARIANT with its switch
+  case $1 in
+  base) shift; "$BASE" "$@" ;;
+  wf=*) local w=${1#wf=}; shift; NAV_MG_WAVEFRONT=$w $B "$@" ;;
+  esac
+}
+VARIANTS="wf=0 wf=1${BASE:+ base}"
 for r in $(seq "$ROUNDS"); do
-  for w in 0 1; do
-    echo "wf=$w poisson_mixed_V12 $(NAV_MG_WAVEFRONT=$w $B $P --solver mg --precision mixed --smooth 1,2 2>&1 | tail -1 | pj)"
-    echo "wf=$w poisson_V22 $(NAV_MG_WAVEFRONT=$w $B $P --solver mg 2>&1 | tail -1 | pj)"
-    echo "wf=$w step_mg_mixed_V12 $(OMP_NUM_THREADS=$NT NAV_MG_WAVEFRONT=$w $B bench step $C3 \
+  for v in $VARIANTS; do
+    echo "$v poisson_mixed_V12 $(run $v $P --solver mg --precision mixed --smooth 1,2 2>&1 | tail -1 | pj)"
+    echo "$v poisson_V22 $(run $v $P --solver mg 2>&1 | tail -1 | pj)"
+    echo "$v step_mg_mixed_V12 $(OMP_NUM_THREADS=$NT run $v bench step $C3 \
       --set pressure.precision=mixed --set pressure.pre_smooth=1 2>&1 | grep -m1 '^step:')"
-    echo "wf=$w step_mg_V22 $(OMP_NUM_THREADS=$NT NAV_MG_WAVEFRONT=$w $B bench step $C3 2>&1 | grep -m1 '^step:')"
+    echo "$v step_mg_V22 $(OMP_NUM_THREADS=$NT run $v bench step $C3 2>&1 | grep -m1 '^step:')"
   done
 done
 if command -v ncu >/dev/null; then
