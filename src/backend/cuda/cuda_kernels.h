@@ -192,18 +192,12 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
       KERNEL<3, nav_cuda_t, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);    \
   } while (0)
 
-/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates, divergence and correct let a
+/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates and divergence let a
  * thread take kz consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks
  * (and block partials to combine). kz from the environment variable NAV_CUDA_KZ (a tuning knob), read once;
  * default 4: on an H200 (`navier bench step`, 256^3 cavity, float level 0) relax_colour 91 -> 79 us, residual
  * 123 -> 95 us, prolong_add 167 -> 143 us against kz = 1 (docs/performance.md). */
 int nav_cuda_kz(void);
-/* The momentum kernels' planes per thread (momentum_rhs, momentum_advance, 3D): NAV_MOMENTUM_KZ, default 4. A thread
- * walking up its planes finds planes k and k + 1 of the stencil of plane k + 1 in L1 (loaded for plane k), so L2
- * serves about one new plane per plane instead of three: one plane per thread ran at 88 % of the L2 throughput in
- * FP64 (L1 hit rate 54 %) and latency-bound at 54 % of the DRAM peak in FP32 (ncu, H100, 256^3;
- * docs/performance.md). */
-int nav_cuda_momentum_kz(void);
 static inline dim3 nav_cuda_grid_kz(const nav_box *b, int nx0, int kz) {
   dim3 g = nav_cuda_grid_n(b, nx0);
   g.z = (unsigned)((b->n[2] + kz - 1) / kz);

@@ -22,25 +22,20 @@
  * (nav_cuda_box_plain, nav_metric.h). */
 template <int DIM, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
-    nav_momentum_rhs_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_cuda_fields rhs, int kz) {
+    nav_momentum_rhs_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_cuda_fields rhs) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
-  (void)p;
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
-    /* every component before any store: a store to rhs could alias u for the compiler, which would then
-     * reload the stencil after it and keep fewer loads in flight */
-    nav_real n[3];
+  /* every component before any store: a store to rhs could alias u for the compiler, which would then
+   * reload the stencil after it and keep fewer loads in flight */
+  nav_real n[3];
 #pragma unroll
-    for (int c = 0; c < DIM; c++) n[c] = nav_momentum_rhs(b, c, uc, nu, q, ijk);
+  for (int c = 0; c < DIM; c++) n[c] = nav_momentum_rhs(b, c, uc, nu, p, ijk);
 #pragma unroll
-    for (int c = 0; c < DIM; c++) rhs.c[c][q] = n[c];
-  });
+  for (int c = 0; c < DIM; c++) rhs.c[c][p] = n[c];
 }
 
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs) {
-  const int kz = b->dim == 3 ? nav_cuda_momentum_kz() : 1;
-  NAV_CUDA_LAUNCH_UNI(b, nav_cuda_grid_kz(b, b->n[0], kz), nav_momentum_rhs_kernel, *b, nav_cuda_pack(b, u), nu,
-                      nav_cuda_pack(b, rhs), kz);
+  NAV_CUDA_LAUNCH_UNI(b, nav_cuda_grid(b), nav_momentum_rhs_kernel, *b, nav_cuda_pack(b, u), nu, nav_cuda_pack(b, rhs));
   return NAV_OK;
 }
 
@@ -49,31 +44,27 @@ nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu,
 template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
     nav_momentum_advance_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_real a, nav_real c,
-                                nav_cuda_fields rhs, nav_cuda_fields rhs_old, int kz) {
+                                nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
-  (void)p;
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
-    nav_real n[3], us[3]; /* every load before any store (as momentum_rhs) */
+  nav_real n[3], us[3]; /* every load before any store (as momentum_rhs) */
 #pragma unroll
-    for (int d = 0; d < DIM; d++) n[d] = nav_momentum_rhs(b, d, uc, nu, q, ijk);
+  for (int d = 0; d < DIM; d++) n[d] = nav_momentum_rhs(b, d, uc, nu, p, ijk);
 #pragma unroll
-    for (int d = 0; d < DIM; d++) us[d] = nav_ab2(uc[d][q], a, n[d], c, OLD ? rhs_old.c[d][q] : 0, OLD);
+  for (int d = 0; d < DIM; d++) us[d] = nav_ab2(uc[d][p], a, n[d], c, OLD ? rhs_old.c[d][p] : 0, OLD);
 #pragma unroll
-    for (int d = 0; d < DIM; d++) {
-      rhs.c[d][q] = n[d];
-      rhs_old.c[d][q] = us[d];
-    }
-  });
+  for (int d = 0; d < DIM; d++) {
+    rhs.c[d][p] = n[d];
+    rhs_old.c[d][p] = us[d];
+  }
 }
 
 nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
                                   nav_real *const *rhs, nav_real *const *rhs_old) {
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
-  const int kz = b->dim == 3 ? nav_cuda_momentum_kz() : 1;
-  const dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz), block = nav_cuda_block();
+  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
 #define NAV_ADVANCE_LAUNCH(D, OLD, P)                                                                 \
-  nav_momentum_advance_kernel<D, OLD, P><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo, kz)
+  nav_momentum_advance_kernel<D, OLD, P><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo)
   const bool plain = nav_box_plain(b);
   if (b->dim == 2) {
     if (c != 0) plain ? NAV_ADVANCE_LAUNCH(2, true, true) : NAV_ADVANCE_LAUNCH(2, true, false);
@@ -190,24 +181,20 @@ nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale
 
 template <int DIM, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_correct_kernel(nav_box box, nav_cuda_fields u, const nav_real *q, nav_real scale, int kz) {
+    nav_correct_kernel(nav_box box, nav_cuda_fields u, const nav_real *q, nav_real scale) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
-  (void)p;
-  nav_cuda_planes(b, ijk, kz, [&](nav_idx s) { /* kz planes per thread (nav_cuda_kz): q's plane k - 1 from L1 */
-    nav_real g[3], v[3];                       /* every load before any store (as momentum_rhs) */
+  nav_real g[3], v[3]; /* every load before any store (as momentum_rhs) */
 #pragma unroll
-    for (int c = 0; c < DIM; c++) {
-      g[c] = nav_gradient(b, c, q, s, ijk);
-      v[c] = u.c[c][s];
-    }
+  for (int c = 0; c < DIM; c++) {
+    g[c] = nav_gradient(b, c, q, p, ijk);
+    v[c] = u.c[c][p];
+  }
 #pragma unroll
-    for (int c = 0; c < DIM; c++) u.c[c][s] = v[c] - scale * g[c];
-  });
+  for (int c = 0; c < DIM; c++) u.c[c][p] = v[c] - scale * g[c];
 }
 
 nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *q, nav_real scale) {
-  const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
-  NAV_CUDA_LAUNCH_UNI(b, nav_cuda_grid_kz(b, b->n[0], kz), nav_correct_kernel, *b, nav_cuda_pack(b, u), q, scale, kz);
+  NAV_CUDA_LAUNCH_UNI(b, nav_cuda_grid(b), nav_correct_kernel, *b, nav_cuda_pack(b, u), q, scale);
   return NAV_OK;
 }
 

@@ -7,23 +7,13 @@
 
 #include <type_traits>
 
-/* A positive integer from the environment variable name (read once per caller's cache), else fallback. */
-static int nav_cuda_knob(int *cache, const char *name, int fallback) {
-  if (!*cache) {
-    const char *e = getenv(name);
-    *cache = e && atoi(e) > 0 ? atoi(e) : fallback;
-  }
-  return *cache;
-}
-
 int nav_cuda_kz(void) {
   static int kz = 0;
-  return nav_cuda_knob(&kz, "NAV_CUDA_KZ", 4);
-}
-
-int nav_cuda_momentum_kz(void) {
-  static int kz = 0;
-  return nav_cuda_knob(&kz, "NAV_MOMENTUM_KZ", 4);
+  if (!kz) {
+    const char *e = getenv("NAV_CUDA_KZ");
+    kz = e && atoi(e) > 0 ? atoi(e) : 4;
+  }
+  return kz;
 }
 
 template <int DIM>
