@@ -14,6 +14,10 @@
 
 #include "backend/nav_kernels.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum nav_profile_phase {
   NAV_PHASE_OTHER = 0,
   NAV_PHASE_PREDICTOR,
@@ -38,7 +42,12 @@ void nav_profile_work(nav_profile_phase kind);
 /* counts[kind][charged]: how often work of `kind` ran while `charged` was the current phase. */
 void nav_profile_work_counts(long counts[NAV_PHASE_COUNT][NAV_PHASE_COUNT]);
 /* Is the environment variable `name` set to 0? The switches that turn a feature off to measure what it saves, the
- * same results either way: NAV_MG_FUSED, NAV_MG_GRAPHS, NAV_MG_WAVEFRONT (mg.c), NAV_UNIFORM_METRICS (nav_geometry.c). */
+ * same results either way: NAV_MG_FUSED, NAV_MG_GRAPHS, NAV_MG_WAVEFRONT (mg.c), NAV_UNIFORM_METRICS (nav_geometry.c),
+ * NAV_MOMENTUM_TILED (CUDA flow.cu). */
 int nav_profile_switched_off(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

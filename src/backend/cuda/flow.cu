@@ -7,6 +7,7 @@
 #include "backend/common/nav_point_flow.h"
 #include "backend/common/nav_point_poisson.h"
 #include "backend/cuda/cuda_kernels.h"
+#include "core/nav_profile.h"
 
 /* momentum_rhs and momentum_advance compute every component before they store any (below), which
  * keeps more loads in flight but needs ~122 registers in FP64: at 4 blocks of 256 threads per SM (64
@@ -59,9 +60,136 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
   }
 }
 
+/* ---- momentum_advance on a plain 3D block through shared memory ------------------------------------------------
+ * One point per thread (the kernel above) reads about 25 scattered values of u per cell (the 3 components' 7-point
+ * stencils and the interpolated advecting velocities), mostly from L1 and L2: on an H100 at 256^3 it ran at 88 % of
+ * the L2 throughput in FP64 (L1 hit rate 54 %) and latency-bound at 54 % of the DRAM peak in FP32 (ncu: 12.7 of 20
+ * cycles per instruction waiting on L1/TEX), so FP32 took 0.69 of the FP64 time for half the bytes
+ * (docs/performance.md). Here a block of NAV_MA_TX x NAV_MA_TY threads owns that tile of columns and a chunk of zc
+ * planes and walks up them. Each plane of the three components enters shared memory once, the tile and a ring of
+ * one cell (NAV_MA_PLANE points), fetched one plane ahead into registers so that the loads fly while the block
+ * computes; a ring of 4 plane slots with two mirrors (slot 0 holds slot 4's plane, slot 5 slot 1's) keeps planes
+ * k - 1, k, k + 1 at one stride, so nav_momentum_rhs runs unchanged on the window (a box with the shared strides,
+ * uniform metrics): the same operations, the same values as the kernel above. Each value of u is read from L2
+ * (NAV_MA_PLANE / tile) (zc + 2) / zc, about 1.35 times; rhs_old, rhs and u* are streamed as before. */
+#define NAV_MA_TX 32
+#define NAV_MA_TY 8
+#define NAV_MA_THREADS (NAV_MA_TX * NAV_MA_TY)
+#define NAV_MA_PX (NAV_MA_TX + 2)
+#define NAV_MA_PLANE (NAV_MA_PX * (NAV_MA_TY + 2))
+#define NAV_MA_LOADS ((NAV_MA_PLANE + NAV_MA_THREADS - 1) / NAV_MA_THREADS)
+#define NAV_MA_SLOTS 6 /* 1..4: plane k at 1 + (k mod 4); 0 and 5 mirror 4 and 1 */
+#define NAV_MA_SHARED (3 * NAV_MA_SLOTS * NAV_MA_PLANE * sizeof(nav_real))
+
+template <bool OLD>
+__global__ void __launch_bounds__(NAV_MA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
+    nav_momentum_advance_tiled_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_real a, nav_real c,
+                                      nav_cuda_fields rhs, nav_cuda_fields rhs_old, int zc) {
+  extern __shared__ __align__(16) unsigned char nav_ma_shared[];
+  nav_real *const us = reinterpret_cast<nav_real *>(nav_ma_shared); /* component d, slot s: (d SLOTS + s) PLANE */
+  const nav_box bl = nav_cuda_box_plain<3, true>(box);
+  const nav_box *const b = &bl;
+  nav_box wb = bl; /* the shared window */
+  wb.st[0] = 1;
+  wb.st[1] = NAV_MA_PX;
+  wb.st[2] = NAV_MA_PLANE;
+  const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, t = tx + NAV_MA_TX * ty;
+  const int i0 = (int)blockIdx.x * NAV_MA_TX, j0 = (int)blockIdx.y * NAV_MA_TY;
+  const int z0 = (int)blockIdx.z * zc, z1 = z0 + zc < b->n[2] ? z0 + zc : b->n[2];
+  const nav_idx sz = b->st[2];
+  /* the thread's loads: point l = t + m NAV_MA_THREADS of a window plane, column (i0 - 1 + l % PX, j0 - 1 + l / PX)
+   * of the block (ghosts included: -1 <= i <= n0, -1 <= j <= n1) */
+  nav_idx lg[NAV_MA_LOADS];
+  bool lok[NAV_MA_LOADS];
+  NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++) {
+    const int l = t + m * NAV_MA_THREADS, i = i0 - 1 + l % NAV_MA_PX, j = j0 - 1 + l / NAV_MA_PX;
+    lok[m] = l < NAV_MA_PLANE && i <= b->n[0] && j <= b->n[1];
+    lg[m] = b->off + (nav_idx)i * b->st[0] + (nav_idx)j * b->st[1];
+  }
+  nav_real ahead[3][NAV_MA_LOADS];
+  const auto fetch = [&](int k) { /* plane k (-1 <= k <= n2) of u into registers */
+    NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++)
+      NAV_UNROLL for (int d = 0; d < 3; d++) ahead[d][m] = lok[m] ? u.c[d][lg[m] + (nav_idx)k * sz] : 0;
+  };
+  const auto store = [&](int k) { /* the fetched plane k into its slot and mirror */
+    const int sl = 1 + ((k + 4) & 3), mirror = sl == 4 ? 0 : sl == 1 ? 5 : -1;
+    NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++) {
+      const int l = t + m * NAV_MA_THREADS;
+      if (l >= NAV_MA_PLANE) continue;
+      NAV_UNROLL for (int d = 0; d < 3; d++) {
+        us[(d * NAV_MA_SLOTS + sl) * NAV_MA_PLANE + l] = ahead[d][m];
+        if (mirror >= 0) us[(d * NAV_MA_SLOTS + mirror) * NAV_MA_PLANE + l] = ahead[d][m];
+      }
+    }
+  };
+  const int i = i0 + tx, j = j0 + ty;
+  const bool mine = i < b->n[0] && j < b->n[1];
+  const nav_idx col = b->off + (nav_idx)i * b->st[0] + (nav_idx)j * b->st[1];
+  fetch(z0 - 1);
+  store(z0 - 1);
+  fetch(z0);
+  store(z0);
+  fetch(z0 + 1);
+  store(z0 + 1);
+  __syncthreads();
+  for (int k = z0; k < z1; k++) {
+    if (k + 2 <= b->n[2] && k + 1 < z1) fetch(k + 2); /* in flight while plane k is computed */
+    if (mine) {
+      const int ijk[3] = {i, j, k};
+      const int f = (1 + ((k + 4) & 3)) * NAV_MA_PLANE + (ty + 1) * NAV_MA_PX + tx + 1;
+      const nav_real *const uw[3] = {us, us + NAV_MA_SLOTS * NAV_MA_PLANE, us + 2 * NAV_MA_SLOTS * NAV_MA_PLANE};
+      const nav_idx q = col + (nav_idx)k * sz;
+      nav_real n[3], ust[3];
+      NAV_UNROLL for (int d = 0; d < 3; d++) n[d] = nav_momentum_rhs(&wb, d, uw, nu, f, ijk);
+      NAV_UNROLL for (int d = 0; d < 3; d++) ust[d] = nav_ab2(uw[d][f], a, n[d], c, OLD ? rhs_old.c[d][q] : 0, OLD);
+      NAV_UNROLL for (int d = 0; d < 3; d++) {
+        rhs.c[d][q] = n[d];
+        rhs_old.c[d][q] = ust[d];
+      }
+    }
+    if (k + 2 <= b->n[2] && k + 1 < z1) store(k + 2); /* into the slot of plane k - 2, read last at step k - 1 */
+    __syncthreads();
+  }
+}
+
+/* The dynamic shared memory of the tiled kernel (over 48 KB in FP64: the opt-in, once) and a grid of about one
+ * wave of resident blocks: chunks of planes, at least 4 each. */
+static nav_err nav_momentum_advance_tiled(const nav_box *b, nav_cuda_fields fu, nav_real nu, nav_real a, nav_real c,
+                                          nav_cuda_fields fr, nav_cuda_fields fo) {
+  static int per_sm = 0, sms = 0;
+  const size_t bytes = NAV_MA_SHARED;
+  if (!per_sm) {
+    int dev = 0, p0 = 0, p1 = 0;
+    NAV_CALL_CUDA(cudaGetDevice(&dev));
+    NAV_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_momentum_advance_tiled_kernel<true>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_momentum_advance_tiled_kernel<false>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p0, nav_momentum_advance_tiled_kernel<true>,
+                                                                NAV_MA_THREADS, bytes));
+    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p1, nav_momentum_advance_tiled_kernel<false>,
+                                                                NAV_MA_THREADS, bytes));
+    per_sm = p0 < p1 ? p0 : p1;
+    if (per_sm < 1) per_sm = 1;
+  }
+  const int tx = (b->n[0] + NAV_MA_TX - 1) / NAV_MA_TX, ty = (b->n[1] + NAV_MA_TY - 1) / NAV_MA_TY;
+  const int chunks = per_sm * sms / (tx * ty) > 1 ? per_sm * sms / (tx * ty) : 1;
+  const int zc = (b->n[2] + chunks - 1) / chunks > 4 ? (b->n[2] + chunks - 1) / chunks : 4;
+  const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + zc - 1) / zc)), block(NAV_MA_TX, NAV_MA_TY);
+  if (c != 0)
+    nav_momentum_advance_tiled_kernel<true><<<grid, block, bytes, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo, zc);
+  else
+    nav_momentum_advance_tiled_kernel<false><<<grid, block, bytes, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo, zc);
+  NAV_CUDA_LAUNCHED("nav_momentum_advance_tiled_kernel");
+  return NAV_OK;
+}
+
 nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
                                   nav_real *const *rhs, nav_real *const *rhs_old) {
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
+  if (b->dim == 3 && nav_box_plain(b) && !nav_profile_switched_off("NAV_MOMENTUM_TILED"))
+    return nav_momentum_advance_tiled(b, fu, nu, a, c, fr, fo);
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
 #define NAV_ADVANCE_LAUNCH(D, OLD, P)                                                                 \
   nav_momentum_advance_kernel<D, OLD, P><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo)
