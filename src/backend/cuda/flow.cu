@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
 #define NAV_MA_SHARED (3 * NAV_MA_SLOTS * NAV_MA_PLANE * sizeof(nav_real))
 
 template <bool OLD>
-__global__ void __launch_bounds__(NAV_MA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
+__global__ void __launch_bounds__(NAV_MA_THREADS, sizeof(nav_real) == sizeof(float) ? 4 : 2)
     nav_momentum_advance_tiled_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_real a, nav_real c,
                                       nav_cuda_fields rhs, nav_cuda_fields rhs_old, int zc) {
   extern __shared__ __align__(16) unsigned char nav_ma_shared[];
@@ -106,34 +106,39 @@ __global__ void __launch_bounds__(NAV_MA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
     lok[m] = l < NAV_MA_PLANE && i <= b->n[0] && j <= b->n[1];
     lg[m] = b->off + (nav_idx)i * b->st[0] + (nav_idx)j * b->st[1];
   }
-  nav_real ahead[3][NAV_MA_LOADS];
-  const auto fetch = [&](int k) { /* plane k (-1 <= k <= n2) of u into registers */
+  nav_real nxt[3][NAV_MA_LOADS], ahd[3][NAV_MA_LOADS]; /* planes k + 2 and k + 3 on their way at step k */
+  const auto fetch = [&](nav_real(&r)[3][NAV_MA_LOADS], int k) { /* plane k (-1 <= k <= n2) of u into r */
     NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++)
-      NAV_UNROLL for (int d = 0; d < 3; d++) ahead[d][m] = lok[m] ? u.c[d][lg[m] + (nav_idx)k * sz] : 0;
+      NAV_UNROLL for (int d = 0; d < 3; d++) r[d][m] = lok[m] ? u.c[d][lg[m] + (nav_idx)k * sz] : 0;
   };
-  const auto store = [&](int k) { /* the fetched plane k into its slot and mirror */
+  const auto store = [&](const nav_real(&r)[3][NAV_MA_LOADS], int k) { /* plane k into its slot and mirror */
     const int sl = 1 + ((k + 4) & 3), mirror = sl == 4 ? 0 : sl == 1 ? 5 : -1;
     NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++) {
       const int l = t + m * NAV_MA_THREADS;
       if (l >= NAV_MA_PLANE) continue;
       NAV_UNROLL for (int d = 0; d < 3; d++) {
-        us[(d * NAV_MA_SLOTS + sl) * NAV_MA_PLANE + l] = ahead[d][m];
-        if (mirror >= 0) us[(d * NAV_MA_SLOTS + mirror) * NAV_MA_PLANE + l] = ahead[d][m];
+        us[(d * NAV_MA_SLOTS + sl) * NAV_MA_PLANE + l] = r[d][m];
+        if (mirror >= 0) us[(d * NAV_MA_SLOTS + mirror) * NAV_MA_PLANE + l] = r[d][m];
       }
     }
   };
-  const int i = i0 + tx, j = j0 + ty;
+  const int i = i0 + tx, j = j0 + ty, n2 = b->n[2];
   const bool mine = i < b->n[0] && j < b->n[1];
   const nav_idx col = b->off + (nav_idx)i * b->st[0] + (nav_idx)j * b->st[1];
-  fetch(z0 - 1);
-  store(z0 - 1);
-  fetch(z0);
-  store(z0);
-  fetch(z0 + 1);
-  store(z0 + 1);
+  nav_real old[3] = {0, 0, 0}, old_next[3] = {0, 0, 0}; /* rhs_old of planes k and k + 1 */
+  const auto fetch_old = [&](nav_real(&o)[3], int k) {
+    if (OLD && mine) NAV_UNROLL for (int d = 0; d < 3; d++) o[d] = rhs_old.c[d][col + (nav_idx)k * sz];
+  };
+  for (int k = z0 - 1; k <= z0 + 1; k++) {
+    fetch(nxt, k);
+    store(nxt, k);
+  }
+  if (z0 + 2 <= n2 && z0 + 1 < z1) fetch(nxt, z0 + 2);
+  fetch_old(old, z0);
   __syncthreads();
   for (int k = z0; k < z1; k++) {
-    if (k + 2 <= b->n[2] && k + 1 < z1) fetch(k + 2); /* in flight while plane k is computed */
+    if (k + 3 <= n2 && k + 2 < z1) fetch(ahd, k + 3); /* in flight for two steps */
+    if (k + 1 < z1) fetch_old(old_next, k + 1);
     if (mine) {
       const int ijk[3] = {i, j, k};
       const int f = (1 + ((k + 4) & 3)) * NAV_MA_PLANE + (ty + 1) * NAV_MA_PX + tx + 1;
@@ -141,13 +146,17 @@ __global__ void __launch_bounds__(NAV_MA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
       const nav_idx q = col + (nav_idx)k * sz;
       nav_real n[3], ust[3];
       NAV_UNROLL for (int d = 0; d < 3; d++) n[d] = nav_momentum_rhs(&wb, d, uw, nu, f, ijk);
-      NAV_UNROLL for (int d = 0; d < 3; d++) ust[d] = nav_ab2(uw[d][f], a, n[d], c, OLD ? rhs_old.c[d][q] : 0, OLD);
+      NAV_UNROLL for (int d = 0; d < 3; d++) ust[d] = nav_ab2(uw[d][f], a, n[d], c, old[d], OLD);
       NAV_UNROLL for (int d = 0; d < 3; d++) {
         rhs.c[d][q] = n[d];
         rhs_old.c[d][q] = ust[d];
       }
     }
-    if (k + 2 <= b->n[2] && k + 1 < z1) store(k + 2); /* into the slot of plane k - 2, read last at step k - 1 */
+    if (k + 2 <= n2 && k + 1 < z1) store(nxt, k + 2); /* into the slot of plane k - 2, read last at step k - 1 */
+    NAV_UNROLL for (int d = 0; d < 3; d++) {
+      old[d] = old_next[d];
+      NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++) nxt[d][m] = ahd[d][m];
+    }
     __syncthreads();
   }
 }
@@ -174,7 +183,12 @@ static nav_err nav_momentum_advance_tiled(const nav_box *b, nav_cuda_fields fu, 
     if (per_sm < 1) per_sm = 1;
   }
   const int tx = (b->n[0] + NAV_MA_TX - 1) / NAV_MA_TX, ty = (b->n[1] + NAV_MA_TY - 1) / NAV_MA_TY;
-  const int chunks = per_sm * sms / (tx * ty) > 1 ? per_sm * sms / (tx * ty) : 1;
+  static int waves = 0;
+  if (!waves) {
+    const char *e = getenv("NAV_MOMENTUM_WAVES");
+    waves = e && atoi(e) > 0 ? atoi(e) : 1;
+  }
+  const int chunks = waves * per_sm * sms / (tx * ty) > 1 ? waves * per_sm * sms / (tx * ty) : 1;
   const int zc = (b->n[2] + chunks - 1) / chunks > 4 ? (b->n[2] + chunks - 1) / chunks : 4;
   const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + zc - 1) / zc)), block(NAV_MA_TX, NAV_MA_TY);
   if (c != 0)
