@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The tiled momentum_advance (CUDA flow.cu, plain 3D blocks) against one point per thread (NAV_MOMENTUM_TILED=0),
 # interleaved in one call on one GPU, the same binaries (issue 18: the FP32 / FP64 ratio of the step):
-#   1. checks: tests/test_kernels of the carried tree (every mom_advance line: CUDA against the CPU) and, with
-#      FULL=1, every single-GPU ctest of the gpu label (source bench/gpu_env.sh first);
-#   2. ROUNDS rounds of =0 then =1: `navier bench step` of the 3D cavity 256^3 (solver = auto) in FP64 ($B64) and FP32
+#   1. checks: tests/test_kernels of the carried tree (every mom_advance line: CUDA against the CPU), with TK32 set
+#      the FP32 build's test_kernels too, and with FULL=1 every single-GPU ctest of the gpu label (source
+#      bench/gpu_env.sh first);
+#   2. ROUNDS rounds of =0 then =1 (the default: 0 in FP64, 1 in FP32): `navier bench step` of the 3D cavity 256^3 (solver = auto) in FP64 ($B64) and FP32
 #      ($B32), the Taylor-Green vortex 128^3 and 256^3 (nu = 1e-3, CFL-limited dt) in both, and the cavity with the
 #      multigrid (mixed V(1,2)) in FP64: the step time and the bench's microseconds of momentum_advance;
 #   3. with ncu: duration, DRAM and L2 throughput, L1 hit rate of both kernels in both precisions.
@@ -21,6 +22,11 @@ echo "== $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), binarie
 timeout 300 "$TREE/tests/test_kernels" >"$OUT/tk.log" 2>&1
 echo "test_kernels: exit $? | $(tail -1 "$OUT/tk.log")"
 grep mom_advance "$OUT/tk.log" | awk '{print $(NF-1)}' | sort -g | tail -1 | sed 's/^/largest mom_advance rel diff: /'
+if [ -n "${TK32:-}" ]; then
+  timeout 300 "$TK32" >"$OUT/tk32.log" 2>&1
+  echo "FP32 test_kernels: exit $? | $(tail -1 "$OUT/tk32.log")"
+  grep mom_advance "$OUT/tk32.log" | awk '{print $(NF-1)}' | sort -g | tail -1 | sed 's/^/largest FP32 mom_advance rel diff: /'
+fi
 if [ -n "${FULL:-}" ]; then
   (cd "$TREE" && timeout 300 ctest -L gpu -E two_gpus -j 3 >"$OUT/ct.log" 2>&1)
   grep -E "tests passed|Failed|\*\*\*" "$OUT/ct.log"

@@ -57,7 +57,9 @@ const char *nav_profile_name(nav_profile_phase p) {
   return names[p];
 }
 
-int nav_profile_switched_off(const char *name) {
+int nav_profile_switch(const char *name, int fallback) {
   const char *v = getenv(name);
-  return v && !strcmp(v, "0");
+  return v && !strcmp(v, "0") ? 0 : v && !strcmp(v, "1") ? 1 : fallback;
 }
+
+int nav_profile_switched_off(const char *name) { return !nav_profile_switch(name, 1); }

@@ -233,33 +233,37 @@ static void test_lines(pair_box *pb) {
 }
 
 /* The kernels of one box. */
-/* momentum_advance alone, N and u* against the CPU's, forward Euler and AB2: on a plain 3D box the CUDA backend's
- * tiled kernel (partial tiles, chunks of planes that outrun its ring of plane slots) */
+/* momentum_advance alone, N and u* against the CPU's, forward Euler and AB2, by both CUDA kernels of a plain 3D box
+ * (NAV_MOMENTUM_TILED=1: the tiled kernel, partial tiles and chunks; =0: one point per thread) */
 static void test_momentum_advance(pair_box *pb) {
   const nav_box *bc = &pb->c, *bg = &pb->g;
   char name[64];
   field u[3], n[3], o[3];
   nav_real *uc[3] = {0}, *ug[3] = {0}, *nc[3] = {0}, *ng[3] = {0}, *oc[3] = {0}, *og[3] = {0};
-  for (int pass = 0; pass < 2; pass++) {
-    const nav_real a = (nav_real)0.013, cc = pass ? (nav_real)-0.004 : 0;
-    for (int c = 0; c < pb->dim; c++) {
-      u[c] = field_new(pb, 0.2);
-      n[c] = field_new(pb, 0);
-      o[c] = field_new(pb, 0);
-      uc[c] = u[c].c, ug[c] = u[c].g, nc[c] = n[c].c, ng[c] = n[c].g, oc[c] = o[c].c, og[c] = o[c].g;
-    }
-    OK(cpu->momentum_advance(bc, uc, (nav_real)0.01, a, cc, nc, oc));
-    OK(gpu->momentum_advance(bg, ug, (nav_real)0.01, a, cc, ng, og));
-    for (int c = 0; c < pb->dim; c++) {
-      snprintf(name, sizeof name, "mom_advance N%s c%d", pass ? " ab2" : " euler", c);
-      check_field(name, pb, &n[c]);
-      snprintf(name, sizeof name, "mom_advance u*%s c%d", pass ? " ab2" : " euler", c);
-      check_field(name, pb, &o[c]);
-      field_free(&u[c]);
-      field_free(&n[c]);
-      field_free(&o[c]);
+  for (int tiled = 0; tiled < 2; tiled++) {
+    setenv("NAV_MOMENTUM_TILED", tiled ? "1" : "0", 1);
+    for (int pass = 0; pass < 2; pass++) {
+      const nav_real a = (nav_real)0.013, cc = pass ? (nav_real)-0.004 : 0;
+      for (int c = 0; c < pb->dim; c++) {
+        u[c] = field_new(pb, 0.2);
+        n[c] = field_new(pb, 0);
+        o[c] = field_new(pb, 0);
+        uc[c] = u[c].c, ug[c] = u[c].g, nc[c] = n[c].c, ng[c] = n[c].g, oc[c] = o[c].c, og[c] = o[c].g;
+      }
+      OK(cpu->momentum_advance(bc, uc, (nav_real)0.01, a, cc, nc, oc));
+      OK(gpu->momentum_advance(bg, ug, (nav_real)0.01, a, cc, ng, og));
+      for (int c = 0; c < pb->dim; c++) {
+        snprintf(name, sizeof name, "mom_advance%s N%s c%d", tiled ? " tiled" : "", pass ? " ab2" : " euler", c);
+        check_field(name, pb, &n[c]);
+        snprintf(name, sizeof name, "mom_advance%s u*%s c%d", tiled ? " tiled" : "", pass ? " ab2" : " euler", c);
+        check_field(name, pb, &o[c]);
+        field_free(&u[c]);
+        field_free(&n[c]);
+        field_free(&o[c]);
+      }
     }
   }
+  unsetenv("NAV_MOMENTUM_TILED");
 }
 
 static void test_box(pair_box *pb) {
@@ -1034,7 +1038,7 @@ int main(void) {
       box_free(&odd[i]);
     }
   }
-  { /* the tiled momentum_advance on a deep box: chunks of about 30 planes */
+  { /* momentum_advance on a deep box: 33 chunks of planes, the last one of 2 */
     pair_box deep;
     box_make(&deep, "3D 70x18x130 uniform", 3, 70, 18, 130, 0, 1);
     test_momentum_advance(&deep);

@@ -60,20 +60,23 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
   }
 }
 
-/* ---- momentum_advance on a plain 3D block through shared memory ------------------------------------------------
+/* ---- momentum_advance on a plain 3D block through shared memory (the default in FP32) ---------------------------
  * One point per thread (the kernel above) reads about 25 scattered values of u per cell (the 3 components' 7-point
- * stencils and the interpolated advecting velocities), mostly from L1 and L2: on an H100 at 256^3 it ran at 88 % of
- * the L2 throughput in FP64 (L1 hit rate 54 %) and latency-bound at 54 % of the DRAM peak in FP32 (ncu: 12.7 of 20
- * cycles per instruction waiting on L1/TEX), so FP32 took 0.69 of the FP64 time for half the bytes
- * (docs/performance.md). Here a block of NAV_MA_TX x NAV_MA_TY threads owns that tile of columns and a chunk of zc
- * planes and walks up them. Each plane of the three components enters shared memory once, the tile and a ring of
- * one cell (NAV_MA_PLANE points), fetched one plane ahead into registers so that the loads fly while the block
- * computes; a ring of 4 plane slots with two mirrors (slot 0 holds slot 4's plane, slot 5 slot 1's) keeps planes
- * k - 1, k, k + 1 at one stride, so nav_momentum_rhs runs unchanged on the window (a box with the shared strides,
- * uniform metrics): the same operations, the same values as the kernel above. Each value of u is read from L2
- * (NAV_MA_PLANE / tile) (zc + 2) / zc, about 1.35 times; rhs_old, rhs and u* are streamed as before. */
+ * stencils and the interpolated advecting velocities) through L1 and L2. On an H100 at 256^3 (ncu) it runs at 74 %
+ * of the DRAM peak in FP64, but latency-bound at 54 % in FP32 (12.7 of 20 cycles per instruction waiting on L1/TEX),
+ * so FP32 took 0.69 of the FP64 time for half the bytes. Here a block of NAV_MA_TX x NAV_MA_TY threads owns that
+ * tile of columns and a chunk of NAV_MA_CHUNK planes and walks up them. Each plane of the three components enters
+ * shared memory once per block, the tile and a ring of one cell (NAV_MA_PLANE points), fetched two planes ahead
+ * into registers (rhs_old one plane ahead), so the loads fly while the block computes; a ring of 4 plane slots with
+ * two mirrors (slot 0 holds slot 4's plane, slot 5 slot 1's) keeps planes k - 1, k, k + 1 at one stride, so
+ * nav_momentum_rhs runs unchanged on the window (a box with the shared strides, uniform metrics): the same
+ * operations as the kernel above. Measured on the H100, 256^3 cavity (docs/performance.md): FP32 459 -> 390 us;
+ * FP64 653 -> 706 us or more (117 registers, 2 blocks per SM), so FP64 keeps the kernel above unless
+ * NAV_MOMENTUM_TILED=1 (nav_profile_switch; =0 turns it off in FP32). Chunks of 4 planes were the fastest of 4 to
+ * 64: more blocks in flight, though each reads its chunk's two neighbour planes too. */
 #define NAV_MA_TX 32
 #define NAV_MA_TY 8
+#define NAV_MA_CHUNK 4 /* planes per block */
 #define NAV_MA_THREADS (NAV_MA_TX * NAV_MA_TY)
 #define NAV_MA_PX (NAV_MA_TX + 2)
 #define NAV_MA_PLANE (NAV_MA_PX * (NAV_MA_TY + 2))
@@ -84,7 +87,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
 template <bool OLD>
 __global__ void __launch_bounds__(NAV_MA_THREADS, sizeof(nav_real) == sizeof(float) ? 4 : 2)
     nav_momentum_advance_tiled_kernel(nav_box box, nav_cuda_fields u, nav_real nu, nav_real a, nav_real c,
-                                      nav_cuda_fields rhs, nav_cuda_fields rhs_old, int zc) {
+                                      nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
   extern __shared__ __align__(16) unsigned char nav_ma_shared[];
   nav_real *const us = reinterpret_cast<nav_real *>(nav_ma_shared); /* component d, slot s: (d SLOTS + s) PLANE */
   const nav_box bl = nav_cuda_box_plain<3, true>(box);
@@ -95,7 +98,7 @@ __global__ void __launch_bounds__(NAV_MA_THREADS, sizeof(nav_real) == sizeof(flo
   wb.st[2] = NAV_MA_PLANE;
   const int tx = (int)threadIdx.x, ty = (int)threadIdx.y, t = tx + NAV_MA_TX * ty;
   const int i0 = (int)blockIdx.x * NAV_MA_TX, j0 = (int)blockIdx.y * NAV_MA_TY;
-  const int z0 = (int)blockIdx.z * zc, z1 = z0 + zc < b->n[2] ? z0 + zc : b->n[2];
+  const int z0 = (int)blockIdx.z * NAV_MA_CHUNK, z1 = z0 + NAV_MA_CHUNK < b->n[2] ? z0 + NAV_MA_CHUNK : b->n[2];
   const nav_idx sz = b->st[2];
   /* the thread's loads: point l = t + m NAV_MA_THREADS of a window plane, column (i0 - 1 + l % PX, j0 - 1 + l / PX)
    * of the block (ghosts included: -1 <= i <= n0, -1 <= j <= n1) */
@@ -161,40 +164,27 @@ __global__ void __launch_bounds__(NAV_MA_THREADS, sizeof(nav_real) == sizeof(flo
   }
 }
 
-/* The dynamic shared memory of the tiled kernel (over 48 KB in FP64: the opt-in, once) and a grid of about one
- * wave of resident blocks: chunks of planes, at least 4 each. */
+/* The tiled kernel (its dynamic shared memory over 48 KB in FP64: the opt-in, once). */
 static nav_err nav_momentum_advance_tiled(const nav_box *b, nav_cuda_fields fu, nav_real nu, nav_real a, nav_real c,
                                           nav_cuda_fields fr, nav_cuda_fields fo) {
-  static int per_sm = 0, sms = 0;
+  static int opted = 0;
   const size_t bytes = NAV_MA_SHARED;
-  if (!per_sm) {
-    int dev = 0, p0 = 0, p1 = 0;
-    NAV_CALL_CUDA(cudaGetDevice(&dev));
-    NAV_CALL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (!opted && bytes > 48 * 1024) {
     NAV_CALL_CUDA(cudaFuncSetAttribute(nav_momentum_advance_tiled_kernel<true>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
     NAV_CALL_CUDA(cudaFuncSetAttribute(nav_momentum_advance_tiled_kernel<false>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
-    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p0, nav_momentum_advance_tiled_kernel<true>,
-                                                                NAV_MA_THREADS, bytes));
-    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&p1, nav_momentum_advance_tiled_kernel<false>,
-                                                                NAV_MA_THREADS, bytes));
-    per_sm = p0 < p1 ? p0 : p1;
-    if (per_sm < 1) per_sm = 1;
   }
+  opted = 1;
   const int tx = (b->n[0] + NAV_MA_TX - 1) / NAV_MA_TX, ty = (b->n[1] + NAV_MA_TY - 1) / NAV_MA_TY;
-  static int waves = 0;
-  if (!waves) {
-    const char *e = getenv("NAV_MOMENTUM_WAVES");
-    waves = e && atoi(e) > 0 ? atoi(e) : 1;
-  }
-  const int chunks = waves * per_sm * sms / (tx * ty) > 1 ? waves * per_sm * sms / (tx * ty) : 1;
-  const int zc = (b->n[2] + chunks - 1) / chunks > 4 ? (b->n[2] + chunks - 1) / chunks : 4;
-  const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + zc - 1) / zc)), block(NAV_MA_TX, NAV_MA_TY);
+  const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + NAV_MA_CHUNK - 1) / NAV_MA_CHUNK));
+  const dim3 block(NAV_MA_TX, NAV_MA_TY);
   if (c != 0)
-    nav_momentum_advance_tiled_kernel<true><<<grid, block, bytes, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo, zc);
+    nav_momentum_advance_tiled_kernel<true>
+        <<<grid, block, bytes, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
   else
-    nav_momentum_advance_tiled_kernel<false><<<grid, block, bytes, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo, zc);
+    nav_momentum_advance_tiled_kernel<false>
+        <<<grid, block, bytes, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo);
   NAV_CUDA_LAUNCHED("nav_momentum_advance_tiled_kernel");
   return NAV_OK;
 }
@@ -202,7 +192,7 @@ static nav_err nav_momentum_advance_tiled(const nav_box *b, nav_cuda_fields fu, 
 nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real a, nav_real c,
                                   nav_real *const *rhs, nav_real *const *rhs_old) {
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
-  if (b->dim == 3 && nav_box_plain(b) && !nav_profile_switched_off("NAV_MOMENTUM_TILED"))
+  if (b->dim == 3 && nav_box_plain(b) && nav_profile_switch("NAV_MOMENTUM_TILED", sizeof(nav_real) == sizeof(float)))
     return nav_momentum_advance_tiled(b, fu, nu, a, c, fr, fo);
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
 #define NAV_ADVANCE_LAUNCH(D, OLD, P)                                                                 \
