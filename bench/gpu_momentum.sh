@@ -17,20 +17,9 @@ B64=$1 B32=$2 TREE=${3:-.carry/bg}
 ROUNDS=${ROUNDS:-2}
 OUT=${OUT:-/tmp/gpu_momentum}
 mkdir -p "$OUT"
-export PATH=$PATH:/usr/local/cuda/bin:/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64
-echo "== $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), binaries of $(cat "$TREE/.commit" 2>/dev/null)"
-timeout 300 "$TREE/tests/test_kernels" >"$OUT/tk.log" 2>&1
-echo "test_kernels: exit $? | $(tail -1 "$OUT/tk.log")"
-grep mom_advance "$OUT/tk.log" | awk '{print $(NF-1)}' | sort -g | tail -1 | sed 's/^/largest mom_advance rel diff: /'
-if [ -n "${TK32:-}" ]; then
-  timeout 300 "$TK32" >"$OUT/tk32.log" 2>&1
-  echo "FP32 test_kernels: exit $? | $(tail -1 "$OUT/tk32.log")"
-  grep mom_advance "$OUT/tk32.log" | awk '{print $(NF-1)}' | sort -g | tail -1 | sed 's/^/largest FP32 mom_advance rel diff: /'
-fi
-if [ -n "${FULL:-}" ]; then
-  (cd "$TREE" && timeout 300 ctest -L gpu -E two_gpus -j 3 >"$OUT/ct.log" 2>&1)
-  grep -E "tests passed|Failed|\*\*\*" "$OUT/ct.log"
-fi
+. "$(dirname "$0")/gpu_checks.sh"
+gpu_checks "$TREE" mom_advance
+[ -n "${TK32:-}" ] && gpu_checks "$TREE" mom_advance "$TK32"
 C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.tolerance=1e-6"
 TG="--case cases/taylor_green3d.ini --set physics.nu=1e-3 --set time.dt=0"
 step() { # LABEL BIN ARGS...: the step time and momentum_advance's microseconds

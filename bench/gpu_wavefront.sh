@@ -15,15 +15,8 @@ TREE=${1:-.carry/bg}
 B=$TREE/navier NT=$(nproc) ROUNDS=${ROUNDS:-2}
 OUT=${OUT:-/tmp/gpu_wavefront}
 mkdir -p "$OUT"
-export PATH=$PATH:/usr/local/cuda/bin:/opt/nvidia/nsight-compute/2025.3.1/host/target-linux-x64
-echo "== $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), binaries of $(cat "$TREE/.commit" 2>/dev/null)"
-timeout 120 "$TREE/tests/test_kernels" >"$OUT/tk.log" 2>&1
-echo "test_kernels: exit $? | $(tail -1 "$OUT/tk.log")"
-grep relax_sweep "$OUT/tk.log" | awk '{print $(NF-1)}' | sort -g | tail -1 | sed 's/^/largest relax_sweep rel diff: /'
-if [ -n "${FULL:-}" ]; then
-  (cd "$TREE" && timeout 300 ctest -L gpu -E two_gpus -j 3 >"$OUT/ct.log" 2>&1)
-  grep -E "tests passed|Failed|\*\*\*" "$OUT/ct.log"
-fi
+. "$(dirname "$0")/gpu_checks.sh"
+gpu_checks "$TREE" relax_sweep
 P="bench poisson --dim 3 --n 256 --bc neumann --tol 1e-6 --backend cuda --repeat 5 --json"
 C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256"
 C3="$C3 --set pressure.tolerance=1e-6 --set run.backend=cuda --steps 20 --set pressure.solver=mg"
