@@ -36,10 +36,8 @@ template <int NV, bool IS_MAX>
 __global__ void __launch_bounds__(1024) nav_reduce_finish_kernel(const double *partial, size_t nblocks, double *out) {
   double v[NV];
 #pragma unroll
-  for (int n = 0; n < NV; n++) {
-    v[n] = 0;
-    for (size_t q = threadIdx.x; q < nblocks; q += blockDim.x) v[n] = nav_cuda_combine(v[n], partial[n * nblocks + q], IS_MAX);
-  }
+  for (int n = 0; n < NV; n++)
+    v[n] = nav_cuda_combine_strided<IS_MAX>(0, partial + n * nblocks, nblocks, threadIdx.x, blockDim.x);
   nav_cuda_block_reduce<NV, IS_MAX>(v, out);
 }
 
