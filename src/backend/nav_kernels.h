@@ -271,14 +271,12 @@ typedef struct nav_kernel_ops {
                          nav_real omega);
   /* a whole red-black sweep, colour `first` then the other, from x into out (apart from x: a kernel reads x once and
    * writes out; the caller alternates the two), or with x = NULL from x = 0 (the first colour by
-   * nav_relax_from_zero); out's interior is written whole, its ghosts are not (fill them after). x's ghosts are
-   * not read either: a ghost is taken as sign[d][s] (+1 Neumann, -1 Dirichlet) times the cell next to it, the
-   * mirror rule of nav_fill_scalar_ghosts, so consecutive sweeps need no fill between them. The values of the ghost
-   * fill, relax_colour (or relax_first), the fill, relax_colour, for a 3D block with nav_box.uniform and the plain
-   * Poisson operator (no kc, sc, shift) under those mirror rules (no halo, no periodic face: mg.c,
-   * nav_mg_wavefront). NULL on a backend without it (CPU). */
+   * nav_relax_from_zero); out's interior is written whole, its ghosts are not (fill them after). The values of
+   * relax_colour (or relax_first), the ghost fill, relax_colour, for a 3D block with nav_box.uniform and the plain
+   * Poisson operator (no kc, sc, shift) whose ghosts hold the mirror rules of nav_fill_scalar_ghosts (no halo, no
+   * periodic face: mg.c, nav_mg_wavefront). NULL on a backend without it (CPU). */
   nav_err (*relax_sweep)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
-                         nav_real omega, const int sign[3][2]);
+                         nav_real omega);
   /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
    * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
    * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays

@@ -188,11 +188,9 @@ nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs,
  *     place, a block would take a neighbour's new values for old ones): the caller alternates x and out;
  *   - ghosts: under the mirror rules (nav_fill_scalar_ghosts: a ghost is +-1 times the cell next to it) the ghost
  *     neighbour of a cell depends on that cell alone, which no update changes before its own: the values of the
- *     two-kernel sweep, whose fill between the colours leaves those ghosts as they were. The kernel does not read
- *     x's ghosts: a ghost point of the shared planes is loaded as its sign (bit 2 d + s of neg: -1) times the cell
- *     next to it, the value the fill gives it, so two sweeps need no fill between them (mg.c). A halo or a
- *     periodic face (a ghost that is a cell of the other colour elsewhere) is not served (mg.c,
- *     nav_mg_wavefront); out's ghosts are the caller's fill.
+ *     two-kernel sweep, whose fill between the colours leaves those ghosts as they were. A halo or a periodic
+ *     face (a ghost that is a cell of the other colour elsewhere) is not served (mg.c, nav_mg_wavefront); out's
+ *     ghosts are the caller's fill.
  * Each cell is relaxed by nav_laplacian on the shared-memory window (a box with its strides) and nav_relax_value,
  * or by nav_relax_from_zero: the operations of the colour kernels. */
 #define NAV_WF_TX 32
@@ -212,7 +210,7 @@ nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs,
 template <typename T, bool FROM_ZERO>
 __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4 : 2)
     nav_relax_sweep_kernel(nav_box box, const T *__restrict__ x, const T *__restrict__ rhs, T *__restrict__ out,
-                           int first, nav_real omega, int zc, int neg) {
+                           int first, nav_real omega, int zc) {
   constexpr int S = NAV_WF_SLOTS;
   extern __shared__ __align__(16) unsigned char nav_wf_shared[];
   T *const xs = reinterpret_cast<T *>(nav_wf_shared); /* S + 2 plane slots of x: S and S + 1 mirror 0 and 1 */
@@ -249,16 +247,12 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
     sxy[par] = i + j * sy;
     sok[par] = i < b->n[0] && j < b->n[1];
   }
-  /* the copies: the l-th point of a shared plane (the tile and its ring of two), whether x has it (ghosts too),
-   * and the column it is read from, lxy[l]: a ghost's mirror cell, times -1 where bit l of lneg is set */
-  int lxy[NAV_WF_LOADS], lneg = 0;
+  /* the copies: the l-th point of a shared plane (the tile and its ring of two) and whether x has it (ghosts too) */
+  int lxy[NAV_WF_LOADS];
   bool lin[NAV_WF_LOADS];
   NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
     const int e = t + l * NAV_WF_THREADS, i = i0 - 2 + e % NAV_WF_PX, j = j0 - 2 + e / NAV_WF_PX;
-    const int im = i < 0 ? 0 : i >= b->n[0] ? b->n[0] - 1 : i, jm = j < 0 ? 0 : j >= b->n[1] ? b->n[1] - 1 : j;
-    const int flip = (i < 0 ? neg : i >= b->n[0] ? neg >> 1 : 0) ^ (j < 0 ? neg >> 2 : j >= b->n[1] ? neg >> 3 : 0);
-    lxy[l] = im + jm * sy;
-    lneg |= (flip & 1) << l;
+    lxy[l] = i + j * sy;
     lin[l] = e < NAV_WF_PLANE && i >= -1 && i <= b->n[0] && j >= -1 && j <= b->n[1];
   }
   const auto wrap = [](int q) { return q >= S ? q - S : q; }; /* q < 2 S */
@@ -269,15 +263,10 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
   const auto load = [&](auto b_c, int m) {
     constexpr int B = decltype(b_c)::value;
     const bool mx = m >= -1 && m <= n2 && m <= z1 + 1, mr = m >= 0 && m < n2 && m <= z1 + 1;
-    const int mm = m < 0 ? 0 : m >= n2 ? n2 - 1 : m; /* x's plane m, or its mirror plane */
-    const int zneg = m < 0 ? (neg >> 4) & 1 : m >= n2 ? (neg >> 5) & 1 : 0;
-    const T *const xm = FROM_ZERO ? x : x + (b->off + (nav_idx)mm * sz);
+    const T *const xm = FROM_ZERO ? x : x + (b->off + (nav_idx)m * sz);
     const T *const rm = rhs + (b->off + (nav_idx)m * sz);
     NAV_UNROLL for (int l = 0; l < NAV_WF_LOADS; l++) {
-      if (!FROM_ZERO) {
-        const T v = lin[l] && mx ? xm[lxy[l]] : (T)0;
-        px[B][l] = (((lneg >> l) & 1) ^ zneg) ? -v : v;
-      }
+      if (!FROM_ZERO) px[B][l] = lin[l] && mx ? xm[lxy[l]] : (T)0;
       pr[B][l] = lin[l] && mr ? rm[lxy[l]] : (T)0;
     }
   };
@@ -398,8 +387,7 @@ template <typename T> static nav_err nav_relax_sweep_shared(size_t *bytes, int *
 }
 
 template <typename T>
-static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs, T *out, int first, nav_real omega,
-                                      int neg) {
+static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs, T *out, int first, nav_real omega) {
   static int sms = 0;
   if (!sms) {
     int dev = 0;
@@ -417,23 +405,20 @@ static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs
   const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + zc - 1) / zc));
   if (x)
     nav_relax_sweep_kernel<T, false>
-        <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc, neg);
+        <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc);
   else
     nav_relax_sweep_kernel<T, true>
-        <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc, neg);
+        <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc);
   NAV_CUDA_LAUNCHED("nav_relax_sweep_kernel");
   return NAV_OK;
 }
 
 nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
-                             nav_real omega, const int sign[3][2]) {
+                             nav_real omega) {
   NAV_CHECK(b->dim == 3 && nav_box_plain(b) && x != out, NAV_ERR_INTERNAL,
             "relax_sweep: a 3D plain block and out apart from x (dim %d, plain %d)", b->dim, (int)nav_box_plain(b));
-  int neg = 0; /* bit 2 d + s: face (d, s) mirrors with -1 */
-  for (int d = 0; d < 3; d++)
-    for (int s = 0; s < 2; s++) neg |= (sign[d][s] < 0) << (2 * d + s);
-  if (b->lo) return nav_relax_sweep_launch(b, (const float *)x, (const float *)rhs, (float *)out, first, omega, neg);
-  return nav_relax_sweep_launch(b, x, rhs, out, first, omega, neg);
+  if (b->lo) return nav_relax_sweep_launch(b, (const float *)x, (const float *)rhs, (float *)out, first, omega);
+  return nav_relax_sweep_launch(b, x, rhs, out, first, omega);
 }
 
 /* ---- line relaxation (mg_line.c): a thread block per line ----------------------------------------

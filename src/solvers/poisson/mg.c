@@ -407,26 +407,24 @@ static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
 /* count sweeps of one order (nav_mg_sweep) on level lev. Where the level relaxes whole sweeps in one pass
  * (nav_mg_wavefront): a first sweep from x = 0 straight into x, then pairs of sweeps x -> r -> x (lev->r is
  * scratch while the level smooths), so that the level's x stays the same array (a graphed cycle holds the
- * pointers); an odd last sweep runs colour by colour. The one-pass sweeps do not read their input's ghosts (they
- * take the mirror rules of ps->bc): one fill after the last of them. */
+ * pointers); an odd last sweep runs colour by colour. */
 static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, int order) {
   const nav_kernel_ops *ops = lev->ops;
   const nav_real omega = (nav_real)NAV_MG_OMEGA;
   int s = 0;
   if (count > 0 && nav_mg_wavefront(ps, lev)) {
-    int sign[3][2];
-    for (int d = 0; d < 3; d++)
-      for (int e = 0; e < 2; e++) sign[d][e] = ps->bc[d][e] == NAV_SCALAR_NEUMANN ? 1 : -1;
     if (lev->x_zero) {
       lev->x_zero = 0;
-      NAV_CALL(ops->relax_sweep(&lev->box, NULL, lev->b, lev->x, order, omega, (const int(*)[2])sign));
+      NAV_CALL(ops->relax_sweep(&lev->box, NULL, lev->b, lev->x, order, omega));
+      NAV_CALL(nav_level_fill(ps, lev, lev->x));
       s = 1;
     }
     for (; s + 1 < count; s += 2) {
-      NAV_CALL(ops->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega, (const int(*)[2])sign));
-      NAV_CALL(ops->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega, (const int(*)[2])sign));
+      NAV_CALL(ops->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega));
+      NAV_CALL(nav_level_fill(ps, lev, lev->r));
+      NAV_CALL(ops->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega));
+      NAV_CALL(nav_level_fill(ps, lev, lev->x));
     }
-    if (s > 0) NAV_CALL(nav_level_fill(ps, lev, lev->x));
   }
   for (; s < count; s++) NAV_CALL(nav_mg_sweep(ps, lev, order));
   return NAV_OK;
@@ -507,8 +505,7 @@ static nav_err nav_mg_down(nav_psolver *ps, int l) {
 static nav_err nav_mg_up(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
   if (l + 1 != ps->gather && c->active) NAV_CALL(c->ops->prolong_add(&c->box, c->x, &lev->box, lev->x));
-  /* the ghosts of the corrected x: read by the colour sweeps, not by a pair of one-pass sweeps (which fill after) */
-  if (!(ps->opt.post_smooth >= 2 && nav_mg_wavefront(ps, lev))) NAV_CALL(nav_level_fill(ps, lev, lev->x));
+  NAV_CALL(nav_level_fill(ps, lev, lev->x));
   NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.post_smooth, ps->kind == NAV_PSOLVER_MGPCG));
   return NAV_OK;
 }
