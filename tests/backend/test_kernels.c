@@ -1026,23 +1026,19 @@ int main(void) {
     test_lines(&boxes[i]);
     test_sweep(&boxes[i]);
   }
-  { /* the wavefront sweep on odd counts, partial tiles, several chunks of planes and a red-black origin on black;
-     * the second box has chunks of 9 planes in float and 23 in FP64 on a GPU of 132 SMs (more steps than plane slots,
-     * chunks that start on odd planes) */
-    pair_box odd[2];
+  { /* the wavefront sweep and momentum_advance's tiled kernel on odd counts, partial tiles, several chunks of planes
+     * and a red-black origin on black; the second box has chunks of 9 planes in float and 23 in FP64 on a GPU of
+     * 132 SMs (more steps than plane slots, chunks that start on odd planes); the third 33 chunks of momentum_advance,
+     * the last one of 2 planes */
+    pair_box odd[3];
     box_make(&odd[0], "3D 37x21x45 uniform g0=1", 3, 37, 21, 45, 1, 1);
     box_make(&odd[1], "3D 200x200x45 uniform g0=1", 3, 200, 200, 45, 1, 1);
-    for (int i = 0; i < 2; i++) {
+    box_make(&odd[2], "3D 70x18x130 uniform", 3, 70, 18, 130, 0, 1);
+    for (int i = 0; i < 3; i++) {
       test_sweep(&odd[i]);
       test_momentum_advance(&odd[i]);
       box_free(&odd[i]);
     }
-  }
-  { /* momentum_advance on a deep box: 33 chunks of planes, the last one of 2 */
-    pair_box deep;
-    box_make(&deep, "3D 70x18x130 uniform", 3, 70, 18, 130, 0, 1);
-    test_momentum_advance(&deep);
-    box_free(&deep);
   }
   /* the line kernels on long lines (a CUDA thread block per line: 256 threads for 1703 and 2048 cells,
    * 128 for 600) and on lines too long for a block's shared memory (the thread-per-line fallback) */

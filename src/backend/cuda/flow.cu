@@ -114,8 +114,9 @@ __global__ void __launch_bounds__(NAV_MA_THREADS, sizeof(nav_real) == sizeof(flo
     NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++)
       NAV_UNROLL for (int d = 0; d < 3; d++) r[d][m] = lok[m] ? u.c[d][lg[m] + (nav_idx)k * sz] : 0;
   };
+  const auto slot = [](int k) { return 1 + ((k + 4) & 3); }; /* plane k's slot (k >= -1) */
   const auto store = [&](const nav_real(&r)[3][NAV_MA_LOADS], int k) { /* plane k into its slot and mirror */
-    const int sl = 1 + ((k + 4) & 3), mirror = sl == 4 ? 0 : sl == 1 ? 5 : -1;
+    const int sl = slot(k), mirror = sl == 4 ? 0 : sl == 1 ? 5 : -1;
     NAV_UNROLL for (int m = 0; m < NAV_MA_LOADS; m++) {
       const int l = t + m * NAV_MA_THREADS;
       if (l >= NAV_MA_PLANE) continue;
@@ -144,7 +145,7 @@ __global__ void __launch_bounds__(NAV_MA_THREADS, sizeof(nav_real) == sizeof(flo
     if (k + 1 < z1) fetch_old(old_next, k + 1);
     if (mine) {
       const int ijk[3] = {i, j, k};
-      const int f = (1 + ((k + 4) & 3)) * NAV_MA_PLANE + (ty + 1) * NAV_MA_PX + tx + 1;
+      const int f = slot(k) * NAV_MA_PLANE + (ty + 1) * NAV_MA_PX + tx + 1;
       const nav_real *const uw[3] = {us, us + NAV_MA_SLOTS * NAV_MA_PLANE, us + 2 * NAV_MA_SLOTS * NAV_MA_PLANE};
       const nav_idx q = col + (nav_idx)k * sz;
       nav_real n[3], ust[3];
