@@ -318,6 +318,9 @@ typedef struct nav_kernel_ops {
   nav_err (*dot)(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);           /* sum x y dV */
   nav_err (*sum)(const nav_box *b, const nav_real *x, double *sum);                               /* sum x dV */
   nav_err (*shift)(const nav_box *b, nav_real *x, nav_real value);                                /* x += value */
+  /* x_old = x and x = x + r (x - x_old) (the old x_old) in one pass: the initial guess of the next pressure solve
+   * extrapolated linearly in time (solvers/nav_flow.c, nav_extrapolated) */
+  nav_err (*extrapolate)(const nav_box *b, nav_real r, nav_real *x, nav_real *x_old);
   /* the interior of x <-> a dense array of n0 n1 n2 doubles (x fastest, backend memory): to_box = 1:
    * x = dense, 0: dense = x (the Poisson library's blocks in device memory, navier/poisson.h) */
   nav_err (*dense_copy)(const nav_box *b, nav_real *x, double *dense, int to_box);

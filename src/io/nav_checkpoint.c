@@ -15,7 +15,7 @@
 #include "grid/nav_reduce.h"
 
 #define NAV_CKPT_MAGIC "navier checkpoint"
-#define NAV_CKPT_VERSION 2 /* 2: the face coordinates follow the arrays */
+#define NAV_CKPT_VERSION 3 /* 2: the face coordinates follow the arrays; 3: key pressure.initial_guess */
 #define NAV_CKPT_HEADER 4096
 
 /* The case keys whose values change the solution: a restart under other values is refused. */
@@ -44,6 +44,7 @@ static const char *const nav_checkpoint_keys[] = {
     "boundary.z_low_velocity",
     "boundary.z_high_velocity",
     "pressure.solver",
+    "pressure.initial_guess",
     "temperature.model",
     "temperature.ra",
     "temperature.pr",
@@ -385,7 +386,7 @@ static nav_err nav_ckpt_parse(const char *path, const char *h, MPI_Offset size, 
               nav_checkpoint_keys[i]);
     NAV_CHECK(!strcmp(v, mine), NAV_ERR_INPUT,
               "checkpoint %s: written for %s = %s, but the case (%s) has %s = %s: a restart needs the same grid, "
-              "domain, viscosity, boundaries, pressure solver and temperature settings",
+              "domain, viscosity, boundaries, pressure solver and initial guess, and temperature settings",
               path, nav_checkpoint_keys[i], v, f->cfg->source, nav_checkpoint_keys[i], mine);
   }
   int na = 0;

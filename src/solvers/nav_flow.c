@@ -107,6 +107,20 @@ static nav_err nav_flow_initial(nav_flow *f) {
   return nav_fill_velocity_ghosts(f->ops, b, f->halo, &f->vbc, f->u);
 }
 
+/* [pressure] initial_guess = extrapolated: p_old, where the pressure solve iterates from the p it is given (not the
+ * direct FFT) and its unknown is p (not the increment phi of implicit diffusion, nor artificial compressibility's
+ * pseudo-time march). p_old = p at the start, so that the first step starts from p^0. Measured in
+ * docs/performance.md: 10-40 % fewer multigrid cycles per step than from p^n (the initial residual b^{n+1} - L p^n
+ * ~ dt db/dt becomes ~ dt^2 d2b/dt2). */
+static nav_err nav_flow_guess_create(nav_flow *f) {
+  if (strcmp(f->cfg->initial_guess, "extrapolated") || f->ac || (f->diff && f->diff->implicit) ||
+      !nav_psolver_iterative(f->poisson))
+    return NAV_OK;
+  const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+  NAV_CALL(f->ops->alloc((void **)&f->p_old, bytes));
+  return f->ops->copy(f->p_old, f->p, bytes);
+}
+
 nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_flow *f) {
   memset(f, 0, sizeof *f);
   f->dc.comm = MPI_COMM_NULL;
@@ -195,7 +209,8 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_diffusion_create(f));
   NAV_CALL(nav_turbulence_create(f));
   NAV_CALL(nav_body_create(f));
-  return nav_ac_create(f);
+  NAV_CALL(nav_ac_create(f));
+  return nav_flow_guess_create(f);
 }
 
 void nav_flow_destroy(nav_flow *f) {
@@ -213,6 +228,7 @@ void nav_flow_destroy(nav_flow *f) {
       if (v[i]) f->ops->free(v[i]);
   }
   if (f->p) f->ops->free(f->p);
+  if (f->p_old) f->ops->free(f->p_old);
   if (f->div) f->ops->free(f->div);
   nav_halo_destroy(f->halo);
   nav_box_destroy(f->ops, &f->box);
@@ -362,6 +378,8 @@ project:
   nav_psolver_stats st;
   nav_profile_work(NAV_PHASE_POISSON);
   nav_real *const q = implicit ? f->diff->phi : f->p;
+  if (f->p_old) /* the initial guess p^n + (dt / dt_old) (p^n - p^{n-1}), and p_old = p^n (the first step: p^n) */
+    NAV_CALL(ops->extrapolate(b, (nav_real)(f->dt_old > 0 ? dt / f->dt_old : 0), f->p, f->p_old));
   nav_psolver_measure_next(f->poisson, diagnose); /* the residual of the monitor steps (FFT: nav_psolver.h) */
   NAV_CALL(nav_psolver_solve(f->poisson, q, f->div, &st));
   f->p_iterations = st.iterations;

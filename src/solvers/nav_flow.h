@@ -53,6 +53,8 @@ typedef struct nav_flow {
   nav_scalar_bc pbc[3][2];
   nav_real *u[3], *rhs[3], *rhs_old[3], *u_prev[3];
   nav_real *p, *div;
+  nav_real *p_old;    /* p^{n-1}, for the extrapolated initial guess of the pressure solve ([pressure] initial_guess);
+                         NULL where the guess is p^n (nav_flow_guess_create) */
   nav_psolver *poisson;
   double t;
   long step;

@@ -3,7 +3,8 @@
  *
  * The list is the one place that says what a checkpoint holds: the velocity u^n (every
  * component), the Adams-Bashforth history N(u^{n-1}) (rhs_old) and the pressure, which warm-starts
- * the next Poisson solve (so it changes the iterates, and the bits of the result). Only interior
+ * the next Poisson solve (so it changes the iterates, and the bits of the result), with the previous
+ * step's pressure where that start is extrapolated (p_old, nav_flow.c). Only interior
  * points are state: the kernels write and read the history at interior points only, and the
  * ghosts of u and p are functions of the interior points (halo exchange, boundary conditions).
  * With a temperature, T and its history rhs_T_old too. A new transported field adds its array and
@@ -25,6 +26,7 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
   for (int c = 0; c < f->dim; c++)
     a[n++] = (nav_flow_array){hname[c], f->rhs_old[c]};
   a[n++] = (nav_flow_array){"p", f->p};
+  if (f->p_old) a[n++] = (nav_flow_array){"p_old", f->p_old}; /* the extrapolated guess's p^{n-1} */
   if (f->T) { /* the temperature and its AB2 history */
     a[n++] = (nav_flow_array){"T", f->T};
     a[n++] = (nav_flow_array){"rhs_T_old", f->rhs_T_old};

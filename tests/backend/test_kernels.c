@@ -678,6 +678,10 @@ static void test_box(pair_box *pb) {
     OK(cpu->axpby(bc, (nav_real)0.7, x.c, (nav_real)-1.1, y.c));
     OK(gpu->axpby(bg, (nav_real)0.7, x.g, (nav_real)-1.1, y.g));
     check_field("axpby", pb, &y);
+    OK(cpu->extrapolate(bc, (nav_real)0.8, y.c, x.c));
+    OK(gpu->extrapolate(bg, (nav_real)0.8, y.g, x.g));
+    check_field("extrapolate x", pb, &y);
+    check_field("extrapolate x_old", pb, &x);
     double sc, sg, tc, tg;
     OK(cpu->dot(bc, x.c, z.c, &sc));
     OK(gpu->dot(bg, x.g, z.g, &sg));

@@ -7,7 +7,7 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          R2 ranks, twice (the second time as after a crash past the checkpoint):
                          final_fields.bin equal byte for byte (and monitor.csv equal) when
                          R1 = R2, else to 1e-12 relative
-  badckpt R CASE         truncated, corrupt (payload, header), other grid, domain, viscosity, solver,
+  badckpt R CASE         truncated, corrupt (payload, header), other grid, domain, viscosity, solver, initial guess,
                          boundary, wall velocity, temperature input (ra, a face value, the model off;
                          from a natural-convection checkpoint), other precision, not a checkpoint, missing: exit 2 on R ranks before any step,
                          a message naming the file and the fault, nothing written; an output folder
@@ -218,6 +218,8 @@ def check_badckpt(mpiexec, navier, scratch, ranks, case, sets):
     bad["other grid"] = (good, ["--set", "grid.nx=16"], r"written for grid.nx = \d+, but the case .* has grid.nx = 16")
     bad["other viscosity"] = (good, ["--set", "physics.nu=0.02"], r"written for physics.nu = [0-9.e-]+, but")
     bad["other solver"] = (good, ["--set", "pressure.solver=pcg"], r"written for pressure.solver = mg")
+    bad["other initial guess"] = (good, ["--set", "pressure.initial_guess=previous"],
+                                  r"written for pressure.initial_guess = extrapolated, but .* = previous")
     bad["other domain"] = (good, ["--set", "grid.lx=2"], r"written for grid.lx = 1, but the case .* has grid.lx = 2")
     bad["other boundary"] = (good, ["--set", "boundary.x_low=free_slip"],
                              r"written for boundary.x_low = wall, but the case .* has boundary.x_low = free_slip")

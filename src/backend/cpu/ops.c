@@ -57,6 +57,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .dot = nav_dot_cpu,
     .sum = nav_sum_cpu,
     .shift = nav_shift_cpu,
+    .extrapolate = nav_extrapolate_cpu,
     .dense_copy = nav_dense_copy_cpu,
     .max_abs_diff = nav_max_abs_diff_cpu,
     .copy_box = nav_copy_box_cpu,

@@ -15,6 +15,20 @@ nav_err nav_axpby_cpu(const nav_box *b, nav_real a, const nav_real *x, nav_real 
   return NAV_OK;
 }
 
+nav_err nav_extrapolate_cpu(const nav_box *b, nav_real r, nav_real *x, nav_real *x_old) {
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b))
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      const nav_idx p0 = nav_cpu_index(b, 0, j, k);
+      for (nav_idx p = p0; p < p0 + b->n[0]; p++) {
+        const nav_real xn = x[p];
+        x[p] = nav_extrapolated(xn, x_old[p], r);
+        x_old[p] = xn;
+      }
+    }
+  return NAV_OK;
+}
+
 nav_err nav_dot_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *sum) {
   double s = 0;
 #pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)

@@ -437,6 +437,7 @@ nav_err nav_residual_restrict_cuda(const nav_box *fine, const nav_real *x, const
 nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
 
 nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y);
+nav_err nav_extrapolate_cuda(const nav_box *b, nav_real r, nav_real *x, nav_real *x_old);
 nav_err nav_dot_cuda(const nav_box *b, const nav_real *x, const nav_real *y, double *sum);
 nav_err nav_sum_cuda(const nav_box *b, const nav_real *x, double *sum);
 nav_err nav_shift_cuda(const nav_box *b, nav_real *x, nav_real value);

@@ -85,6 +85,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .dot = nav_dot_cuda,
     .sum = nav_sum_cuda,
     .shift = nav_shift_cuda,
+    .extrapolate = nav_extrapolate_cuda,
     .dense_copy = nav_dense_copy_cuda,
     .max_abs_diff = nav_max_abs_diff_cuda,
     .copy_box = nav_copy_box_cuda,

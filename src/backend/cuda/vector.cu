@@ -72,6 +72,19 @@ nav_err nav_axpby_cuda(const nav_box *b, nav_real a, const nav_real *x, nav_real
   return NAV_OK;
 }
 
+template <int DIM, typename T>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_extrapolate_kernel(nav_box box, nav_real r, T *x, T *x_old) {
+  NAV_CUDA_INTERIOR(box);
+  const T xn = x[p];
+  x[p] = nav_extrapolated(xn, x_old[p], r);
+  x_old[p] = xn;
+}
+
+nav_err nav_extrapolate_cuda(const nav_box *b, nav_real r, nav_real *x, nav_real *x_old) {
+  NAV_CUDA_LAUNCH_FIELD(b, nav_cuda_grid(b), nav_extrapolate_kernel, *b, r, (nav_cuda_t *)x, (nav_cuda_t *)x_old);
+  return NAV_OK;
+}
+
 /* sum x y dV (Y), or sum x dV (!Y), per block */
 template <int DIM, bool Y>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)

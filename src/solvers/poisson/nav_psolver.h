@@ -133,6 +133,9 @@ void nav_psolver_describe(const nav_psolver *ps, char *text, int size);
 /* How many colour sweeps of this rank overlapped their halo exchange with the core's relaxation so
  * far ([run] halo_overlap; 0 when it is off or no level qualifies). Not collective. */
 long nav_psolver_overlapped(const nav_psolver *ps);
+/* Whether a solve starts from the x it is given (every solver but the direct fft and the fixed sweeps of
+ * opt.sweeps), so that a better x saves iterations. Not collective. */
+int nav_psolver_iterative(const nav_psolver *ps);
 /* Setup seconds of nav_psolver_create. */
 double nav_psolver_setup_seconds(const nav_psolver *ps);
 

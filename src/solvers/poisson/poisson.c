@@ -279,6 +279,8 @@ double nav_psolver_setup_seconds(const nav_psolver *ps) { return ps->setup_s; }
 
 long nav_psolver_overlapped(const nav_psolver *ps) { return ps->overlapped; }
 
+int nav_psolver_iterative(const nav_psolver *ps) { return ps->kind != NAV_PSOLVER_FFT && !ps->opt.sweeps; }
+
 void nav_psolver_describe(const nav_psolver *ps, char *text, int size) {
   const int *c = ps->lev[ps->nlev - 1].N;
   char gathered[96] = "";
