@@ -10,10 +10,13 @@
  * onto and off the solver ranks, the solver rank's host <-> device copies, the solver), then one
  * line "api: ..." with the fastest repeat. --check: rank 0 also solves the whole grid alone
  * (MPI_COMM_SELF, same backend) and prints max|x - x_1rank| / max|x|; exit 1 above 1e-12.
+ * --zero-copy: each rank writes b straight into its part of the solver's staging arrays (nav_poisson_block_arrays,
+ * before the timed calls, as an application computing b there would) and the timed call is nav_poisson_solve_arrays
+ * (no moves); x is read there.
  *
  * usage: mpiexec -n R bench_poisson_api [--n 256] [--dim 3] [--solver mg] [--backend cpu|cuda]
  *          [--ranks-per-solver k] [--memory host|device] [--gather auto|messages|shared] [--repeat 3]
- *          [--tol 1e-8] [--check] */
+ *          [--tol 1e-8] [--check] [--zero-copy] */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -33,7 +36,7 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int n = 256, dim = 3, rps = 0, repeat = 3, check = 0, device = 0;
+  int n = 256, dim = 3, rps = 0, repeat = 3, check = 0, device = 0, zero_copy = 0;
   double tol = 1e-8;
   const char *solver = "mg", *backend = "cpu", *gather = "auto";
   for (int a = 1; a < argc; a++) {
@@ -58,6 +61,8 @@ int main(int argc, char **argv) {
       tol = atof(v), a++;
     else if (!strcmp(o, "--check"))
       check = 1;
+    else if (!strcmp(o, "--zero-copy"))
+      zero_copy = 1;
     else {
       if (rank == 0) fprintf(stderr, "bench_poisson_api: unknown argument '%s'\n", o);
       MPI_Finalize();
@@ -112,6 +117,13 @@ int main(int argc, char **argv) {
     if (rc == NAV_OK) rc = ops->alloc((void **)&dx, cells * sizeof(double));
     if (rc == NAV_OK) rc = ops->from_host(db, b, cells * sizeof(double));
   }
+  double *sx = NULL, *sb = NULL; /* --zero-copy: this rank's block in the staging arrays */
+  long st[3] = {1, 0, 0};
+  if (rc == NAV_OK && zero_copy) rc = nav_poisson_block_arrays(ps, &sx, &sb, st);
+  for (int k = 0; k < cnt[2] && sb; k++)
+    for (int j = 0; j < cnt[1]; j++)
+      for (int i = 0; i < cnt[0]; i++)
+        sb[i + j * st[1] + k * st[2]] = b[i + (size_t)cnt[0] * (j + (size_t)cnt[1] * k)];
   if (rc != NAV_OK) {
     if (rank == 0) fprintf(stderr, "bench_poisson_api: %s\n", nav_poisson_error());
     MPI_Finalize();
@@ -125,7 +137,7 @@ int main(int argc, char **argv) {
   for (int it = 0; it < repeat && rc == NAV_OK; it++) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    rc = nav_poisson_solve_block(ps, dx, db, &r);
+    rc = zero_copy ? nav_poisson_solve_arrays(ps, &r) : nav_poisson_solve_block(ps, dx, db, &r);
     double wall = MPI_Wtime() - t0;
     MPI_Allreduce(MPI_IN_PLACE, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
@@ -146,6 +158,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (device) ops->to_host(x, dx, cells * sizeof(double));
+  for (int k = 0; k < cnt[2] && sx; k++)
+    for (int j = 0; j < cnt[1]; j++)
+      for (int i = 0; i < cnt[0]; i++)
+        x[i + (size_t)cnt[0] * (j + (size_t)cnt[1] * k)] = sx[i + j * st[1] + k * st[2]];
   double err = 0;
   q = 0;
   for (int k = 0; k < cnt[2]; k++)
@@ -158,7 +174,8 @@ int main(int argc, char **argv) {
            "move_out "
            "%.4f it %d max_err %.3e\n",
            size, r.solver_ranks,
-           r.moved == 2 ? "shared"
+           zero_copy    ? "zero-copy"
+           : r.moved == 2 ? "shared"
            : r.moved    ? "messages"
                         : "none",
            backend, device ? "device" : "host", best[0], best[1], best[2], best[3], best[4], (int)best[5], err);

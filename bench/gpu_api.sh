@@ -5,7 +5,9 @@
 #   3. 256^3 (Dirichlet, mg to 1e-8): 1 rank on 1 GPU with host arrays (its solver time and its
 #      host <-> device copies of b and x), 1 rank with device arrays, 16 ranks sharing 1 GPU (the blocks
 #      gathered onto the GPU's rank through MPI-3 shared memory, and by MPI messages; x scattered back),
-#      4 ranks sharing 1 GPU, and 2 ranks on 2 GPUs; fastest of 3 solves each.
+#      4 ranks sharing 1 GPU, and 2 ranks on 2 GPUs; fastest of 3 solves each; and with --zero-copy (the ranks write b
+#      straight into the solver's staging arrays, nav_poisson_block_arrays: no gather, no scatter) 16 ranks sharing
+#      1 GPU and 1 rank, fastest of 5 (the 1-rank references too).
 # Target (issue 16): 16 ranks on 1 GPU take at most the 1-rank time (its arrays on the device: t_1dev)
 # + one copy of b to the device and one of x back (T1_copy: the copies of the 1-rank run with host arrays).
 # usage: bench/gpu_api.sh [BIN_DIR]   BIN_DIR (default .carry) holds bench_poisson_api, built on the
@@ -48,22 +50,25 @@ note "== 1-2. equality against 1 rank (64^3)"
 run eq_4on1 4 1 --n 64 --ranks-per-solver 4 --check --repeat 1
 run eq_4on1_msg 4 1 --n 64 --ranks-per-solver 4 --gather messages --check --repeat 1
 run eq_4on1_fft 4 1 --n 64 --ranks-per-solver 4 --solver fft --check --repeat 1
+run eq_4on1_zc 4 1 --n 64 --ranks-per-solver 4 --zero-copy --check --repeat 1
 if [ "$NG" -ge 2 ]; then
   run eq_2on2 2 2 --n 64 --ranks-per-solver 1 --check --repeat 1
 else
   note "eq_2on2: skipped (1 GPU)"
 fi
 note "== 3. ${NBIG}^3 timings"
-run t_1 1 1 --n $NBIG --repeat 3
-run t_1dev 1 1 --n $NBIG --repeat 3 --memory device
+run t_1 1 1 --n $NBIG --repeat 5
+run t_1dev 1 1 --n $NBIG --repeat 5 --memory device
+run t_1_zc 1 1 --n $NBIG --repeat 5 --zero-copy
 run t_16on1 16 1 --n $NBIG --ranks-per-solver 16 --repeat 3 --gather shared
+run t_16on1_zc 16 1 --n $NBIG --ranks-per-solver 16 --repeat 5 --zero-copy
 run t_16on1_msg 16 1 --n $NBIG --ranks-per-solver 16 --repeat 3 --gather messages
 run t_4on1 4 1 --n $NBIG --ranks-per-solver 4 --repeat 3
 [ "$NG" -ge 2 ] && run t_2on2 2 2 --n $NBIG --ranks-per-solver 1 --repeat 3
-note "== table (seconds, fastest of 3; copy: the solver rank's host <-> device copies)"
+note "== table (seconds, fastest of 3, of 5 for t_1, t_1dev, t_1_zc, t_16on1_zc; copy: the solver rank's host <-> device copies)"
 {
   printf "%-12s %8s %8s %8s %8s %8s %4s\n" case wall move_in copy solve move_out it
-  for f in t_1 t_1dev t_16on1 t_16on1_msg t_4on1 t_2on2; do
+  for f in t_1 t_1dev t_1_zc t_16on1 t_16on1_zc t_16on1_msg t_4on1 t_2on2; do
     [ -f "$OUT/$f.log" ] || continue
     grep '^api:' "$OUT/$f.log" | awk -v n=$f '{for (i = 2; i < NF; i += 2) v[$i] = $(i + 1);
       printf "%-12s %8.4f %8.4f %8.4f %8.4f %8.4f %4d\n", n, v["wall"], v["move_in"], v["copy"], v["solve"], v["move_out"], v["it"]}'
@@ -73,7 +78,7 @@ note "== table (seconds, fastest of 3; copy: the solver rank's host <-> device c
   t1w=$(grep '^api:' "$OUT/t_1.log" 2>/dev/null | sed 's/.* wall \([0-9.]*\).*/\1/')
   t1d=$(grep '^api:' "$OUT/t_1dev.log" 2>/dev/null | sed 's/.* wall \([0-9.]*\).*/\1/')
   [ -z "$t1d" ] && t1d=$t1s
-  for f in t_16on1 t_16on1_msg; do
+  for f in t_16on1 t_16on1_zc t_16on1_msg; do
     t16=$(grep '^api:' "$OUT/$f.log" 2>/dev/null | sed 's/.* wall \([0-9.]*\).*/\1/')
     if [ -n "$t1s" ] && [ -n "$t16" ]; then
       awk -v d="$t1d" -v c="$t1c" -v w="$t16" -v o="$t1w" -v f=$f 'BEGIN {

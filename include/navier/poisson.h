@@ -140,6 +140,23 @@ nav_err nav_poisson_set_grid_block(nav_poisson *ps, int dim, const int N[3], con
 /* Solve A x = b on the blocks of nav_poisson_set_grid_block (x, b: this rank's block, in the memory
  * of options.memory). Collective. Non-convergence: NAV_ERR_CONVERGENCE on every rank, result set. */
 nav_err nav_poisson_solve_block(nav_poisson *ps, double *x, const double *b, nav_poisson_result *result);
+/* Zero-copy blocks (host memory, a double-precision build). nav_poisson_solve_block copies the rank's block of b
+ * (and x) into the solver's ghosted host staging arrays (ranks sharing a GPU: the solver rank's part of a node's
+ * shared-memory window) and x back after the solve. A rank may instead write its cells straight into those
+ * arrays and read x there, which saves both moves:
+ *
+ *     nav_poisson_block_arrays(ps, &x, &b, stride);    (after nav_poisson_set_grid_block)
+ *     b[i + j * stride[1] + k * stride[2]] = ...;      (0 <= i < count[0], ...: this rank's block)
+ *     nav_poisson_solve_arrays(ps, &result);           (x there holds the result)
+ *
+ * stride[0] = 1, stride[2] = 0 in 2D; x = b = NULL for an empty block. The arrays stay valid until the next
+ * set_grid_block or destroy and keep their values between solves (x: the last result, the next initial guess
+ * unless options.zero_guess). Available when the solver uses the blocks directly, or moves them through
+ * shared memory with each rank's block inside one solver rank's box (ranks sharing a GPU); elsewhere (blocks
+ * moved by messages, a block split between solver ranks, device memory, a single-precision build)
+ * NAV_ERR_INPUT with the reason, on every rank. Both calls are collective. */
+nav_err nav_poisson_block_arrays(nav_poisson *ps, double **x, double **b, long stride[3]);
+nav_err nav_poisson_solve_arrays(nav_poisson *ps, nav_poisson_result *result);
 /* Preconditioner: z = M r with M ~ A^{-1} on the blocks (solver "fft": the exact inverse; "mgpcg":
  * one symmetric multigrid V-cycle from z = 0, for CG; "mg": one V-cycle; "pcg": Jacobi). For singular
  * problems r's mean is ignored and z has zero mean. Collective; r is not modified. */

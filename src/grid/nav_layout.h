@@ -101,6 +101,14 @@ nav_err nav_shm_move_in(nav_shm_move *sm, const double *b, const double *x);
 /* Reverse: after the destination ranks have put x into their window part, read this rank's cells of x.
  * Collective over the node. */
 nav_err nav_shm_move_out(nav_shm_move *sm, double *x);
+/* The barrier of both moves without their copies: the node's writes to the window before it are seen by every
+ * rank after it (the ranks that write straight into the destination arrays: nav_shm_move_block). Collective over
+ * the node. */
+nav_err nav_shm_move_fence(nav_shm_move *sm);
+/* This rank's block inside its destination's window part, when one destination holds all of it: b and x at the
+ * block's first cell, cell (i, j, k) of the block at [i st[0] + j st[1] + k st[2]]; returns 1, or 0 when the block
+ * is split between destinations. An empty block: 1 with b = x = NULL. Not collective. */
+int nav_shm_move_block(const nav_shm_move *sm, nav_real **b, nav_real **x, nav_idx st[3]);
 void nav_shm_move_destroy(nav_shm_move *sm);
 
 #endif

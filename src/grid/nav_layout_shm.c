@@ -92,11 +92,7 @@ static void nav_shm_copy(const nav_shm_move *sm, int i, double *block, nav_real 
     }
 }
 
-nav_err nav_shm_move_in(nav_shm_move *sm, const double *b, const double *x) {
-  for (int i = 0; i < sm->npiece; i++) {
-    nav_shm_copy(sm, i, (double *)b, sm->dst[i], 1);
-    if (x) nav_shm_copy(sm, i, (double *)x, sm->dst[i] + sm->box[i].ntot, 1);
-  }
+nav_err nav_shm_move_fence(nav_shm_move *sm) {
   int rc = MPI_Win_sync(sm->win);
   if (rc == MPI_SUCCESS) rc = MPI_Barrier(sm->node);
   if (rc == MPI_SUCCESS) rc = MPI_Win_sync(sm->win);
@@ -104,14 +100,36 @@ nav_err nav_shm_move_in(nav_shm_move *sm, const double *b, const double *x) {
   return NAV_OK;
 }
 
+nav_err nav_shm_move_in(nav_shm_move *sm, const double *b, const double *x) {
+  for (int i = 0; i < sm->npiece; i++) {
+    nav_shm_copy(sm, i, (double *)b, sm->dst[i], 1);
+    if (x) nav_shm_copy(sm, i, (double *)x, sm->dst[i] + sm->box[i].ntot, 1);
+  }
+  return nav_shm_move_fence(sm);
+}
+
 nav_err nav_shm_move_out(nav_shm_move *sm, double *x) {
-  int rc = MPI_Win_sync(sm->win);
-  if (rc == MPI_SUCCESS) rc = MPI_Barrier(sm->node);
-  if (rc == MPI_SUCCESS) rc = MPI_Win_sync(sm->win);
-  NAV_CHECK(rc == MPI_SUCCESS, NAV_ERR_MPI, "the shared-memory move failed");
+  NAV_CALL(nav_shm_move_fence(sm));
   for (int i = 0; i < sm->npiece; i++)
     nav_shm_copy(sm, i, x, sm->dst[i] + sm->box[i].ntot, 0);
   return NAV_OK;
+}
+
+int nav_shm_move_block(const nav_shm_move *sm, nav_real **b, nav_real **x, nav_idx st[3]) {
+  *b = *x = NULL;
+  st[0] = 1, st[1] = st[2] = 0;
+  if (sm->npiece == 0) return 1; /* an empty block */
+  const nav_move_piece *p = &sm->piece[0];
+  for (int d = 0; d < 3; d++)
+    if (sm->npiece > 1 || p->lo[d] != sm->lo[d] || p->cnt[d] != sm->cnt[d]) return 0;
+  const nav_box *bx = &sm->box[0];
+  const nav_idx g = bx->off + (p->lo[0] - bx->g0[0]) * bx->st[0] + (p->lo[1] - bx->g0[1]) * bx->st[1] +
+                    (p->lo[2] - bx->g0[2]) * bx->st[2];
+  *b = sm->dst[0] + g;
+  *x = sm->dst[0] + bx->ntot + g;
+  for (int d = 0; d < 3; d++)
+    st[d] = bx->st[d];
+  return 1;
 }
 
 void nav_shm_move_destroy(nav_shm_move *sm) {

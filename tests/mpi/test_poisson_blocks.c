@@ -7,6 +7,7 @@
  *      messages) give the 1-rank x to <= 1e-12 (relative to max|x|)
  *      in the same number of iterations, for mg, mgpcg and fft (when built), 3D stretched and 2D
  *      periodic grids; the preconditioner call (one symmetric cycle, or the FFT inverse) too;
+ *      the zero-copy arrays (nav_poisson_block_arrays) give the block solve's x bit for bit where offered;
  *   2. inconsistent layouts (a gap, an overlap, sizes that do not add up, a global size that differs
  *      between ranks, ranges that are not a Cartesian product) and a width that one rank alone
  *      rejects return NAV_ERR_INPUT with the same message on every rank (the test ends, so nothing hangs; ctest's
@@ -105,6 +106,51 @@ static int block_of(const problem *P, const layout *L, int lo[3], int cnt[3]) {
   return 1;
 }
 
+/* The zero-copy arrays (nav_poisson_block_arrays, solve_arrays) after the block solve of compare: b written
+ * straight into the solver's staging arrays, x from 0, must give that solve's x bit for bit in as many iterations.
+ * They must be offered where the blocks are used directly or all go to one solver rank through shared memory, and
+ * refused (NAV_ERR_INPUT, the reason on every rank) with messages; between several solver ranks either (a block
+ * split between them is refused). */
+static void staged(const problem *P, const layout *L, const char *solver, nav_poisson *ps, const int cnt[3],
+                   const double *b, const double *x, const nav_poisson_result *rb) {
+  const int messages = L->gather && !strcmp(L->gather, "messages");
+  const int offered = !messages && (rb->moved == 0 || rb->solver_ranks == 1);
+  double *sx, *sb;
+  long st[3];
+  int rc = nav_poisson_block_arrays(ps, &sx, &sb, st);
+  if (rc != NAV_OK) {
+    const char *msg = nav_poisson_error();
+    CHECK(rc == NAV_ERR_INPUT && !offered && strstr(msg, messages ? "messages" : "split"),
+          "%s layout %s: block_arrays refused (%d): %s", solver, L->name, rc, msg);
+    if (g_rank == 0) printf("%-10s %-6s zero-copy    layout %-26s: refused: %s\n", P->name, solver, L->name, msg);
+    return;
+  }
+  CHECK(!messages, "%s layout %s: block_arrays offered with gather messages", solver, L->name);
+  const nav_idx n = (nav_idx)cnt[0] * cnt[1] * cnt[2];
+  CHECK((n == 0) == (sb == NULL) && st[0] == 1, "%s %s layout %s: arrays %p, stride %ld", P->name, solver, L->name,
+        (void *)sb, st[0]);
+  for (int k = 0; k < cnt[2]; k++)
+    for (int j = 0; j < cnt[1]; j++)
+      for (int i = 0; i < cnt[0]; i++) {
+        sb[i + j * st[1] + k * st[2]] = b[i + (nav_idx)cnt[0] * (j + (nav_idx)cnt[1] * k)];
+        sx[i + j * st[1] + k * st[2]] = 0;
+      }
+  nav_poisson_result res;
+  rc = nav_poisson_solve_arrays(ps, &res);
+  CHECK(rc == NAV_OK, "%s layout %s: solve_arrays: %s", solver, L->name, nav_poisson_error());
+  int differ = 0;
+  for (int k = 0; k < cnt[2]; k++)
+    for (int j = 0; j < cnt[1]; j++)
+      for (int i = 0; i < cnt[0]; i++)
+        differ += sx[i + j * st[1] + k * st[2]] != x[i + (nav_idx)cnt[0] * (j + (nav_idx)cnt[1] * k)];
+  MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  CHECK(differ == 0 && res.iterations == rb->iterations, "%s layout %s: zero-copy x differs at %d cells, %d it (%d)",
+        solver, L->name, differ, res.iterations, rb->iterations);
+  if (g_rank == 0)
+    printf("%-10s %-6s zero-copy    layout %-26s: the block solve's x bit for bit: %s, %d it, moves %.1e + %.1e s\n",
+           P->name, solver, L->name, differ ? "NO" : "yes", res.iterations, res.move_in_s, res.move_out_s);
+}
+
 static void compare(const problem *P, const layout *L, const char *solver, int precond, const double *xref,
                     const nav_poisson_result *rref) {
   int lo[3], cnt[3];
@@ -154,6 +200,7 @@ static void compare(const problem *P, const layout *L, const char *solver, int p
            : res.moved    ? "moved (messages)"
                           : "direct",
            diff / scale, res.iterations);
+  if (!precond && rc == NAV_OK) staged(P, L, solver, ps, cnt, b, x, &res);
   nav_poisson_destroy(ps);
   free(b);
   free(x);

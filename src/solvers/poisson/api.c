@@ -409,11 +409,10 @@ static void nav_poisson_pack(const nav_box *b, double *dense, nav_real *ghosted,
 enum { NAV_POISSON_SOLVE, NAV_POISSON_PRECONDITION };
 
 /* The solver rank's part: b (and x) from the dense block to the backend, solve or precondition,
- * x back to the dense block. */
+ * x back to the dense block; staged: the ranks wrote b (and x) into hb (hx) and read x from hx. */
 static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double *db, int what, int guess, int device,
-                                      nav_psolver_stats *st, double *copy_s) {
+                                      int staged, nav_psolver_stats *st, double *copy_s) {
   const size_t bytes = (size_t)ps->box.ntot * sizeof(nav_real);
-  const int staged = ps->moved == 2; /* the ranks wrote b (and x) into hb (hx) and read x from hx */
   if (!staged && !device) nav_poisson_pack(&ps->box, (double *)db, ps->hb, 1);
   double t0 = nav_wtime();
   if (device) /* the caller's device block straight into the ghosted device array */
@@ -450,8 +449,46 @@ static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double 
   return NAV_OK;
 }
 
-/* x (the application's block, options.memory) = solve or precondition with b. Collective. */
-static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int what, nav_poisson_result *res) {
+/* This rank's block inside the solver's host staging arrays (nav_poisson_block_arrays): 1 with b, x and the
+ * strides, or 0 with the reason in why. Not collective. */
+static int nav_poisson_staging(nav_poisson *ps, nav_real **b, nav_real **x, nav_idx st[3], char *why, size_t size) {
+  const char *no = NULL;
+  *b = *x = NULL;
+  if (!ps->ready || ps->replicated) no = "call nav_poisson_set_grid_block first, successfully";
+  else if (ps->mem != NAV_POISSON_HOST) no = "the blocks are in device memory (options.memory)";
+  else if (sizeof(nav_real) != sizeof(double)) no = "this navier is a single-precision build";
+  else if (ps->moved == 1) no = "the blocks are moved by messages (options.gather, or blocks on several nodes)";
+  else if (ps->moved == 2 && !nav_shm_move_block(&ps->sm, b, x, st))
+    no = "this rank's block is split between solver ranks";
+  if (!no && !ps->moved) { /* the rank's own solver: its block is the solver's box */
+    *b = ps->hb + ps->box.off;
+    *x = ps->hx + ps->box.off;
+    for (int d = 0; d < 3; d++)
+      st[d] = ps->box.st[d];
+  }
+  if (no) snprintf(why, size, "%s", no);
+  return !no;
+}
+
+nav_err nav_poisson_block_arrays(nav_poisson *ps, double **x, double **b, long stride[3]) {
+  nav_real *hb, *hx;
+  nav_idx st[3] = {1, 0, 0};
+  char why[160];
+  const int ok = nav_poisson_staging(ps, &hb, &hx, st, why, sizeof why);
+  NAV_CALL(nav_poisson_agree(ps->comm, ok ? NAV_OK
+                                          : nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__,
+                                                          "nav_poisson_block_arrays: not available: %s", why)));
+  *x = (double *)(void *)hx;
+  *b = (double *)(void *)hb;
+  for (int d = 0; d < 3; d++)
+    stride[d] = (long)st[d];
+  return NAV_OK;
+}
+
+/* x (the application's block, options.memory) = solve or precondition with b; inplace (nav_poisson_solve_arrays):
+ * x and b are the ranks' parts of the staging arrays, already written. Collective. */
+static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int what, int inplace,
+                               nav_poisson_result *res) {
   NAV_CHECK(ps->ready, NAV_ERR_INPUT, "nav_poisson: call nav_poisson_set_grid_block (or set_grid) first, successfully");
   const int guess = what == NAV_POISSON_SOLVE && !ps->zero_guess;
   const size_t bytes = (size_t)nav_layout_cells(&ps->app, ps->rank) * sizeof(double);
@@ -475,9 +512,9 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
   double move[2] = {0, 0};
   const double *sb = ab;
   double *sx = ax;
-  if (ps->moved == 2) {
+  if (ps->moved == 2) { /* inplace: the ranks wrote their cells already; the fence makes them visible */
     t0 = nav_wtime();
-    e = nav_shm_move_in(&ps->sm, ab, guess ? ax : NULL);
+    e = inplace ? nav_shm_move_fence(&ps->sm) : nav_shm_move_in(&ps->sm, ab, guess ? ax : NULL);
     move[0] = nav_wtime() - t0;
   } else if (ps->moved) {
     t0 = nav_wtime();
@@ -489,11 +526,14 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
   }
   nav_psolver_stats st;
   memset(&st, 0, sizeof st);
-  if (e == NAV_OK && ps->is_solver) e = nav_poisson_run_solver(ps, sx, sb, what, guess, device, &st, &copy_s);
+  if (e == NAV_OK && ps->is_solver)
+    e = nav_poisson_run_solver(ps, sx, sb, what, guess, device, ps->moved == 2 || inplace, &st, &copy_s);
   NAV_CALL(nav_poisson_agree(ps->comm, e));
   if (ps->moved) {
     t0 = nav_wtime();
-    e = ps->moved == 2 ? nav_shm_move_out(&ps->sm, ax) : nav_move_run(&ps->mv, ps->sx, ax, 1);
+    e = ps->moved == 1 ? nav_move_run(&ps->mv, ps->sx, ax, 1)
+        : inplace      ? nav_shm_move_fence(&ps->sm)
+                       : nav_shm_move_out(&ps->sm, ax);
     move[1] = nav_wtime() - t0;
   }
   if (e == NAV_OK && ps->mem == NAV_POISSON_DEVICE && !device && bytes) {
@@ -527,11 +567,18 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
 }
 
 nav_err nav_poisson_solve_block(nav_poisson *ps, double *x, const double *b, nav_poisson_result *res) {
-  return nav_poisson_run(ps, x, b, NAV_POISSON_SOLVE, res);
+  return nav_poisson_run(ps, x, b, NAV_POISSON_SOLVE, 0, res);
+}
+
+nav_err nav_poisson_solve_arrays(nav_poisson *ps, nav_poisson_result *res) {
+  double *x, *b;
+  long stride[3];
+  NAV_CALL(nav_poisson_block_arrays(ps, &x, &b, stride)); /* the same verdict on every rank */
+  return nav_poisson_run(ps, x, b, NAV_POISSON_SOLVE, 1, res);
 }
 
 nav_err nav_poisson_precondition_block(nav_poisson *ps, double *z, const double *r) {
-  return nav_poisson_run(ps, z, r, NAV_POISSON_PRECONDITION, NULL);
+  return nav_poisson_run(ps, z, r, NAV_POISSON_PRECONDITION, 0, NULL);
 }
 
 /* The application block of the whole array (x fastest, N cells) <-> the dense block. */
@@ -554,7 +601,7 @@ nav_err nav_poisson_solve(nav_poisson *ps, double *x, const double *b, nav_poiss
   nav_poisson_window(&ps->app, ps->rank, (double *)b, ps->ab, 1);
   nav_poisson_window(&ps->app, ps->rank, x, ps->ax, 1);
   nav_poisson_result r;
-  const nav_err e = nav_poisson_run(ps, ps->ax, ps->ab, NAV_POISSON_SOLVE, &r);
+  const nav_err e = nav_poisson_run(ps, ps->ax, ps->ab, NAV_POISSON_SOLVE, 0, &r);
   if (e != NAV_OK && e != NAV_ERR_CONVERGENCE) return e;
   if (res) *res = r;
   if (ps->size == 1) {
