@@ -12,14 +12,9 @@
 # usage (repository root on the device, after bench/gpu_carry.sh and a copy of the FP32 navier):
 #   bash bench/gpu_guess.sh B64 B32 [TREE]
 set -u
-B64=$1 B32=$2 TREE=${3:-.carry/bg}
 ROUNDS=${ROUNDS:-3}
-OUT=${OUT:-/tmp/gpu_guess}
-mkdir -p "$OUT"
 . "$(dirname "$0")/gpu_checks.sh"
-gpu_checks "$TREE" extrapolate
-[ -n "${TK32:-}" ] && gpu_checks "$TREE" extrapolate "$TK32"
-C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.tolerance=1e-6"
+gpu_ab_start gpu_guess extrapolate "$@"
 C3="$C3 --set run.backend=cuda --steps 20"
 MIXED="--set pressure.solver=mg --set pressure.precision=mixed --set pressure.pre_smooth=1"
 step() { # LABEL BIN ARGS...: ms per step and cycles per step

@@ -13,14 +13,9 @@
 # usage (repository root on the device, after bench/gpu_carry.sh and a copy of the FP32 navier):
 #   bash bench/gpu_momentum.sh B64 B32 [TREE]
 set -u
-B64=$1 B32=$2 TREE=${3:-.carry/bg}
 ROUNDS=${ROUNDS:-2}
-OUT=${OUT:-/tmp/gpu_momentum}
-mkdir -p "$OUT"
 . "$(dirname "$0")/gpu_checks.sh"
-gpu_checks "$TREE" mom_advance
-[ -n "${TK32:-}" ] && gpu_checks "$TREE" mom_advance "$TK32"
-C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.tolerance=1e-6"
+gpu_ab_start gpu_momentum mom_advance "$@"
 TG="--case cases/taylor_green3d.ini --set physics.nu=1e-3 --set time.dt=0"
 step() { # LABEL BIN ARGS...: the step time and momentum_advance's microseconds
   local label=$1 bin=$2
