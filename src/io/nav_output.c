@@ -250,6 +250,16 @@ const char *nav_json_real(double v, const char *fmt, char buf[32]) {
   return buf;
 }
 
+nav_err nav_output_commit(FILE *out, const char *tmp, const char *path) {
+  const int bad = ferror(out);
+  if (fclose(out) != 0 || bad) {
+    remove(tmp);
+    NAV_CHECK(0, NAV_ERR_IO, "%s: write failed (disk full?)", tmp);
+  }
+  NAV_CHECK(rename(tmp, path) == 0, NAV_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+  return NAV_OK;
+}
+
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v) {
   char path[1100], tmp[1110];
   snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -347,10 +357,7 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
     nav_validation_json(v, out);
   }
   fprintf(out, "\n}\n");
-  const int bad = ferror(out);
-  NAV_CHECK(fclose(out) == 0 && !bad, NAV_ERR_IO, "%s: write failed (disk full?)", tmp);
-  NAV_CHECK(rename(tmp, path) == 0, NAV_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
-  return NAV_OK;
+  return nav_output_commit(out, tmp, path);
 }
 
 nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h) {

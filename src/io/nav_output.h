@@ -17,6 +17,10 @@ nav_err nav_output_prepare(const char *dir);
  * Rank 0, after nav_output_prepare of the same dir. */
 void nav_output_abandon(const char *dir);
 
+/* Finish a file written as tmp (PATH.tmp) and move it to path: close out; on a write error (a full disk) remove
+ * tmp and fail with NAV_ERR_IO naming it, so that no partial file is left; else rename tmp to path. */
+nav_err nav_output_commit(FILE *out, const char *tmp, const char *path);
+
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row);
  * with a temperature then nusselt_<face> for each face of f->heat, u_max, u_max_y, v_max, v_max_x
  * (nav_heat.h; measured on monitor steps); last the steady-state change of the progress line

@@ -14,6 +14,7 @@
 #include "core/nav_error.h"
 #include "io/nav_cellfields.h"
 #include "io/nav_hdf5.h"
+#include "io/nav_output.h"
 
 typedef struct nav_snap {
   long step;
@@ -119,8 +120,5 @@ nav_err nav_xdmf_write(const char *dir, const nav_flow *f) {
   }
   fprintf(out, "  </Grid>\n </Domain>\n</Xdmf>\n");
   free(snaps);
-  const int bad = ferror(out);
-  NAV_CHECK(fclose(out) == 0 && !bad, NAV_ERR_IO, "%s: write failed (disk full?)", tmp);
-  NAV_CHECK(rename(tmp, path) == 0, NAV_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
-  return NAV_OK;
+  return nav_output_commit(out, tmp, path);
 }
