@@ -319,7 +319,7 @@ static const nav_key nav_keys[] = {
     {"pressure", "initial_guess", NAV_KT_CHOICE, NAV_FIELD(initial_guess), "extrapolated",
      "Start of each iterative pressure solve (every solver but fft, which is direct) of the projection method with "
      "explicit diffusion: extrapolated (linear in time from the last two steps, p^n + (dt^{n+1} / dt^n) (p^n - "
-     "p^{n-1}); 10-40 % fewer multigrid cycles than previous in the cases measured in docs/performance.md; one more "
+     "p^{n-1}); 5-40 % fewer multigrid cycles than previous in the cases measured in docs/performance.md; one more "
      "pressure array, which checkpoints hold) or previous (p^n). Implicit diffusion starts its pressure increment "
      "from the previous one.",
      .values = nav_guess_values},

@@ -96,11 +96,11 @@ NAV_HD static inline nav_real nav_diffusive_rate(const nav_box *b, const int *ij
   return r;
 }
 
-/* Volume of the control volume of the point ijk, staggered in direction c (c < 0: cell). */
 /* Linear extrapolation in time from the values x^{n-1}, x^n of two steps to the next: x^n + r (x^n - x^{n-1}),
  * r = dt^{n+1} / dt^n (ops->extrapolate). */
 NAV_HD static inline nav_real nav_extrapolated(nav_real x, nav_real x_old, nav_real r) { return x + r * (x - x_old); }
 
+/* Volume of the control volume of the point ijk, staggered in direction c (c < 0: cell). */
 NAV_HD static inline nav_real nav_volume(const nav_box *b, int c, const int *ijk) {
   nav_real v = 1;
   NAV_FOR_DIM(d, b) {
