@@ -431,8 +431,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (rank == 0 && v.t_analytic)
     printf("validation: analytic temperature error max %.3e, rms %.3e\n", v.t_err_max, v.t_err_rms);
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);
-  if (rank == 0)
+  if (rank == 0 && es == NAV_OK)
     printf("%s: %ld steps, t = %.6g, %.2f s wall; summary in %s/summary.json\n", s.status, f.step, f.t, s.wall_s, dir);
+  else if (rank == 0)
+    printf("%s: %ld steps, t = %.6g, %.2f s wall; %s/summary.json not written\n", s.status, f.step, f.t, s.wall_s, dir);
   if (rank == 0 && plots && err == NAV_OK) {
     int vtk, hdf5;
     nav_snapshot_formats(c, &vtk, &hdf5);
@@ -441,6 +443,11 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     if (nav_plots_run(dir) == 0) printf("figures: %s/plots\n", dir); /* a failure is a warning */
   }
   nav_flow_destroy(&f);
+  if (err != NAV_OK && es != NAV_OK) { /* the run's failure first: the summary's follows from it (a full disk) */
+    char also[1024];
+    snprintf(also, sizeof also, "%s", nav_error_message());
+    return nav_error_set(err, __FILE__, __LINE__, __func__, "%s; and %s", message, also);
+  }
   NAV_CALL(err);
   NAV_CALL(es);
   return NAV_OK;
