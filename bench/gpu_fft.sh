@@ -10,6 +10,8 @@
 #   3. navier bench step: 3D cavity 256^3 with solver = auto (fft) and mg (targets 4 / 8.4 ms),
 #      taylor_green3d at 128^3 and 256^3 (nu = 1e-3, CFL-limited dt; jax-cfd: 0.72 / 5.12 ms in FP64);
 #   4. navier run --profile of the 3D cavity 256^3 with solver = auto: device bytes per cell;
+#   5-6. the FP32 build's solves and steps ($BIN/single), CuPy's solves on the same GPU (bench/gpu_peers.py) and
+#      the ratios CuPy / navier of each pair (bench/peer_ratios.py);
 #   with 2 or more GPUs visible also: fft over 2 ranks (transposes over NCCL) against 1, <= 1e-12.
 # Prints a short summary last; logs under $OUT.
 #
@@ -128,4 +130,5 @@ if python3 -c 'import cupy' 2>/dev/null; then
   timeout 240 python3 bench/gpu_peers.py 256 5 >"$OUT/peers.log" 2>&1
   note "gpu_peers: exit $?"
   grep -v '^{' "$OUT/peers.log" | tail -8 | tee -a "$SUM"
+  python3 bench/peer_ratios.py "$OUT/bench.log" "$OUT/peers.log" | tee -a "$SUM"
 fi
