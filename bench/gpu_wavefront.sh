@@ -7,10 +7,7 @@
 #      V(2,2) double);
 #   3. with ncu: time, DRAM throughput and bytes, warp instructions of the sweeps and fills of one mixed solve, both ways.
 # Prints one line per measurement; logs under $OUT. BASE=path/to/navier adds a third variant, that binary (an A/B
-# across commits, interleaved in the same rounds). SWITCH=NAV_MG_FUSED_UPDATE measures that switch instead (the
-# mixed cycle's update x += e folded into level 0's last sweep, mg.c), with PATTERN (default relax_sweep) the
-# test_kernels lines to report; before the rounds, the mixed solves with the switch at 0 and 1 (3D 128^3 Neumann
-# and Dirichlet, to 1e-10, --dump) are compared byte for byte.
+# across commits, interleaved in the same rounds).
 #
 # usage (repository root on the device, after bench/gpu_carry.sh here): bash bench/gpu_wavefront.sh [BUILD_TREE]
 set -u
@@ -19,29 +16,20 @@ B=$TREE/navier NT=$(nproc) ROUNDS=${ROUNDS:-2}
 OUT=${OUT:-/tmp/gpu_wavefront}
 mkdir -p "$OUT"
 . "$(dirname "$0")/gpu_checks.sh"
-SW=${SWITCH:-NAV_MG_WAVEFRONT}
-gpu_checks "$TREE" "${PATTERN:-relax_sweep}"
-for bc in neumann dirichlet; do # the switch changes no bit of the mixed solve
-  for w in 0 1; do
-    env "$SW=$w" timeout 60 $B bench poisson --dim 3 --n 128 --bc $bc --solver mg --precision mixed --smooth 1,2 \
-      --tol 1e-10 --backend cuda --dump "$OUT/x_${bc}_$w.bin" >"$OUT/dump_${bc}_$w.log" 2>&1
-  done
-  cmp -s "$OUT/x_${bc}_0.bin" "$OUT/x_${bc}_1.bin" && r="identical" || r="DIFFER"
-  echo "$SW=0 against 1, mixed V(1,2) 128^3 $bc to 1e-10: x $r ($(stat -c %s "$OUT/x_${bc}_1.bin" 2>/dev/null) bytes)"
-done
+gpu_checks "$TREE" relax_sweep
 P="bench poisson --dim 3 --n 256 --bc neumann --tol 1e-6 --backend cuda --repeat 5 --json"
 C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set grid.nz=256"
 C3="$C3 --set pressure.tolerance=1e-6 --set run.backend=cuda --steps 20 --set pressure.solver=mg"
 pj() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("%.3f ms %d it relres %.2e" % (1e3*d["solve_s"], d["iterations"], d["relres"]))' 2>/dev/null || echo FAILED; }
-# the variants: "sw=0" and "sw=1" of $B, and with BASE=path/to/navier (another build, e.g. the commit before a
+# the variants: "wf=0" and "wf=1" of $B, and with BASE=path/to/navier (another build, e.g. the commit before a
 # change to the sweep) "base", that binary with its default switches
 run() { # run VARIANT ARGS...: the binary of VARIANT with its switch
   case $1 in
   base) shift; "$BASE" "$@" ;;
-  sw=*) local w=${1#sw=}; shift; env "$SW=$w" $B "$@" ;;
+  wf=*) local w=${1#wf=}; shift; NAV_MG_WAVEFRONT=$w $B "$@" ;;
   esac
 }
-VARIANTS="sw=0 sw=1${BASE:+ base}"
+VARIANTS="wf=0 wf=1${BASE:+ base}"
 for r in $(seq "$ROUNDS"); do
   for v in $VARIANTS; do
     echo "$v poisson_mixed_V12 $(run $v $P --solver mg --precision mixed --smooth 1,2 2>&1 | tail -1 | pj)"
@@ -54,9 +42,9 @@ done
 if command -v ncu >/dev/null; then
   M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum,smsp__inst_executed.sum
   for w in 0 1; do
-    env "$SW=$w" timeout 120 ncu --clock-control none --metrics $M --csv --print-units base -c 40 \
-      -k regex:"relax|fill_ghosts|add_lo" $B $P --solver mg --precision mixed --smooth 1,2 --repeat 1 >"$OUT/ncu$w.csv" \
+    NAV_MG_WAVEFRONT=$w timeout 120 ncu --clock-control none --metrics $M --csv --print-units base -c 40 \
+      -k regex:"relax|fill_ghosts" $B $P --solver mg --precision mixed --smooth 1,2 --repeat 1 >"$OUT/ncu$w.csv" \
       2>"$OUT/ncu$w.err"
-    python3 bench/ncu_table.py "$OUT/ncu$w.csv" --prefix "sw=$w "
+    python3 bench/ncu_table.py "$OUT/ncu$w.csv" --prefix "wf=$w "
   done
 fi

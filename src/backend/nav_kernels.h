@@ -277,12 +277,6 @@ typedef struct nav_kernel_ops {
    * periodic face: mg.c, nav_mg_wavefront). NULL on a backend without it (CPU). */
   nav_err (*relax_sweep)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
                          nav_real omega);
-  /* relax_sweep from x on a float level (b->lo: the mixed-precision multigrid's level 0, mg.c) whose result is added
-   * to the nav_real array acc (acc += the value relax_sweep would write to out, interior points; acc's ghosts are
-   * the caller's fill) instead of stored: the last post-smoothing sweep fused with the update x += e of the outer
-   * iteration (add_lo). NULL where relax_sweep is. */
-  nav_err (*relax_sweep_add)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *acc, int first,
-                             nav_real omega);
   /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
    * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
    * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays

@@ -993,38 +993,6 @@ static void test_sweep(pair_box *pb) {
       snprintf(name, sizeof name, "relax_sweep float %s%s", first ? "black" : "red", from_zero ? " from 0" : "");
       printf("%-22s %-26s rel diff %.3e  %s\n", name, pb->label, rel, rel <= 1e-6 ? "ok" : "FAIL");
     }
-  /* relax_sweep_add (double builds): acc + the float sweep's result at interior points, ghosts untouched, bit for
-   * bit what relax_sweep then the addition in double give */
-  for (int first = 0; first < 2 && gpu->relax_sweep_add && sizeof(nav_real) == sizeof(double); first++) {
-    nav_real *acc = malloc(n * sizeof *acc), *want = malloc(n * sizeof *want), *have = malloc(n * sizeof *have), *ag;
-    for (size_t p = 0; p < n; p++)
-      want[p] = acc[p] = rnd();
-    OK(gpu->alloc((void **)&ag, n * sizeof *acc));
-    OK(gpu->from_host(ag, acc, n * sizeof *acc));
-    OK(gpu->from_host(xf, h, n * sizeof *h));
-    OK(gpu->fill_ghosts(&lo, (nav_real *)xf, &gf));
-    OK(gpu->relax_sweep(&lo, (nav_real *)xf, (nav_real *)rf, (nav_real *)of, first, omega));
-    OK(gpu->to_host(got, of, n * sizeof *h));
-    for (int k = 0; k < bg->n[2]; k++)
-      for (int j = 0; j < bg->n[1]; j++)
-        for (int i = 0; i < bg->n[0]; i++) {
-          const nav_idx p = bg->off + i * bg->st[0] + j * bg->st[1] + k * bg->st[2];
-          want[p] = acc[p] + (nav_real)got[p];
-        }
-    OK(gpu->relax_sweep_add(&lo, (nav_real *)xf, (nav_real *)rf, ag, first, omega));
-    OK(gpu->to_host(have, ag, n * sizeof *acc));
-    size_t differ = 0;
-    for (size_t p = 0; p < n; p++)
-      differ += have[p] != want[p];
-    checks++;
-    if (differ) failures++;
-    snprintf(name, sizeof name, "relax_sweep_add %s", first ? "black" : "red");
-    printf("%-22s %-26s points that differ %zu  %s\n", name, pb->label, differ, differ ? "FAIL" : "ok");
-    gpu->free(ag);
-    free(acc);
-    free(want);
-    free(have);
-  }
   gpu->free(xf);
   gpu->free(rf);
   gpu->free(of);

@@ -420,8 +420,6 @@ nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs,
                              nav_real omega);
 nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
                              nav_real omega);
-nav_err nav_relax_sweep_add_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *acc, int first,
-                                 nav_real omega);
 nav_err nav_relax_colour_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                               nav_real omega);
 nav_err nav_relax_line_cuda(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,

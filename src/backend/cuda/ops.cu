@@ -71,7 +71,6 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .relax_colour = nav_relax_colour_cuda,
     .relax_first = nav_relax_first_cuda,
     .relax_sweep = nav_relax_sweep_cuda,
-    .relax_sweep_add = nav_relax_sweep_add_cuda,
     .relax_line = nav_relax_line_cuda,
     .line_solve = nav_line_solve_cuda,
     .line_update = nav_line_update_cuda,

@@ -207,18 +207,9 @@ nav_err nav_relax_first_cuda(const nav_box *b, nav_real *x, const nav_real *rhs,
 #define NAV_WF_SLOTS 5
 #define NAV_WF_SHARED(T) ((size_t)(2 * NAV_WF_SLOTS + 2) * NAV_WF_PLANE * sizeof(T)) /* x: S + 2 slots, rhs: S */
 
-/* A result v of the sweep into o[q]: stored (O = T), or added to the nav_real iterate (relax_sweep_add: O is
- * nav_real, T float) */
-template <typename O, typename T> __device__ __forceinline__ void nav_wf_put(O *o, nav_idx q, T v) {
-  if constexpr (std::is_same<O, T>::value)
-    o[q] = v;
-  else
-    o[q] += (O)v;
-}
-
-template <typename T, bool FROM_ZERO, typename O>
+template <typename T, bool FROM_ZERO>
 __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4 : 2)
-    nav_relax_sweep_kernel(nav_box box, const T *__restrict__ x, const T *__restrict__ rhs, O *__restrict__ out,
+    nav_relax_sweep_kernel(nav_box box, const T *__restrict__ x, const T *__restrict__ rhs, T *__restrict__ out,
                            int first, nav_real omega, int zc) {
   constexpr int S = NAV_WF_SLOTS;
   extern __shared__ __align__(16) unsigned char nav_wf_shared[];
@@ -311,7 +302,7 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
     }
     __syncthreads();
     const bool kin = k >= 0 && k < n2, kout = k >= z0 && k < z1;
-    O *const ok = out + (b->off + (nav_idx)k * sz);
+    T *const ok = out + (b->off + (nav_idx)k * sz);
     const T *const w = xs + wrap(sk + S - 1) * NAV_WF_PLANE + NAV_WF_PLANE; /* plane k; k - 1 and k + 1 around */
     T *const xk = xs + sk * NAV_WF_PLANE;
     const T *const rk = rs + sk * NAV_WF_PLANE;
@@ -331,7 +322,7 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
           const T lx = nav_laplacian(&wb, w, f, ijk, &dg);
           v = nav_relax_value(w[f], rv, lx, dg, omega);
         }
-        if (kout && ((fout[PK] >> l) & 1u)) nav_wf_put(ok, fxy[PK][l], v);
+        if (kout && ((fout[PK] >> l) & 1u)) ok[fxy[PK][l]] = v;
       }
       xk[f] = v;
       if (sk < 2) xk[S * NAV_WF_PLANE + f] = v;
@@ -342,7 +333,7 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
       const int f = sa[PM], ijkm[3] = {0, 0, k - 1};
       T dg;
       const T lx = nav_laplacian(&wb, wm, f, ijkm, &dg);
-      nav_wf_put(ok, sxy[PM] - sz, nav_relax_value(wm[f], rs[wrap(sk + S - 1) * NAV_WF_PLANE + f], lx, dg, omega));
+      ok[sxy[PM] - sz] = nav_relax_value(wm[f], rs[wrap(sk + S - 1) * NAV_WF_PLANE + f], lx, dg, omega);
     }
   };
   if (FROM_ZERO) { /* x = 0: the second colour's old values and every ghost stay 0 */
@@ -377,19 +368,17 @@ __global__ void __launch_bounds__(NAV_WF_THREADS, sizeof(T) == sizeof(float) ? 4
   if (k <= z1) step(even, k, sk);
 }
 
-/* The dynamic shared memory of nav_relax_sweep_kernel<T, *, *> (over 48 KB: the opt-in, once) and the blocks of it
- * that an SM holds. */
+/* The dynamic shared memory of nav_relax_sweep_kernel<T, *> (over 48 KB: the opt-in, once) and the blocks of it that
+ * an SM holds. */
 template <typename T> static nav_err nav_relax_sweep_shared(size_t *bytes, int *per_sm) {
   static int blocks = 0;
   *bytes = NAV_WF_SHARED(T);
   if (!blocks) {
-    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, false, T>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes));
-    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, true, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        (int)*bytes));
-    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, false, nav_real>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)*bytes));
-    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, nav_relax_sweep_kernel<T, false, T>,
+    NAV_CALL_CUDA(cudaFuncSetAttribute(nav_relax_sweep_kernel<T, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)*bytes));
+    NAV_CALL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, nav_relax_sweep_kernel<T, false>,
                                                                 NAV_WF_THREADS, *bytes));
     if (blocks < 1) blocks = 1;
   }
@@ -397,8 +386,8 @@ template <typename T> static nav_err nav_relax_sweep_shared(size_t *bytes, int *
   return NAV_OK;
 }
 
-template <typename T, typename O>
-static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs, O *out, int first, nav_real omega) {
+template <typename T>
+static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs, T *out, int first, nav_real omega) {
   static int sms = 0;
   if (!sms) {
     int dev = 0;
@@ -415,10 +404,10 @@ static nav_err nav_relax_sweep_launch(const nav_box *b, const T *x, const T *rhs
   const int zc = (b->n[2] + chunks - 1) / chunks > 4 ? (b->n[2] + chunks - 1) / chunks : 4;
   const dim3 grid((unsigned)tx, (unsigned)ty, (unsigned)((b->n[2] + zc - 1) / zc));
   if (x)
-    nav_relax_sweep_kernel<T, false, O>
+    nav_relax_sweep_kernel<T, false>
         <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc);
-  else if constexpr (std::is_same<O, T>::value)
-    nav_relax_sweep_kernel<T, true, T>
+  else
+    nav_relax_sweep_kernel<T, true>
         <<<grid, NAV_WF_THREADS, bytes, nav_cuda_stream>>>(*b, x, rhs, out, first, omega, zc);
   NAV_CUDA_LAUNCHED("nav_relax_sweep_kernel");
   return NAV_OK;
@@ -430,14 +419,6 @@ nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real
             "relax_sweep: a 3D plain block and out apart from x (dim %d, plain %d)", b->dim, (int)nav_box_plain(b));
   if (b->lo) return nav_relax_sweep_launch(b, (const float *)x, (const float *)rhs, (float *)out, first, omega);
   return nav_relax_sweep_launch(b, x, rhs, out, first, omega);
-}
-
-nav_err nav_relax_sweep_add_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *acc, int first,
-                                 nav_real omega) {
-  NAV_CHECK(b->dim == 3 && nav_box_plain(b) && b->lo && x && sizeof(nav_real) != sizeof(float), NAV_ERR_INTERNAL,
-            "relax_sweep_add: a 3D plain float level from x in a double build (dim %d, plain %d, lo %d)", b->dim,
-            (int)nav_box_plain(b), b->lo);
-  return nav_relax_sweep_launch(b, (const float *)x, (const float *)rhs, acc, first, omega);
 }
 
 /* ---- line relaxation (mg_line.c): a thread block per line ----------------------------------------

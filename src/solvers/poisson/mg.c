@@ -407,10 +407,8 @@ static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
 /* count sweeps of one order (nav_mg_sweep) on level lev. Where the level relaxes whole sweeps in one pass
  * (nav_mg_wavefront): a first sweep from x = 0 straight into x, then pairs of sweeps x -> r -> x (lev->r is
  * scratch while the level smooths), so that the level's x stays the same array (a graphed cycle holds the
- * pointers); an odd last sweep runs colour by colour. acc (the post-smoothing of level 0 in a mixed cycle with
- * nav_mg_fused_update): the last sweep of the last pair adds its result to acc (ops->relax_sweep_add) instead of
- * writing x, and acc's ghosts are filled. */
-static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, int order, nav_real *acc) {
+ * pointers); an odd last sweep runs colour by colour. */
+static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, int order) {
   const nav_kernel_ops *ops = lev->ops;
   const nav_real omega = (nav_real)NAV_MG_OMEGA;
   int s = 0;
@@ -424,13 +422,6 @@ static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, i
     for (; s + 1 < count; s += 2) {
       NAV_CALL(ops->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega));
       NAV_CALL(nav_level_fill(ps, lev, lev->r));
-      if (acc && s + 2 == count) { /* x += e of the outer iteration, e the result of this sweep */
-        nav_box whole = lev->box;   /* acc: nav_real, in level 0's layout */
-        whole.lo = 0;
-        NAV_CALL(ops->relax_sweep_add(&lev->box, lev->r, lev->b, acc, order, omega));
-        NAV_CALL(nav_fill_scalar_ghosts(ops, &whole, lev->halo, (const nav_scalar_bc(*)[2])ps->bc, acc));
-        return NAV_OK;
-      }
       NAV_CALL(ops->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega));
       NAV_CALL(nav_level_fill(ps, lev, lev->x));
     }
@@ -499,7 +490,7 @@ static int nav_mg_fused(void) { return !nav_profile_switched_off("NAV_MG_FUSED")
  * nav_mg_gathered), up (the prolongation from l + 1 when not gathered, the fill, post-smoothing). */
 static nav_err nav_mg_down(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
-  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.pre_smooth, 0, NULL));
+  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.pre_smooth, 0));
   const int below = l + 1 != ps->gather && c->active; /* restricted to level l + 1 here */
   if (below && c->ops == lev->ops && lev->ops->residual_restrict && nav_mg_fused()) { /* lev->r: only restricted */
     NAV_CALL(lev->ops->residual_restrict(&lev->box, lev->x, lev->b, &c->box, c->b));
@@ -515,7 +506,7 @@ static nav_err nav_mg_up(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
   if (l + 1 != ps->gather && c->active) NAV_CALL(c->ops->prolong_add(&c->box, c->x, &lev->box, lev->x));
   NAV_CALL(nav_level_fill(ps, lev, lev->x));
-  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.post_smooth, ps->kind == NAV_PSOLVER_MGPCG, l == 0 ? ps->acc : NULL));
+  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.post_smooth, ps->kind == NAV_PSOLVER_MGPCG));
   return NAV_OK;
 }
 
@@ -593,11 +584,10 @@ static nav_err nav_mg_graph_part(nav_psolver *ps, int q, int *ran) {
 
 static nav_err nav_mg_cycle_graphed(nav_psolver *ps) {
   const nav_level *l0 = &ps->lev[0];
-  if (ps->graph_x != l0->x || ps->graph_b != l0->b || ps->graph_acc != ps->acc) {
+  if (ps->graph_x != l0->x || ps->graph_b != l0->b) {
     nav_mg_graphs_free(ps);
     ps->graph_x = l0->x;
     ps->graph_b = l0->b;
-    ps->graph_acc = ps->acc;
   }
   int ran;
   NAV_CALL(nav_mg_graph_part(ps, 0, &ran));
@@ -676,36 +666,21 @@ nav_err nav_mg_mixed_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
-/* Is the update x += e of the mixed-precision iteration folded into level 0's last post-smoothing sweep
- * (ops->relax_sweep_add: x read and written in that pass instead of in a pass of its own, add_lo)? Where level 0
- * relaxes whole sweeps in one pass and post-smooths with pairs of them (an even count: no colour-by-colour last
- * sweep; post-smoothing starts from the prolonged x, never from x = 0), in a V-cycle (an F-cycle ends with the
- * V-cycle of level 0 too, but its x of level 1 is the one from the F part: keep that path as it was).
- * NAV_MG_FUSED_UPDATE=0 turns it off (to measure it; the same x bit for bit: the same additions, and the ghost
- * fill of x + e gives what x + e of the filled ghosts gives under the mirror rules). */
-static int nav_mg_fused_update(const nav_psolver *ps, int fcycle) {
-  return ps->ops->relax_sweep_add && !fcycle && ps->opt.post_smooth >= 2 && ps->opt.post_smooth % 2 == 0 &&
-         ps->nlev > 1 && nav_mg_wavefront(ps, &ps->lev[0]) && !nav_profile_switched_off("NAV_MG_FUSED_UPDATE");
-}
-
 /* One iteration of the mixed-precision multigrid on the nav_real iterate x, whose residual level 0's
  * float b (ps->lo0[1]) holds: e = one float cycle, x += e (ghosts included). */
 nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle) {
   nav_level *l0 = &ps->lev[0];
   nav_real *keep[3] = {l0->x, l0->b, l0->r};
-  const int fused = nav_mg_fused_update(ps, fcycle);
   l0->x = ps->lo0[0];
   l0->b = ps->lo0[1];
   l0->r = ps->lo0[2];
   l0->box.lo = 1;
-  ps->acc = fused ? x : NULL;
   nav_err e = nav_mg_zero(ps, 0);
   if (e == NAV_OK) e = nav_mg_cycle(ps, 0, fcycle);
-  ps->acc = NULL;
   l0->box.lo = 0;
   l0->x = keep[0];
   l0->b = keep[1];
   l0->r = keep[2];
   NAV_CALL(e);
-  return fused ? NAV_OK : l0->ops->add_lo(&l0->box, x, (const float *)(void *)ps->lo0[0]);
+  return l0->ops->add_lo(&l0->box, x, (const float *)(void *)ps->lo0[0]);
 }

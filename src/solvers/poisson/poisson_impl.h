@@ -76,11 +76,9 @@ struct nav_psolver {
   int bottom;         /* Helmholtz: the level where cycles stop and smooth (nav_mg_bottom) */
   int graphs;         /* the V-cycle's device levels run as CUDA graphs (mg.c): 1 yes, -1 no */
   void *graph[2];     /* its two recorded parts (down, up); NULL: not recorded */
-  const nav_real *graph_x, *graph_b, *graph_acc; /* level 0's x, b and acc when they were recorded */
+  const nav_real *graph_x, *graph_b; /* level 0's x and b when they were recorded */
   int lo;             /* the mixed-precision multigrid is on: float cycles on the device levels (mg.c) */
   nav_real *lo0[3];   /* its float x (the correction), b (the residual) and r of level 0 (float storage) */
-  nav_real *acc;      /* during a mixed cycle whose update x += e is folded into the last sweep (nav_mg_fused_update):
-                         the nav_real iterate x; NULL otherwise */
   char lo_why[96];    /* opt.precision mixed but not applied: the reason */
 };
 
