@@ -7,7 +7,8 @@
 #      median of 5 solves: fft against mg V(2,2) and mixed-precision V(1,2) (targets: fft <= 2.5 ms, mg <= 8
 #      ms on an H100);
 #      also fft periodic and Dirichlet, and 2D 1024^2;
-#   3. navier bench step: 3D cavity 256^3 with solver = auto (fft) and mg (targets 4 / 8.4 ms),
+#   3. navier bench step: 3D cavity 256^3 with solver = auto (fft) and mg (targets 4 / 8.4 ms; mixed V(1,2) also with
+#      pressure.initial_guess = extrapolated),
 #      taylor_green3d at 128^3 and 256^3 (nu = 1e-3, CFL-limited dt; jax-cfd: 0.72 / 5.12 ms in FP64);
 #   4. navier run --profile of the 3D cavity 256^3 with solver = auto: device bytes per cell;
 #   5-6. the FP32 build's solves and steps ($BIN/single), CuPy's solves on the same GPU (bench/gpu_peers.py) and
@@ -72,6 +73,8 @@ C3="--case cases/cavity3d_re1000.ini --set grid.nx=256 --set grid.ny=256 --set g
 step "cavity3d 256^3 auto" $C3 --set pressure.solver=auto
 step "cavity3d 256^3 mg" $C3 --set pressure.solver=mg
 step "cavity3d 256^3 mg, mixed V(1,2)" $C3 --set pressure.solver=mg --set pressure.precision=mixed --set pressure.pre_smooth=1
+step "cavity3d 256^3 mg, mixed V(1,2), extrapolated guess" $C3 --set pressure.solver=mg --set pressure.precision=mixed \
+  --set pressure.pre_smooth=1 --set pressure.initial_guess=extrapolated
 for n in 128 256; do
   step "taylor_green3d $n^3 auto" --case cases/taylor_green3d.ini --set grid.nx=$n --set grid.ny=$n --set grid.nz=$n \
     --set physics.nu=1e-3 --set time.dt=0

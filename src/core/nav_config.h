@@ -117,7 +117,7 @@ typedef struct nav_config {
   char smoother[8];     /* auto | point | line: multigrid smoothing */
   char precision[8];    /* double | mixed: the multigrid's cycles on a GPU (nav_psolver_options.precision) */
   int cpu_coarse_cells; /* GPU runs: multigrid levels of at most this many cells on the CPU; 0 = automatic */
-  char initial_guess[16]; /* extrapolated | previous: the start of each iterative pressure solve (nav_flow.c) */
+  char initial_guess[16]; /* previous | extrapolated: the start of each iterative pressure solve (nav_flow.c) */
 
   /* [output] */
   char dir[NAV_CONFIG_STR]; /* output folder; "" = output/<name> */

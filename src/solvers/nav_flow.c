@@ -111,7 +111,8 @@ static nav_err nav_flow_initial(nav_flow *f) {
  * direct FFT) and its unknown is p (not the increment phi of implicit diffusion, nor artificial compressibility's
  * pseudo-time march). p_old = p at the start, so that the first step starts from p^0. Measured in
  * docs/performance.md: 5-40 % fewer multigrid cycles per step than from p^n (the initial residual b^{n+1} - L p^n
- * ~ dt db/dt becomes ~ dt^2 d2b/dt2). */
+ * ~ dt db/dt becomes ~ dt^2 d2b/dt2), but about 7x more CG iterations on the flying snake with mgpcg and point
+ * smoothing (the error each solve leaves in slowly converging modes grows): not the default. */
 static nav_err nav_flow_guess_create(nav_flow *f) {
   if (strcmp(f->cfg->initial_guess, "extrapolated") || f->ac || (f->diff && f->diff->implicit) ||
       !nav_psolver_iterative(f->poisson))

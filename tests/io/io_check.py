@@ -218,8 +218,8 @@ def check_badckpt(mpiexec, navier, scratch, ranks, case, sets):
     bad["other grid"] = (good, ["--set", "grid.nx=16"], r"written for grid.nx = \d+, but the case .* has grid.nx = 16")
     bad["other viscosity"] = (good, ["--set", "physics.nu=0.02"], r"written for physics.nu = [0-9.e-]+, but")
     bad["other solver"] = (good, ["--set", "pressure.solver=pcg"], r"written for pressure.solver = mg")
-    bad["other initial guess"] = (good, ["--set", "pressure.initial_guess=previous"],
-                                  r"written for pressure.initial_guess = extrapolated, but .* = previous")
+    bad["other initial guess"] = (good, ["--set", "pressure.initial_guess=extrapolated"],
+                                  r"written for pressure.initial_guess = previous, but .* = extrapolated")
     bad["other domain"] = (good, ["--set", "grid.lx=2"], r"written for grid.lx = 1, but the case .* has grid.lx = 2")
     bad["other boundary"] = (good, ["--set", "boundary.x_low=free_slip"],
                              r"written for boundary.x_low = wall, but the case .* has boundary.x_low = free_slip")
