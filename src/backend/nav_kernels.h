@@ -76,6 +76,23 @@ typedef enum nav_fft_kind {
   NAV_FFT_DCT2, NAV_FFT_DCT3, NAV_FFT_DST2, NAV_FFT_DST3, NAV_FFT_DCT4, NAV_FFT_DST4, NAV_FFT_R2HC, NAV_FFT_HC2R
 } nav_fft_kind;
 
+/* The FFT solver's slabs (solvers/poisson/fft.c "slabs", nav_point_fft.h): the ranks split only the
+ * last direction (dim - 1), every other direction is periodic or even and is transformed plane by
+ * plane as the box is, and the last direction is solved by tridiagonal lines split over the ranks. */
+typedef struct nav_fft_slab {
+  int dim;                 /* 2 or 3 */
+  int m[3];                /* the rank's block (m[2] = 1 in 2D); at least 3 rows along dim - 1 */
+  int z0;                  /* its first global row along dim - 1 */
+  int P, me;               /* the ranks along dim - 1, this one's place (0: the first rows) */
+  int pin;                 /* two Neumann faces along dim - 1 and this rank holds the last row: the
+                              lines of eigenvalue 0 (singular) are pinned to 0 there */
+  const nav_real *tw[2];   /* plane directions: the box's twiddles (NULL: periodic) */
+  const nav_real *lam[2];  /* their eigenvalues times S (lam[1] NULL in 2D) */
+  const nav_real *a, *b, *c; /* the rows of L along dim - 1 times S, all N global rows */
+  nav_real scale;          /* 2^(even plane directions) */
+  int reps, ns;            /* representatives per plane, entries per block (2^(dim - 1)) */
+} nav_fft_slab;
+
 typedef struct nav_kernel_ops {
   const char *name;
 
@@ -368,6 +385,17 @@ typedef struct nav_kernel_ops {
                      const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                      const nav_idx st[3], nav_real *scratch, void **state);
   void (*fft_box_free)(void *state);
+  /* optional (NULL: the solver moves pencils): slabs (nav_fft_slab, nav_point_fft.h "slabs").
+   * fft_slab_forward: plan once (*state NULL; fft_box_free releases it), b (ghosts: first cell at
+   * off, strides st) reordered into scratch (a dense m array) and transformed plane by plane into
+   * the state's half spectrum, then ends = the ends of this rank's lines (reps * ns *
+   * NAV_FFT_SLAB_ENDS values, backend memory). fft_slab_inverse: with all = every rank's ends (P such
+   * arrays in the order of the ranks' rows), the rank's rows of the lines solved and transformed
+   * back into x (off, st; it may be b). */
+  nav_err (*fft_slab_forward)(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
+                              nav_real *scratch, nav_real *ends, void **state);
+  nav_err (*fft_slab_inverse)(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
+                              const nav_idx st[3], nav_real *scratch, void **state);
 } nav_kernel_ops;
 
 /* The registered backends. nav_backend_get returns NULL for an unknown or unavailable name; for

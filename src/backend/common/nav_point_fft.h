@@ -173,10 +173,12 @@ NAV_HD static inline int nav_fft_even_to(int even, int i, int N) {
 }
 
 /* The block of representative k from the half spectrum c (interleaved complex, h0 = m0/2 + 1 values
- * along x, x fastest): entries with s0 = 1 are the conjugates of stored ones (real data). */
-NAV_HD static inline void nav_fft_block_get(const nav_real *c, const int m[3], const int k[3], nav_real blk[8][2]) {
+ * along x, x fastest): entries with s0 = 1 are the conjugates of stored ones (real data). ns: the
+ * entries, 8 in a box, 4 (2) in a plane of a 3D (2D) slab (m[2] = 1, k[2] = 0; "slabs" below). */
+NAV_HD static inline void nav_fft_block_get(const nav_real *c, const int m[3], const int k[3], nav_real blk[8][2],
+                                           int ns) {
   const nav_idx h0 = m[0] / 2 + 1;
-  for (int s = 0; s < 8; s++) {
+  for (int s = 0; s < ns; s++) {
     const int s0 = s & 1, s1 = (s >> 1) & 1, s2 = s >> 2;
     const int j1 = (s1 != s0) ? (m[1] - k[1]) % m[1] : k[1], j2 = (s2 != s0) ? (m[2] - k[2]) % m[2] : k[2];
     const nav_real *z = c + 2 * (k[0] + h0 * (j1 + (nav_idx)m[1] * j2));
@@ -186,9 +188,9 @@ NAV_HD static inline void nav_fft_block_get(const nav_real *c, const int m[3], c
 }
 
 /* Store the s0 = 0 entries of the block back (those with s1 or s2 set go to -k1, -k2). */
-NAV_HD static inline void nav_fft_block_put(nav_real *c, const int m[3], const int k[3], nav_real blk[8][2]) {
+NAV_HD static inline void nav_fft_block_put(nav_real *c, const int m[3], const int k[3], nav_real blk[8][2], int ns) {
   const nav_idx h0 = m[0] / 2 + 1;
-  for (int s = 0; s < 8; s += 2) {
+  for (int s = 0; s < ns; s += 2) {
     const int j1 = (s & 2) ? (m[1] - k[1]) % m[1] : k[1], j2 = (s & 4) ? (m[2] - k[2]) % m[2] : k[2];
     nav_real *z = c + 2 * (k[0] + h0 * (j1 + (nav_idx)m[1] * j2));
     z[0] = blk[s][0];
@@ -197,9 +199,9 @@ NAV_HD static inline void nav_fft_block_put(nav_real *c, const int m[3], const i
 }
 
 /* Map (1) (fwd = 1) or (2) (fwd = 0) along direction d of the block; cs = cos, sn = sin(pi k / 2N). */
-NAV_HD static inline void nav_fft_block_map(nav_real blk[8][2], int d, nav_real cs, nav_real sn, int fwd) {
+NAV_HD static inline void nav_fft_block_map(nav_real blk[8][2], int ns, int d, nav_real cs, nav_real sn, int fwd) {
   const int bit = 1 << d;
-  for (int s = 0; s < 8; s++) {
+  for (int s = 0; s < ns; s++) {
     if (s & bit) continue;
     nav_real *a = blk[s], *b = blk[s | bit];
     if (fwd) { /* a = V(k), b = V(-k) -> a = X(k), b = X(N-k) */
@@ -224,7 +226,7 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
                                               const nav_real *const tw[3], const nav_real *const lam[3],
                                               nav_real scale) {
   for (int d = 0; d < 3; d++)
-    if (tw[d]) nav_fft_block_map(blk, d, tw[d][2 * k[d]], tw[d][2 * k[d] + 1], 1);
+    if (tw[d]) nav_fft_block_map(blk, 8, d, tw[d][2 * k[d]], tw[d][2 * k[d] + 1], 1);
   for (int s = 0; s < 8; s++) {
     nav_real l = 0;
     int empty = 0;
@@ -237,7 +239,208 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
     blk[s][1] = empty ? 0 : nav_fft_divide(blk[s][1], l) * scale;
   }
   for (int d = 0; d < 3; d++)
-    if (tw[d]) nav_fft_block_map(blk, d, tw[d][2 * k[d]], tw[d][2 * k[d] + 1], 0);
+    if (tw[d]) nav_fft_block_map(blk, 8, d, tw[d][2 * k[d]], tw[d][2 * k[d] + 1], 0);
+}
+
+
+/* ---- slabs: the box over the plane directions, tridiagonal lines split over ranks -----------
+ * The ranks split only the last direction z (= dim - 1; fft.c "slabs"). Each plane of a rank's block
+ * is transformed as the box is (one real FFT per plane, the even directions reordered), and the
+ * block of a representative (k0 <= m0/2, k1 <= m1/2) in a plane has ns = 2^(dim-1) entries: after map
+ * (1) entry s holds the coefficient of the mode (k0 or m0 - k0, k1 or m1 - k1), whose lines along z
+ * obey the tridiagonal rows a, b + lam_s, c of L_z (times S; lam_s the sum of the plane directions'
+ * eigenvalues; real and imaginary part alike). The partition method: on the rank's rows z0 .. z0+mz-1,
+ * with X = x_{z0-1} and Y = x_{z0+mz} (the neighbours' rows), the line is
+ *     x = g + p X + q Y,   g = T^-1 d,  p = T^-1 (-a_{z0} e_0),  q = T^-1 (-c_{z0+mz-1} e_{mz-1}),
+ * T the local rows (a = 0 on the first global row, c = 0 on the last). The ends g, p, q at the local
+ * rows 0 and mz-1 come from two forward eliminations, one from each end, without storing anything
+ * (nav_fft_slab_ends); with every rank's ends, F_r = x at rank r's first row and L_r at its last obey
+ *     F_r = g0_r + p0_r L_{r-1} + q0_r F_{r+1},    L_r = gl_r + pl_r L_{r-1} + ql_r F_{r+1},
+ * solved for X = L_{me-1}, Y = F_{me+1} by one sweep over the ranks (nav_fft_slab_xy), and each
+ * rank solves its rows with X, Y moved to the right-hand side (nav_fft_slab_solve). The reduced
+ * system is the Schur complement of a diagonally dominant matrix: no pivoting. With two Neumann
+ * faces the line of eigenvalue 0 is singular: the rank with the last global row pins it to 0 there
+ * (as nav_fft_thomas), the solver removes the mean afterwards. */
+
+/* Values per entry in the ends array: g0 (re, im), gl (re, im), p0, pl, q0, ql. */
+#define NAV_FFT_SLAB_ENDS 8
+
+/* The plane block's shape: m and k as nav_fft_block_get takes them for plane use. */
+NAV_HD static inline void nav_fft_slab_plane(const nav_fft_slab *sl, int rep, int pm[3], int k[3]) {
+  const int r0 = sl->m[0] / 2 + 1;
+  pm[0] = sl->m[0], pm[1] = sl->dim == 3 ? sl->m[1] : 1, pm[2] = 1;
+  k[0] = rep % r0, k[1] = rep / r0, k[2] = 0;
+}
+
+/* Entry s's eigenvalue sum; *empty: a slot X(N) of an even direction at k = 0 (stays 0). */
+NAV_HD static inline nav_real nav_fft_slab_lambda(const nav_fft_slab *sl, const int pm[3], const int k[3], int s,
+                                                  int *empty) {
+  nav_real l = 0;
+  *empty = 0;
+  for (int d = 0; d + 1 < sl->dim; d++) {
+    const int flip = (s >> d) & 1, i = flip ? (pm[d] - k[d]) % pm[d] : k[d];
+    if (sl->tw[d] && flip && k[d] == 0) *empty = 1;
+    l += sl->lam[d][i];
+  }
+  return l;
+}
+
+/* Plane z of the half spectrum c, in the X form of map (1). */
+NAV_HD static inline void nav_fft_slab_get(const nav_fft_slab *sl, const nav_real *c, const int pm[3], const int k[3],
+                                           int z, nav_real blk[8][2]) {
+  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
+  nav_fft_block_get(c + 2 * plane * z, pm, k, blk, sl->ns);
+  for (int d = 0; d + 1 < sl->dim; d++)
+    if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 1);
+}
+
+/* The X form back into plane z (map (2)). */
+NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, const int pm[3], const int k[3], int z,
+                                           nav_real blk[8][2]) {
+  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
+  for (int d = 0; d + 1 < sl->dim; d++)
+    if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 0);
+  nav_fft_block_put(c + 2 * plane * z, pm, k, blk, sl->ns);
+}
+
+/* The last local row of entry lam's line: mz - 2 where the line is pinned (its row mz - 1 is 0). */
+NAV_HD static inline int nav_fft_slab_last(const nav_fft_slab *sl, nav_real lam) {
+  return sl->pin && lam == 0 ? sl->m[sl->dim - 1] - 2 : sl->m[sl->dim - 1] - 1;
+}
+
+/* The ends of representative rep's lines (header), out[s * NAV_FFT_SLAB_ENDS + v]. */
+NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, nav_real *out) {
+  int pm[3], k[3], empty, last[8];
+  nav_fft_slab_plane(sl, rep, pm, k);
+  const int ns = sl->ns, mz = sl->m[sl->dim - 1];
+  const nav_real *A = sl->a + sl->z0, *B = sl->b + sl->z0, *C = sl->c + sl->z0;
+  nav_real lam[8], cp[8], g[8][2], pp[8], piv[8], blk[8][2];
+  for (int s = 0; s < ns; s++) lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty), last[s] = nav_fft_slab_last(sl, lam[s]);
+  for (int z = 0; z < mz; z++) { /* from the top: g and p at the last row, and q there */
+    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    for (int s = 0; s < ns; s++) {
+      if (z > last[s]) continue;
+      piv[s] = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
+      cp[s] = C[z] * piv[s];
+      for (int q = 0; q < 2; q++) g[s][q] = (blk[s][q] - (z ? A[z] * g[s][q] : 0)) * piv[s];
+      pp[s] = -A[z] * (z ? pp[s] : 1) * piv[s];
+    }
+  }
+  for (int s = 0; s < ns; s++) {
+    nav_real *o = out + s * NAV_FFT_SLAB_ENDS;
+    const int pinned = last[s] < mz - 1;
+    o[2] = pinned ? 0 : g[s][0], o[3] = pinned ? 0 : g[s][1];
+    o[5] = pinned ? 0 : pp[s];
+    o[7] = pinned ? 0 : -C[mz - 1] * piv[s];
+  }
+  for (int z = mz - 1; z >= 0; z--) { /* from the bottom: g, q at the first row, and p there */
+    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    for (int s = 0; s < ns; s++) {
+      if (z > last[s]) continue;
+      const int bottom = z == last[s];
+      piv[s] = 1 / (B[z] + lam[s] - (bottom ? 0 : C[z] * cp[s]));
+      cp[s] = A[z] * piv[s];
+      for (int q = 0; q < 2; q++) g[s][q] = (blk[s][q] - (bottom ? 0 : C[z] * g[s][q])) * piv[s];
+      pp[s] = bottom ? (last[s] < mz - 1 ? 0 : -C[z] * piv[s]) : -C[z] * pp[s] * piv[s];
+    }
+  }
+  for (int s = 0; s < ns; s++) {
+    nav_real *o = out + s * NAV_FFT_SLAB_ENDS;
+    o[0] = g[s][0], o[1] = g[s][1];
+    o[4] = -A[0] * piv[s];
+    o[6] = pp[s];
+  }
+}
+
+/* X = L_{me-1} and Y = F_{me+1} of entry s of representative rep from every rank's ends (all: P
+ * arrays of reps * ns * NAV_FFT_SLAB_ENDS values, rank after rank). Forward over the ranks,
+ * F_r = al_r + be_r F_{r+1} and L_r = ga_r + de_r F_{r+1}; Y summed on the way. */
+NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real *all, int rep, int s, nav_real X[2],
+                                          nav_real Y[2]) {
+  const nav_idx stride = (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
+  const nav_real *e = all + ((nav_idx)rep * sl->ns + s) * NAV_FFT_SLAB_ENDS;
+  nav_real ga[2] = {0, 0}, de = 0, al[2] = {0, 0}, be = 0, gm[2] = {0, 0}, dm = 0, am[2] = {0, 0}, bm = 0, prod = 1;
+  Y[0] = Y[1] = 0;
+  for (int r = 0; r < sl->P; r++, e += stride) {
+    const nav_real den = 1 - e[4] * de;
+    for (int q = 0; q < 2; q++) {
+      al[q] = (e[q] + e[4] * ga[q]) / den;
+      ga[q] = e[2 + q] + e[5] * ga[q] + e[5] * de * al[q];
+    }
+    be = e[6] / den;
+    de = e[7] + e[5] * de * be;
+    if (r == sl->me - 1) gm[0] = ga[0], gm[1] = ga[1], dm = de;
+    if (r == sl->me) am[0] = al[0], am[1] = al[1], bm = be;
+    if (r > sl->me) {
+      Y[0] += prod * al[0], Y[1] += prod * al[1];
+      prod *= be;
+    }
+  }
+  for (int q = 0; q < 2; q++) {
+    const nav_real F = am[q] + bm * Y[q];
+    X[q] = sl->me > 0 ? gm[q] + dm * F : 0;
+  }
+}
+
+/* The rank's rows of representative rep's lines, in place in c: forward elimination from the top
+ * with X, Y on the right-hand side (the eliminated rows stored through map (2), cp[z][rep][s] = their
+ * c'), then back substitution; the result times scale, the empty slots 0. */
+NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *all, nav_real *c,
+                                             const nav_real *cpz, int rep) {
+  int pm[3], k[3], empty[8], last[8];
+  nav_fft_slab_plane(sl, rep, pm, k);
+  const int ns = sl->ns, mz = sl->m[sl->dim - 1];
+  const nav_real *A = sl->a + sl->z0, *B = sl->b + sl->z0, *C = sl->c + sl->z0;
+  const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
+  nav_real lam[8], X[8][2], Y[8][2], cp[8], g[8][2], blk[8][2];
+  for (int s = 0; s < ns; s++) {
+    lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty[s]);
+    last[s] = nav_fft_slab_last(sl, lam[s]);
+    nav_fft_slab_xy(sl, all, rep, s, X[s], Y[s]);
+  }
+  for (int z = 0; z < mz; z++) {
+    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    for (int s = 0; s < ns; s++) {
+      if (z > last[s]) continue;
+      const nav_real piv = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
+      cp[s] = C[z] * piv;
+      for (int q = 0; q < 2; q++) {
+        nav_real d = blk[s][q] - (z ? A[z] * g[s][q] : A[z] * X[s][q]);
+        if (z == mz - 1) d -= C[z] * Y[s][q];
+        blk[s][q] = g[s][q] = d * piv;
+      }
+    }
+    nav_fft_slab_put(sl, c, pm, k, z, blk);
+  }
+  for (int z = mz - 1; z >= 0; z--) {
+    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    for (int s = 0; s < ns; s++) {
+      for (int q = 0; q < 2; q++) {
+        if (z > last[s]) g[s][q] = 0;
+        else if (z < last[s]) g[s][q] = blk[s][q] - cpz[z * zst + at + s] * g[s][q];
+        else g[s][q] = blk[s][q];
+        blk[s][q] = empty[s] ? 0 : g[s][q] * sl->scale;
+      }
+    }
+    nav_fft_slab_put(sl, c, pm, k, z, blk);
+  }
+}
+
+/* cp[z][rep][s] of nav_fft_slab_solve (the forward elimination's c', independent of the data). */
+NAV_HD static inline void nav_fft_slab_coefficients(const nav_fft_slab *sl, int rep, nav_real *cpz) {
+  int pm[3], k[3], empty;
+  nav_fft_slab_plane(sl, rep, pm, k);
+  const int ns = sl->ns, mz = sl->m[sl->dim - 1];
+  const nav_real *A = sl->a + sl->z0, *B = sl->b + sl->z0, *C = sl->c + sl->z0;
+  const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
+  for (int s = 0; s < ns; s++) {
+    const nav_real lam = nav_fft_slab_lambda(sl, pm, k, s, &empty);
+    nav_real cp = 0;
+    for (int z = 0; z < mz; z++) {
+      const nav_real piv = 1 / (B[z] + lam - (z ? A[z] * cp : 0)); /* as nav_fft_slab_solve computes it */
+      cpz[z * zst + at + s] = cp = C[z] * piv;
+    }
+  }
 }
 
 #endif

@@ -60,19 +60,47 @@ void nav_fft_plan_free_cpu(void *plan) {
   if (plan) NAV_FFTW(destroy_plan)((NAV_FFTW(plan))plan);
 }
 
+/* The copy of b (ghosts: first cell at off, strides st) into the dense scratch with the even
+ * directions (e[d]) reordered (nav_point_fft.h), plus shift. */
+static void nav_fftw_gather(const int m[3], const int e[3], const nav_real *b, nav_idx off, const nav_idx st[3],
+                            nav_real *scratch, nav_real shift) {
+  const long cells = (long)m[0] * m[1] * m[2];
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
+  for (int k = 0; k < m[2]; k++)
+    for (int j = 0; j < m[1]; j++) {
+      const nav_real *src = b + off + nav_fft_even_from(e[1], j, m[1]) * st[1] + nav_fft_even_from(e[2], k, m[2]) * st[2];
+      nav_real *row = scratch + (long)m[0] * (j + (long)m[1] * k);
+      for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e[0], i, m[0]) * st[0]] + shift;
+    }
+}
+
+/* The reordering undone: x (off, st) from the dense scratch. */
+static void nav_fftw_scatter(const int m[3], const int e[3], const nav_real *scratch, nav_real *x, nav_idx off,
+                             const nav_idx st[3]) {
+  const long cells = (long)m[0] * m[1] * m[2];
+#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
+  for (int k = 0; k < m[2]; k++)
+    for (int j = 0; j < m[1]; j++) {
+      const nav_real *row = scratch + (long)m[0] * (nav_fft_even_to(e[1], j, m[1]) + (long)m[1] * nav_fft_even_to(e[2], k, m[2]));
+      nav_real *dst = x + off + j * st[1] + k * st[2];
+      for (int i = 0; i < m[0]; i++) dst[i * st[0]] = row[nav_fft_even_to(e[0], i, m[0])];
+    }
+}
+
 /* The whole box (periodic or even directions, nav_point_fft.h): the reordered copy of b, one
  * multi-dimensional r2c transform, the block step per representative (k0 <= m0/2, k1 <= m1/2,
  * k2 <= m2/2), the c2r transform back, the reordering undone into x. */
 typedef struct nav_fftw_box {
   NAV_FFTW(plan) fwd, inv;
   NAV_FFTW(complex) *c;
+  nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
 } nav_fftw_box;
 
 nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                         const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                         const nav_idx st[3], nav_real *scratch, void **state) {
   nav_fftw_box *s = (nav_fftw_box *)*state;
-  const long half = (long)(m[0] / 2 + 1) * m[1] * m[2], cells = (long)m[0] * m[1] * m[2];
+  const long half = (long)(m[0] / 2 + 1) * m[1] * m[2];
   if (!s) { /* FFTW's dimensions are slowest first: (z, y, x) */
     s = calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate an FFTW plan");
@@ -87,18 +115,8 @@ nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_r
     s->inv = NAV_FFTW(plan_dft_c2r)(rank, dims + 3 - rank, s->c, scratch, NAV_FFTW_FLAGS);
     NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan a box of %d x %d x %d", m[0], m[1], m[2]);
   }
-  const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
-  const nav_real shift = bsum ? (nav_real)(-*bsum / volume) : 0; /* the mean of b removed */
-#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
-  for (int k = 0; k < m[2]; k++)
-    for (int j = 0; j < m[1]; j++) {
-      const nav_real *src = b + off + nav_fft_even_from(e1, j, m[1]) * st[1] + nav_fft_even_from(e2, k, m[2]) * st[2];
-      nav_real *row = scratch + (long)m[0] * (j + (long)m[1] * k);
-      if (bsum)
-        for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e0, i, m[0]) * st[0]] + shift;
-      else
-        for (int i = 0; i < m[0]; i++) row[i] = src[nav_fft_even_from(e0, i, m[0]) * st[0]];
-    }
+  const int e[3] = {tw[0] != NULL, tw[1] != NULL, tw[2] != NULL};
+  nav_fftw_gather(m, e, b, off, st, scratch, bsum ? (nav_real)(-*bsum / volume) : 0); /* the mean of b removed */
   NAV_FFTW(execute_dft_r2c)(s->fwd, scratch, s->c);
   nav_real *c = (nav_real *)s->c;
   const int r0 = m[0] / 2 + 1, r1 = m[1] / 2 + 1, r2 = m[2] / 2 + 1;
@@ -108,18 +126,12 @@ nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_r
       for (int k0 = 0; k0 < r0; k0++) {
         const int kk[3] = {k0, k1, k2};
         nav_real blk[8][2];
-        nav_fft_block_get(c, m, kk, blk);
+        nav_fft_block_get(c, m, kk, blk, 8);
         nav_fft_block_solve(blk, m, kk, tw, lam, scale);
-        nav_fft_block_put(c, m, kk, blk);
+        nav_fft_block_put(c, m, kk, blk, 8);
       }
   NAV_FFTW(execute_dft_c2r)(s->inv, s->c, scratch);
-#pragma omp parallel for collapse(2) schedule(static) if (cells >= 8192)
-  for (int k = 0; k < m[2]; k++)
-    for (int j = 0; j < m[1]; j++) {
-      const nav_real *row = scratch + (long)m[0] * (nav_fft_even_to(e1, j, m[1]) + (long)m[1] * nav_fft_even_to(e2, k, m[2]));
-      nav_real *dst = x + off + j * st[1] + k * st[2];
-      for (int i = 0; i < m[0]; i++) dst[i * st[0]] = row[nav_fft_even_to(e0, i, m[0])];
-    }
+  nav_fftw_scatter(m, e, scratch, x, off, st);
   return NAV_OK;
 }
 
@@ -129,7 +141,56 @@ void nav_fft_box_free_cpu(void *state) {
   NAV_FFTW(destroy_plan)(s->fwd);
   NAV_FFTW(destroy_plan)(s->inv);
   NAV_FFTW(free)(s->c);
+  free(s->cp);
   free(s);
+}
+
+/* Slabs (nav_fft_slab): the box's copy and transforms over the plane directions, one plane after
+ * the other (FFTW's howmany), and the line steps of nav_point_fft.h per representative. */
+nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
+                                 nav_real *scratch, nav_real *ends, void **state) {
+  nav_fftw_box *s = (nav_fftw_box *)*state;
+  const int *m = sl->m, planes = m[sl->dim - 1], h0 = m[0] / 2 + 1, m1 = sl->dim == 3 ? m[1] : 1;
+  const long half = (long)h0 * m1 * planes;
+  if (!s) {
+    s = calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate an FFTW plan");
+    *state = s;
+    s->c = NAV_FFTW(alloc_complex)((size_t)half);
+    s->cp = malloc((size_t)sl->reps * sl->ns * planes * sizeof(nav_real));
+    NAV_CHECK(s->c && s->cp, NAV_ERR_MEMORY, "cannot allocate the FFT half spectrum");
+#ifdef _OPENMP
+    NAV_FFTW(plan_with_nthreads)(half >= 4096 ? omp_get_max_threads() : 1);
+#endif
+    const int rank = sl->dim - 1, dims[2] = {m1, m[0]}, rdist = m[0] * m1, cdist = h0 * m1;
+    s->fwd = NAV_FFTW(plan_many_dft_r2c)(rank, dims + 2 - rank, planes, scratch, NULL, 1, rdist, s->c, NULL, 1, cdist,
+                                         NAV_FFTW_FLAGS);
+    s->inv = NAV_FFTW(plan_many_dft_c2r)(rank, dims + 2 - rank, planes, s->c, NULL, 1, cdist, scratch, NULL, 1, rdist,
+                                         NAV_FFTW_FLAGS);
+    NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan %d planes of %d x %d", planes, m[0], m1);
+#pragma omp parallel for schedule(static) if (sl->reps >= 256)
+    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_coefficients(sl, rep, s->cp);
+  }
+  const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
+  nav_fftw_gather(m, e, b, off, st, scratch, 0);
+  NAV_FFTW(execute_dft_r2c)(s->fwd, scratch, s->c);
+  const nav_real *c = (const nav_real *)s->c;
+#pragma omp parallel for schedule(static) if (sl->reps >= 256)
+  for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_ends(sl, c, rep, ends + (nav_idx)rep * sl->ns * NAV_FFT_SLAB_ENDS);
+  return NAV_OK;
+}
+
+nav_err nav_fft_slab_inverse_cpu(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
+                                 const nav_idx st[3], nav_real *scratch, void **state) {
+  nav_fftw_box *s = (nav_fftw_box *)*state;
+  NAV_CHECK(s, NAV_ERR_INTERNAL, "fft_slab_inverse before fft_slab_forward");
+  nav_real *c = (nav_real *)s->c;
+#pragma omp parallel for schedule(static) if (sl->reps >= 256)
+  for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_solve(sl, all, c, s->cp, rep);
+  NAV_FFTW(execute_dft_c2r)(s->inv, s->c, scratch);
+  const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
+  nav_fftw_scatter(sl->m, e, scratch, x, off, st);
+  return NAV_OK;
 }
 #endif
 

@@ -67,6 +67,8 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .fft_plan_free = nav_fft_plan_free_cpu,
     .fft_box = nav_fft_box_cpu,
     .fft_box_free = nav_fft_box_free_cpu,
+    .fft_slab_forward = nav_fft_slab_forward_cpu,
+    .fft_slab_inverse = nav_fft_slab_inverse_cpu,
 #endif
 #ifdef NAV_HAVE_LAPACK
     .matrix_plan = nav_matrix_plan_cpu,

@@ -316,6 +316,7 @@ nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[
 typedef struct nav_cuda_fft_box {
   cufftHandle fwd, inv;
   size_t work;
+  nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
 } nav_cuda_fft_box;
 
 /* (i, j, k) of the flat index t (x fastest) of a box of r0 x r1 x ... points: in 32-bit arithmetic where the
@@ -394,9 +395,9 @@ __global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, 
   nav_fft_box_ijk(t, total, r0, r1, &k[0], &k[1], &k[2]);
   const nav_real *const tw[3] = {tw0, tw1, tw2}, *const lam[3] = {l0, l1, l2};
   nav_real blk[8][2];
-  nav_fft_block_get(c, m, k, blk);
+  nav_fft_block_get(c, m, k, blk, 8);
   nav_fft_block_solve(blk, m, k, tw, lam, scale);
-  nav_fft_block_put(c, m, k, blk);
+  nav_fft_block_put(c, m, k, blk, 8);
 }
 
 nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
@@ -454,5 +455,97 @@ void nav_fft_box_free_cuda(void *state) {
   if (!s) return;
   cufftDestroy(s->fwd);
   cufftDestroy(s->inv);
+  if (s->cp) nav_free_cuda(s->cp);
   free(s);
+}
+
+/* ---- slabs (nav_fft_slab; nav_point_fft.h "slabs"): one thread per representative ------------
+ * The entries per block, 4 (3D) or 2 (2D), are made a constant of the inlined line steps (a copy of
+ * the descriptor with ns set literally), so their per-entry arrays stay in registers. */
+#define NAV_SLAB_DISPATCH(sl, CALL)                                                                  \
+  do {                                                                                               \
+    nav_fft_slab l_ = (sl);                                                                          \
+    if (l_.ns == 4) {                                                                                \
+      l_.ns = 4;                                                                                     \
+      CALL;                                                                                          \
+    } else {                                                                                         \
+      l_.ns = 2;                                                                                     \
+      CALL;                                                                                          \
+    }                                                                                                \
+  } while (0)
+
+__global__ void nav_fft_slab_coefficients_kernel(nav_fft_slab sl, nav_real *cp) {
+  const int rep = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (rep >= sl.reps) return;
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_coefficients(&l_, rep, cp));
+}
+
+__global__ void nav_fft_slab_ends_kernel(nav_fft_slab sl, const nav_real *c, nav_real *ends) {
+  const int rep = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (rep >= sl.reps) return;
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_ends(&l_, c, rep, ends + (nav_idx)rep * l_.ns * NAV_FFT_SLAB_ENDS));
+}
+
+__global__ void nav_fft_slab_solve_kernel(nav_fft_slab sl, const nav_real *all, nav_real *c, const nav_real *cp) {
+  const int rep = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (rep >= sl.reps) return;
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, all, c, cp, rep));
+}
+
+static unsigned nav_fft_slab_blocks(const nav_fft_slab *sl) { return (unsigned)((sl->reps + 127) / 128); }
+
+nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
+                                  nav_real *scratch, nav_real *ends, void **state) {
+  nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
+  const int *m = sl->m, planes = m[sl->dim - 1], m1 = sl->dim == 3 ? m[1] : 1;
+  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m1 * planes;
+  if (!s) { /* cuFFT's dimensions are slowest first: (y, x) per plane, the planes batched */
+    s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
+    *state = s;
+    size_t wf = 0, wi = 0;
+    int n[2] = {m1, m[0]};
+    const int rank = sl->dim - 1;
+    NAV_CALL_CUFFT(cufftCreate(&s->fwd));
+    NAV_CALL_CUFFT(cufftCreate(&s->inv));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+    NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, n + 2 - rank, NULL, 1, 0, NULL, 1, 0, NAV_CUFFT_R2C, planes, &wf));
+    NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, n + 2 - rank, NULL, 1, 0, NULL, 1, 0, NAV_CUFFT_C2R, planes, &wi));
+    s->work = wf > wi ? wf : wi;
+    NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
+    NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
+    NAV_CALL(nav_alloc_cuda((void **)&s->cp, (size_t)sl->reps * sl->ns * planes * sizeof(nav_real)));
+    nav_fft_slab_coefficients_kernel<<<nav_fft_slab_blocks(sl), 128, 0, nav_cuda_stream>>>(*sl, s->cp);
+    NAV_CUDA_LAUNCHED("nav_fft_slab_coefficients_kernel");
+  }
+  const int e0 = sl->tw[0] != NULL, e1 = sl->dim == 3 && sl->tw[1] != NULL;
+  NAV_CALL(nav_fft_box_copy(1, m, e0, e1, 0, b, off, st, scratch, NULL, 0));
+  NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetWorkArea(s->fwd, nav_fft_work));
+#ifdef NAV_SINGLE_PRECISION
+  NAV_CALL_CUFFT(cufftExecR2C(s->fwd, (nav_cufft_real *)scratch, (nav_cufft_complex *)nav_fft_cbuf));
+#else
+  NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, (nav_cufft_real *)scratch, (nav_cufft_complex *)nav_fft_cbuf));
+#endif
+  nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl), 128, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf, ends);
+  NAV_CUDA_LAUNCHED("nav_fft_slab_ends_kernel");
+  return NAV_OK;
+}
+
+nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
+                                  const nav_idx st[3], nav_real *scratch, void **state) {
+  nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
+  NAV_CHECK(s, NAV_ERR_INTERNAL, "fft_slab_inverse before fft_slab_forward");
+  nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl), 128, 0, nav_cuda_stream>>>(*sl, all, nav_fft_cbuf, s->cp);
+  NAV_CUDA_LAUNCHED("nav_fft_slab_solve_kernel");
+  NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetWorkArea(s->inv, nav_fft_work));
+#ifdef NAV_SINGLE_PRECISION
+  NAV_CALL_CUFFT(cufftExecC2R(s->inv, (nav_cufft_complex *)nav_fft_cbuf, (nav_cufft_real *)scratch));
+#else
+  NAV_CALL_CUFFT(cufftExecZ2D(s->inv, (nav_cufft_complex *)nav_fft_cbuf, (nav_cufft_real *)scratch));
+#endif
+  const int e0 = sl->tw[0] != NULL, e1 = sl->dim == 3 && sl->tw[1] != NULL;
+  return nav_fft_box_copy(0, sl->m, e0, e1, 0, x, off, st, scratch, NULL, 0);
 }

@@ -99,4 +99,6 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .fft_tridiag = nav_fft_tridiag_cuda,
     .fft_box = nav_fft_box_cuda,
     .fft_box_free = nav_fft_box_free_cuda,
+    .fft_slab_forward = nav_fft_slab_forward_cuda,
+    .fft_slab_inverse = nav_fft_slab_inverse_cuda,
 };

@@ -43,11 +43,22 @@
  * device to device (ops->p2p_exchange, ordered on the backend's stream with the pack and unpack
  * copies: no host round trip); with mpi on a device backend MPI_Alltoallv of host copies. Any
  * decomposition, even or uneven, is served; consecutive pencils share one split direction, so a
- * move exchanges only within rank rows. */
+ * move exchanges only within rank rows.
+ *
+ * Slabs: where the ranks split only the last direction z (dim - 1, not periodic; blocks of at least
+ * 3 rows in rank order) and every other direction is uniform and periodic or even, nothing moves.
+ * Each rank transforms its planes as the one-rank box does (ops->fft_slab_forward), and z, uniform
+ * or stretched, is solved by tridiagonal lines split over the ranks with the partition method
+ * (nav_point_fft.h "slabs"): each rank reduces its part of every line to its two ends, every rank
+ * gets every rank's ends (one allgather of 8 values per line and rank, the path of the moves), and
+ * each solves its rows with the neighbours' end values (ops->fft_slab_inverse). The moves of the
+ * pencils carried half of every GPU's field twice per solve (1.05 ms of a 4.45-ms cavity step at
+ * 256^3 per GPU on 2 H200s, docs/performance.md); the ends are 8 values per line. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/common/nav_point_fft.h"
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
 #include "solvers/poisson/poisson_impl.h"
@@ -97,6 +108,11 @@ struct nav_fft {
   void *plan_f[3], *plan_i[3]; /* per transformed direction (index into order) */
   nav_real *lam[3];        /* eigenvalues (times S) of the last layout's local indices; NULL: none */
   nav_real *ta, *tb, *tc;  /* tridiagonal coefficients (times S) of direction tri */
+  int slab;                /* slabs (header): sl, its state, the ends of this rank's lines and every rank's */
+  nav_fft_slab sl;
+  void *slab_state;
+  nav_real *ends, *all;
+  int nends;               /* values in ends */
 };
 
 static int nav_fft_uniform(const double *w, int n) {
@@ -220,8 +236,28 @@ static nav_fft_path nav_fft_path_of(const nav_kernel_ops *ops, const nav_decomp 
   return NAV_FFT_HOST_STAGED;
 }
 
-int nav_fft_host_staged(const nav_kernel_ops *ops, const nav_decomp *dc) {
-  return dc && dc->size > 1 && nav_fft_path_of(ops, dc) == NAV_FFT_HOST_STAGED;
+/* 1 if the solver runs on slabs over dc (header): ranks along the last direction only, in rank
+ * order, at least 3 rows each, that direction not periodic, the others uniform and periodic or even. */
+static int nav_fft_slab_fits(const nav_kernel_ops *ops, const nav_decomp *dc, double *const w[3],
+                             const nav_scalar_bc bc[3][2]) {
+  const int s = dc->dim - 1;
+  if (dc->size < 2 || !ops->fft_slab_forward || dc->p[s] != dc->size || bc[s][0] == NAV_SCALAR_PERIODIC) return 0;
+  for (int d = 0; d < s; d++)
+    if (!nav_fft_uniform(w[d], dc->N[d]) ||
+        !(bc[d][0] == NAV_SCALAR_PERIODIC || (bc[d][0] == NAV_SCALAR_NEUMANN && bc[d][1] == NAV_SCALAR_NEUMANN)))
+      return 0;
+  for (int r = 0, next = 0; r < dc->size; r++) {
+    int n[3], g0[3];
+    nav_decomp_block(dc, r, n, g0);
+    if (n[s] < 3 || g0[s] != next) return 0;
+    next += n[s];
+  }
+  return 1;
+}
+
+int nav_fft_host_staged(const nav_kernel_ops *ops, const nav_decomp *dc, double *const w[3],
+                        const nav_scalar_bc bc[3][2]) {
+  return dc && dc->size > 1 && nav_fft_path_of(ops, dc) == NAV_FFT_HOST_STAGED && !nav_fft_slab_fits(ops, dc, w, bc);
 }
 
 /* Offset in a dense box (first cell blo, strides st) of global cell lo. */
@@ -418,7 +454,8 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
     f->box &= !f->dense[d] && (lo == NAV_SCALAR_PERIODIC || (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN));
   }
   f->box_scale = 1;
-  for (int d = 0; d < f->dim && f->box; d++) {
+  const int transformed = f->slab ? f->dim - 1 : f->dim; /* the slab's planes are boxes of dim - 1 */
+  for (int d = 0; d < transformed && (f->box || f->slab); d++) {
     if (ps->bc[d][0] == NAV_SCALAR_PERIODIC) continue;
     const double pi = 3.14159265358979323846;
     const int n = N[d] / 2 + 1;
@@ -434,6 +471,82 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
     f->box_scale *= 2;
   }
   return NAV_OK;
+}
+
+/* The slab descriptor and the ends' arrays (after the eigenvalues, rows and twiddles). */
+static nav_err nav_fft_slab_setup(nav_psolver *ps) {
+  nav_fft *f = ps->fft;
+  const nav_kernel_ops *ops = ps->ops;
+  nav_fft_slab *sl = &f->sl;
+  const int dim = f->dim, s = dim - 1;
+  sl->dim = dim;
+  for (int d = 0; d < 3; d++) sl->m[d] = d < dim ? f->lay[0].cnt[f->rank][d] : 1;
+  sl->z0 = f->lay[0].lo[f->rank][s];
+  sl->P = f->P;
+  sl->me = f->rank; /* nav_fft_slab_fits: the blocks are in rank order */
+  sl->pin = f->tri_singular && f->rank == f->P - 1;
+  for (int d = 0; d < 2; d++) {
+    sl->tw[d] = d < s ? f->tw[d] : NULL;
+    sl->lam[d] = d < s ? f->lam[d] : NULL;
+  }
+  sl->a = f->ta, sl->b = f->tb, sl->c = f->tc;
+  sl->scale = f->box_scale;
+  sl->ns = 1 << s;
+  sl->reps = (sl->m[0] / 2 + 1) * (dim == 3 ? sl->m[1] / 2 + 1 : 1);
+  f->nends = sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
+  const size_t bytes = (size_t)f->nends * sizeof(nav_real);
+  NAV_CALL(ops->alloc((void **)&f->ends, bytes));
+  NAV_CALL(ops->alloc((void **)&f->all, bytes * f->P));
+  if (f->path == NAV_FFT_P2P) {
+    f->p2p_group = ps->lev[0].dc.transport->group;
+    f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
+    NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT messages");
+  }
+  if (f->path == NAV_FFT_HOST_STAGED) {
+    f->hs = malloc(bytes);
+    f->hr = malloc(bytes * f->P);
+    NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
+  }
+  return NAV_OK;
+}
+
+/* Every rank's ends of the lines into f->all, in rank order (an allgather on the moves' path),
+ * charged to the profile's halo phase. Collective. */
+static nav_err nav_fft_share_ends_parts(nav_psolver *ps) {
+  nav_fft *f = ps->fft;
+  const nav_kernel_ops *ops = ps->ops;
+  const int n = f->nends, me = f->rank;
+  const MPI_Datatype type = sizeof(nav_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+  if (f->path == NAV_FFT_P2P) {
+    int k = 0;
+    for (int r = 0; r < f->P; r++) {
+      if (r == me) continue;
+      f->msgs[k++] = (nav_p2p_msg){f->ends, (size_t)n, r, 1};
+      f->msgs[k++] = (nav_p2p_msg){f->all + (size_t)r * n, (size_t)n, r, 0};
+    }
+    const int cnt[3] = {n, 1, 1};
+    const nav_idx st[3] = {1, n, n};
+    NAV_CALL(ops->copy_box(cnt, f->ends, 0, st, f->all, (nav_idx)me * n, st));
+    return ops->p2p_exchange(f->p2p_group, f->msgs, k);
+  }
+  if (f->path == NAV_FFT_HOST_STAGED) {
+    NAV_CALL(ops->to_host(f->hs, f->ends, (size_t)n * sizeof(nav_real)));
+    NAV_CHECK(MPI_Allgather(f->hs, n, type, f->hr, n, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
+              "MPI_Allgather of the FFT lines' ends failed");
+    return ops->from_host(f->all, f->hr, (size_t)n * f->P * sizeof(nav_real));
+  }
+  NAV_CALL(ops->sync()); /* cuda-aware MPI reads the device array: the kernels first */
+  NAV_CHECK(MPI_Allgather(f->ends, n, type, f->all, n, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
+            "MPI_Allgather of the FFT lines' ends failed");
+  return NAV_OK;
+}
+
+static nav_err nav_fft_share_ends(nav_psolver *ps) {
+  const nav_profile_phase host = nav_profile_enter(NAV_PHASE_HALO);
+  nav_profile_work(NAV_PHASE_HALO);
+  const nav_err e = nav_fft_share_ends_parts(ps);
+  nav_profile_enter(host);
+  return e;
 }
 
 nav_err nav_fft_setup(nav_psolver *ps) {
@@ -453,6 +566,8 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   f->comm = dc->size > 1 ? dc->comm : MPI_COMM_NULL;
   f->path = nav_fft_path_of(ops, dc);
   f->tri = nav_fft_tri_direction(ops, dim, dc->N, l0->w);
+  f->slab = nav_fft_slab_fits(ops, dc, l0->w, (const nav_scalar_bc(*)[2])ps->bc);
+  if (f->slab) f->tri = dim - 1; /* the other directions are uniform */
   for (int d = 0; d < dim; d++)
     f->dense[d] = d != f->tri && !nav_fft_uniform(l0->w[d], dc->N[d]);
   /* order: a transformed direction the blocks already hold whole (no first move), the other
@@ -468,9 +583,9 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   for (int t = 1; t <= dim; t++) {
     const int d = f->order[t - 1];
     for (int r = 0; r < f->P; r++) {
-      if (t == 1 && dc->p[d] == 1) { /* the blocks are a pencil along d */
-        memcpy(f->lay[1].lo[r], f->lay[0].lo[r], sizeof f->lay[1].lo[r]);
-        memcpy(f->lay[1].cnt[r], f->lay[0].cnt[r], sizeof f->lay[1].cnt[r]);
+      if (f->slab || (t == 1 && dc->p[d] == 1)) { /* the blocks are a pencil along d; slabs: no move */
+        memcpy(f->lay[t].lo[r], f->lay[0].lo[r], sizeof f->lay[t].lo[r]);
+        memcpy(f->lay[t].cnt[r], f->lay[0].cnt[r], sizeof f->lay[t].cnt[r]);
       } else {
         nav_fft_pencil_box(dim, dc->N, f->P, d, r, f->lay[t].lo[r], f->lay[t].cnt[r]);
       }
@@ -496,7 +611,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     ops->free(l0->inv_diag);
     ps->lev[0].inv_diag = NULL;
   }
-  if (f->P > 1) {
+  if (f->P > 1 && !f->slab) {
     NAV_CALL(ops->alloc((void **)&f->buf[1], bytes));
     NAV_CALL(ops->alloc((void **)&f->sbuf, bytes));
     NAV_CALL(ops->alloc((void **)&f->rbuf, bytes));
@@ -514,7 +629,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
       NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
     }
   }
-  if (f->tri >= 0) NAV_CALL(ops->alloc((void **)&f->work, bytes));
+  if (f->tri >= 0 && !f->slab) NAV_CALL(ops->alloc((void **)&f->work, bytes));
   /* transforms, eigenvalues (of the last layout's local ranges) and their scale S */
   double S = 1, *lam[3] = {NULL, NULL, NULL}, *mat[3][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
   const int *lo = f->lay[dim].lo[f->rank], *cnt = f->lay[dim].cnt[f->rank];
@@ -556,7 +671,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   for (int d = 0; d < dim; d++) free(lam[d]);
   if (e == NAV_OK) e = nav_fft_box_setup(ps);
   /* plans, each on the buffer of its layout */
-  for (int t = 1; t <= dim && !f->box && e == NAV_OK; t++) {
+  for (int t = 1; t <= dim && !f->box && !f->slab && e == NAV_OK; t++) {
     const int d = f->order[t - 1];
     const int *m = f->lay[t].cnt[f->rank];
     if (d == f->tri || nav_fft_cells(m) == 0) continue;
@@ -569,6 +684,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     if (e == NAV_OK) e = ops->fft_plan(m, d, f->inv[d], f->buf[f->buf_of[t]], &f->plan_i[d]);
   }
   for (int d = 0; d < 3; d++) free(mat[d][0]), free(mat[d][1]);
+  if (e == NAV_OK && f->slab) e = nav_fft_slab_setup(ps);
   return e;
 }
 
@@ -586,6 +702,11 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
                         &f->box_state);
   }
   NAV_CHECK(!bsum, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the one-transform box");
+  if (f->slab) {
+    NAV_CALL(ops->fft_slab_forward(&f->sl, b, box->off, gst, f->buf[0], f->ends, &f->slab_state));
+    NAV_CALL(nav_fft_share_ends(ps));
+    return ops->fft_slab_inverse(&f->sl, f->all, x, box->off, gst, f->buf[0], &f->slab_state);
+  }
   NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
   for (int t = 1; t <= dim; t++) { /* forward */
     const int d = f->order[t - 1];
@@ -633,7 +754,13 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   if (used < size && f->box)
     used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform%s)", f->dim,
                      f->box_scale > 1 ? ", cosines by even reordering" : "");
-  if (used < size && f->P > 1)
+  if (used < size && f->slab)
+    used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform per plane), slabs over %d ranks: %c lines split by the partition method (%s)",
+                     f->dim - 1, f->P, "xyz"[f->tri],
+                     f->path == NAV_FFT_P2P           ? "NCCL send/receive of the lines' ends"
+                     : f->path == NAV_FFT_HOST_STAGED ? "MPI_Allgather of the lines' ends through the host"
+                                                      : "MPI_Allgather of the lines' ends");
+  else if (used < size && f->P > 1)
     used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (%s)", f->P,
                      f->path == NAV_FFT_P2P           ? "NCCL send/receive, device to device"
                      : f->path == NAV_FFT_HOST_STAGED ? "MPI_Alltoallv through the host"
@@ -646,6 +773,7 @@ void nav_fft_destroy(nav_psolver *ps) {
   if (!f) return;
   const nav_kernel_ops *ops = ps->ops;
   if (f->box_state) ops->fft_box_free(f->box_state);
+  if (f->slab_state) ops->fft_box_free(f->slab_state);
   for (int d = 0; d < 3; d++) {
     if (f->plan_f[d]) ops->fft_plan_free(f->plan_f[d]);
     if (f->plan_i[d]) ops->fft_plan_free(f->plan_i[d]);
@@ -654,8 +782,9 @@ void nav_fft_destroy(nav_psolver *ps) {
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }
-  nav_real *v[8] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc};
-  for (int i = 0; i < 8; i++)
+  nav_real *v[10] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
+                     f->ends, f->all};
+  for (int i = 0; i < 10; i++)
     if (v[i]) ops->free(v[i]);
   free(f->hs);
   free(f->hr);

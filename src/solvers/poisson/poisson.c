@@ -124,8 +124,8 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
   char why[256];
   /* auto: fft where it applies (and its dense transforms are short enough), else the multigrid. Where the FFT's
    * transposes would go through the host (all the data, twice per solve, over PCIe: 136 against 24 ms per step of the
-   * 2-GPU cavity at 256^3 per GPU, docs/performance.md) auto keeps the multigrid. */
-  const int host_transposes = nav_fft_host_staged(ops, dc);
+   * 2-GPU cavity at 256^3 per GPU, docs/performance.md) auto keeps the multigrid; slabs move only the lines' ends. */
+  const int host_transposes = nav_fft_host_staged(ops, dc, w, bc);
   if (!strcmp(opt->solver, "auto"))
     kind =
         !host_transposes && nav_fft_applies(ops, dim, n, w, bc, why, sizeof why) && nav_fft_dense_cheap(ops, dim, n, w)

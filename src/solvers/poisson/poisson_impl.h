@@ -174,9 +174,10 @@ int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *
 /* 1 unless a direction the FFT solver would transform by dense eigenvectors is longer than what
  * solver = auto takes on this backend (fft.c, NAV_FFT_DENSE_AUTO_*). */
 int nav_fft_dense_cheap(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3]);
-/* 1 if the FFT solver's transposes for ops over dc would go through the host (a device backend over several
- * ranks whose halo transport is host-staged mpi: fft.c's header). */
-int nav_fft_host_staged(const nav_kernel_ops *ops, const nav_decomp *dc);
+/* 1 if the FFT solver's transposes for ops over dc would carry the field through the host (a device backend over
+ * several ranks whose halo transport is host-staged mpi, and no slabs: fft.c's header). */
+int nav_fft_host_staged(const nav_kernel_ops *ops, const nav_decomp *dc, double *const w[3],
+                        const nav_scalar_bc bc[3][2]);
 nav_err nav_fft_setup(nav_psolver *ps);
 nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum);
 void nav_fft_destroy(nav_psolver *ps);
