@@ -15,6 +15,8 @@
 #             inner solves (where the time goes), and `navier run --profile` of 8 steps
 #   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, nccl,
 #             pressure solver auto, mg (SOLVERS1) and auto, fft, mg (SOLVERS2) (the FFT's transposes over NCCL)
+#   slabs     the FFT solver on slabs and pencils: gpu_fft_backends (1 GPU, cuFFT against FFTW) and every
+#             gpu_two_gpus_fft test (the cavity split along z and along x; the solver alone on every split)
 #   gputests  every gpu-labelled test of the carried tree (`ctest -L gpu -j 3`: 1-GPU tests share GPU 0)
 #   cylval    issue 14: validation_cylinder_re100's check on the GPU (body_checks.py bands, the case as shipped)
 #   api       issue 16: the Poisson library alone, weak scaling (256^3 per GPU, all-Neumann, 1e-6, fft and mg,
@@ -50,6 +52,11 @@ for part in "$@"; do
     (cd build-gpu && timeout 560 ctest -R "${TESTS:-two_gpus|four_ranks}" --output-on-failure >"$OUT/ctest_2gpu.log" 2>&1)
     grep -E "Test +#|tests passed|tests failed" "$OUT/ctest_2gpu.log" | tee -a "$SUM"
     grep -E "max rel diff|SKIP|FAIL" "$OUT/ctest_2gpu.log" | cut -c1-240 >>"$SUM"
+    ;;
+  slabs)
+    (cd build-gpu && timeout 400 ctest -R "gpu_fft_backends|gpu_two_gpus_fft" --output-on-failure >"$OUT/ctest_slabs.log" 2>&1)
+    grep -E "Test +#|tests passed|tests failed" "$OUT/ctest_slabs.log" | tee -a "$SUM"
+    grep -E "slabs|FAIL|max rel diff|worst" "$OUT/ctest_slabs.log" | cut -c1-200 | head -40 >>"$SUM"
     ;;
   gputests)
     (cd build-gpu && timeout 560 ctest -L gpu -j 3 --output-on-failure >"$OUT/ctest_gpu.log" 2>&1)

@@ -12,7 +12,8 @@
  * the multigrid cycles (mg, line smoothing: mgpcg stalls near 1e-6 at cell ratio 40) to 1e-12, their
  * round-off floor. On several
  * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
- * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12.
+ * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12
+ * ("ranks cuda": on the CUDA backend, a GPU per rank).
  * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12 (label gpu).
  * Prints every figure it asserts on (the failures and a summary line per group). */
 #include <math.h>
@@ -343,6 +344,7 @@ int main(int argc, char **argv) {
     return rc;
   }
   if (argc > 1 && !strcmp(argv[1], "ranks")) {
+    if (argc > 2) backend = argv[2]; /* "cuda": one GPU per rank (label gpu) */
     test_ranks();
   } else {
     test_all_faces();
