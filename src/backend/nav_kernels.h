@@ -91,6 +91,7 @@ typedef struct nav_fft_slab {
   const nav_real *a, *b, *c; /* the rows of L along dim - 1 times S, all N global rows */
   nav_real scale;          /* 2^(even plane directions) */
   int reps, ns;            /* representatives per plane, entries per block (2^(dim - 1)) */
+  int chunks;              /* the rank's rows are cut into this many chunks of at least 3 rows */
 } nav_fft_slab;
 
 typedef struct nav_kernel_ops {

@@ -13,7 +13,7 @@
  * round-off floor. On several
  * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
  * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12
- * ("ranks cuda": on the CUDA backend, a GPU per rank).
+ * ("ranks cuda": the distributed solve on the CUDA backend, a GPU per rank, against one rank on the CPU).
  * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12 (label gpu).
  * Prints every figure it asserts on (the failures and a summary line per group). */
 #include <math.h>
@@ -246,7 +246,11 @@ static void test_ranks(void) {
         for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
         nav_poisson_result r;
         char desc[256];
+        /* the reference on the CPU: a process keeps one GPU (the CUDA backend's state is per process) */
+        const char *distributed = backend;
+        backend = "cpu";
         int rc = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, x1, &r, desc, NULL);
+        backend = distributed;
         /* every split of size ranks over the directions */
         for (int px = 1; px <= size; px++)
           for (int py = 1; px * py <= size; py++) {

@@ -247,23 +247,37 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
  * The ranks split only the last direction z (= dim - 1; fft.c "slabs"). Each plane of a rank's block
  * is transformed as the box is (one real FFT per plane, the even directions reordered), and the
  * block of a representative (k0 <= m0/2, k1 <= m1/2) in a plane has ns = 2^(dim-1) entries: after map
- * (1) entry s holds the coefficient of the mode (k0 or m0 - k0, k1 or m1 - k1), whose lines along z
- * obey the tridiagonal rows a, b + lam_s, c of L_z (times S; lam_s the sum of the plane directions'
- * eigenvalues; real and imaginary part alike). The partition method: on the rank's rows z0 .. z0+mz-1,
- * with X = x_{z0-1} and Y = x_{z0+mz} (the neighbours' rows), the line is
- *     x = g + p X + q Y,   g = T^-1 d,  p = T^-1 (-a_{z0} e_0),  q = T^-1 (-c_{z0+mz-1} e_{mz-1}),
- * T the local rows (a = 0 on the first global row, c = 0 on the last). The ends g, p, q at the local
- * rows 0 and mz-1 come from two forward eliminations, one from each end, without storing anything
- * (nav_fft_slab_ends); with every rank's ends, F_r = x at rank r's first row and L_r at its last obey
- *     F_r = g0_r + p0_r L_{r-1} + q0_r F_{r+1},    L_r = gl_r + pl_r L_{r-1} + ql_r F_{r+1},
- * solved for X = L_{me-1}, Y = F_{me+1} by one sweep over the ranks (nav_fft_slab_xy), and each
- * rank solves its rows with X, Y moved to the right-hand side (nav_fft_slab_solve). The reduced
- * system is the Schur complement of a diagonally dominant matrix: no pivoting. With two Neumann
- * faces the line of eigenvalue 0 is singular: the rank with the last global row pins it to 0 there
- * (as nav_fft_thomas), the solver removes the mean afterwards. */
+ * (1) entry s holds the coefficient of the mode (k0 or m0 - k0, k1 or m1 - k1), whose line along z
+ * obeys the tridiagonal rows a, b + lam_s, c of L_z (times S; lam_s the sum of the plane directions'
+ * eigenvalues; real and imaginary part alike).
+ *
+ * The partition method, on two levels. A rank's rows are cut into chunks of consecutive rows (a
+ * thread each on a GPU: enough threads to keep the memory busy). On a piece of a line (a chunk, or
+ * a rank's part) with rows T and the values X, Y of the rows just before and after it,
+ *     x = g + p X + q Y,   g = T^-1 d,  p = T^-1 (-a_first e_first),  q = T^-1 (-c_last e_last)
+ * (a = 0 on the first global row, c = 0 on the last): the piece's "ends" are g, p, q at its first
+ * row (g0, p0, q0) and its last (gl, pl, ql), from two forward eliminations, one from each end, that
+ * store nothing (nav_fft_slab_ends). A chain of pieces, each F_r = g0 + p0 L_{r-1} + q0 F_{r+1} and
+ * L_r = gl + pl L_{r-1} + ql F_{r+1} (F, L: the piece's first and last row), is solved by one sweep
+ * forward, F_r = al_r + be_r F_{r+1}, L_r = ga_r + de_r F_{r+1}, and one back; composed, it is one
+ * piece with ends of the same form (nav_fft_slab_compose). So: the chunks' ends, composed into the
+ * rank's; every rank's ends gathered (fft.c); the rank's X, Y from the chain of ranks
+ * (nav_fft_slab_xy); the chunks' X, Y from the chain of chunks (nav_fft_slab_chunk_xy); each chunk's
+ * rows solved with its X, Y on the right-hand side (nav_fft_slab_solve). The reduced systems are
+ * Schur complements of a diagonally dominant matrix: no pivoting. With two Neumann faces the line of
+ * eigenvalue 0 is singular: the last chunk of the rank with the last global row pins it to 0 there
+ * (as nav_fft_thomas); the solver removes the mean afterwards. */
 
-/* Values per entry in the ends array: g0 (re, im), gl (re, im), p0, pl, q0, ql. */
+/* Values per entry in an ends array: g0 (re, im), gl (re, im), p0, pl, q0, ql. */
 #define NAV_FFT_SLAB_ENDS 8
+
+/* Chunk h of the rank's rows: its first local row and its rows (the rows split as evenly as the
+ * chunk count allows; fft.c makes every chunk at least 3 rows). */
+NAV_HD static inline void nav_fft_slab_chunk(const nav_fft_slab *sl, int h, int *z0, int *mz) {
+  const int rows = sl->m[sl->dim - 1], base = rows / sl->chunks, rem = rows % sl->chunks;
+  *z0 = h * base + (h < rem ? h : rem);
+  *mz = base + (h < rem);
+}
 
 /* The plane block's shape: m and k as nav_fft_block_get takes them for plane use. */
 NAV_HD static inline void nav_fft_slab_plane(const nav_fft_slab *sl, int rep, int pm[3], int k[3]) {
@@ -303,58 +317,90 @@ NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, 
   nav_fft_block_put(c + 2 * plane * z, pm, k, blk, sl->ns);
 }
 
-/* The last local row of entry lam's line: mz - 2 where the line is pinned (its row mz - 1 is 0). */
-NAV_HD static inline int nav_fft_slab_last(const nav_fft_slab *sl, nav_real lam) {
-  return sl->pin && lam == 0 ? sl->m[sl->dim - 1] - 2 : sl->m[sl->dim - 1] - 1;
+/* The last row (relative to the chunk) of the line of eigenvalue lam in chunk h of mz rows: mz - 2
+ * where the line is pinned (its row mz - 1 is 0). */
+NAV_HD static inline int nav_fft_slab_last(const nav_fft_slab *sl, int h, int mz, nav_real lam) {
+  return sl->pin && h == sl->chunks - 1 && lam == 0 ? mz - 2 : mz - 1;
 }
 
-/* The ends of representative rep's lines (header), out[s * NAV_FFT_SLAB_ENDS + v]. */
-NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, nav_real *out) {
-  int pm[3], k[3], empty, last[8];
+/* Where entry s of representative rep of chunk h keeps its ends (or, after nav_fft_slab_chunk_xy,
+ * X and Y) in the chunks' array e. */
+NAV_HD static inline nav_idx nav_fft_slab_at(const nav_fft_slab *sl, int h, int rep, int s) {
+  return (((nav_idx)h * sl->reps + rep) * sl->ns + s) * NAV_FFT_SLAB_ENDS;
+}
+
+/* The ends of chunk h's pieces of representative rep's lines (header) into the chunks' array e. */
+NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, int h, nav_real *e) {
+  int pm[3], k[3], empty, last[8], z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
-  const int ns = sl->ns, mz = sl->m[sl->dim - 1];
-  const nav_real *A = sl->a + sl->z0, *B = sl->b + sl->z0, *C = sl->c + sl->z0;
-  nav_real lam[8], cp[8], g[8][2], pp[8], piv[8], blk[8][2];
-  for (int s = 0; s < ns; s++) lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty), last[s] = nav_fft_slab_last(sl, lam[s]);
+  nav_fft_slab_chunk(sl, h, &z0, &mz);
+  const int ns = sl->ns, g = sl->z0 + z0; /* the chunk's first global row */
+  const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
+  nav_real lam[8], cp[8], v[8][2], pp[8], piv[8], blk[8][2];
+  for (int s = 0; s < ns; s++)
+    lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty), last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
   for (int z = 0; z < mz; z++) { /* from the top: g and p at the last row, and q there */
-    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
     for (int s = 0; s < ns; s++) {
       if (z > last[s]) continue;
       piv[s] = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
       cp[s] = C[z] * piv[s];
-      for (int q = 0; q < 2; q++) g[s][q] = (blk[s][q] - (z ? A[z] * g[s][q] : 0)) * piv[s];
+      for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
       pp[s] = -A[z] * (z ? pp[s] : 1) * piv[s];
     }
   }
   for (int s = 0; s < ns; s++) {
-    nav_real *o = out + s * NAV_FFT_SLAB_ENDS;
+    nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     const int pinned = last[s] < mz - 1;
-    o[2] = pinned ? 0 : g[s][0], o[3] = pinned ? 0 : g[s][1];
+    o[2] = pinned ? 0 : v[s][0], o[3] = pinned ? 0 : v[s][1];
     o[5] = pinned ? 0 : pp[s];
     o[7] = pinned ? 0 : -C[mz - 1] * piv[s];
   }
   for (int z = mz - 1; z >= 0; z--) { /* from the bottom: g, q at the first row, and p there */
-    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
     for (int s = 0; s < ns; s++) {
       if (z > last[s]) continue;
       const int bottom = z == last[s];
       piv[s] = 1 / (B[z] + lam[s] - (bottom ? 0 : C[z] * cp[s]));
       cp[s] = A[z] * piv[s];
-      for (int q = 0; q < 2; q++) g[s][q] = (blk[s][q] - (bottom ? 0 : C[z] * g[s][q])) * piv[s];
+      for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (bottom ? 0 : C[z] * v[s][q])) * piv[s];
       pp[s] = bottom ? (last[s] < mz - 1 ? 0 : -C[z] * piv[s]) : -C[z] * pp[s] * piv[s];
     }
   }
   for (int s = 0; s < ns; s++) {
-    nav_real *o = out + s * NAV_FFT_SLAB_ENDS;
-    o[0] = g[s][0], o[1] = g[s][1];
+    nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
+    o[0] = v[s][0], o[1] = v[s][1];
     o[4] = -A[0] * piv[s];
     o[6] = pp[s];
   }
 }
 
-/* X = L_{me-1} and Y = F_{me+1} of entry s of representative rep from every rank's ends (all: P
- * arrays of reps * ns * NAV_FFT_SLAB_ENDS values, rank after rank). Forward over the ranks,
- * F_r = al_r + be_r F_{r+1} and L_r = ga_r + de_r F_{r+1}; Y summed on the way. */
+/* The chain of n pieces whose ends start at e (stride apart) as one piece (header): its ends into
+ * out. The sweep carries al = alg + alx XL and ga = gag + gax XL (XL: the value before the chain; L_{-1}
+ * = XL: gag = 0, gax = 1); F_0 = sum_r al_r prod_{j<r} be_j + (prod be) YR, L_{n-1} = ga_{n-1} + de_{n-1} YR. */
+NAV_HD static inline void nav_fft_slab_compose(const nav_real *e, nav_idx stride, int n, nav_real *out) {
+  nav_real gag[2] = {0, 0}, gax = 1, de = 0, G0[2] = {0, 0}, P0 = 0, prod = 1;
+  for (int r = 0; r < n; r++, e += stride) {
+    const nav_real dp = de, den = 1 - e[4] * dp;
+    nav_real alg[2];
+    for (int q = 0; q < 2; q++) {
+      alg[q] = (e[q] + e[4] * gag[q]) / den;
+      gag[q] = e[2 + q] + e[5] * gag[q] + e[5] * dp * alg[q];
+      G0[q] += prod * alg[q];
+    }
+    const nav_real alx = e[4] * gax / den, be = e[6] / den;
+    gax = e[5] * gax + e[5] * dp * alx;
+    de = e[7] + e[5] * dp * be;
+    P0 += prod * alx;
+    prod *= be;
+  }
+  out[0] = G0[0], out[1] = G0[1], out[2] = gag[0], out[3] = gag[1];
+  out[4] = P0, out[5] = gax, out[6] = prod, out[7] = de;
+}
+
+/* X = L_{me-1} and Y = F_{me+1} of the chain of P ranks' ends (all: P arrays of reps * ns *
+ * NAV_FFT_SLAB_ENDS values, rank after rank), entry s of representative rep: one sweep forward,
+ * F_r = al_r + be_r F_{r+1} and L_r = ga_r + de_r F_{r+1}, Y summed on the way. */
 NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real *all, int rep, int s, nav_real X[2],
                                           nav_real Y[2]) {
   const nav_idx stride = (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
@@ -362,13 +408,13 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
   nav_real ga[2] = {0, 0}, de = 0, al[2] = {0, 0}, be = 0, gm[2] = {0, 0}, dm = 0, am[2] = {0, 0}, bm = 0, prod = 1;
   Y[0] = Y[1] = 0;
   for (int r = 0; r < sl->P; r++, e += stride) {
-    const nav_real den = 1 - e[4] * de;
+    const nav_real dp = de, den = 1 - e[4] * dp;
     for (int q = 0; q < 2; q++) {
       al[q] = (e[q] + e[4] * ga[q]) / den;
-      ga[q] = e[2 + q] + e[5] * ga[q] + e[5] * de * al[q];
+      ga[q] = e[2 + q] + e[5] * ga[q] + e[5] * dp * al[q];
     }
     be = e[6] / den;
-    de = e[7] + e[5] * de * be;
+    de = e[7] + e[5] * dp * be;
     if (r == sl->me - 1) gm[0] = ga[0], gm[1] = ga[1], dm = de;
     if (r == sl->me) am[0] = al[0], am[1] = al[1], bm = be;
     if (r > sl->me) {
@@ -382,63 +428,97 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
   }
 }
 
-/* The rank's rows of representative rep's lines, in place in c: forward elimination from the top
- * with X, Y on the right-hand side (the eliminated rows stored through map (2), cp[z][rep][s] = their
- * c'), then back substitution; the result times scale, the empty slots 0. */
-NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *all, nav_real *c,
-                                             const nav_real *cpz, int rep) {
-  int pm[3], k[3], empty[8], last[8];
+/* The rank's X, Y (nav_fft_slab_xy), then every chunk's from the chain of chunks, in place of the
+ * chunks' ends of entry s of representative rep in e: slots 0, 1 X and 2, 3 Y of each chunk. The
+ * forward sweep leaves al, be, ga, de in the slots, the sweep back reads them. */
+NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const nav_real *all, nav_real *e, int rep,
+                                                int s) {
+  nav_real XR[2], F[2];
+  nav_fft_slab_xy(sl, all, rep, s, XR, F);
+  nav_real ga[2] = {XR[0], XR[1]}, de = 0;
+  for (int h = 0; h < sl->chunks; h++) {
+    nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
+    const nav_real dp = de, den = 1 - o[4] * dp, be = o[6] / den;
+    for (int q = 0; q < 2; q++) {
+      const nav_real al = (o[q] + o[4] * ga[q]) / den;
+      ga[q] = o[2 + q] + o[5] * ga[q] + o[5] * dp * al;
+      o[q] = al, o[2 + q] = ga[q];
+    }
+    de = o[7] + o[5] * dp * be;
+    o[4] = be, o[5] = de;
+  }
+  for (int h = sl->chunks - 1; h >= 0; h--) { /* F: F_{h+1}, Y of the last chunk the rank's */
+    nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
+    const nav_real *prev = h ? e + nav_fft_slab_at(sl, h - 1, rep, s) : NULL;
+    for (int q = 0; q < 2; q++) {
+      const nav_real Fh = o[q] + o[4] * F[q];
+      o[2 + q] = F[q];                                        /* Y_h = F_{h+1} */
+      o[q] = prev ? prev[2 + q] + prev[5] * Fh : XR[q];       /* X_h = L_{h-1} = ga_{h-1} + de_{h-1} F_h */
+      F[q] = Fh;
+    }
+  }
+}
+
+/* Chunk h's rows of representative rep's lines, in place in c: forward elimination with X, Y (from
+ * nav_fft_slab_chunk_xy, in e) on the right-hand side, the eliminated rows stored through map (2),
+ * then back substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0. */
+NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *e, nav_real *c,
+                                             const nav_real *cpz, int rep, int h) {
+  int pm[3], k[3], empty[8], last[8], z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
-  const int ns = sl->ns, mz = sl->m[sl->dim - 1];
-  const nav_real *A = sl->a + sl->z0, *B = sl->b + sl->z0, *C = sl->c + sl->z0;
+  nav_fft_slab_chunk(sl, h, &z0, &mz);
+  const int ns = sl->ns, g = sl->z0 + z0;
+  const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
   const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
-  nav_real lam[8], X[8][2], Y[8][2], cp[8], g[8][2], blk[8][2];
+  nav_real lam[8], X[8][2], Y[8][2], cp[8], v[8][2], blk[8][2];
   for (int s = 0; s < ns; s++) {
+    const nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty[s]);
-    last[s] = nav_fft_slab_last(sl, lam[s]);
-    nav_fft_slab_xy(sl, all, rep, s, X[s], Y[s]);
+    last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
+    X[s][0] = o[0], X[s][1] = o[1], Y[s][0] = o[2], Y[s][1] = o[3];
   }
   for (int z = 0; z < mz; z++) {
-    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
     for (int s = 0; s < ns; s++) {
       if (z > last[s]) continue;
       const nav_real piv = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
       cp[s] = C[z] * piv;
       for (int q = 0; q < 2; q++) {
-        nav_real d = blk[s][q] - (z ? A[z] * g[s][q] : A[z] * X[s][q]);
+        nav_real d = blk[s][q] - (z ? A[z] * v[s][q] : A[z] * X[s][q]);
         if (z == mz - 1) d -= C[z] * Y[s][q];
-        blk[s][q] = g[s][q] = d * piv;
+        blk[s][q] = v[s][q] = d * piv;
       }
     }
-    nav_fft_slab_put(sl, c, pm, k, z, blk);
+    nav_fft_slab_put(sl, c, pm, k, z0 + z, blk);
   }
   for (int z = mz - 1; z >= 0; z--) {
-    nav_fft_slab_get(sl, c, pm, k, z, blk);
+    nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
     for (int s = 0; s < ns; s++) {
       for (int q = 0; q < 2; q++) {
-        if (z > last[s]) g[s][q] = 0;
-        else if (z < last[s]) g[s][q] = blk[s][q] - cpz[z * zst + at + s] * g[s][q];
-        else g[s][q] = blk[s][q];
-        blk[s][q] = empty[s] ? 0 : g[s][q] * sl->scale;
+        if (z > last[s]) v[s][q] = 0;
+        else if (z < last[s]) v[s][q] = blk[s][q] - cpz[(z0 + z) * zst + at + s] * v[s][q];
+        else v[s][q] = blk[s][q];
+        blk[s][q] = empty[s] ? 0 : v[s][q] * sl->scale;
       }
     }
-    nav_fft_slab_put(sl, c, pm, k, z, blk);
+    nav_fft_slab_put(sl, c, pm, k, z0 + z, blk);
   }
 }
 
-/* cp[z][rep][s] of nav_fft_slab_solve (the forward elimination's c', independent of the data). */
-NAV_HD static inline void nav_fft_slab_coefficients(const nav_fft_slab *sl, int rep, nav_real *cpz) {
-  int pm[3], k[3], empty;
+/* cpz[z][rep][s] of chunk h's rows (the forward elimination's c', independent of the data). */
+NAV_HD static inline void nav_fft_slab_coefficients(const nav_fft_slab *sl, int rep, int h, nav_real *cpz) {
+  int pm[3], k[3], empty, z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
-  const int ns = sl->ns, mz = sl->m[sl->dim - 1];
-  const nav_real *A = sl->a + sl->z0, *B = sl->b + sl->z0, *C = sl->c + sl->z0;
+  nav_fft_slab_chunk(sl, h, &z0, &mz);
+  const int ns = sl->ns, g = sl->z0 + z0;
+  const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
   const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
   for (int s = 0; s < ns; s++) {
     const nav_real lam = nav_fft_slab_lambda(sl, pm, k, s, &empty);
     nav_real cp = 0;
     for (int z = 0; z < mz; z++) {
       const nav_real piv = 1 / (B[z] + lam - (z ? A[z] * cp : 0)); /* as nav_fft_slab_solve computes it */
-      cpz[z * zst + at + s] = cp = C[z] * piv;
+      cpz[(z0 + z) * zst + at + s] = cp = C[z] * piv;
     }
   }
 }

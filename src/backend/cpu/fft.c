@@ -94,6 +94,7 @@ typedef struct nav_fftw_box {
   NAV_FFTW(plan) fwd, inv;
   NAV_FFTW(complex) *c;
   nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
+  nav_real *e;  /* slabs: the chunks' ends (nav_fft_slab_ends) */
 } nav_fftw_box;
 
 nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
@@ -142,6 +143,7 @@ void nav_fft_box_free_cpu(void *state) {
   NAV_FFTW(destroy_plan)(s->inv);
   NAV_FFTW(free)(s->c);
   free(s->cp);
+  free(s->e);
   free(s);
 }
 
@@ -158,7 +160,8 @@ nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_
     *state = s;
     s->c = NAV_FFTW(alloc_complex)((size_t)half);
     s->cp = malloc((size_t)sl->reps * sl->ns * planes * sizeof(nav_real));
-    NAV_CHECK(s->c && s->cp, NAV_ERR_MEMORY, "cannot allocate the FFT half spectrum");
+    s->e = malloc((size_t)sl->chunks * sl->reps * sl->ns * NAV_FFT_SLAB_ENDS * sizeof(nav_real));
+    NAV_CHECK(s->c && s->cp && s->e, NAV_ERR_MEMORY, "cannot allocate the FFT half spectrum");
 #ifdef _OPENMP
     NAV_FFTW(plan_with_nthreads)(half >= 4096 ? omp_get_max_threads() : 1);
 #endif
@@ -168,15 +171,23 @@ nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_
     s->inv = NAV_FFTW(plan_many_dft_c2r)(rank, dims + 2 - rank, planes, s->c, NULL, 1, cdist, scratch, NULL, 1, rdist,
                                          NAV_FFTW_FLAGS);
     NAV_CHECK(s->fwd && s->inv, NAV_ERR_INTERNAL, "FFTW cannot plan %d planes of %d x %d", planes, m[0], m1);
-#pragma omp parallel for schedule(static) if (sl->reps >= 256)
-    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_coefficients(sl, rep, s->cp);
+#pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
+    for (int h = 0; h < sl->chunks; h++)
+      for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_coefficients(sl, rep, h, s->cp);
   }
   const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
   nav_fftw_gather(m, e, b, off, st, scratch, 0);
   NAV_FFTW(execute_dft_r2c)(s->fwd, scratch, s->c);
   const nav_real *c = (const nav_real *)s->c;
-#pragma omp parallel for schedule(static) if (sl->reps >= 256)
-  for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_ends(sl, c, rep, ends + (nav_idx)rep * sl->ns * NAV_FFT_SLAB_ENDS);
+  const nav_idx stride = (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
+#pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
+  for (int h = 0; h < sl->chunks; h++)
+    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_ends(sl, c, rep, h, s->e);
+#pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
+  for (int rep = 0; rep < sl->reps; rep++)
+    for (int q = 0; q < sl->ns; q++)
+      nav_fft_slab_compose(s->e + nav_fft_slab_at(sl, 0, rep, q), stride, sl->chunks,
+                           ends + ((nav_idx)rep * sl->ns + q) * NAV_FFT_SLAB_ENDS);
   return NAV_OK;
 }
 
@@ -185,8 +196,12 @@ nav_err nav_fft_slab_inverse_cpu(const nav_fft_slab *sl, const nav_real *all, na
   nav_fftw_box *s = (nav_fftw_box *)*state;
   NAV_CHECK(s, NAV_ERR_INTERNAL, "fft_slab_inverse before fft_slab_forward");
   nav_real *c = (nav_real *)s->c;
-#pragma omp parallel for schedule(static) if (sl->reps >= 256)
-  for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_solve(sl, all, c, s->cp, rep);
+#pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
+  for (int rep = 0; rep < sl->reps; rep++)
+    for (int q = 0; q < sl->ns; q++) nav_fft_slab_chunk_xy(sl, all, s->e, rep, q);
+#pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
+  for (int h = 0; h < sl->chunks; h++)
+    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_solve(sl, s->e, c, s->cp, rep, h);
   NAV_FFTW(execute_dft_c2r)(s->inv, s->c, scratch);
   const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
   nav_fftw_scatter(sl->m, e, scratch, x, off, st);

@@ -317,6 +317,7 @@ typedef struct nav_cuda_fft_box {
   cufftHandle fwd, inv;
   size_t work;
   nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
+  nav_real *e;  /* slabs: the chunks' ends (nav_fft_slab_ends) */
 } nav_cuda_fft_box;
 
 /* (i, j, k) of the flat index t (x fastest) of a box of r0 x r1 x ... points: in 32-bit arithmetic where the
@@ -456,6 +457,7 @@ void nav_fft_box_free_cuda(void *state) {
   cufftDestroy(s->fwd);
   cufftDestroy(s->inv);
   if (s->cp) nav_free_cuda(s->cp);
+  if (s->e) nav_free_cuda(s->e);
   free(s);
 }
 
@@ -474,25 +476,40 @@ void nav_fft_box_free_cuda(void *state) {
     }                                                                                                \
   } while (0)
 
+/* one thread per (representative, chunk), the representatives fastest (their loads coalesce) */
 __global__ void nav_fft_slab_coefficients_kernel(nav_fft_slab sl, nav_real *cp) {
-  const int rep = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (rep >= sl.reps) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_coefficients(&l_, rep, cp));
+  const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (t >= sl.reps * sl.chunks) return;
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_coefficients(&l_, t % sl.reps, t / sl.reps, cp));
 }
 
-__global__ void nav_fft_slab_ends_kernel(nav_fft_slab sl, const nav_real *c, nav_real *ends) {
-  const int rep = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (rep >= sl.reps) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_ends(&l_, c, rep, ends + (nav_idx)rep * l_.ns * NAV_FFT_SLAB_ENDS));
+__global__ void nav_fft_slab_ends_kernel(nav_fft_slab sl, const nav_real *c, nav_real *e) {
+  const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (t >= sl.reps * sl.chunks) return;
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_ends(&l_, c, t % sl.reps, t / sl.reps, e));
 }
 
-__global__ void nav_fft_slab_solve_kernel(nav_fft_slab sl, const nav_real *all, nav_real *c, const nav_real *cp) {
-  const int rep = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (rep >= sl.reps) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, all, c, cp, rep));
+__global__ void nav_fft_slab_solve_kernel(nav_fft_slab sl, const nav_real *e, nav_real *c, const nav_real *cp) {
+  const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (t >= sl.reps * sl.chunks) return;
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, e, c, cp, t % sl.reps, t / sl.reps));
 }
 
-static unsigned nav_fft_slab_blocks(const nav_fft_slab *sl) { return (unsigned)((sl->reps + 127) / 128); }
+/* one thread per (representative, entry) */
+__global__ void nav_fft_slab_compose_kernel(nav_fft_slab sl, const nav_real *e, nav_real *ends) {
+  const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (t >= sl.reps * sl.ns) return;
+  const nav_idx stride = (nav_idx)sl.reps * sl.ns * NAV_FFT_SLAB_ENDS;
+  nav_fft_slab_compose(e + (nav_idx)t * NAV_FFT_SLAB_ENDS, stride, sl.chunks, ends + (nav_idx)t * NAV_FFT_SLAB_ENDS);
+}
+
+__global__ void nav_fft_slab_chunk_xy_kernel(nav_fft_slab sl, const nav_real *all, nav_real *e) {
+  const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (t >= sl.reps * sl.ns) return;
+  nav_fft_slab_chunk_xy(&sl, all, e, t / sl.ns, t % sl.ns);
+}
+
+static unsigned nav_fft_slab_blocks(int threads) { return (unsigned)((threads + 127) / 128); }
 
 nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
                                   nav_real *scratch, nav_real *ends, void **state) {
@@ -516,7 +533,10 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav
     NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
     NAV_CALL(nav_alloc_cuda((void **)&s->cp, (size_t)sl->reps * sl->ns * planes * sizeof(nav_real)));
-    nav_fft_slab_coefficients_kernel<<<nav_fft_slab_blocks(sl), 128, 0, nav_cuda_stream>>>(*sl, s->cp);
+    NAV_CALL(nav_alloc_cuda((void **)&s->e,
+                            (size_t)sl->chunks * sl->reps * sl->ns * NAV_FFT_SLAB_ENDS * sizeof(nav_real)));
+    nav_fft_slab_coefficients_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), 128, 0, nav_cuda_stream>>>(*sl,
+                                                                                                            s->cp);
     NAV_CUDA_LAUNCHED("nav_fft_slab_coefficients_kernel");
   }
   const int e0 = sl->tw[0] != NULL, e1 = sl->dim == 3 && sl->tw[1] != NULL;
@@ -528,8 +548,11 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav
 #else
   NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, (nav_cufft_real *)scratch, (nav_cufft_complex *)nav_fft_cbuf));
 #endif
-  nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl), 128, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf, ends);
+  nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), 128, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf,
+                                                                                                    s->e);
   NAV_CUDA_LAUNCHED("nav_fft_slab_ends_kernel");
+  nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), 128, 0, nav_cuda_stream>>>(*sl, s->e, ends);
+  NAV_CUDA_LAUNCHED("nav_fft_slab_compose_kernel");
   return NAV_OK;
 }
 
@@ -537,7 +560,10 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
                                   const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
   NAV_CHECK(s, NAV_ERR_INTERNAL, "fft_slab_inverse before fft_slab_forward");
-  nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl), 128, 0, nav_cuda_stream>>>(*sl, all, nav_fft_cbuf, s->cp);
+  nav_fft_slab_chunk_xy_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), 128, 0, nav_cuda_stream>>>(*sl, all, s->e);
+  NAV_CUDA_LAUNCHED("nav_fft_slab_chunk_xy_kernel");
+  nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), 128, 0, nav_cuda_stream>>>(
+      *sl, s->e, nav_fft_cbuf, s->cp);
   NAV_CUDA_LAUNCHED("nav_fft_slab_solve_kernel");
   NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
   NAV_CALL_CUFFT(cufftSetWorkArea(s->inv, nav_fft_work));

@@ -69,6 +69,7 @@
  * snake grids): the GPU's matrix units do 1704 (the snake) in about a third of a millisecond */
 #define NAV_FFT_DENSE_AUTO_CPU 512
 #define NAV_FFT_DENSE_AUTO_DEVICE 4096
+#define NAV_FFT_SLAB_ROWS 32 /* rows per chunk of a slab's lines (nav_point_fft.h "slabs") */
 #define NAV_FFT_TRI_LINES_DEVICE 32768 /* fewer tridiagonal lines: dense on a device (nav_fft_tri_direction) */
 
 /* How a move's parts travel between ranks (header). */
@@ -493,6 +494,11 @@ static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   sl->scale = f->box_scale;
   sl->ns = 1 << s;
   sl->reps = (sl->m[0] / 2 + 1) * (dim == 3 ? sl->m[1] / 2 + 1 : 1);
+  /* chunks of NAV_FFT_SLAB_ROWS rows (at least 3; environment NAV_FFT_SLAB_ROWS, for the tests):
+   * a GPU thread each, so that a 256^2 plane's 16 641 representatives make enough threads */
+  const char *rows_env = getenv("NAV_FFT_SLAB_ROWS");
+  const int rows = rows_env && atoi(rows_env) >= 3 ? atoi(rows_env) : NAV_FFT_SLAB_ROWS;
+  sl->chunks = sl->m[s] / rows > 1 ? sl->m[s] / rows : 1;
   f->nends = sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
   const size_t bytes = (size_t)f->nends * sizeof(nav_real);
   NAV_CALL(ops->alloc((void **)&f->ends, bytes));
