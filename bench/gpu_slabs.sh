@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The FFT solver on slabs (issue 16; fft.c "slabs") on 2 GPUs: the Poisson solve alone through the library
+# (navier bench poisson, 256^3 per GPU, all-Neumann) on 1 GPU and on 2 with the lines' chunks of ROWS rows
+# (NAV_FFT_SLAB_ROWS), and, where ncu reads the counters, the duration of each kernel of one 2-GPU solve.
+# usage (repository root on the device, after source bench/gpu_env.sh): bash bench/gpu_slabs.sh [ROWS...]
+set -u
+BIN=.carry/bg
+OUT=${OUT:-/tmp/gpu_slabs}
+mkdir -p "$OUT"
+SUM=$OUT/slabs.txt
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+api() { # LABEL RANKS GRID [ENV...]
+  local label=$1 r=$2 g=$3
+  shift 3
+  env "$@" timeout 120 mpiexec -n "$r" --bind-to none $BIN/navier bench poisson --dim 3 --grid "$g" --bc neumann \
+    --solver fft --tol 1e-6 --backend cuda --repeat 9 --json >"$OUT/api_$label.log" 2>&1
+  echo "$label: exit $? | $(tail -1 "$OUT/api_$label.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, relres %.2e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1)" | tee -a "$SUM"
+}
+api fft_1gpu 1 256,256,256
+for R in ${@:-16 32 64}; do api "fft_2gpu_rows$R" 2 256,256,512 NAV_FFT_SLAB_ROWS=$R; done
+if command -v ncu >/dev/null; then
+  timeout 240 mpiexec -n 2 --bind-to none ncu --clock-control none --target-processes all --launch-skip 40 \
+    --launch-count 12 $BIN/navier bench poisson --dim 3 --grid 256,256,512 --bc neumann --solver fft --tol 1e-6 \
+    --backend cuda --repeat 3 >"$OUT/ncu.log" 2>&1
+  echo "ncu: exit $?" | tee -a "$SUM"
+  grep -E "^  [a-z_].*\(|Duration|DRAM Throughput" "$OUT/ncu.log" | head -72 | cut -c1-110 >>"$SUM"
+fi
