@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The FFT solver on slabs (issue 16; fft.c "slabs") on 2 GPUs: the Poisson solve alone through the library
 # (navier bench poisson, 256^3 per GPU, all-Neumann) on 1 GPU and on 2 with the lines' chunks of ROWS rows
-# (NAV_FFT_SLAB_ROWS), and, where ncu reads the counters, the duration of each kernel of one 2-GPU solve.
+# (NAV_FFT_SLAB_ROWS), the slabs on one GPU against the box (NAV_FFT_SLABS=1), and, where ncu reads the
+# counters, the duration of each kernel of the one-GPU slab solve.
 # usage (repository root on the device, after source bench/gpu_env.sh): bash bench/gpu_slabs.sh [ROWS...]
 set -u
 BIN=.carry/bg
@@ -17,11 +18,12 @@ api() { # LABEL RANKS GRID [ENV...]
   echo "$label: exit $? | $(tail -1 "$OUT/api_$label.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, relres %.2e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1)" | tee -a "$SUM"
 }
 api fft_1gpu 1 256,256,256
+api fft_1gpu_slabs 1 256,256,256 NAV_FFT_SLABS=1
 for R in ${@:-16 32 64}; do api "fft_2gpu_rows$R" 2 256,256,512 NAV_FFT_SLAB_ROWS=$R; done
-if command -v ncu >/dev/null; then
-  timeout 240 mpiexec -n 2 --bind-to none ncu --clock-control none --target-processes all --launch-skip 40 \
-    --launch-count 12 $BIN/navier bench poisson --dim 3 --grid 256,256,512 --bc neumann --solver fft --tol 1e-6 \
-    --backend cuda --repeat 3 >"$OUT/ncu.log" 2>&1
+if command -v ncu >/dev/null; then # one process: the slab kernels of the one-GPU slab solve
+  NAV_FFT_SLABS=1 timeout 120 ncu --clock-control none --kernel-name regex:"slab|box_copy|regular|vector" \
+    --launch-skip 12 --launch-count 12 $BIN/navier bench poisson --dim 3 --grid 256,256,256 --bc neumann --solver fft \
+    --tol 1e-6 --backend cuda --repeat 3 >"$OUT/ncu.log" 2>&1
   echo "ncu: exit $?" | tee -a "$SUM"
-  grep -E "^  [a-z_].*\(|Duration|DRAM Throughput" "$OUT/ncu.log" | head -72 | cut -c1-110 >>"$SUM"
+  grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput" "$OUT/ncu.log" | head -48 | cut -c1-110 >>"$SUM"
 fi

@@ -172,13 +172,22 @@ NAV_HD static inline int nav_fft_even_to(int even, int i, int N) {
   return !even ? i : i % 2 == 0 ? i / 2 : N - 1 - (i - 1) / 2;
 }
 
+/* Entries s < n of a block whose array has room for N: on nvcc a loop of constant trip count N with a
+ * guard, unrolled fully, so that the block's arrays are indexed with constants and stay in registers
+ * (a loop bounded by n kept them in local memory: 688-848 bytes of stack per thread of the slab kernels). */
+#ifdef __CUDACC__
+#define NAV_FOR_ENTRY(s, N, n) _Pragma("unroll") for (int s = 0; s < (N); s++) if (s < (n))
+#else
+#define NAV_FOR_ENTRY(s, N, n) for (int s = 0; s < (n); s++)
+#endif
+
 /* The block of representative k from the half spectrum c (interleaved complex, h0 = m0/2 + 1 values
  * along x, x fastest): entries with s0 = 1 are the conjugates of stored ones (real data). ns: the
  * entries, 8 in a box, 4 (2) in a plane of a 3D (2D) slab (m[2] = 1, k[2] = 0; "slabs" below). */
 NAV_HD static inline void nav_fft_block_get(const nav_real *c, const int m[3], const int k[3], nav_real blk[8][2],
                                            int ns) {
   const nav_idx h0 = m[0] / 2 + 1;
-  for (int s = 0; s < ns; s++) {
+  NAV_FOR_ENTRY(s, 8, ns) {
     const int s0 = s & 1, s1 = (s >> 1) & 1, s2 = s >> 2;
     const int j1 = (s1 != s0) ? (m[1] - k[1]) % m[1] : k[1], j2 = (s2 != s0) ? (m[2] - k[2]) % m[2] : k[2];
     const nav_real *z = c + 2 * (k[0] + h0 * (j1 + (nav_idx)m[1] * j2));
@@ -190,7 +199,8 @@ NAV_HD static inline void nav_fft_block_get(const nav_real *c, const int m[3], c
 /* Store the s0 = 0 entries of the block back (those with s1 or s2 set go to -k1, -k2). */
 NAV_HD static inline void nav_fft_block_put(nav_real *c, const int m[3], const int k[3], nav_real blk[8][2], int ns) {
   const nav_idx h0 = m[0] / 2 + 1;
-  for (int s = 0; s < ns; s += 2) {
+  NAV_UNROLL for (int s = 0; s < 8; s += 2) {
+    if (s >= ns) continue;
     const int j1 = (s & 2) ? (m[1] - k[1]) % m[1] : k[1], j2 = (s & 4) ? (m[2] - k[2]) % m[2] : k[2];
     nav_real *z = c + 2 * (k[0] + h0 * (j1 + (nav_idx)m[1] * j2));
     z[0] = blk[s][0];
@@ -201,7 +211,7 @@ NAV_HD static inline void nav_fft_block_put(nav_real *c, const int m[3], const i
 /* Map (1) (fwd = 1) or (2) (fwd = 0) along direction d of the block; cs = cos, sn = sin(pi k / 2N). */
 NAV_HD static inline void nav_fft_block_map(nav_real blk[8][2], int ns, int d, nav_real cs, nav_real sn, int fwd) {
   const int bit = 1 << d;
-  for (int s = 0; s < ns; s++) {
+  NAV_FOR_ENTRY(s, 8, ns) {
     if (s & bit) continue;
     nav_real *a = blk[s], *b = blk[s | bit];
     if (fwd) { /* a = V(k), b = V(-k) -> a = X(k), b = X(N-k) */
@@ -274,7 +284,7 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
 /* Chunk h of the rank's rows: its first local row and its rows (the rows split as evenly as the
  * chunk count allows; fft.c makes every chunk at least 3 rows). */
 NAV_HD static inline void nav_fft_slab_chunk(const nav_fft_slab *sl, int h, int *z0, int *mz) {
-  const int rows = sl->m[sl->dim - 1], base = rows / sl->chunks, rem = rows % sl->chunks;
+  const int rows = sl->dim == 3 ? sl->m[2] : sl->m[1], base = rows / sl->chunks, rem = rows % sl->chunks;
   *z0 = h * base + (h < rem ? h : rem);
   *mz = base + (h < rem);
 }
@@ -291,7 +301,7 @@ NAV_HD static inline nav_real nav_fft_slab_lambda(const nav_fft_slab *sl, const 
                                                   int *empty) {
   nav_real l = 0;
   *empty = 0;
-  for (int d = 0; d + 1 < sl->dim; d++) {
+  NAV_UNROLL for (int d = 0; d < 2; d++) if (d + 1 < sl->dim) {
     const int flip = (s >> d) & 1, i = flip ? (pm[d] - k[d]) % pm[d] : k[d];
     if (sl->tw[d] && flip && k[d] == 0) *empty = 1;
     l += sl->lam[d][i];
@@ -304,7 +314,7 @@ NAV_HD static inline void nav_fft_slab_get(const nav_fft_slab *sl, const nav_rea
                                            int z, nav_real blk[8][2]) {
   const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
   nav_fft_block_get(c + 2 * plane * z, pm, k, blk, sl->ns);
-  for (int d = 0; d + 1 < sl->dim; d++)
+  NAV_UNROLL for (int d = 0; d < 2; d++) if (d + 1 < sl->dim)
     if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 1);
 }
 
@@ -312,7 +322,7 @@ NAV_HD static inline void nav_fft_slab_get(const nav_fft_slab *sl, const nav_rea
 NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, const int pm[3], const int k[3], int z,
                                            nav_real blk[8][2]) {
   const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
-  for (int d = 0; d + 1 < sl->dim; d++)
+  NAV_UNROLL for (int d = 0; d < 2; d++) if (d + 1 < sl->dim)
     if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 0);
   nav_fft_block_put(c + 2 * plane * z, pm, k, blk, sl->ns);
 }
@@ -331,25 +341,25 @@ NAV_HD static inline nav_idx nav_fft_slab_at(const nav_fft_slab *sl, int h, int 
 
 /* The ends of chunk h's pieces of representative rep's lines (header) into the chunks' array e. */
 NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, int h, nav_real *e) {
-  int pm[3], k[3], empty, last[8], z0, mz;
+  int pm[3], k[3], empty, last[4], z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
   nav_fft_slab_chunk(sl, h, &z0, &mz);
   const int ns = sl->ns, g = sl->z0 + z0; /* the chunk's first global row */
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
-  nav_real lam[8], cp[8], v[8][2], pp[8], piv[8], blk[8][2];
-  for (int s = 0; s < ns; s++)
+  nav_real lam[4], cp[4], v[4][2], pp[4], piv[4], blk[8][2];
+  NAV_FOR_ENTRY(s, 4, ns)
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty), last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
   for (int z = 0; z < mz; z++) { /* from the top: g and p at the last row, and q there */
     nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
-    for (int s = 0; s < ns; s++) {
+    NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       piv[s] = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
       cp[s] = C[z] * piv[s];
-      for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
+      NAV_UNROLL for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
       pp[s] = -A[z] * (z ? pp[s] : 1) * piv[s];
     }
   }
-  for (int s = 0; s < ns; s++) {
+  NAV_FOR_ENTRY(s, 4, ns) {
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     const int pinned = last[s] < mz - 1;
     o[2] = pinned ? 0 : v[s][0], o[3] = pinned ? 0 : v[s][1];
@@ -358,16 +368,16 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
   }
   for (int z = mz - 1; z >= 0; z--) { /* from the bottom: g, q at the first row, and p there */
     nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
-    for (int s = 0; s < ns; s++) {
+    NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       const int bottom = z == last[s];
       piv[s] = 1 / (B[z] + lam[s] - (bottom ? 0 : C[z] * cp[s]));
       cp[s] = A[z] * piv[s];
-      for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (bottom ? 0 : C[z] * v[s][q])) * piv[s];
+      NAV_UNROLL for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (bottom ? 0 : C[z] * v[s][q])) * piv[s];
       pp[s] = bottom ? (last[s] < mz - 1 ? 0 : -C[z] * piv[s]) : -C[z] * pp[s] * piv[s];
     }
   }
-  for (int s = 0; s < ns; s++) {
+  NAV_FOR_ENTRY(s, 4, ns) {
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     o[0] = v[s][0], o[1] = v[s][1];
     o[4] = -A[0] * piv[s];
@@ -383,7 +393,7 @@ NAV_HD static inline void nav_fft_slab_compose(const nav_real *e, nav_idx stride
   for (int r = 0; r < n; r++, e += stride) {
     const nav_real dp = de, den = 1 - e[4] * dp;
     nav_real alg[2];
-    for (int q = 0; q < 2; q++) {
+    NAV_UNROLL for (int q = 0; q < 2; q++) {
       alg[q] = (e[q] + e[4] * gag[q]) / den;
       gag[q] = e[2 + q] + e[5] * gag[q] + e[5] * dp * alg[q];
       G0[q] += prod * alg[q];
@@ -409,7 +419,7 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
   Y[0] = Y[1] = 0;
   for (int r = 0; r < sl->P; r++, e += stride) {
     const nav_real dp = de, den = 1 - e[4] * dp;
-    for (int q = 0; q < 2; q++) {
+    NAV_UNROLL for (int q = 0; q < 2; q++) {
       al[q] = (e[q] + e[4] * ga[q]) / den;
       ga[q] = e[2 + q] + e[5] * ga[q] + e[5] * dp * al[q];
     }
@@ -422,7 +432,7 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
       prod *= be;
     }
   }
-  for (int q = 0; q < 2; q++) {
+  NAV_UNROLL for (int q = 0; q < 2; q++) {
     const nav_real F = am[q] + bm * Y[q];
     X[q] = sl->me > 0 ? gm[q] + dm * F : 0;
   }
@@ -439,7 +449,7 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
   for (int h = 0; h < sl->chunks; h++) {
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     const nav_real dp = de, den = 1 - o[4] * dp, be = o[6] / den;
-    for (int q = 0; q < 2; q++) {
+    NAV_UNROLL for (int q = 0; q < 2; q++) {
       const nav_real al = (o[q] + o[4] * ga[q]) / den;
       ga[q] = o[2 + q] + o[5] * ga[q] + o[5] * dp * al;
       o[q] = al, o[2 + q] = ga[q];
@@ -450,7 +460,7 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
   for (int h = sl->chunks - 1; h >= 0; h--) { /* F: F_{h+1}, Y of the last chunk the rank's */
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     const nav_real *prev = h ? e + nav_fft_slab_at(sl, h - 1, rep, s) : NULL;
-    for (int q = 0; q < 2; q++) {
+    NAV_UNROLL for (int q = 0; q < 2; q++) {
       const nav_real Fh = o[q] + o[4] * F[q];
       o[2 + q] = F[q];                                        /* Y_h = F_{h+1} */
       o[q] = prev ? prev[2 + q] + prev[5] * Fh : XR[q];       /* X_h = L_{h-1} = ga_{h-1} + de_{h-1} F_h */
@@ -464,14 +474,14 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
  * then back substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0. */
 NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *e, nav_real *c,
                                              const nav_real *cpz, int rep, int h) {
-  int pm[3], k[3], empty[8], last[8], z0, mz;
+  int pm[3], k[3], empty[4], last[4], z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
   nav_fft_slab_chunk(sl, h, &z0, &mz);
   const int ns = sl->ns, g = sl->z0 + z0;
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
   const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
-  nav_real lam[8], X[8][2], Y[8][2], cp[8], v[8][2], blk[8][2];
-  for (int s = 0; s < ns; s++) {
+  nav_real lam[4], X[4][2], Y[4][2], cp[4], v[4][2], blk[8][2];
+  NAV_FOR_ENTRY(s, 4, ns) {
     const nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty[s]);
     last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
@@ -479,11 +489,11 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
   }
   for (int z = 0; z < mz; z++) {
     nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
-    for (int s = 0; s < ns; s++) {
+    NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       const nav_real piv = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
       cp[s] = C[z] * piv;
-      for (int q = 0; q < 2; q++) {
+      NAV_UNROLL for (int q = 0; q < 2; q++) {
         nav_real d = blk[s][q] - (z ? A[z] * v[s][q] : A[z] * X[s][q]);
         if (z == mz - 1) d -= C[z] * Y[s][q];
         blk[s][q] = v[s][q] = d * piv;
@@ -493,8 +503,8 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
   }
   for (int z = mz - 1; z >= 0; z--) {
     nav_fft_slab_get(sl, c, pm, k, z0 + z, blk);
-    for (int s = 0; s < ns; s++) {
-      for (int q = 0; q < 2; q++) {
+    NAV_FOR_ENTRY(s, 4, ns) {
+      NAV_UNROLL for (int q = 0; q < 2; q++) {
         if (z > last[s]) v[s][q] = 0;
         else if (z < last[s]) v[s][q] = blk[s][q] - cpz[(z0 + z) * zst + at + s] * v[s][q];
         else v[s][q] = blk[s][q];
@@ -513,7 +523,7 @@ NAV_HD static inline void nav_fft_slab_coefficients(const nav_fft_slab *sl, int 
   const int ns = sl->ns, g = sl->z0 + z0;
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
   const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
-  for (int s = 0; s < ns; s++) {
+  NAV_FOR_ENTRY(s, 4, ns) {
     const nav_real lam = nav_fft_slab_lambda(sl, pm, k, s, &empty);
     nav_real cp = 0;
     for (int z = 0; z < mz; z++) {

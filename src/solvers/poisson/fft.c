@@ -242,7 +242,10 @@ static nav_fft_path nav_fft_path_of(const nav_kernel_ops *ops, const nav_decomp 
 static int nav_fft_slab_fits(const nav_kernel_ops *ops, const nav_decomp *dc, double *const w[3],
                              const nav_scalar_bc bc[3][2]) {
   const int s = dc->dim - 1;
-  if (dc->size < 2 || !ops->fft_slab_forward || dc->p[s] != dc->size || bc[s][0] == NAV_SCALAR_PERIODIC) return 0;
+  const char *one = getenv("NAV_FFT_SLABS"); /* "1": slabs on one rank too (measurements: against the box) */
+  if ((dc->size < 2 && !(one && !strcmp(one, "1"))) || !ops->fft_slab_forward || dc->p[s] != dc->size ||
+      bc[s][0] == NAV_SCALAR_PERIODIC)
+    return 0;
   for (int d = 0; d < s; d++)
     if (!nav_fft_uniform(w[d], dc->N[d]) ||
         !(bc[d][0] == NAV_SCALAR_PERIODIC || (bc[d][0] == NAV_SCALAR_NEUMANN && bc[d][1] == NAV_SCALAR_NEUMANN)))
@@ -523,6 +526,9 @@ static nav_err nav_fft_share_ends_parts(nav_psolver *ps) {
   const nav_kernel_ops *ops = ps->ops;
   const int n = f->nends, me = f->rank;
   const MPI_Datatype type = sizeof(nav_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+  const int cnt[3] = {n, 1, 1};
+  const nav_idx st[3] = {1, n, n};
+  if (f->P == 1) return ops->copy_box(cnt, f->ends, 0, st, f->all, 0, st); /* NAV_FFT_SLABS=1 */
   if (f->path == NAV_FFT_P2P) {
     int k = 0;
     for (int r = 0; r < f->P; r++) {
@@ -530,8 +536,6 @@ static nav_err nav_fft_share_ends_parts(nav_psolver *ps) {
       f->msgs[k++] = (nav_p2p_msg){f->ends, (size_t)n, r, 1};
       f->msgs[k++] = (nav_p2p_msg){f->all + (size_t)r * n, (size_t)n, r, 0};
     }
-    const int cnt[3] = {n, 1, 1};
-    const nav_idx st[3] = {1, n, n};
     NAV_CALL(ops->copy_box(cnt, f->ends, 0, st, f->all, (nav_idx)me * n, st));
     return ops->p2p_exchange(f->p2p_group, f->msgs, k);
   }
