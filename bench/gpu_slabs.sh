@@ -27,3 +27,12 @@ if command -v ncu >/dev/null; then # one process: the slab kernels of the one-GP
   echo "ncu: exit $?" | tee -a "$SUM"
   grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput" "$OUT/ncu.log" | head -48 | cut -c1-110 >>"$SUM"
 fi
+# where the 2-GPU cavity step's time goes (navier run --profile: phases; 256^3 per GPU, split along z)
+for r in 1 2; do
+  timeout 120 mpiexec -n $r --bind-to none $BIN/navier run cases/cavity3d_re1000.ini --set run.backend=cuda \
+    --set grid.nx=256 --set grid.ny=256 --set grid.nz=$((256 * r)) --set run.decomposition=1,1,$r \
+    --set time.max_steps=40 --set output.fields_dt=0 --set output.checkpoint_dt=0 --set output.monitor_every=1000 \
+    --output "$OUT/prof$r" --profile >"$OUT/profile_$r.log" 2>&1
+  echo "profile, $r GPU(s): exit $?" | tee -a "$SUM"
+  grep -A8 "^profile" "$OUT/profile_$r.log" | tee -a "$SUM"
+done
