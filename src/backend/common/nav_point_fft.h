@@ -309,13 +309,27 @@ NAV_HD static inline nav_real nav_fft_slab_lambda(const nav_fft_slab *sl, const 
   return l;
 }
 
-/* Plane z's block from the half spectrum c (loads only), and into the X form of map (1): apart, so that
- * the sweeps load the next plane before they work on this one (nav_fft_slab_next: on a GPU the loads of
- * two planes in flight per thread; the sweeps ran at 30-37 % of the memory bandwidth without). */
-NAV_HD static inline void nav_fft_slab_load(const nav_fft_slab *sl, const nav_real *c, const int pm[3], const int k[3],
-                                            int z, nav_real blk[8][2]) {
-  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
-  nav_fft_block_get(c + 2 * plane * z, pm, k, blk, sl->ns);
+/* Where the stored half of entry s of the plane block of representative k lies in a plane (complex
+ * index), found once per thread: the sweeps then read and write plane after plane without the
+ * index arithmetic of nav_fft_block_get (two integer remainders per entry and plane). */
+NAV_HD static inline void nav_fft_slab_slots(const nav_fft_slab *sl, const int pm[3], const int k[3], nav_idx slot[4]) {
+  const nav_idx h0 = pm[0] / 2 + 1;
+  NAV_FOR_ENTRY(s, 4, sl->ns) {
+    const int s0 = s & 1, s1 = (s >> 1) & 1;
+    slot[s] = k[0] + h0 * ((s1 != s0) ? (pm[1] - k[1]) % pm[1] : k[1]);
+  }
+}
+
+/* Plane z's block (as nav_fft_block_get: entries with s0 = 1 the conjugates of stored values), and into
+ * the X form of map (1): apart, so that the sweeps load the next plane before they work on this one
+ * (nav_fft_slab_next). plane: complex values per plane. */
+NAV_HD static inline void nav_fft_slab_load(const nav_fft_slab *sl, const nav_real *c, nav_idx plane,
+                                            const nav_idx slot[4], int z, nav_real blk[8][2]) {
+  const nav_real *cz = c + 2 * plane * z;
+  NAV_FOR_ENTRY(s, 4, sl->ns) {
+    blk[s][0] = cz[2 * slot[s]];
+    blk[s][1] = (s & 1) ? -cz[2 * slot[s] + 1] : cz[2 * slot[s] + 1];
+  }
 }
 
 NAV_HD static inline void nav_fft_slab_map_in(const nav_fft_slab *sl, const int k[3], nav_real blk[8][2]) {
@@ -324,20 +338,25 @@ NAV_HD static inline void nav_fft_slab_map_in(const nav_fft_slab *sl, const int 
 }
 
 /* blk = the block loaded as nxt, in X form; nxt = plane z's (if 0 <= z < rows: the next plane of the sweep). */
-NAV_HD static inline void nav_fft_slab_next(const nav_fft_slab *sl, const nav_real *c, const int pm[3], const int k[3],
-                                            int z, int rows, nav_real nxt[8][2], nav_real blk[8][2]) {
+NAV_HD static inline void nav_fft_slab_next(const nav_fft_slab *sl, const nav_real *c, nav_idx plane,
+                                            const nav_idx slot[4], const int k[3], int z, int rows, nav_real nxt[8][2],
+                                            nav_real blk[8][2]) {
   NAV_FOR_ENTRY(s, 4, sl->ns) blk[s][0] = nxt[s][0], blk[s][1] = nxt[s][1];
-  if (z >= 0 && z < rows) nav_fft_slab_load(sl, c, pm, k, z, nxt);
+  if (z >= 0 && z < rows) nav_fft_slab_load(sl, c, plane, slot, z, nxt);
   nav_fft_slab_map_in(sl, k, blk);
 }
 
-/* The X form back into plane z (map (2)). */
-NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, const int pm[3], const int k[3], int z,
-                                           nav_real blk[8][2]) {
-  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
+/* The X form back into plane z (map (2)); the entries with s0 = 0 are the stored ones. */
+NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, nav_idx plane, const nav_idx slot[4],
+                                           const int k[3], int z, nav_real blk[8][2]) {
   NAV_UNROLL for (int d = 0; d < 2; d++) if (d + 1 < sl->dim)
     if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 0);
-  nav_fft_block_put(c + 2 * plane * z, pm, k, blk, sl->ns);
+  nav_real *cz = c + 2 * plane * z;
+  NAV_FOR_ENTRY(s, 4, sl->ns) {
+    if (s & 1) continue;
+    cz[2 * slot[s]] = blk[s][0];
+    cz[2 * slot[s] + 1] = blk[s][1];
+  }
 }
 
 /* The last row (relative to the chunk) of the line of eigenvalue lam in chunk h of mz rows: mz - 2
@@ -359,13 +378,15 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
   nav_fft_slab_chunk(sl, h, &z0, &mz);
   const int ns = sl->ns, g = sl->z0 + z0; /* the chunk's first global row */
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
-  nav_real lam[4], cp[4], v[4][2], pp[4], piv[4], blk[8][2];
+  nav_real lam[4], cp[4], v[4][2], pp[4], piv[4], blk[8][2], nxt[8][2];
+  nav_idx slot[4];
+  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
+  nav_fft_slab_slots(sl, pm, k, slot);
   NAV_FOR_ENTRY(s, 4, ns)
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty), last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
-  nav_real nxt[8][2];
-  nav_fft_slab_load(sl, c, pm, k, z0, nxt);
+  nav_fft_slab_load(sl, c, plane, slot, z0, nxt);
   for (int z = 0; z < mz; z++) { /* from the top: g and p at the last row, and q there */
-    nav_fft_slab_next(sl, c, pm, k, z0 + z + 1, z0 + mz, nxt, blk);
+    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z + 1, z0 + mz, nxt, blk);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       piv[s] = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
@@ -381,9 +402,9 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
     o[5] = pinned ? 0 : pp[s];
     o[7] = pinned ? 0 : -C[mz - 1] * piv[s];
   }
-  nav_fft_slab_load(sl, c, pm, k, z0 + mz - 1, nxt);
+  nav_fft_slab_load(sl, c, plane, slot, z0 + mz - 1, nxt);
   for (int z = mz - 1; z >= 0; z--) { /* from the bottom: g, q at the first row, and p there */
-    nav_fft_slab_next(sl, c, pm, k, z0 + z - 1, z > 0 ? z0 + mz : -1, nxt, blk);
+    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z - 1, z > 0 ? z0 + mz : -1, nxt, blk);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       const int bottom = z == last[s];
@@ -496,17 +517,19 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
   const int ns = sl->ns, g = sl->z0 + z0;
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
   const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
-  nav_real lam[4], X[4][2], Y[4][2], cp[4], v[4][2], blk[8][2];
+  nav_real lam[4], X[4][2], Y[4][2], cp[4], v[4][2], blk[8][2], nxt[8][2];
+  nav_idx slot[4];
+  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
+  nav_fft_slab_slots(sl, pm, k, slot);
   NAV_FOR_ENTRY(s, 4, ns) {
     const nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty[s]);
     last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
     X[s][0] = o[0], X[s][1] = o[1], Y[s][0] = o[2], Y[s][1] = o[3];
   }
-  nav_real nxt[8][2];
-  nav_fft_slab_load(sl, c, pm, k, z0, nxt);
+  nav_fft_slab_load(sl, c, plane, slot, z0, nxt);
   for (int z = 0; z < mz; z++) {
-    nav_fft_slab_next(sl, c, pm, k, z0 + z + 1, z0 + mz, nxt, blk);
+    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z + 1, z0 + mz, nxt, blk);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       const nav_real piv = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
@@ -517,11 +540,11 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
         blk[s][q] = v[s][q] = d * piv;
       }
     }
-    nav_fft_slab_put(sl, c, pm, k, z0 + z, blk);
+    nav_fft_slab_put(sl, c, plane, slot, k, z0 + z, blk);
   }
-  nav_fft_slab_load(sl, c, pm, k, z0 + mz - 1, nxt);
+  nav_fft_slab_load(sl, c, plane, slot, z0 + mz - 1, nxt);
   for (int z = mz - 1; z >= 0; z--) {
-    nav_fft_slab_next(sl, c, pm, k, z0 + z - 1, z > 0 ? z0 + mz : -1, nxt, blk);
+    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z - 1, z > 0 ? z0 + mz : -1, nxt, blk);
     NAV_FOR_ENTRY(s, 4, ns) {
       NAV_UNROLL for (int q = 0; q < 2; q++) {
         if (z > last[s]) v[s][q] = 0;
@@ -530,7 +553,7 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
         blk[s][q] = empty[s] ? 0 : v[s][q] * sl->scale;
       }
     }
-    nav_fft_slab_put(sl, c, pm, k, z0 + z, blk);
+    nav_fft_slab_put(sl, c, plane, slot, k, z0 + z, blk);
   }
 }
 
