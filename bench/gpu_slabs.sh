@@ -27,6 +27,13 @@ if command -v ncu >/dev/null; then # one process: the slab kernels of the one-GP
   echo "ncu: exit $?" | tee -a "$SUM"
   grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput" "$OUT/ncu.log" | head -48 | cut -c1-110 >>"$SUM"
 fi
+# the 2-GPU weak step with the halo exchanges overlapped ([run] halo_overlap = on) and without
+for ov in off on; do
+  timeout 120 mpiexec -n 2 --bind-to none $BIN/navier bench step --case cases/cavity3d_re1000.ini --set run.backend=cuda \
+    --set grid.nx=256 --set grid.ny=256 --set grid.nz=512 --set run.decomposition=1,1,2 --set run.halo_overlap=$ov \
+    --steps 20 >"$OUT/step_overlap_$ov.log" 2>&1
+  echo "weak 2 GPUs, halo_overlap $ov: exit $? | $(grep '^step:' "$OUT/step_overlap_$ov.log")" | tee -a "$SUM"
+done
 # where the 2-GPU cavity step's time goes (navier run --profile: phases; 256^3 per GPU, split along z)
 for r in 1 2; do
   timeout 120 mpiexec -n $r --bind-to none $BIN/navier run cases/cavity3d_re1000.ini --set run.backend=cuda \
