@@ -11,4 +11,11 @@
 MPI_Comm nav_compute_comm(void);
 void nav_compute_comm_set(MPI_Comm comm);
 
+/* The automatic split of size ranks over the dim directions of a grid of N cells ([run] decomposition
+ * = auto): MPI_Dims_create's counts, the most ranks to the direction of the most cells and, between
+ * equal ones, to the later direction (its faces are contiguous planes, and a split along the last
+ * direction alone lets the FFT solver run on slabs: solvers/poisson/fft.c). p[d] = 1 beyond dim;
+ * MPI_Dims_create's status. */
+int nav_dims_auto(int size, int dim, const int N[3], int p[3]);
+
 #endif

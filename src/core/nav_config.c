@@ -160,8 +160,10 @@ static const nav_key nav_keys[] = {
      .values = nav_overlap_values},
     {"run", "decomposition", NAV_KT_DECOMP, NAV_FIELD(decomposition), "auto",
      "MPI ranks per direction px,py,pz (their product must be the number of ranks; pz = 1 in 2D; every block "
-     "needs at least 2 cells per direction), or auto (MPI_Dims_create over the grid's directions). Uneven splits "
-     "are allowed: the first ranks of a direction get the extra cells.", .values = NULL},
+     "needs at least 2 cells per direction), or auto (MPI_Dims_create's counts, the most ranks to the direction of "
+     "the most cells, between equal ones to the later direction: z slabs on a cube, which the FFT solver serves "
+     "without transposes). Uneven splits are allowed: the first ranks of a direction get the extra cells.",
+     .values = NULL},
 
     {"grid", "dim", NAV_KT_INT, NAV_FIELD(dim), "2",
      "Number of space dimensions; in 2D there is no z direction (nz = 1, z faces ignored).", NAV_RANGE(2, 0, 3, 0)},
@@ -1127,7 +1129,7 @@ static void nav_check_decomposition(nav_load *ld) {
     }
   } else if (!init) {
     p[0] = p[1] = p[2] = 1;
-  } else if (MPI_Dims_create(size, c->dim, p) != MPI_SUCCESS) {
+  } else if (nav_dims_auto(size, c->dim, N, p) != MPI_SUCCESS) {
     nav_conflict(ld, dec, "MPI_Dims_create cannot split %d ranks in %d directions", size, c->dim);
     return;
   }

@@ -72,20 +72,8 @@ nav_err nav_decomp_create_grid(MPI_Comm comm, int dim, const int N_in[3], const 
               "%s: key 'run.decomposition': %d x %d x %d = %d blocks, but the run has %d MPI rank(s)", at, p[0], p[1],
               p[2], p[0] * p[1] * p[2], size);
   } else {
-    NAV_CHECK(MPI_Dims_create(size, dim, p) == MPI_SUCCESS, NAV_ERR_INPUT,
+    NAV_CHECK(nav_dims_auto(size, dim, N, p) == MPI_SUCCESS, NAV_ERR_INPUT,
               "%s: key 'run.decomposition': MPI_Dims_create cannot split %d ranks in %d directions", at, size, dim);
-    /* MPI_Dims_create's counts fall (p0 >= p1 >= p2): the most ranks go to the direction of the most
-     * cells, and between equal ones to the later direction, whose faces are contiguous planes (the
-     * halo packs no strided rows) and whose split alone lets the FFT solver run on slabs (fft.c) */
-    int order[3] = {0, 1, 2}, q[3];
-    for (int i = 0; i < dim; i++)
-      for (int j = i + 1; j < dim; j++)
-        if (N[order[j]] > N[order[i]] || (N[order[j]] == N[order[i]] && order[j] > order[i])) {
-          const int t = order[i];
-          order[i] = order[j], order[j] = t;
-        }
-    for (int i = 0; i < dim; i++) q[order[i]] = p[i];
-    for (int d = 0; d < dim; d++) p[d] = q[d];
   }
   for (int d = 0; d < dim; d++)
     NAV_CHECK(p[d] == 1 || N[d] / p[d] >= NAV_DECOMP_MIN_CELLS, NAV_ERR_INPUT,
