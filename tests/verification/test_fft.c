@@ -9,7 +9,8 @@
  *   2. a stretched periodic direction: solver = fft fails with NAV_ERR_INPUT and the reason, and
  *      auto takes the multigrid.
  * The multigrid reference is CG preconditioned by the multigrid (mgpcg) to 1e-13; on the larger grids
- * the multigrid cycles (mg, line smoothing: mgpcg stalls near 1e-6 at cell ratio 40) to 1e-12, their
+ * the multigrid cycles (mg, line smoothing; mgpcg stalled near 1e-6 at cell ratio 40 before pcg.c's
+ * flexible form) to 1e-12, their
  * round-off floor. On several
  * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
  * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12

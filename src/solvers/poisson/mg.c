@@ -457,7 +457,7 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
   const int n = lev->N[0] * lev->N[1] * lev->N[2];
   NAV_CALL(nav_mg_direct_solve(ps, lev, &direct));
   if (!direct)
-    NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi,
+    NAV_CALL(nav_pcg_iterate(ps, lev, lev->x, lev->b, lev->r, ps->cz, ps->cp, ps->cq, nav_precond_jacobi, 0,
                              fmax(NAV_MG_COARSE_TOL, 100 * NAV_REAL_EPS), 2 * n + 50, &it, &rel));
   /* the correction's constant is arbitrary: keep it at 0 so that it does not grow over the cycles
    * (in single precision a drifting constant swallows the digits of the correction) */

@@ -546,11 +546,11 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     st->iterations = 1;
     st->relres = ps->fft_relres = nav_level_norm(l0, rr) / bnorm;
   } else if (ps->kind == NAV_PSOLVER_PCG)
-    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, l0->r, ps->work[0], ps->work[1], ps->work[2], nav_precond_jacobi, tol,
-                             ps->opt.max_iterations, &st->iterations, &st->relres));
+    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, l0->r, ps->work[0], ps->work[1], ps->work[2], nav_precond_jacobi, 0,
+                             tol, ps->opt.max_iterations, &st->iterations, &st->relres));
   else if (ps->kind == NAV_PSOLVER_MGPCG)
-    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, ps->work[3], ps->work[0], ps->work[1], ps->work[2], nav_precond_mg, tol,
-                             ps->opt.max_iterations, &st->iterations, &st->relres));
+    NAV_CALL(nav_pcg_iterate(ps, l0, x, b, ps->work[3], ps->work[0], ps->work[1], ps->work[2], nav_precond_mg, 1,
+                             tol, ps->opt.max_iterations, &st->iterations, &st->relres));
   else
     NAV_CALL(nav_psolver_iterate(ps, x, b, bref, st));
   if (ps->kind == NAV_PSOLVER_PCG || ps->kind == NAV_PSOLVER_MGPCG) st->relres *= bnorm / bref;

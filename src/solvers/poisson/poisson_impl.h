@@ -87,10 +87,11 @@ typedef nav_err (*nav_precond_fn)(nav_psolver *ps, nav_level *lev, const nav_rea
 
 /* Preconditioned CG on level lev with work vectors r, z, p, q; stops at ||r|| <= tol ||b|| or
  * maxit. b must already be compatible (zero mean if singular). r must not be lev->r when the
- * preconditioner is a multigrid cycle (the cycle uses lev->r). */
+ * preconditioner is a multigrid cycle (the cycle uses lev->r). flexible: the Polak-Ribiere beta, for a
+ * preconditioner that is not exactly symmetric (pcg.c). */
 nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *r, nav_real *z,
-                        nav_real *p, nav_real *q, nav_precond_fn precond, double tol, int maxit, int *iterations,
-                        double *relres);
+                        nav_real *p, nav_real *q, nav_precond_fn precond, int flexible, double tol, int maxit,
+                        int *iterations, double *relres);
 nav_err nav_precond_jacobi(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z);
 /* z = one multigrid V-cycle applied to r with a zero initial guess (lev is level 0; with the mixed-precision
  * multigrid, ps->lo, the float cycle of nav_mg_cycle_lo). */
