@@ -461,9 +461,10 @@ void nav_fft_box_free_cuda(void *state) {
   free(s);
 }
 
-/* ---- slabs (nav_fft_slab; nav_point_fft.h "slabs"): one thread per representative ------------
- * The entries per block, 4 (3D) or 2 (2D), are made a constant of the inlined line steps (a copy of
- * the descriptor with ns set literally), so their per-entry arrays stay in registers. */
+/* ---- slabs (nav_fft_slab; nav_point_fft.h "slabs") -------------------------------------------
+ * The line steps' entry loops are unrolled (NAV_FOR_ENTRY: constant trip count, a guard), so their
+ * per-entry arrays stay in registers; the dispatch below makes the entries per block, 4 (3D) or 2
+ * (2D), a literal in a copy of the descriptor, so that the guards fold too. */
 #define NAV_SLAB_DISPATCH(sl, CALL)                                                                  \
   do {                                                                                               \
     nav_fft_slab l_ = (sl);                                                                          \
