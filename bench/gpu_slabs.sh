@@ -2,7 +2,9 @@
 # The FFT solver on slabs (issue 16; fft.c "slabs") on 2 GPUs: the Poisson solve alone through the library
 # (navier bench poisson, 256^3 per GPU, all-Neumann) on 1 GPU and on 2 with the lines' chunks of ROWS rows
 # (NAV_FFT_SLAB_ROWS), the slabs on one GPU against the box (NAV_FFT_SLABS=1), and, where ncu reads the
-# counters, the duration of each kernel of the one-GPU slab solve.
+# counters, the duration of each kernel of the one-GPU slab solve; then the 2-GPU weak cavity step with
+# [run] halo_overlap off and on (it acts on the multigrid only: a check that the FFT step does not change),
+# and the step's phases on 1 and 2 GPUs (navier run --profile). Output: $OUT/slabs.txt and the logs.
 # usage (repository root on the device, after source bench/gpu_env.sh): bash bench/gpu_slabs.sh [ROWS...]
 set -u
 BIN=.carry/bg
