@@ -371,6 +371,33 @@ NAV_HD static inline nav_idx nav_fft_slab_at(const nav_fft_slab *sl, int h, int 
   return (((nav_idx)h * sl->reps + rep) * sl->ns + s) * NAV_FFT_SLAB_ENDS;
 }
 
+/* The pivot of row z of a piece's forward elimination from its first row; *cp: c' of row z - 1 in (not
+ * read at z = 0), of row z out. One formula for the ends, the solve and the stored c' of the solve's
+ * back substitution (nav_fft_slab_coefficients), which must be the c' of its forward elimination. */
+NAV_HD static inline nav_real nav_fft_slab_pivot(const nav_real *A, const nav_real *B, const nav_real *C, nav_real lam,
+                                                 int z, nav_real *cp) {
+  const nav_real piv = 1 / (B[z] + lam - (z ? A[z] * *cp : 0));
+  *cp = C[z] * piv;
+  return piv;
+}
+
+/* One link of a chain of pieces (header): with the piece's ends e and the previous piece's
+ * L = ga + dp F (dp its de), this piece's F = al + be F_next and L = ga' + de F_next. nav_fft_slab_link:
+ * den, be, and de as its value; nav_fft_slab_link_value: al, and ga' in place of ga, for one component
+ * whose g0, gl are v0, vl (the data's real or imaginary part; 0, 0 for a value given before the chain). */
+NAV_HD static inline nav_real nav_fft_slab_link(const nav_real *e, nav_real dp, nav_real *den, nav_real *be) {
+  *den = 1 - e[4] * dp;
+  *be = e[6] / *den;
+  return e[7] + e[5] * dp * *be;
+}
+
+NAV_HD static inline nav_real nav_fft_slab_link_value(const nav_real *e, nav_real v0, nav_real vl, nav_real dp,
+                                                      nav_real den, nav_real *ga) {
+  const nav_real al = (v0 + e[4] * *ga) / den;
+  *ga = vl + e[5] * *ga + e[5] * dp * al;
+  return al;
+}
+
 /* The ends of chunk h's pieces of representative rep's lines (header) into the chunks' array e. */
 NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, int h, nav_real *e) {
   int pm[3], k[3], empty, last[4], z0, mz;
@@ -389,8 +416,7 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
     nav_fft_slab_next(sl, c, plane, slot, k, z0 + z + 1, z0 + mz, nxt, blk);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
-      piv[s] = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
-      cp[s] = C[z] * piv[s];
+      piv[s] = nav_fft_slab_pivot(A, B, C, lam[s], z, &cp[s]);
       NAV_UNROLL for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
       pp[s] = -A[z] * (z ? pp[s] : 1) * piv[s];
     }
@@ -428,17 +454,11 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
 NAV_HD static inline void nav_fft_slab_compose(const nav_real *e, nav_idx stride, int n, nav_real *out) {
   nav_real gag[2] = {0, 0}, gax = 1, de = 0, G0[2] = {0, 0}, P0 = 0, prod = 1;
   for (int r = 0; r < n; r++, e += stride) {
-    const nav_real dp = de, den = 1 - e[4] * dp;
-    nav_real alg[2];
-    NAV_UNROLL for (int q = 0; q < 2; q++) {
-      alg[q] = (e[q] + e[4] * gag[q]) / den;
-      gag[q] = e[2 + q] + e[5] * gag[q] + e[5] * dp * alg[q];
-      G0[q] += prod * alg[q];
-    }
-    const nav_real alx = e[4] * gax / den, be = e[6] / den;
-    gax = e[5] * gax + e[5] * dp * alx;
-    de = e[7] + e[5] * dp * be;
-    P0 += prod * alx;
+    const nav_real dp = de;
+    nav_real den, be;
+    de = nav_fft_slab_link(e, dp, &den, &be);
+    NAV_UNROLL for (int q = 0; q < 2; q++) G0[q] += prod * nav_fft_slab_link_value(e, e[q], e[2 + q], dp, den, &gag[q]);
+    P0 += prod * nav_fft_slab_link_value(e, 0, 0, dp, den, &gax);
     prod *= be;
   }
   out[0] = G0[0], out[1] = G0[1], out[2] = gag[0], out[3] = gag[1];
@@ -455,13 +475,10 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
   nav_real ga[2] = {0, 0}, de = 0, al[2] = {0, 0}, be = 0, gm[2] = {0, 0}, dm = 0, am[2] = {0, 0}, bm = 0, prod = 1;
   Y[0] = Y[1] = 0;
   for (int r = 0; r < sl->P; r++, e += stride) {
-    const nav_real dp = de, den = 1 - e[4] * dp;
-    NAV_UNROLL for (int q = 0; q < 2; q++) {
-      al[q] = (e[q] + e[4] * ga[q]) / den;
-      ga[q] = e[2 + q] + e[5] * ga[q] + e[5] * dp * al[q];
-    }
-    be = e[6] / den;
-    de = e[7] + e[5] * dp * be;
+    const nav_real dp = de;
+    nav_real den;
+    de = nav_fft_slab_link(e, dp, &den, &be);
+    NAV_UNROLL for (int q = 0; q < 2; q++) al[q] = nav_fft_slab_link_value(e, e[q], e[2 + q], dp, den, &ga[q]);
     if (r == sl->me - 1) gm[0] = ga[0], gm[1] = ga[1], dm = de;
     if (r == sl->me) am[0] = al[0], am[1] = al[1], bm = be;
     if (r > sl->me) {
@@ -485,13 +502,13 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
   nav_real ga[2] = {XR[0], XR[1]}, de = 0;
   for (int h = 0; h < sl->chunks; h++) {
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
-    const nav_real dp = de, den = 1 - o[4] * dp, be = o[6] / den;
+    const nav_real dp = de;
+    nav_real den, be;
+    de = nav_fft_slab_link(o, dp, &den, &be);
     NAV_UNROLL for (int q = 0; q < 2; q++) {
-      const nav_real al = (o[q] + o[4] * ga[q]) / den;
-      ga[q] = o[2 + q] + o[5] * ga[q] + o[5] * dp * al;
-      o[q] = al, o[2 + q] = ga[q];
+      o[q] = nav_fft_slab_link_value(o, o[q], o[2 + q], dp, den, &ga[q]);
+      o[2 + q] = ga[q];
     }
-    de = o[7] + o[5] * dp * be;
     o[4] = be, o[5] = de;
   }
   for (int h = sl->chunks - 1; h >= 0; h--) { /* F: F_{h+1}, Y of the last chunk the rank's */
@@ -532,8 +549,7 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
     nav_fft_slab_next(sl, c, plane, slot, k, z0 + z + 1, z0 + mz, nxt, blk);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
-      const nav_real piv = 1 / (B[z] + lam[s] - (z ? A[z] * cp[s] : 0));
-      cp[s] = C[z] * piv;
+      const nav_real piv = nav_fft_slab_pivot(A, B, C, lam[s], z, &cp[s]);
       NAV_UNROLL for (int q = 0; q < 2; q++) {
         nav_real d = blk[s][q] - (z ? A[z] * v[s][q] : A[z] * X[s][q]);
         if (z == mz - 1) d -= C[z] * Y[s][q];
@@ -569,8 +585,8 @@ NAV_HD static inline void nav_fft_slab_coefficients(const nav_fft_slab *sl, int 
     const nav_real lam = nav_fft_slab_lambda(sl, pm, k, s, &empty);
     nav_real cp = 0;
     for (int z = 0; z < mz; z++) {
-      const nav_real piv = 1 / (B[z] + lam - (z ? A[z] * cp : 0)); /* as nav_fft_slab_solve computes it */
-      cpz[(z0 + z) * zst + at + s] = cp = C[z] * piv;
+      nav_fft_slab_pivot(A, B, C, lam, z, &cp);
+      cpz[(z0 + z) * zst + at + s] = cp;
     }
   }
 }
