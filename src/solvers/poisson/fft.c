@@ -104,16 +104,16 @@ struct nav_fft {
   int buf_of[4];           /* buffer holding layout t */
   nav_real *buf[2], *work; /* dense arrays; work: tridiagonal scratch */
   nav_real *sbuf, *rbuf;   /* backend send/receive buffers of the moves */
-  nav_real *hs, *hr;       /* host staging of sbuf/rbuf (device backends) */
+  nav_real *hs, *hr;       /* host staging of sbuf/rbuf, or of the slabs' ends (device backends) */
   int *sc, *sd, *rc, *rd;  /* counts and displacements of one move */
   void *plan_f[3], *plan_i[3]; /* per transformed direction (index into order) */
   nav_real *lam[3];        /* eigenvalues (times S) of the last layout's local indices; NULL: none */
   nav_real *ta, *tb, *tc;  /* tridiagonal coefficients (times S) of direction tri */
-  int slab;                /* slabs (header): sl, its state, the ends of this rank's lines and every rank's */
+  int slab;                /* slabs (header): sl, its state, and the lines' ends */
   nav_fft_slab sl;
   void *slab_state;
-  nav_real *ends, *all;
-  int nends;               /* values in ends */
+  nav_real *all;           /* every rank's ends, rank after rank; this rank's written there by fft_slab_forward */
+  int nends;               /* values of one rank's ends */
 };
 
 static int nav_fft_uniform(const double *w, int n) {
@@ -477,7 +477,24 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
-/* The slab descriptor and the ends' arrays (after the eigenvalues, rows and twiddles). */
+/* What the exchanges' path needs (header): NCCL's messages (a send and a receive per rank), or host
+ * staging buffers of send and recv bytes. */
+static nav_err nav_fft_path_buffers(nav_psolver *ps, size_t send, size_t recv) {
+  nav_fft *f = ps->fft;
+  if (f->path == NAV_FFT_P2P) {
+    f->p2p_group = ps->lev[0].dc.transport->group;
+    f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
+    NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT messages");
+  }
+  if (f->path == NAV_FFT_HOST_STAGED) {
+    f->hs = malloc(send);
+    f->hr = malloc(recv);
+    NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
+  }
+  return NAV_OK;
+}
+
+/* The slab descriptor and the ends' array (after the eigenvalues, rows and twiddles). */
 static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
@@ -504,49 +521,36 @@ static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   sl->chunks = sl->m[s] / rows > 1 ? sl->m[s] / rows : 1;
   f->nends = sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
   const size_t bytes = (size_t)f->nends * sizeof(nav_real);
-  NAV_CALL(ops->alloc((void **)&f->ends, bytes));
   NAV_CALL(ops->alloc((void **)&f->all, bytes * f->P));
-  if (f->path == NAV_FFT_P2P) {
-    f->p2p_group = ps->lev[0].dc.transport->group;
-    f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
-    NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT messages");
-  }
-  if (f->path == NAV_FFT_HOST_STAGED) {
-    f->hs = malloc(bytes);
-    f->hr = malloc(bytes * f->P);
-    NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
-  }
-  return NAV_OK;
+  return nav_fft_path_buffers(ps, bytes, bytes * f->P);
 }
 
-/* Every rank's ends of the lines into f->all, in rank order (an allgather on the moves' path),
- * charged to the profile's halo phase. Collective. */
+/* Every rank's ends of the lines into f->all, in rank order (an allgather on the moves' path, this
+ * rank's part in place), charged to the profile's halo phase. Collective. */
 static nav_err nav_fft_share_ends_parts(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
   const int n = f->nends, me = f->rank;
   const MPI_Datatype type = sizeof(nav_real) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
-  const int cnt[3] = {n, 1, 1};
-  const nav_idx st[3] = {1, n, n};
-  if (f->P == 1) return ops->copy_box(cnt, f->ends, 0, st, f->all, 0, st); /* NAV_FFT_SLABS=1 */
+  nav_real *mine = f->all + (size_t)me * n;
+  if (f->P == 1) return NAV_OK; /* NAV_FFT_SLABS=1 */
   if (f->path == NAV_FFT_P2P) {
     int k = 0;
     for (int r = 0; r < f->P; r++) {
       if (r == me) continue;
-      f->msgs[k++] = (nav_p2p_msg){f->ends, (size_t)n, r, 1};
+      f->msgs[k++] = (nav_p2p_msg){mine, (size_t)n, r, 1};
       f->msgs[k++] = (nav_p2p_msg){f->all + (size_t)r * n, (size_t)n, r, 0};
     }
-    NAV_CALL(ops->copy_box(cnt, f->ends, 0, st, f->all, (nav_idx)me * n, st));
     return ops->p2p_exchange(f->p2p_group, f->msgs, k);
   }
   if (f->path == NAV_FFT_HOST_STAGED) {
-    NAV_CALL(ops->to_host(f->hs, f->ends, (size_t)n * sizeof(nav_real)));
+    NAV_CALL(ops->to_host(f->hs, mine, (size_t)n * sizeof(nav_real)));
     NAV_CHECK(MPI_Allgather(f->hs, n, type, f->hr, n, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
               "MPI_Allgather of the FFT lines' ends failed");
     return ops->from_host(f->all, f->hr, (size_t)n * f->P * sizeof(nav_real));
   }
   NAV_CALL(ops->sync()); /* cuda-aware MPI reads the device array: the kernels first */
-  NAV_CHECK(MPI_Allgather(f->ends, n, type, f->all, n, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
+  NAV_CHECK(MPI_Allgather(MPI_IN_PLACE, n, type, f->all, n, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
             "MPI_Allgather of the FFT lines' ends failed");
   return NAV_OK;
 }
@@ -628,16 +632,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     f->sc = calloc((size_t)f->P * 4, sizeof(int));
     NAV_CHECK(f->sc, NAV_ERR_MEMORY, "cannot allocate the FFT move counts");
     f->sd = f->sc + f->P, f->rc = f->sd + f->P, f->rd = f->rc + f->P;
-    if (f->path == NAV_FFT_P2P) {
-      f->p2p_group = dc->transport->group;
-      f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
-      NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT move messages");
-    }
-    if (f->path == NAV_FFT_HOST_STAGED) {
-      f->hs = malloc(bytes);
-      f->hr = malloc(bytes);
-      NAV_CHECK(f->hs && f->hr, NAV_ERR_MEMORY, "cannot allocate the FFT staging buffers");
-    }
+    NAV_CALL(nav_fft_path_buffers(ps, bytes, bytes));
   }
   if (f->tri >= 0 && !f->slab) NAV_CALL(ops->alloc((void **)&f->work, bytes));
   /* transforms, eigenvalues (of the last layout's local ranges) and their scale S */
@@ -713,7 +708,8 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
   }
   NAV_CHECK(!bsum, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the one-transform box");
   if (f->slab) {
-    NAV_CALL(ops->fft_slab_forward(&f->sl, b, box->off, gst, f->buf[0], f->ends, &f->slab_state));
+    NAV_CALL(ops->fft_slab_forward(&f->sl, b, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
+                                   &f->slab_state));
     NAV_CALL(nav_fft_share_ends(ps));
     return ops->fft_slab_inverse(&f->sl, f->all, x, box->off, gst, f->buf[0], &f->slab_state);
   }
@@ -792,9 +788,9 @@ void nav_fft_destroy(nav_psolver *ps) {
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }
-  nav_real *v[10] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
-                     f->ends, f->all};
-  for (int i = 0; i < 10; i++)
+  nav_real *v[9] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
+                    f->all};
+  for (int i = 0; i < 9; i++)
     if (v[i]) ops->free(v[i]);
   free(f->hs);
   free(f->hr);
