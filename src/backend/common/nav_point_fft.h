@@ -266,8 +266,11 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
  * a rank's part) with rows T and the values X, Y of the rows just before and after it,
  *     x = g + p X + q Y,   g = T^-1 d,  p = T^-1 (-a_first e_first),  q = T^-1 (-c_last e_last)
  * (a = 0 on the first global row, c = 0 on the last): the piece's "ends" are g, p, q at its first
- * row (g0, p0, q0) and its last (gl, pl, ql), from two forward eliminations, one from each end, that
- * store nothing (nav_fft_slab_ends). A chain of pieces, each F_r = g0 + p0 L_{r-1} + q0 F_{r+1} and
+ * row (g0, p0, q0) and its last (gl, pl, ql), from one forward elimination that stores nothing
+ * (nav_fft_slab_ends): with d' the eliminated right-hand side and c' the eliminated upper diagonal, the
+ * back substitution x_i = d'_i - c'_i x_{i+1} gives the last row as d'_last and the first as
+ * sum_i w_i d'_i, w_i = prod_{j<i} (-c'_j), summed on the way down (|c'| < 1: w decays). A chain of
+ * pieces, each F_r = g0 + p0 L_{r-1} + q0 F_{r+1} and
  * L_r = gl + pl L_{r-1} + ql F_{r+1} (F, L: the piece's first and last row), is solved by one sweep
  * forward, F_r = al_r + be_r F_{r+1}, L_r = ga_r + de_r F_{r+1}, and one back; composed, it is one
  * piece with ends of the same form (nav_fft_slab_compose). So: the chunks' ends, composed into the
@@ -309,53 +312,121 @@ NAV_HD static inline nav_real nav_fft_slab_lambda(const nav_fft_slab *sl, const 
   return l;
 }
 
-/* Where the stored half of entry s of the plane block of representative k lies in a plane (complex
- * index), found once per thread: the sweeps then read and write plane after plane without the
- * index arithmetic of nav_fft_block_get (two integer remainders per entry and plane). */
-NAV_HD static inline void nav_fft_slab_slots(const nav_fft_slab *sl, const int pm[3], const int k[3], nav_idx slot[4]) {
+/* The two slots of a plane that hold representative k's block, found once per thread (the sweeps then read and
+ * write plane after plane without the index arithmetic of nav_fft_block_get): slot[0] at k1, slot[1] at -k1 (in
+ * 2D both at k0). Entry s of the block is the value in slot[nav_fft_slab_of(s)], conjugated where s0 = 1. */
+NAV_HD static inline int nav_fft_slab_of(int s) { return (s & 1) != ((s >> 1) & 1); }
+
+NAV_HD static inline void nav_fft_slab_slots(const int pm[3], const int k[3], nav_idx slot[2]) {
   const nav_idx h0 = pm[0] / 2 + 1;
-  NAV_FOR_ENTRY(s, 4, sl->ns) {
-    const int s0 = s & 1, s1 = (s >> 1) & 1;
-    slot[s] = k[0] + h0 * ((s1 != s0) ? (pm[1] - k[1]) % pm[1] : k[1]);
-  }
+  slot[0] = k[0] + h0 * k[1];
+  slot[1] = k[0] + h0 * ((pm[1] - k[1]) % pm[1]);
 }
 
-/* Plane z's block (as nav_fft_block_get: entries with s0 = 1 the conjugates of stored values), and into
- * the X form of map (1): apart, so that the sweeps load the next plane before they work on this one
- * (nav_fft_slab_next). plane: complex values per plane. */
-NAV_HD static inline void nav_fft_slab_load(const nav_fft_slab *sl, const nav_real *c, nav_idx plane,
-                                            const nav_idx slot[4], int z, nav_real blk[8][2]) {
-  const nav_real *cz = c + 2 * plane * z;
-  NAV_FOR_ENTRY(s, 4, sl->ns) {
-    blk[s][0] = cz[2 * slot[s]];
-    blk[s][1] = (s & 1) ? -cz[2 * slot[s] + 1] : cz[2 * slot[s] + 1];
-  }
+/* Reading a sweep's planes (nav_fft_slab_ends, nav_fft_slab_solve): n planes from z0, step dz; per plane the two
+ * slots' values and, where cpz is given, the c' of the thread's lines (cpz[z][rep][s], the back substitution).
+ * On the host plane after plane. On a GPU the copies are issued NAV_FFT_SLAB_AHEAD planes ahead, asynchronously
+ * (cp.async), into the thread's own ring of NAV_FFT_SLAB_AHEAD + 1 stages in shared memory (the stage refilled is
+ * the one read the plane before, whose values are in registers by then): a thread holds a whole block (134-154
+ * registers, 12 warps per SM), and with the next plane only in flight it waited on its loads, 70 % of the issue
+ * slots empty (ncu, 256^3, docs/performance.md). ring: NAV_FFT_SLAB_RING values, the thread block's
+ * (NAV_FFT_SLAB_THREADS threads), NULL on the host. */
+#ifndef NAV_FFT_SLAB_THREADS /* (a compile-time choice, -D, for measuring) */
+#define NAV_FFT_SLAB_THREADS 128
+#endif
+#ifndef NAV_FFT_SLAB_AHEAD
+#define NAV_FFT_SLAB_AHEAD 4
+#endif
+#define NAV_FFT_SLAB_RING ((NAV_FFT_SLAB_AHEAD + 1) * 4 * NAV_FFT_SLAB_THREADS * 2)
+typedef struct nav_fft_slab_reader {
+  const nav_real *c, *cpz;
+  nav_idx plane, slot[2], cpz_at, cpz_row; /* complex values per plane; c' of row z at cpz_at + z cpz_row */
+  int z0, dz, n, i;                        /* the sweep's planes, and the next one read */
+  int ns;
+  nav_real *ring;
+} nav_fft_slab_reader;
+
+#ifdef __CUDA_ARCH__
+#include <cuda_pipeline.h>
+/* value v (0, 1: the slots; 2, 3: pairs of c') of stage q of this thread */
+__device__ static inline nav_real *nav_fft_slab_stage(const nav_fft_slab_reader *rd, int q, int v) {
+  return rd->ring + 2 * (((nav_idx)q * 4 + v) * NAV_FFT_SLAB_THREADS + threadIdx.x);
 }
 
-NAV_HD static inline void nav_fft_slab_map_in(const nav_fft_slab *sl, const int k[3], nav_real blk[8][2]) {
+/* Issue the copies of the sweep's plane i (none past the last) as one commit group. */
+__device__ static inline void nav_fft_slab_fetch(const nav_fft_slab_reader *rd, int i) {
+  if (i < rd->n) {
+    const int z = rd->z0 + i * rd->dz, q = i % (NAV_FFT_SLAB_AHEAD + 1);
+    const nav_real *cz = rd->c + 2 * rd->plane * z;
+    for (int u = 0; u < 2; u++)
+      __pipeline_memcpy_async(nav_fft_slab_stage(rd, q, u), cz + 2 * rd->slot[u], 2 * sizeof(nav_real));
+    if (rd->cpz)
+      for (int u = 0; u < rd->ns / 2; u++)
+        __pipeline_memcpy_async(nav_fft_slab_stage(rd, q, 2 + u), rd->cpz + rd->cpz_at + z * rd->cpz_row + 2 * u,
+                                2 * sizeof(nav_real));
+  }
+  __pipeline_commit();
+}
+#endif
+
+/* The reader of representative rep's planes (pm, k: nav_fft_slab_plane) in the spectrum c, with the c' cpz
+ * (or NULL). */
+NAV_HD static inline void nav_fft_slab_reader_init(nav_fft_slab_reader *rd, const nav_fft_slab *sl, const nav_real *c,
+                                                   const nav_real *cpz, int rep, const int pm[3], const int k[3],
+                                                   nav_real *ring) {
+  rd->c = c, rd->cpz = cpz, rd->ring = ring, rd->ns = sl->ns;
+  rd->plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
+  nav_fft_slab_slots(pm, k, rd->slot);
+  rd->cpz_at = (nav_idx)rep * sl->ns, rd->cpz_row = (nav_idx)sl->reps * sl->ns;
+}
+
+NAV_HD static inline void nav_fft_slab_begin(nav_fft_slab_reader *rd, int z0, int dz, int n) {
+  rd->z0 = z0, rd->dz = dz, rd->n = n, rd->i = 0;
+#ifdef __CUDA_ARCH__
+  for (int i = 0; i < NAV_FFT_SLAB_AHEAD; i++) nav_fft_slab_fetch(rd, i);
+#endif
+}
+
+/* The sweep's next plane: the block of the thread's representative in X form (map (1) along the even plane
+ * directions) and, with cpz, the c' of its ns lines. */
+NAV_HD static inline void nav_fft_slab_read(nav_fft_slab_reader *rd, const nav_fft_slab *sl, const int k[3],
+                                            nav_real blk[8][2], nav_real cp[4]) {
+  nav_real v[2][2];
+#ifdef __CUDA_ARCH__
+  __pipeline_wait_prior(NAV_FFT_SLAB_AHEAD - 1);
+  const int q = rd->i % (NAV_FFT_SLAB_AHEAD + 1);
+  NAV_UNROLL for (int u = 0; u < 2; u++) {
+    const nav_real *w = nav_fft_slab_stage(rd, q, u);
+    v[u][0] = w[0], v[u][1] = w[1];
+  }
+  if (rd->cpz) NAV_FOR_ENTRY(s, 4, sl->ns) cp[s] = nav_fft_slab_stage(rd, q, 2 + s / 2)[s & 1];
+  nav_fft_slab_fetch(rd, rd->i + NAV_FFT_SLAB_AHEAD);
+#else
+  const int z = rd->z0 + rd->i * rd->dz;
+  const nav_real *cz = rd->c + 2 * rd->plane * z;
+  for (int u = 0; u < 2; u++) v[u][0] = cz[2 * rd->slot[u]], v[u][1] = cz[2 * rd->slot[u] + 1];
+  if (rd->cpz) NAV_FOR_ENTRY(s, 4, sl->ns) cp[s] = rd->cpz[rd->cpz_at + z * rd->cpz_row + s];
+#endif
+  rd->i++;
+  NAV_FOR_ENTRY(s, 4, sl->ns) {
+    const int u = nav_fft_slab_of(s);
+    blk[s][0] = v[u][0];
+    blk[s][1] = (s & 1) ? -v[u][1] : v[u][1];
+  }
   NAV_UNROLL for (int d = 0; d < 2; d++) if (d + 1 < sl->dim)
     if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 1);
 }
 
-/* blk = the block loaded as nxt, in X form; nxt = plane z's (if 0 <= z < rows: the next plane of the sweep). */
-NAV_HD static inline void nav_fft_slab_next(const nav_fft_slab *sl, const nav_real *c, nav_idx plane,
-                                            const nav_idx slot[4], const int k[3], int z, int rows, nav_real nxt[8][2],
-                                            nav_real blk[8][2]) {
-  NAV_FOR_ENTRY(s, 4, sl->ns) blk[s][0] = nxt[s][0], blk[s][1] = nxt[s][1];
-  if (z >= 0 && z < rows) nav_fft_slab_load(sl, c, plane, slot, z, nxt);
-  nav_fft_slab_map_in(sl, k, blk);
-}
-
 /* The X form back into plane z (map (2)); the entries with s0 = 0 are the stored ones. */
-NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, nav_idx plane, const nav_idx slot[4],
+NAV_HD static inline void nav_fft_slab_put(const nav_fft_slab *sl, nav_real *c, nav_idx plane, const nav_idx slot[2],
                                            const int k[3], int z, nav_real blk[8][2]) {
   NAV_UNROLL for (int d = 0; d < 2; d++) if (d + 1 < sl->dim)
     if (sl->tw[d]) nav_fft_block_map(blk, sl->ns, d, sl->tw[d][2 * k[d]], sl->tw[d][2 * k[d] + 1], 0);
   nav_real *cz = c + 2 * plane * z;
   NAV_FOR_ENTRY(s, 4, sl->ns) {
     if (s & 1) continue;
-    cz[2 * slot[s]] = blk[s][0];
-    cz[2 * slot[s] + 1] = blk[s][1];
+    cz[2 * slot[nav_fft_slab_of(s)]] = blk[s][0];
+    cz[2 * slot[nav_fft_slab_of(s)] + 1] = blk[s][1];
   }
 }
 
@@ -398,53 +469,46 @@ NAV_HD static inline nav_real nav_fft_slab_link_value(const nav_real *e, nav_rea
   return al;
 }
 
-/* The ends of chunk h's pieces of representative rep's lines (header) into the chunks' array e. */
-NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, int h, nav_real *e) {
+/* The ends of chunk h's pieces of representative rep's lines (header) into the chunks' array e, in one sweep
+ * down: d' of the data (v), of p's right-hand side (pp) and the weights w of the first row. ring: the reader's
+ * (nav_fft_slab_reader; NULL on the host). */
+NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_real *c, int rep, int h, nav_real *e,
+                                            nav_real *ring) {
   int pm[3], k[3], empty, last[4], z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
   nav_fft_slab_chunk(sl, h, &z0, &mz);
   const int ns = sl->ns, g = sl->z0 + z0; /* the chunk's first global row */
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
-  nav_real lam[4], cp[4], v[4][2], pp[4], piv[4], blk[8][2], nxt[8][2];
-  nav_idx slot[4];
-  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
-  nav_fft_slab_slots(sl, pm, k, slot);
-  NAV_FOR_ENTRY(s, 4, ns)
+  nav_real lam[4], cp[4], v[4][2], pp[4], piv[4], w[4], g0[4][2], p0[4], blk[8][2];
+  nav_fft_slab_reader rd;
+  nav_fft_slab_reader_init(&rd, sl, c, NULL, rep, pm, k, ring);
+  NAV_FOR_ENTRY(s, 4, ns) {
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty), last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
-  nav_fft_slab_load(sl, c, plane, slot, z0, nxt);
-  for (int z = 0; z < mz; z++) { /* from the top: g and p at the last row, and q there */
-    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z + 1, z0 + mz, nxt, blk);
+    w[s] = 1, g0[s][0] = g0[s][1] = p0[s] = 0;
+  }
+  nav_fft_slab_begin(&rd, z0, 1, mz);
+  for (int z = 0; z < mz; z++) {
+    nav_fft_slab_read(&rd, sl, k, blk, NULL);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
+      if (z) w[s] *= -cp[s];
       piv[s] = nav_fft_slab_pivot(A, B, C, lam[s], z, &cp[s]);
-      NAV_UNROLL for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
+      NAV_UNROLL for (int q = 0; q < 2; q++) {
+        v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
+        g0[s][q] += w[s] * v[s][q];
+      }
       pp[s] = -A[z] * (z ? pp[s] : 1) * piv[s];
+      p0[s] += w[s] * pp[s];
     }
   }
-  NAV_FOR_ENTRY(s, 4, ns) {
+  NAV_FOR_ENTRY(s, 4, ns) { /* a pinned line's last row is 0: gl, pl, ql 0, and q (its right-hand side there) too */
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     const int pinned = last[s] < mz - 1;
+    const nav_real ql = pinned ? 0 : -C[mz - 1] * piv[s];
+    o[0] = g0[s][0], o[1] = g0[s][1];
     o[2] = pinned ? 0 : v[s][0], o[3] = pinned ? 0 : v[s][1];
-    o[5] = pinned ? 0 : pp[s];
-    o[7] = pinned ? 0 : -C[mz - 1] * piv[s];
-  }
-  nav_fft_slab_load(sl, c, plane, slot, z0 + mz - 1, nxt);
-  for (int z = mz - 1; z >= 0; z--) { /* from the bottom: g, q at the first row, and p there */
-    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z - 1, z > 0 ? z0 + mz : -1, nxt, blk);
-    NAV_FOR_ENTRY(s, 4, ns) {
-      if (z > last[s]) continue;
-      const int bottom = z == last[s];
-      piv[s] = 1 / (B[z] + lam[s] - (bottom ? 0 : C[z] * cp[s]));
-      cp[s] = A[z] * piv[s];
-      NAV_UNROLL for (int q = 0; q < 2; q++) v[s][q] = (blk[s][q] - (bottom ? 0 : C[z] * v[s][q])) * piv[s];
-      pp[s] = bottom ? (last[s] < mz - 1 ? 0 : -C[z] * piv[s]) : -C[z] * pp[s] * piv[s];
-    }
-  }
-  NAV_FOR_ENTRY(s, 4, ns) {
-    nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
-    o[0] = v[s][0], o[1] = v[s][1];
-    o[4] = -A[0] * piv[s];
-    o[6] = pp[s];
+    o[4] = p0[s], o[5] = pinned ? 0 : pp[s];
+    o[6] = w[s] * ql, o[7] = ql;
   }
 }
 
@@ -524,29 +588,28 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
 }
 
 /* Chunk h's rows of representative rep's lines, in place in c: forward elimination with X, Y (from
- * nav_fft_slab_chunk_xy, in e) on the right-hand side, the eliminated rows stored through map (2),
- * then back substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0. */
+ * nav_fft_slab_chunk_xy, in e) on the right-hand side, the eliminated rows stored through map (2), then back
+ * substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0. ring: the reader's
+ * (nav_fft_slab_reader; NULL on the host). */
 NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *e, nav_real *c,
-                                             const nav_real *cpz, int rep, int h) {
+                                             const nav_real *cpz, int rep, int h, nav_real *ring) {
   int pm[3], k[3], empty[4], last[4], z0, mz;
   nav_fft_slab_plane(sl, rep, pm, k);
   nav_fft_slab_chunk(sl, h, &z0, &mz);
   const int ns = sl->ns, g = sl->z0 + z0;
   const nav_real *A = sl->a + g, *B = sl->b + g, *C = sl->c + g;
-  const nav_idx zst = (nav_idx)sl->reps * ns, at = (nav_idx)rep * ns;
-  nav_real lam[4], X[4][2], Y[4][2], cp[4], v[4][2], blk[8][2], nxt[8][2];
-  nav_idx slot[4];
-  const nav_idx plane = (nav_idx)(pm[0] / 2 + 1) * pm[1];
-  nav_fft_slab_slots(sl, pm, k, slot);
+  nav_real lam[4], X[4][2], Y[4][2], cp[4], v[4][2], blk[8][2];
+  nav_fft_slab_reader rd;
+  nav_fft_slab_reader_init(&rd, sl, c, NULL, rep, pm, k, ring);
   NAV_FOR_ENTRY(s, 4, ns) {
     const nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     lam[s] = nav_fft_slab_lambda(sl, pm, k, s, &empty[s]);
     last[s] = nav_fft_slab_last(sl, h, mz, lam[s]);
     X[s][0] = o[0], X[s][1] = o[1], Y[s][0] = o[2], Y[s][1] = o[3];
   }
-  nav_fft_slab_load(sl, c, plane, slot, z0, nxt);
+  nav_fft_slab_begin(&rd, z0, 1, mz);
   for (int z = 0; z < mz; z++) {
-    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z + 1, z0 + mz, nxt, blk);
+    nav_fft_slab_read(&rd, sl, k, blk, NULL);
     NAV_FOR_ENTRY(s, 4, ns) {
       if (z > last[s]) continue;
       const nav_real piv = nav_fft_slab_pivot(A, B, C, lam[s], z, &cp[s]);
@@ -556,20 +619,21 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
         blk[s][q] = v[s][q] = d * piv;
       }
     }
-    nav_fft_slab_put(sl, c, plane, slot, k, z0 + z, blk);
+    nav_fft_slab_put(sl, c, rd.plane, rd.slot, k, z0 + z, blk);
   }
-  nav_fft_slab_load(sl, c, plane, slot, z0 + mz - 1, nxt);
+  rd.cpz = cpz;
+  nav_fft_slab_begin(&rd, z0 + mz - 1, -1, mz);
   for (int z = mz - 1; z >= 0; z--) {
-    nav_fft_slab_next(sl, c, plane, slot, k, z0 + z - 1, z > 0 ? z0 + mz : -1, nxt, blk);
+    nav_fft_slab_read(&rd, sl, k, blk, cp);
     NAV_FOR_ENTRY(s, 4, ns) {
       NAV_UNROLL for (int q = 0; q < 2; q++) {
         if (z > last[s]) v[s][q] = 0;
-        else if (z < last[s]) v[s][q] = blk[s][q] - cpz[(z0 + z) * zst + at + s] * v[s][q];
+        else if (z < last[s]) v[s][q] = blk[s][q] - cp[s] * v[s][q];
         else v[s][q] = blk[s][q];
         blk[s][q] = empty[s] ? 0 : v[s][q] * sl->scale;
       }
     }
-    nav_fft_slab_put(sl, c, plane, slot, k, z0 + z, blk);
+    nav_fft_slab_put(sl, c, rd.plane, rd.slot, k, z0 + z, blk);
   }
 }
 

@@ -182,7 +182,7 @@ nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_
   const nav_idx stride = (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
 #pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
   for (int h = 0; h < sl->chunks; h++)
-    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_ends(sl, c, rep, h, s->e);
+    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_ends(sl, c, rep, h, s->e, NULL);
 #pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
   for (int rep = 0; rep < sl->reps; rep++)
     for (int q = 0; q < sl->ns; q++)
@@ -201,7 +201,7 @@ nav_err nav_fft_slab_inverse_cpu(const nav_fft_slab *sl, const nav_real *all, na
     for (int q = 0; q < sl->ns; q++) nav_fft_slab_chunk_xy(sl, all, s->e, rep, q);
 #pragma omp parallel for collapse(2) schedule(static) if (sl->reps >= 256)
   for (int h = 0; h < sl->chunks; h++)
-    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_solve(sl, s->e, c, s->cp, rep, h);
+    for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_solve(sl, s->e, c, s->cp, rep, h, NULL);
   NAV_FFTW(execute_dft_c2r)(s->inv, s->c, scratch);
   const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
   nav_fftw_scatter(sl->m, e, scratch, x, off, st);

@@ -484,16 +484,21 @@ __global__ void nav_fft_slab_coefficients_kernel(nav_fft_slab sl, nav_real *cp) 
   NAV_SLAB_DISPATCH(sl, nav_fft_slab_coefficients(&l_, t % sl.reps, t / sl.reps, cp));
 }
 
-__global__ void nav_fft_slab_ends_kernel(nav_fft_slab sl, const nav_real *c, nav_real *e) {
+/* The sweeps read through the shared-memory ring of nav_fft_slab_reader: blocks of NAV_FFT_SLAB_THREADS. */
+__global__ void __launch_bounds__(NAV_FFT_SLAB_THREADS) nav_fft_slab_ends_kernel(nav_fft_slab sl, const nav_real *c,
+                                                                               nav_real *e) {
+  __shared__ nav_real ring[NAV_FFT_SLAB_RING];
   const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (t >= sl.reps * sl.chunks) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_ends(&l_, c, t % sl.reps, t / sl.reps, e));
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_ends(&l_, c, t % sl.reps, t / sl.reps, e, ring));
 }
 
-__global__ void nav_fft_slab_solve_kernel(nav_fft_slab sl, const nav_real *e, nav_real *c, const nav_real *cp) {
+__global__ void __launch_bounds__(NAV_FFT_SLAB_THREADS) nav_fft_slab_solve_kernel(nav_fft_slab sl, const nav_real *e,
+                                                                                nav_real *c, const nav_real *cp) {
+  __shared__ nav_real ring[NAV_FFT_SLAB_RING];
   const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (t >= sl.reps * sl.chunks) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, e, c, cp, t % sl.reps, t / sl.reps));
+  NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, e, c, cp, t % sl.reps, t / sl.reps, ring));
 }
 
 /* one thread per (representative, entry) */
@@ -510,7 +515,9 @@ __global__ void nav_fft_slab_chunk_xy_kernel(nav_fft_slab sl, const nav_real *al
   nav_fft_slab_chunk_xy(&sl, all, e, t / sl.ns, t % sl.ns);
 }
 
-static unsigned nav_fft_slab_blocks(int threads) { return (unsigned)((threads + 127) / 128); }
+static unsigned nav_fft_slab_blocks(int threads) {
+  return (unsigned)((threads + NAV_FFT_SLAB_THREADS - 1) / NAV_FFT_SLAB_THREADS);
+}
 
 nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
                                   nav_real *scratch, nav_real *ends, void **state) {
@@ -536,8 +543,8 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav
     NAV_CALL(nav_alloc_cuda((void **)&s->cp, (size_t)sl->reps * sl->ns * planes * sizeof(nav_real)));
     NAV_CALL(nav_alloc_cuda((void **)&s->e,
                             (size_t)sl->chunks * sl->reps * sl->ns * NAV_FFT_SLAB_ENDS * sizeof(nav_real)));
-    nav_fft_slab_coefficients_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), 128, 0, nav_cuda_stream>>>(*sl,
-                                                                                                            s->cp);
+    nav_fft_slab_coefficients_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0,
+                                       nav_cuda_stream>>>(*sl, s->cp);
     NAV_CUDA_LAUNCHED("nav_fft_slab_coefficients_kernel");
   }
   const int e0 = sl->tw[0] != NULL, e1 = sl->dim == 3 && sl->tw[1] != NULL;
@@ -549,10 +556,11 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav
 #else
   NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, (nav_cufft_real *)scratch, (nav_cufft_complex *)nav_fft_cbuf));
 #endif
-  nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), 128, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf,
-                                                                                                    s->e);
+  nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
+      *sl, nav_fft_cbuf, s->e);
   NAV_CUDA_LAUNCHED("nav_fft_slab_ends_kernel");
-  nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), 128, 0, nav_cuda_stream>>>(*sl, s->e, ends);
+  nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
+      *sl, s->e, ends);
   NAV_CUDA_LAUNCHED("nav_fft_slab_compose_kernel");
   return NAV_OK;
 }
@@ -561,9 +569,10 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
                                   const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
   NAV_CHECK(s, NAV_ERR_INTERNAL, "fft_slab_inverse before fft_slab_forward");
-  nav_fft_slab_chunk_xy_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), 128, 0, nav_cuda_stream>>>(*sl, all, s->e);
+  nav_fft_slab_chunk_xy_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
+      *sl, all, s->e);
   NAV_CUDA_LAUNCHED("nav_fft_slab_chunk_xy_kernel");
-  nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), 128, 0, nav_cuda_stream>>>(
+  nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, s->e, nav_fft_cbuf, s->cp);
   NAV_CUDA_LAUNCHED("nav_fft_slab_solve_kernel");
   NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# One-GPU checks and measurements of issues 14 and 16 (nvidia-h200), in parts of at most 10 minutes:
+#   verify    the CUDA changes not yet run on a GPU: the slab kernels on one GPU against FFTW (NAV_FFT_SLABS=1
+#             test_fft backends, chunks of 32 and of 3 rows), the slabs and their ends' exchange with 2 ranks
+#             sharing the GPU (bench poisson, transport mpi, against one rank), mgpcg (the flexible CG) on
+#             the snake's first steps, and the 1-GPU gpu tests named by TESTS
+#   ranks     test_fft ranks cuda (every split on 2 ranks, against one CPU rank) with the 2 ranks sharing the GPU
+#   slabvariant  the slab solve time of another binary (VARIANT), chunks of ROWS rows
+#   snakedomain  issue 14: the snake Re 2000 AoA 35 on PetIBM's domain and its larger one (to t = 40)
+#   solveprofile  ncu: every kernel of the 256^3 solve, box and slabs on one GPU (the last TAIL launches)
+#   slabncu   the slab line kernels of the one-GPU slab solve at 256^3 under ncu --set full (occupancy,
+#             issue slots, stall reasons, memory), and the solve time of the box and of the slabs on one GPU
+# usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
+#   bash bench/gpu_one_round.sh PART...      logs and a table in $OUT
+set -u
+source bench/gpu_env.sh
+BIN=.carry/bg
+OUT=${OUT:-/tmp/gpu_one}
+W=/tmp/gpu_one_runs
+mkdir -p "$OUT" "$W"
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+SUM=$OUT/summary.txt
+note() { echo "$*" | tee -a "$SUM"; }
+note "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs) | $(nproc --all) cores | binaries of $(cat $BIN/.commit)"
+api() { # LABEL RANKS GRID [ENV...]: the Poisson solve alone through the library, all-Neumann, fft to 1e-6
+  local label=$1 r=$2 g=$3
+  shift 3
+  env "$@" timeout 120 mpiexec -n "$r" --bind-to none $BIN/navier bench poisson --dim 3 --grid "$g" --bc neumann \
+    --solver fft --tol 1e-6 --backend cuda --transport mpi --repeat 9 --json >"$OUT/api_$label.log" 2>&1
+  note "$label: exit $? | $(tail -1 "$OUT/api_$label.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, relres %.2e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1)"
+}
+for part in "$@"; do
+  note "=== $part"
+  case $part in
+  verify)
+    for rows in 32 3; do
+      NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows timeout 200 $BIN/tests/test_fft backends >"$OUT/slabs_backends_$rows.log" 2>&1
+      note "NAV_FFT_SLABS=1 rows $rows test_fft backends: exit $?"
+      grep -E "fft cuda" "$OUT/slabs_backends_$rows.log" | cut -c1-200 | tee -a "$SUM"
+    done
+    api fft_1rank 1 128,128,128
+    api fft_2ranks_1gpu 2 128,128,128
+    api fft_2ranks_1gpu_rows3 2 128,128,128 NAV_FFT_SLAB_ROWS=3
+    timeout 120 $BIN/navier run cases/snake2d_re2000_aoa35.ini --set run.backend=cuda --set pressure.solver=mgpcg \
+      --set time.max_steps=3 --set output.monitor_every=1 --set output.fields_dt=0 --set output.checkpoint_dt=0 \
+      --output "$W/snake_mgpcg" >"$OUT/snake_mgpcg.log" 2>&1
+    note "snake mgpcg 3 steps: exit $?"
+    cut -d, -f1-8 "$W/snake_mgpcg/monitor.csv" | tee -a "$SUM"
+    (cd build-gpu && timeout 300 ctest -R "${TESTS:-gpu_fft_backends|gpu_four_ranks|gpu_kernels|gpu_mixed|gpu_mg_graphs|gpu_cylinder2d}" -j 3 --output-on-failure >"$OUT/ctest.log" 2>&1)
+    grep -E "Test +#|tests passed|tests failed" "$OUT/ctest.log" | tee -a "$SUM"
+    ;;
+  ranks) # test_fft ranks cuda (gpu_two_gpus_fft_solver) with the 2 ranks sharing the GPU
+    timeout 300 mpiexec -n 2 --bind-to none $BIN/tests/test_fft ranks cuda >"$OUT/fft_ranks_1gpu.log" 2>&1
+    note "test_fft ranks cuda, 2 ranks on 1 GPU: exit $?"
+    grep -cE "^ok|PASS" "$OUT/fft_ranks_1gpu.log" | sed 's/^/passed lines: /' | tee -a "$SUM"
+    grep -E "FAIL|wrong" "$OUT/fft_ranks_1gpu.log" | head | tee -a "$SUM"
+    ;;
+  slabncu) # (ROWS: the chunk rows to time the slabs with, default 32)
+    for rows in 32 3; do
+      NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows timeout 200 $BIN/tests/test_fft backends >"$OUT/slabs_backends_$rows.log" 2>&1
+      note "NAV_FFT_SLABS=1 rows $rows test_fft backends: exit $?"
+      grep -E "fft cuda" "$OUT/slabs_backends_$rows.log" | cut -c1-200 | tee -a "$SUM"
+    done
+    api fft_box_256 1 256,256,256
+    for rows in ${ROWS:-32}; do api fft_slabs_256_rows$rows 1 256,256,256 NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows; done
+    NAV_FFT_SLABS=1 timeout 300 ncu --clock-control none --set full --print-details all \
+      --kernel-name regex:"slab_(ends|solve)" --launch-skip 2 --launch-count 2 \
+      $BIN/navier bench poisson --dim 3 --grid 256,256,256 --bc neumann --solver fft --tol 1e-6 --backend cuda \
+      --repeat 2 >"$OUT/ncu_slabs.log" 2>&1
+    note "ncu slabs: exit $?"
+    grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput|Registers Per|Achieved Occupancy|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Stall Long|Stall Wait" \
+      "$OUT/ncu_slabs.log" | cut -c1-140 | tee -a "$SUM"
+    ;;
+  solveprofile) # every kernel of the 256^3 solves (box, slabs on one GPU): time, DRAM and SM throughput, bytes
+    M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes.sum
+    for v in box slabs; do
+      env NAV_FFT_SLABS=$([ $v = slabs ] && echo 1 || echo 0) timeout 200 ncu --clock-control none --metrics $M --csv \
+        --print-units base -c 120 $BIN/navier bench poisson --dim 3 --grid 256,256,256 --bc neumann --solver fft \
+        --tol 1e-6 --backend cuda --repeat 3 >"$OUT/ncu_$v.csv" 2>"$OUT/ncu_$v.err"
+      note "ncu $v: exit $?"
+      /usr/bin/python3 bench/ncu_table.py "$OUT/ncu_$v.csv" --first 120 >"$OUT/ncu_$v.txt"
+      tail -${TAIL:-24} "$OUT/ncu_$v.txt" | cut -c1-150 | tee -a "$SUM"
+    done
+    ;;
+  slabvariant) # the slab solve with a binary built with other reader constants (VARIANT: the binary's path)
+    for rows in ${ROWS:-32}; do
+      env NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows timeout 120 $VARIANT bench poisson --dim 3 --grid 256,256,256 \
+        --bc neumann --solver fft --tol 1e-6 --backend cuda --repeat 9 --json >"$OUT/api_variant_$rows.log" 2>&1
+      note "$(basename $VARIANT) slabs rows $rows: exit $? | $(tail -1 "$OUT/api_variant_$rows.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms" % (1e3 * d["solve_s"]))' 2>&1)"
+    done
+    ;;
+  snakedomain) # issue 14: the snake Re 2000 AoA 35 to t = END (default 40) on larger domains (SNAKE_GRIDS: the
+    # directory of the face files; x40 = [-15, 25] (PetIBM's base), x55/y40 = [-20, 35] x [-20, 20] (its larger one))
+    for dom in "40 30 x40 snake_y -15 -15" "55 40 x55 y40 -20 -20"; do
+      set -- $dom
+      lx=$1 ly=$2 xf=$SNAKE_GRIDS/$3.txt yf=$SNAKE_GRIDS/$4.txt x0=$5 y0=$6
+      [ "$4" = snake_y ] && yf=$PWD/data/snake_grid_y.txt
+      nx=$(grep -c -v '^#' "$xf"); ny=$(grep -c -v '^#' "$yf")
+      timeout ${SNAKE_LIMIT:-250} $BIN/navier run cases/snake2d_re2000_aoa35.ini --set run.backend=cuda \
+        --set grid.nx=$((nx - 1)) --set grid.ny=$((ny - 1)) --set grid.lx=$lx --set grid.ly=$ly --set grid.x0=$x0 --set grid.y0=$y0 \
+        --set grid.x_file=$xf --set grid.y_file=$yf --set time.end_time=${END:-40} --set forces.average_start=20 \
+        --set output.fields_dt=0 --set output.checkpoint_dt=0 --output "$W/snake_$lx" >"$OUT/snake_$lx.log" 2>&1
+      note "snake domain ${lx}x$ly ($((nx - 1))x$((ny - 1)) cells): exit $?"
+      cp "$W/snake_$lx/monitor.csv" "$OUT/snake_${lx}_monitor.csv" 2>/dev/null
+      /usr/bin/python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["bodies"][0]; print({k: b[k] for k in b if k in ("cd_mean","cl_mean","cl_amplitude","st","slip_max","slip_rms")})' "$W/snake_$lx/summary.json" 2>&1 | tee -a "$SUM"
+      tail -3 "$OUT/snake_$lx.log" | tee -a "$SUM"
+    done
+    ;;
+  esac
+done
