@@ -8,6 +8,7 @@
 #   slabvariant  the slab solve time of another binary (VARIANT), chunks of ROWS rows
 #   snakedomain  issue 14: the snake Re 2000 AoA 35 on PetIBM's domain and its larger one (to t = 40)
 #   solveprofile  ncu: every kernel of the 256^3 solve, box and slabs on one GPU (the last TAIL launches)
+#   step      the 256^3 cavity step with the FFT solver, box and slabs on one GPU; the phases (--profile)
 #   slabncu   the slab line kernels of the one-GPU slab solve at 256^3 under ncu --set full (occupancy,
 #             issue slots, stall reasons, memory), and the solve time of the box and of the slabs on one GPU
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
@@ -80,6 +81,23 @@ for part in "$@"; do
       note "ncu $v: exit $?"
       /usr/bin/python3 bench/ncu_table.py "$OUT/ncu_$v.csv" --first 120 >"$OUT/ncu_$v.txt"
       tail -${TAIL:-24} "$OUT/ncu_$v.txt" | cut -c1-150 | tee -a "$SUM"
+    done
+    ;;
+  step) # the 256^3 cavity step with the FFT solver: the box and the slabs on one GPU (NAV_FFT_SLABS=1), and the
+    # phases of 40 steps of navier run --profile with the slabs
+    for v in box slabs; do
+      env NAV_FFT_SLABS=$([ $v = slabs ] && echo 1 || echo 0) timeout 150 $BIN/navier bench step --case \
+        cases/cavity3d_re1000.ini --set run.backend=cuda --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 \
+        --set pressure.solver=fft --steps 20 --json >"$OUT/step_$v.log" 2>&1
+      /usr/bin/python3 bench/step_line.py "$OUT/step_$v.log" "step 256^3 fft $v" "$?" | tee -a "$SUM"
+    done
+    for v in box slabs; do
+      env NAV_FFT_SLABS=$([ $v = slabs ] && echo 1 || echo 0) timeout 150 $BIN/navier run cases/cavity3d_re1000.ini \
+        --set run.backend=cuda --set grid.nx=256 --set grid.ny=256 --set grid.nz=256 --set pressure.solver=fft \
+        --set time.max_steps=40 --set output.fields_dt=0 --set output.checkpoint_dt=0 --set output.monitor_every=1000 \
+        --output "$W/prof_$v" --profile >"$OUT/profile_$v.log" 2>&1
+      note "profile $v: exit $?"
+      grep -A8 "^profile" "$OUT/profile_$v.log" | tee -a "$SUM"
     done
     ;;
   slabvariant) # the slab solve with a binary built with other reader constants (VARIANT: the binary's path)

@@ -227,9 +227,10 @@ static void test_ranks(void) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int n3[3] = {12, 10, 13}, n2[3] = {14, 13, 1}; /* 13: slabs of >= 3 rows on 4 ranks */
-  const int kinds[4][3] = {{0, 0, 0}, {4, 0, 1}, {2, 4, 3}, {4, 4, 2}};
+  /* NN NN NN and NN PP NN: singular, the slabs' mean in the spectrum (y periodic: two entries of the zero mode) */
+  const int kinds[5][3] = {{0, 0, 0}, {4, 0, 1}, {2, 4, 3}, {4, 4, 2}, {0, 4, 0}};
   for (int dim = 2; dim <= 3; dim++)
-    for (int kk = 0; kk < 4; kk++)
+    for (int kk = 0; kk < 5; kk++)
       for (int mask = 0; mask < 1 << dim; mask++) {
         const int *n = dim == 3 ? n3 : n2;
         if (!mask_allowed(dim, kinds[kk], mask)) continue;

@@ -284,6 +284,28 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
 /* Values per entry in an ends array: g0 (re, im), gl (re, im), p0, pl, q0, ql. */
 #define NAV_FFT_SLAB_ENDS 8
 
+/* The mean of a singular problem (two Neumann faces along z, the others periodic or even: the lines are
+ * pinned, above; b compatible). The solvers' semantics: x gets zero mean. A constant field is a constant
+ * on the (0, 0) line only (entry 0 of representative 0, real part, in the X form too), the null space: so
+ * with y the pinned line's solution, the line wanted is y - c, c = (sum_z y dz) / W (W = sum dz), and no
+ * pass over the field. sum_z y dz over the ranks comes with the ends: on rank r, y = g_r + p_r X_r + q_r Y_r
+ * (its piece), so
+ *     sum_{z in r} y dz = Gw_r + Pw_r X_r + Qw_r Y_r,   Gw_r = u_r . d_r,   u_r = T_r^-T dz (fft.c, once),
+ * Pw_r = u_r . (-a_first e_first), Qw_r = u_r . (-c_last e_last): each rank adds Gw_r (the only part of its
+ * data d_r) to its ends (NAV_FFT_SLAB_SUMS values after them), and nav_fft_slab_mean sums the chain after
+ * the ends' exchange, with the X_r, Y_r of every rank, in one sweep forward. */
+#define NAV_FFT_SLAB_SUMS 1
+
+/* A rank's part of the gathered ends: its lines' ends, then its sums. */
+NAV_HD static inline nav_idx nav_fft_slab_part(const nav_fft_slab *sl) {
+  return (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS + NAV_FFT_SLAB_SUMS;
+}
+
+/* The (0, 0) line's value in local plane z of the half spectrum c (the real part; 0 in the X form too). */
+NAV_HD static inline nav_real nav_fft_slab_dc(const nav_fft_slab *sl, const nav_real *c, int z) {
+  return c[2 * (nav_idx)(sl->m[0] / 2 + 1) * (sl->dim == 3 ? sl->m[1] : 1) * z];
+}
+
 /* Chunk h of the rank's rows: its first local row and its rows (the rows split as evenly as the
  * chunk count allows; fft.c makes every chunk at least 3 rows). */
 NAV_HD static inline void nav_fft_slab_chunk(const nav_fft_slab *sl, int h, int *z0, int *mz) {
@@ -534,7 +556,7 @@ NAV_HD static inline void nav_fft_slab_compose(const nav_real *e, nav_idx stride
  * F_r = al_r + be_r F_{r+1} and L_r = ga_r + de_r F_{r+1}, Y summed on the way. */
 NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real *all, int rep, int s, nav_real X[2],
                                           nav_real Y[2]) {
-  const nav_idx stride = (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
+  const nav_idx stride = nav_fft_slab_part(sl);
   const nav_real *e = all + ((nav_idx)rep * sl->ns + s) * NAV_FFT_SLAB_ENDS;
   nav_real ga[2] = {0, 0}, de = 0, al[2] = {0, 0}, be = 0, gm[2] = {0, 0}, dm = 0, am[2] = {0, 0}, bm = 0, prod = 1;
   Y[0] = Y[1] = 0;
@@ -556,11 +578,33 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
   }
 }
 
+/* sl->mean[0] = c of the (0, 0) line ("the mean", above) from all (every rank's part): along the chain of the
+ * ranks X_r = L_{r-1} = ga_{r-1} + de_{r-1} F_r and Y_r = F_{r+1}, with F_r = al_r + be_r F_{r+1}, so
+ * sum_r (Pw_r X_r + Qw_r Y_r) = sum_r Pw_r ga_{r-1} + sum_r al_r K_r, K_r = K_{r-1} be_{r-1} + Qw_{r-1} +
+ * Pw_r de_{r-1} (nothing before rank 0). */
+NAV_HD static inline void nav_fft_slab_mean(const nav_fft_slab *sl, const nav_real *all) {
+  const nav_idx part = nav_fft_slab_part(sl), gw = part - NAV_FFT_SLAB_SUMS;
+  double yw = 0, K = 0;
+  nav_real ga = 0, de = 0, be = 0;
+  for (int r = 0; r < sl->P; r++) {
+    const nav_real *e = all + r * part; /* representative 0, entry 0 */
+    const double Pw = sl->mean_pq[2 * r], Qw_before = r ? sl->mean_pq[2 * r - 1] : 0;
+    K = K * be + Qw_before + Pw * de;
+    yw += e[gw] + Pw * ga;
+    const nav_real dp = de;
+    nav_real den;
+    de = nav_fft_slab_link(e, dp, &den, &be);
+    yw += K * nav_fft_slab_link_value(e, e[0], e[2], dp, den, &ga);
+  }
+  sl->mean[0] = yw / sl->mean_w;
+}
+
 /* The rank's X, Y (nav_fft_slab_xy), then every chunk's from the chain of chunks, in place of the
  * chunks' ends of entry s of representative rep in e: slots 0, 1 X and 2, 3 Y of each chunk. The
  * forward sweep leaves al, be, ga, de in the slots, the sweep back reads them. */
 NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const nav_real *all, nav_real *e, int rep,
                                                 int s) {
+  if (rep == 0 && s == 0 && sl->mean_u) nav_fft_slab_mean(sl, all);
   nav_real XR[2], F[2];
   nav_fft_slab_xy(sl, all, rep, s, XR, F);
   nav_real ga[2] = {XR[0], XR[1]}, de = 0;
@@ -589,7 +633,8 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
 
 /* Chunk h's rows of representative rep's lines, in place in c: forward elimination with X, Y (from
  * nav_fft_slab_chunk_xy, in e) on the right-hand side, the eliminated rows stored through map (2), then back
- * substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0. ring: the reader's
+ * substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0, and the (0, 0) line
+ * of a singular problem y - c ("the mean", sl->mean from nav_fft_slab_mean). ring: the reader's
  * (nav_fft_slab_reader; NULL on the host). */
 NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *e, nav_real *c,
                                              const nav_real *cpz, int rep, int h, nav_real *ring) {
@@ -633,6 +678,8 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
         blk[s][q] = empty[s] ? 0 : v[s][q] * sl->scale;
       }
     }
+    if (rep == 0 && sl->mean_u) /* y - c ("the mean") in each entry of the (0, 0) mode (2 where y is periodic) */
+      NAV_FOR_ENTRY(s, 4, ns) if (!empty[s] && lam[s] == 0) blk[s][0] = (v[s][0] - (nav_real)sl->mean[0]) * sl->scale;
     nav_fft_slab_put(sl, c, rd.plane, rd.slot, k, z0 + z, blk);
   }
 }

@@ -188,6 +188,11 @@ nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_
     for (int q = 0; q < sl->ns; q++)
       nav_fft_slab_compose(s->e + nav_fft_slab_at(sl, 0, rep, q), stride, sl->chunks,
                            ends + ((nav_idx)rep * sl->ns + q) * NAV_FFT_SLAB_ENDS);
+  if (sl->mean_u) { /* Gw ("the mean") */
+    double gw = 0;
+    for (int z = 0; z < planes; z++) gw += sl->mean_u[z] * nav_fft_slab_dc(sl, c, z);
+    ends[nav_fft_slab_part(sl) - NAV_FFT_SLAB_SUMS] = (nav_real)gw;
+  }
   return NAV_OK;
 }
 

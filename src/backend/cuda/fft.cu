@@ -501,6 +501,20 @@ __global__ void __launch_bounds__(NAV_FFT_SLAB_THREADS) nav_fft_slab_solve_kerne
   NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, e, c, cp, t % sl.reps, t / sl.reps, ring));
 }
 
+/* one block of 256 threads: Gw = sum_z u_z dc_z, after the rank's ends ("the mean") */
+__global__ void __launch_bounds__(256) nav_fft_slab_gw_kernel(nav_fft_slab sl, const nav_real *c, nav_real *ends) {
+  __shared__ double part[256];
+  double gw = 0;
+  for (int z = (int)threadIdx.x; z < sl.m[sl.dim - 1]; z += 256) gw += sl.mean_u[z] * nav_fft_slab_dc(&sl, c, z);
+  part[threadIdx.x] = gw;
+  __syncthreads();
+  for (int h = 128; h > 0; h /= 2) {
+    if ((int)threadIdx.x < h) part[threadIdx.x] += part[threadIdx.x + h];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) ends[nav_fft_slab_part(&sl) - NAV_FFT_SLAB_SUMS] = (nav_real)part[0];
+}
+
 /* one thread per (representative, entry) */
 __global__ void nav_fft_slab_compose_kernel(nav_fft_slab sl, const nav_real *e, nav_real *ends) {
   const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
@@ -562,6 +576,10 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav
   nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, s->e, ends);
   NAV_CUDA_LAUNCHED("nav_fft_slab_compose_kernel");
+  if (sl->mean_u) {
+    nav_fft_slab_gw_kernel<<<1, 256, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf, ends);
+    NAV_CUDA_LAUNCHED("nav_fft_slab_gw_kernel");
+  }
   return NAV_OK;
 }
 

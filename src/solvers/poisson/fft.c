@@ -113,7 +113,7 @@ struct nav_fft {
   nav_fft_slab sl;
   void *slab_state;
   nav_real *all;           /* every rank's ends, rank after rank; this rank's written there by fft_slab_forward */
-  int nends;               /* values of one rank's ends */
+  int nends;               /* values of one rank's ends and sums (nav_fft_slab_part) */
 };
 
 static int nav_fft_uniform(const double *w, int n) {
@@ -495,6 +495,47 @@ static nav_err nav_fft_path_buffers(nav_psolver *ps, size_t send, size_t recv) {
 }
 
 /* The slab descriptor and the ends' array (after the eigenvalues, rows and twiddles). */
+/* The constants of the slabs' mean of a singular problem (nav_point_fft.h "the mean") from the rows a, b, c of
+ * L_z (times S, all N global rows): W, and per rank r u_r = T_r^-T dz of its piece (the last rank's without
+ * its pinned row, whose u is 0; nav_fft_thomas on the transposed rows), Pw_r = -a_first u_0 and
+ * Qw_r = -c_last u_last; this rank's u and every rank's Pw, Qw go to the backend. */
+static nav_err nav_fft_slab_mean_setup(nav_psolver *ps, const double *a, const double *b, const double *c) {
+  nav_fft *f = ps->fft;
+  nav_fft_slab *sl = &f->sl;
+  const nav_level *l0 = &ps->lev[0];
+  const int t = f->dim - 1, N = l0->N[t], g = f->lay[0].lo[f->rank][t], m = f->lay[0].cnt[f->rank][t];
+  const double *dz = l0->w[t];
+  nav_real *ta = malloc((size_t)N * sizeof(nav_real)), *tb = malloc((size_t)N * sizeof(nav_real));
+  nav_real *tc = malloc((size_t)N * sizeof(nav_real)), *cp = malloc((size_t)N * sizeof(nav_real));
+  nav_real *u = malloc((size_t)N * sizeof(nav_real));
+  double *pq = malloc((size_t)2 * f->P * sizeof(double)), *mine = malloc((size_t)m * sizeof(double));
+  nav_err e = ta && tb && tc && cp && u && pq && mine ? NAV_OK : NAV_ERR_MEMORY;
+  sl->mean_w = 0;
+  for (int i = 0; i < N; i++) sl->mean_w += dz[i];
+  for (int r = 0; r < f->P && e == NAV_OK; r++) { /* T_r^T: sub-diagonal c_{i-1}, super-diagonal a_{i+1} */
+    const int gr = f->lay[0].lo[r][t], mr = f->lay[0].cnt[r][t], n = r == f->P - 1 ? mr - 1 : mr;
+    for (int i = 0; i < n; i++) {
+      ta[gr + i] = i ? (nav_real)c[gr + i - 1] : 0;
+      tb[gr + i] = (nav_real)b[gr + i];
+      tc[gr + i] = i + 1 < n ? (nav_real)a[gr + i + 1] : 0;
+      u[gr + i] = (nav_real)dz[gr + i];
+    }
+    nav_fft_thomas(n, 0, 1, u + gr, cp, ta + gr, tb + gr, tc + gr, 0, 0);
+    if (n < mr) u[gr + mr - 1] = 0;
+    pq[2 * r] = -a[gr] * u[gr];
+    pq[2 * r + 1] = n < mr ? 0 : -c[gr + mr - 1] * u[gr + mr - 1];
+  }
+  if (e == NAV_OK) {
+    for (int i = 0; i < m; i++) mine[i] = u[g + i];
+    e = nav_fft_upload(ps->ops, mine, m, (nav_real **)&sl->mean_u);
+  }
+  if (e == NAV_OK) e = nav_fft_upload(ps->ops, pq, 2 * f->P, (nav_real **)&sl->mean_pq);
+  if (e == NAV_OK) e = ps->ops->alloc((void **)&sl->mean, sizeof(double));
+  free(ta), free(tb), free(tc), free(cp), free(u), free(pq), free(mine);
+  NAV_CHECK(e != NAV_ERR_MEMORY, NAV_ERR_MEMORY, "cannot allocate the FFT slabs' mean");
+  return e;
+}
+
 static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
@@ -519,7 +560,7 @@ static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   const char *rows_env = getenv("NAV_FFT_SLAB_ROWS");
   const int rows = rows_env && atoi(rows_env) >= 3 ? atoi(rows_env) : NAV_FFT_SLAB_ROWS;
   sl->chunks = sl->m[s] / rows > 1 ? sl->m[s] / rows : 1;
-  f->nends = sl->reps * sl->ns * NAV_FFT_SLAB_ENDS;
+  f->nends = (int)nav_fft_slab_part(sl);
   const size_t bytes = (size_t)f->nends * sizeof(nav_real);
   NAV_CALL(ops->alloc((void **)&f->all, bytes * f->P));
   return nav_fft_path_buffers(ps, bytes, bytes * f->P);
@@ -667,7 +708,8 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     nav_fft_rows(l0->w[t], N, ps->bc[t][0], ps->bc[t][1], a, b, c);
     for (int i = 0; i < N; i++) a[i] *= S, b[i] *= S, c[i] *= S;
     f->tri_singular = ps->bc[t][0] == NAV_SCALAR_NEUMANN && ps->bc[t][1] == NAV_SCALAR_NEUMANN;
-    e = nav_fft_upload(ops, a, N, &f->ta);
+    if (f->slab && f->tri_singular) e = nav_fft_slab_mean_setup(ps, a, b, c);
+    if (e == NAV_OK) e = nav_fft_upload(ops, a, N, &f->ta);
     if (e == NAV_OK) e = nav_fft_upload(ops, b, N, &f->tb);
     if (e == NAV_OK) e = nav_fft_upload(ops, c, N, &f->tc);
     free(b);
@@ -742,7 +784,7 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
 
 int nav_fft_zero_mean(const nav_psolver *ps) {
   const nav_fft *f = ps->fft;
-  return f->tri < 0 && !f->dense[0] && !f->dense[1] && !f->dense[2];
+  return (f->tri < 0 && !f->dense[0] && !f->dense[1] && !f->dense[2]) || f->sl.mean_u;
 }
 
 int nav_fft_one_transform(const nav_psolver *ps) { return ps->fft->box; }
@@ -788,9 +830,9 @@ void nav_fft_destroy(nav_psolver *ps) {
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }
-  nav_real *v[9] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
-                    f->all};
-  for (int i = 0; i < 9; i++)
+  void *v[12] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
+                 f->all, (void *)f->sl.mean_u, (void *)f->sl.mean_pq, f->sl.mean};
+  for (int i = 0; i < 12; i++)
     if (v[i]) ops->free(v[i]);
   free(f->hs);
   free(f->hr);

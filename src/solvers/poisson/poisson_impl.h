@@ -182,8 +182,8 @@ int nav_fft_host_staged(const nav_kernel_ops *ops, const nav_decomp *dc, double 
 nav_err nav_fft_setup(nav_psolver *ps);
 nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum);
 void nav_fft_destroy(nav_psolver *ps);
-/* 1 if every direction is transformed by an FFT (no tridiagonal or dense one): the solution has
- * zero mean. */
+/* 1 if the solution has zero mean: every direction is transformed by an FFT (no tridiagonal or dense
+ * one), or the slabs of a singular problem remove it in the spectrum (nav_point_fft.h "the mean"). */
 int nav_fft_zero_mean(const nav_psolver *ps);
 /* 1 if the whole box is one multi-dimensional transform (ops->fft_box): the solve can remove b's mean. */
 int nav_fft_one_transform(const nav_psolver *ps);
