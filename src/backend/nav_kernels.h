@@ -94,9 +94,10 @@ typedef struct nav_fft_slab {
   int chunks;              /* the rank's rows are cut into this many chunks of at least 3 rows */
   /* a singular problem (the lines pinned; nav_point_fft.h "the mean"), else NULL: */
   const nav_real *mean_u;  /* backend memory, the rank's rows: the weights of its sum of x dz, u = T_r^-T dz */
+  const nav_real *mean_v1; /* backend memory, the rank's rows: the pinned line's response to ones */
   const nav_real *mean_pq; /* backend memory, 2 P values: each rank's Pw, Qw */
-  double mean_w;           /* W = sum of dz over the N rows */
-  double *mean;            /* backend memory, one double: the constant c */
+  double mean_w, mean_m1, mean_sigma; /* W = sum dz, M1 = sum v1 dz / W, n0 n1 / volume */
+  double *mean;            /* backend memory, 3 doubles: the ranks' sum of b dV, sigma, the constant c */
 } nav_fft_slab;
 
 typedef struct nav_kernel_ops {
@@ -395,11 +396,12 @@ typedef struct nav_kernel_ops {
    * fft_slab_forward: plan once (*state NULL; fft_box_free releases it), b (ghosts: first cell at
    * off, strides st) reordered into scratch (a dense m array) and transformed plane by plane into
    * the state's half spectrum, then ends = the ends of this rank's lines and, where sl->mean_u, its
-   * Gw (nav_fft_slab_part values, backend memory). fft_slab_inverse: with all = every rank's ends (P
-   * such arrays in the order of the ranks' rows), the rank's rows of the lines solved (a singular
-   * problem: x with zero mean, b compatible) and transformed back into x (off, st; it may be b). */
-  nav_err (*fft_slab_forward)(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
-                              nav_real *scratch, nav_real *ends, void **state);
+   * sums: Gw and this rank's sum of b dV (*bsum, backend memory; 0 where bsum is NULL: b compatible)
+   * (nav_fft_slab_part values, backend memory). fft_slab_inverse: with all = every rank's ends (P such
+   * arrays in the order of the ranks' rows), the rank's rows of the lines solved (a singular problem:
+   * b's mean removed and x's, in the spectrum) and transformed back into x (off, st; it may be b). */
+  nav_err (*fft_slab_forward)(const nav_fft_slab *sl, const nav_real *b, const double *bsum, nav_idx off,
+                              const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state);
   nav_err (*fft_slab_inverse)(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
                               const nav_idx st[3], nav_real *scratch, void **state);
 } nav_kernel_ops;

@@ -285,16 +285,20 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
 #define NAV_FFT_SLAB_ENDS 8
 
 /* The mean of a singular problem (two Neumann faces along z, the others periodic or even: the lines are
- * pinned, above; b compatible). The solvers' semantics: x gets zero mean. A constant field is a constant
- * on the (0, 0) line only (entry 0 of representative 0, real part, in the X form too), the null space: so
- * with y the pinned line's solution, the line wanted is y - c, c = (sum_z y dz) / W (W = sum dz), and no
- * pass over the field. sum_z y dz over the ranks comes with the ends: on rank r, y = g_r + p_r X_r + q_r Y_r
- * (its piece), so
+ * pinned, above). The solvers' semantics: b's mean is removed (b - s, s = sum b dV / volume) and x gets
+ * zero mean. Both touch only the (0, 0) line (entry 0 of representative 0, real part, in the X form too;
+ * where y is periodic entry 2 is the same mode): a constant plane c is c n0 n1 there, so a constant shift
+ * of b moves that line's right-hand side by sigma = n0 n1 s, and a constant field is a constant on it (the
+ * null space). With y the pinned line's solution for the data as they are and v1 the pinned solution for
+ * a right-hand side of ones (fft.c, once), the line wanted is, by linearity,
+ *     y - sigma v1 - c,   c = (sum_z y dz) / W - sigma M1   (W = sum dz, M1 = sum v1 dz / W),
+ * and no pass over the field, no host wait. sum_z y dz over the ranks comes with the ends: on rank r,
+ * y = g_r + p_r X_r + q_r Y_r (its piece), so
  *     sum_{z in r} y dz = Gw_r + Pw_r X_r + Qw_r Y_r,   Gw_r = u_r . d_r,   u_r = T_r^-T dz (fft.c, once),
  * Pw_r = u_r . (-a_first e_first), Qw_r = u_r . (-c_last e_last): each rank adds Gw_r (the only part of its
- * data d_r) to its ends (NAV_FFT_SLAB_SUMS values after them), and nav_fft_slab_mean sums the chain after
- * the ends' exchange, with the X_r, Y_r of every rank, in one sweep forward. */
-#define NAV_FFT_SLAB_SUMS 1
+ * data d_r) and its sum of b dV to its ends (NAV_FFT_SLAB_SUMS values after them), and nav_fft_slab_mean
+ * sums the chain after the ends' exchange, with the X_r, Y_r of every rank, in one sweep forward. */
+#define NAV_FFT_SLAB_SUMS 2
 
 /* A rank's part of the gathered ends: its lines' ends, then its sums. */
 NAV_HD static inline nav_idx nav_fft_slab_part(const nav_fft_slab *sl) {
@@ -578,25 +582,30 @@ NAV_HD static inline void nav_fft_slab_xy(const nav_fft_slab *sl, const nav_real
   }
 }
 
-/* sl->mean[0] = c of the (0, 0) line ("the mean", above) from all (every rank's part): along the chain of the
- * ranks X_r = L_{r-1} = ga_{r-1} + de_{r-1} F_r and Y_r = F_{r+1}, with F_r = al_r + be_r F_{r+1}, so
- * sum_r (Pw_r X_r + Qw_r Y_r) = sum_r Pw_r ga_{r-1} + sum_r al_r K_r, K_r = K_{r-1} be_{r-1} + Qw_{r-1} +
- * Pw_r de_{r-1} (nothing before rank 0). */
+/* sl->mean = the ranks' sum of b dV, sigma and c of the (0, 0) line ("the mean", above) from all (every rank's
+ * part): along the chain of the ranks X_r = L_{r-1} = ga_{r-1} + de_{r-1} F_r and Y_r = F_{r+1}, with
+ * F_r = al_r + be_r F_{r+1}, so sum_r (Pw_r X_r + Qw_r Y_r) = sum_r Pw_r ga_{r-1} + sum_r al_r K_r,
+ * K_r = K_{r-1} be_{r-1} + Qw_{r-1} + Pw_r de_{r-1} (nothing before rank 0). The same sums in the same order
+ * on every rank: the same bits. */
 NAV_HD static inline void nav_fft_slab_mean(const nav_fft_slab *sl, const nav_real *all) {
-  const nav_idx part = nav_fft_slab_part(sl), gw = part - NAV_FFT_SLAB_SUMS;
-  double yw = 0, K = 0;
+  const nav_idx part = nav_fft_slab_part(sl), sums = part - NAV_FFT_SLAB_SUMS;
+  double yw = 0, bsum = 0, K = 0;
   nav_real ga = 0, de = 0, be = 0;
   for (int r = 0; r < sl->P; r++) {
     const nav_real *e = all + r * part; /* representative 0, entry 0 */
     const double Pw = sl->mean_pq[2 * r], Qw_before = r ? sl->mean_pq[2 * r - 1] : 0;
     K = K * be + Qw_before + Pw * de;
-    yw += e[gw] + Pw * ga;
+    yw += e[sums] + Pw * ga;
+    bsum += e[sums + 1];
     const nav_real dp = de;
     nav_real den;
     de = nav_fft_slab_link(e, dp, &den, &be);
     yw += K * nav_fft_slab_link_value(e, e[0], e[2], dp, den, &ga);
   }
-  sl->mean[0] = yw / sl->mean_w;
+  const double sigma = sl->mean_sigma * bsum;
+  sl->mean[0] = bsum;
+  sl->mean[1] = sigma;
+  sl->mean[2] = yw / sl->mean_w - sigma * sl->mean_m1;
 }
 
 /* The rank's X, Y (nav_fft_slab_xy), then every chunk's from the chain of chunks, in place of the
@@ -634,7 +643,7 @@ NAV_HD static inline void nav_fft_slab_chunk_xy(const nav_fft_slab *sl, const na
 /* Chunk h's rows of representative rep's lines, in place in c: forward elimination with X, Y (from
  * nav_fft_slab_chunk_xy, in e) on the right-hand side, the eliminated rows stored through map (2), then back
  * substitution with cpz[z][rep][s] (their c'); the result times scale, the empty slots 0, and the (0, 0) line
- * of a singular problem y - c ("the mean", sl->mean from nav_fft_slab_mean). ring: the reader's
+ * of a singular problem y - sigma v1 - c ("the mean", sl->mean from nav_fft_slab_mean). ring: the reader's
  * (nav_fft_slab_reader; NULL on the host). */
 NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_real *e, nav_real *c,
                                              const nav_real *cpz, int rep, int h, nav_real *ring) {
@@ -678,8 +687,10 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
         blk[s][q] = empty[s] ? 0 : v[s][q] * sl->scale;
       }
     }
-    if (rep == 0 && sl->mean_u) /* y - c ("the mean") in each entry of the (0, 0) mode (2 where y is periodic) */
-      NAV_FOR_ENTRY(s, 4, ns) if (!empty[s] && lam[s] == 0) blk[s][0] = (v[s][0] - (nav_real)sl->mean[0]) * sl->scale;
+    if (rep == 0 && sl->mean_u) { /* y - sigma v1 - c ("the mean") in each entry of the (0, 0) mode */
+      const nav_real shift = (nav_real)(sl->mean[1] * sl->mean_v1[z0 + z] + sl->mean[2]);
+      NAV_FOR_ENTRY(s, 4, ns) if (!empty[s] && lam[s] == 0) blk[s][0] = (v[s][0] - shift) * sl->scale;
+    }
     nav_fft_slab_put(sl, c, rd.plane, rd.slot, k, z0 + z, blk);
   }
 }

@@ -143,8 +143,8 @@ nav_err nav_fft_box_cpu(const int m[3], const nav_real *const tw[3], const nav_r
                         const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                         const nav_idx st[3], nav_real *scratch, void **state);
 void nav_fft_box_free_cpu(void *state);
-nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
-                                 nav_real *scratch, nav_real *ends, void **state);
+nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, const double *bsum, nav_idx off,
+                                 const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state);
 nav_err nav_fft_slab_inverse_cpu(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
                                  const nav_idx st[3], nav_real *scratch, void **state);
 nav_err nav_fft_divide_cpu(const int m[3], const nav_real *const lam[3], nav_real *data);

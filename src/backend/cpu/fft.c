@@ -149,8 +149,8 @@ void nav_fft_box_free_cpu(void *state) {
 
 /* Slabs (nav_fft_slab): the box's copy and transforms over the plane directions, one plane after
  * the other (FFTW's howmany), and the line steps of nav_point_fft.h per representative. */
-nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
-                                 nav_real *scratch, nav_real *ends, void **state) {
+nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, const double *bsum, nav_idx off,
+                                 const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state) {
   nav_fftw_box *s = (nav_fftw_box *)*state;
   const int *m = sl->m, planes = m[sl->dim - 1], h0 = m[0] / 2 + 1, m1 = sl->dim == 3 ? m[1] : 1;
   const long half = (long)h0 * m1 * planes;
@@ -188,10 +188,12 @@ nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, nav_
     for (int q = 0; q < sl->ns; q++)
       nav_fft_slab_compose(s->e + nav_fft_slab_at(sl, 0, rep, q), stride, sl->chunks,
                            ends + ((nav_idx)rep * sl->ns + q) * NAV_FFT_SLAB_ENDS);
-  if (sl->mean_u) { /* Gw ("the mean") */
+  if (sl->mean_u) { /* Gw and the sum of b dV ("the mean") */
     double gw = 0;
     for (int z = 0; z < planes; z++) gw += sl->mean_u[z] * nav_fft_slab_dc(sl, c, z);
-    ends[nav_fft_slab_part(sl) - NAV_FFT_SLAB_SUMS] = (nav_real)gw;
+    nav_real *sums = ends + nav_fft_slab_part(sl) - NAV_FFT_SLAB_SUMS;
+    sums[0] = (nav_real)gw;
+    sums[1] = bsum ? (nav_real)*bsum : 0;
   }
   return NAV_OK;
 }

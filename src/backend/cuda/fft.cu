@@ -501,8 +501,9 @@ __global__ void __launch_bounds__(NAV_FFT_SLAB_THREADS) nav_fft_slab_solve_kerne
   NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, e, c, cp, t % sl.reps, t / sl.reps, ring));
 }
 
-/* one block of 256 threads: Gw = sum_z u_z dc_z, after the rank's ends ("the mean") */
-__global__ void __launch_bounds__(256) nav_fft_slab_gw_kernel(nav_fft_slab sl, const nav_real *c, nav_real *ends) {
+/* one block of 256 threads: Gw = sum_z u_z dc_z and the sum of b dV after the rank's ends ("the mean") */
+__global__ void __launch_bounds__(256) nav_fft_slab_sums_kernel(nav_fft_slab sl, const nav_real *c, const double *bsum,
+                                                                nav_real *ends) {
   __shared__ double part[256];
   double gw = 0;
   for (int z = (int)threadIdx.x; z < sl.m[sl.dim - 1]; z += 256) gw += sl.mean_u[z] * nav_fft_slab_dc(&sl, c, z);
@@ -512,7 +513,11 @@ __global__ void __launch_bounds__(256) nav_fft_slab_gw_kernel(nav_fft_slab sl, c
     if ((int)threadIdx.x < h) part[threadIdx.x] += part[threadIdx.x + h];
     __syncthreads();
   }
-  if (threadIdx.x == 0) ends[nav_fft_slab_part(&sl) - NAV_FFT_SLAB_SUMS] = (nav_real)part[0];
+  if (threadIdx.x == 0) {
+    nav_real *sums = ends + nav_fft_slab_part(&sl) - NAV_FFT_SLAB_SUMS;
+    sums[0] = (nav_real)part[0];
+    sums[1] = bsum ? (nav_real)*bsum : 0;
+  }
 }
 
 /* one thread per (representative, entry) */
@@ -533,8 +538,8 @@ static unsigned nav_fft_slab_blocks(int threads) {
   return (unsigned)((threads + NAV_FFT_SLAB_THREADS - 1) / NAV_FFT_SLAB_THREADS);
 }
 
-nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav_idx off, const nav_idx st[3],
-                                  nav_real *scratch, nav_real *ends, void **state) {
+nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, const double *bsum, nav_idx off,
+                                  const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
   const int *m = sl->m, planes = m[sl->dim - 1], m1 = sl->dim == 3 ? m[1] : 1;
   const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m1 * planes;
@@ -577,8 +582,8 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, nav
       *sl, s->e, ends);
   NAV_CUDA_LAUNCHED("nav_fft_slab_compose_kernel");
   if (sl->mean_u) {
-    nav_fft_slab_gw_kernel<<<1, 256, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf, ends);
-    NAV_CUDA_LAUNCHED("nav_fft_slab_gw_kernel");
+    nav_fft_slab_sums_kernel<<<1, 256, 0, nav_cuda_stream>>>(*sl, nav_fft_cbuf, bsum, ends);
+    NAV_CUDA_LAUNCHED("nav_fft_slab_sums_kernel");
   }
   return NAV_OK;
 }

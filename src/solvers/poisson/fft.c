@@ -114,6 +114,7 @@ struct nav_fft {
   void *slab_state;
   nav_real *all;           /* every rank's ends, rank after rank; this rank's written there by fft_slab_forward */
   int nends;               /* values of one rank's ends and sums (nav_fft_slab_part) */
+  double *rhs;             /* the slabs' mean: this rank's sum of b dV for a solve (nav_fft_rhs_sum) */
 };
 
 static int nav_fft_uniform(const double *w, int n) {
@@ -496,9 +497,10 @@ static nav_err nav_fft_path_buffers(nav_psolver *ps, size_t send, size_t recv) {
 
 /* The slab descriptor and the ends' array (after the eigenvalues, rows and twiddles). */
 /* The constants of the slabs' mean of a singular problem (nav_point_fft.h "the mean") from the rows a, b, c of
- * L_z (times S, all N global rows): W, and per rank r u_r = T_r^-T dz of its piece (the last rank's without
- * its pinned row, whose u is 0; nav_fft_thomas on the transposed rows), Pw_r = -a_first u_0 and
- * Qw_r = -c_last u_last; this rank's u and every rank's Pw, Qw go to the backend. */
+ * L_z (times S, all N global rows): v1, the pinned line's response to ones (nav_fft_thomas, as the slabs pin),
+ * W, M1, n0 n1 / volume, and per rank r u_r = T_r^-T dz of its piece (the last rank's without its pinned
+ * row, whose u is 0; nav_fft_thomas on the transposed rows), Pw_r = -a_first u_0 and Qw_r = -c_last u_last;
+ * this rank's u and v1, every rank's Pw, Qw to the backend, and a backend double for nav_fft_rhs_sum. */
 static nav_err nav_fft_slab_mean_setup(nav_psolver *ps, const double *a, const double *b, const double *c) {
   nav_fft *f = ps->fft;
   nav_fft_slab *sl = &f->sl;
@@ -507,11 +509,17 @@ static nav_err nav_fft_slab_mean_setup(nav_psolver *ps, const double *a, const d
   const double *dz = l0->w[t];
   nav_real *ta = malloc((size_t)N * sizeof(nav_real)), *tb = malloc((size_t)N * sizeof(nav_real));
   nav_real *tc = malloc((size_t)N * sizeof(nav_real)), *cp = malloc((size_t)N * sizeof(nav_real));
-  nav_real *u = malloc((size_t)N * sizeof(nav_real));
-  double *pq = malloc((size_t)2 * f->P * sizeof(double)), *mine = malloc((size_t)m * sizeof(double));
-  nav_err e = ta && tb && tc && cp && u && pq && mine ? NAV_OK : NAV_ERR_MEMORY;
-  sl->mean_w = 0;
-  for (int i = 0; i < N; i++) sl->mean_w += dz[i];
+  nav_real *u = malloc((size_t)N * sizeof(nav_real)), *v1 = malloc((size_t)N * sizeof(nav_real));
+  double *pq = malloc((size_t)2 * f->P * sizeof(double)), *mine = malloc((size_t)2 * m * sizeof(double));
+  nav_err e = ta && tb && tc && cp && u && v1 && pq && mine ? NAV_OK : NAV_ERR_MEMORY;
+  if (e == NAV_OK) {
+    for (int i = 0; i < N; i++) ta[i] = (nav_real)a[i], tb[i] = (nav_real)b[i], tc[i] = (nav_real)c[i], v1[i] = 1;
+    nav_fft_thomas(N, 0, 1, v1, cp, ta, tb, tc, 0, 1);
+    double W = 0, M = 0;
+    for (int i = 0; i < N; i++) W += dz[i], M += v1[i] * dz[i];
+    sl->mean_w = W, sl->mean_m1 = M / W;
+    sl->mean_sigma = (double)l0->N[0] * (f->dim == 3 ? l0->N[1] : 1) / l0->volume;
+  }
   for (int r = 0; r < f->P && e == NAV_OK; r++) { /* T_r^T: sub-diagonal c_{i-1}, super-diagonal a_{i+1} */
     const int gr = f->lay[0].lo[r][t], mr = f->lay[0].cnt[r][t], n = r == f->P - 1 ? mr - 1 : mr;
     for (int i = 0; i < n; i++) {
@@ -526,12 +534,14 @@ static nav_err nav_fft_slab_mean_setup(nav_psolver *ps, const double *a, const d
     pq[2 * r + 1] = n < mr ? 0 : -c[gr + mr - 1] * u[gr + mr - 1];
   }
   if (e == NAV_OK) {
-    for (int i = 0; i < m; i++) mine[i] = u[g + i];
+    for (int i = 0; i < m; i++) mine[i] = u[g + i], mine[m + i] = v1[g + i];
     e = nav_fft_upload(ps->ops, mine, m, (nav_real **)&sl->mean_u);
   }
+  if (e == NAV_OK) e = nav_fft_upload(ps->ops, mine + m, m, (nav_real **)&sl->mean_v1);
   if (e == NAV_OK) e = nav_fft_upload(ps->ops, pq, 2 * f->P, (nav_real **)&sl->mean_pq);
-  if (e == NAV_OK) e = ps->ops->alloc((void **)&sl->mean, sizeof(double));
-  free(ta), free(tb), free(tc), free(cp), free(u), free(pq), free(mine);
+  if (e == NAV_OK) e = ps->ops->alloc((void **)&sl->mean, 3 * sizeof(double));
+  if (e == NAV_OK) e = ps->ops->alloc((void **)&f->rhs, sizeof(double));
+  free(ta), free(tb), free(tc), free(cp), free(u), free(v1), free(pq), free(mine);
   NAV_CHECK(e != NAV_ERR_MEMORY, NAV_ERR_MEMORY, "cannot allocate the FFT slabs' mean");
   return e;
 }
@@ -748,9 +758,9 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
     return ops->fft_box(box->n, tw, lamb, f->box_scale, b, bsum, ps->lev[0].volume, x, box->off, gst, f->buf[0],
                         &f->box_state);
   }
-  NAV_CHECK(!bsum, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the one-transform box");
+  NAV_CHECK(!bsum || f->sl.mean_u, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the box or the slabs");
   if (f->slab) {
-    NAV_CALL(ops->fft_slab_forward(&f->sl, b, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
+    NAV_CALL(ops->fft_slab_forward(&f->sl, b, bsum, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
                                    &f->slab_state));
     NAV_CALL(nav_fft_share_ends(ps));
     return ops->fft_slab_inverse(&f->sl, f->all, x, box->off, gst, f->buf[0], &f->slab_state);
@@ -788,6 +798,19 @@ int nav_fft_zero_mean(const nav_psolver *ps) {
 }
 
 int nav_fft_one_transform(const nav_psolver *ps) { return ps->fft->box; }
+
+int nav_fft_spectral_mean(const nav_psolver *ps) { return ps->fft->sl.mean_u != NULL; }
+
+nav_err nav_fft_rhs_sum(nav_psolver *ps, double local, const double **sum) {
+  nav_fft *f = ps->fft;
+  NAV_CALL(ps->ops->from_host(f->rhs, &local, sizeof local));
+  *sum = f->rhs;
+  return NAV_OK;
+}
+
+const double *nav_fft_sum_of_b(const nav_psolver *ps, const double *bsum) {
+  return ps->fft->sl.mean_u ? ps->fft->sl.mean : bsum;
+}
 
 void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   static const char *const names[] = {"DCT-II", "DCT-III", "DST-II", "DST-III", "DCT-IV", "DST-IV", "DFT", "DFT"};
@@ -830,9 +853,9 @@ void nav_fft_destroy(nav_psolver *ps) {
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }
-  void *v[12] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
-                 f->all, (void *)f->sl.mean_u, (void *)f->sl.mean_pq, f->sl.mean};
-  for (int i = 0; i < 12; i++)
+  void *v[14] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
+                 f->all, (void *)f->sl.mean_u, (void *)f->sl.mean_v1, (void *)f->sl.mean_pq, f->sl.mean, f->rhs};
+  for (int i = 0; i < 14; i++)
     if (v[i]) ops->free(v[i]);
   free(f->hs);
   free(f->hr);

@@ -94,14 +94,16 @@ void nav_psolver_measure_next(nav_psolver *ps, int measure);
  * that the caller fills with this rank's sum of b dV of the NEXT solve's b before that solve (the
  * kernel that computes b: ops->divergence's sum), or NULL where the solver has no use for it (then
  * nothing is expected). That solve takes the mean from it instead of summing b (one launch fewer);
- * an unmeasured solve on one rank whose box is one transform (nav_fft_one_transform) does not wait
- * for it either: the transform removes the mean as it reads b (b keeps its mean; otherwise b is
- * projected as always), and the NaN/Inf check of b is deferred (stats.deferred). Not collective. */
+ * an unmeasured solve on one rank whose box is one transform (nav_fft_one_transform), or on slabs
+ * (nav_fft_spectral_mean), does not wait for it either: the transform removes the mean as it reads b,
+ * the slabs in the spectrum (b keeps its mean; otherwise b is projected as always), and the NaN/Inf
+ * check of b is deferred (stats.deferred). Not collective. */
 double *nav_psolver_rhs_sum(nav_psolver *ps);
 /* After a deferred solve (stats.deferred): 1 if its b held a NaN or Inf (its sum), else 0; also 0
  * with nothing deferred. The sum was copied back without a wait: call this only after a backend
  * call that waited for the stream after that solve (ops->sync, to_host, a reduction returning a host
- * double). Clears the deferral. Not collective (deferred solves are one-rank solves). */
+ * double). Clears the deferral. Not collective (a deferred solve on several ranks, the slabs, checks the sum
+ * over the ranks gathered with the lines' ends: every rank sees the same). */
 int nav_psolver_deferred_bad(nav_psolver *ps);
 /* A floor under ||b|| in the stopping rule: solves stop at ||b - L x|| <= tol max(||b||, floor) and
  * report relres relative to that (0, the default: the plain relative rule). For incremental

@@ -460,8 +460,10 @@ nav_err nav_psolver_set_shift_field(nav_psolver *ps, const nav_real *s) {
  * caller's, nav_psolver_rhs_sum, when given), the measured path in b, the deferred one in the
  * transform's read of b. They report the last measured relres (stats.relres_measured = 0) and return
  * once their kernels are launched. The sum shows a NaN or Inf in b: at once where the solve reads it
- * on the host (relres = the sum), or, deferred (one rank, one transform, the caller's sum: no host
- * wait at all), from its copy after the caller's next wait (nav_psolver_deferred_bad). */
+ * on the host (relres = the sum), or, deferred (the caller's sum and one rank with one transform, or the
+ * slabs, whose sum over the ranks comes with the ends: no host wait at all), from its copy after the
+ * caller's next wait (nav_psolver_deferred_bad). The slabs (nav_fft_spectral_mean) take b's mean in the
+ * spectrum on every path, from b as it is and its sum, and shift b after the solve. */
 void nav_psolver_measure_next(nav_psolver *ps, int measure) { ps->measure_next = measure; }
 
 double *nav_psolver_rhs_sum(nav_psolver *ps) {
@@ -475,6 +477,22 @@ int nav_psolver_deferred_bad(nav_psolver *ps) {
   return bad;
 }
 
+/* The slabs' spectral mean (nav_fft_spectral_mean): *bsum = this rank's sum of b dV where the solve reads it (the
+ * caller's given, or ops->sum's uploaded), *sum = the sum over the ranks (a host wait); b is not shifted. */
+static nav_err nav_psolver_slab_sum(nav_psolver *ps, const nav_real *b, const double *given, double *sum,
+                                    const double **bsum) {
+  const nav_level *l0 = &ps->lev[0];
+  if (given) {
+    NAV_CALL(ps->ops->to_host(sum, given, sizeof *sum));
+    *bsum = given;
+  } else {
+    NAV_CALL(ps->ops->sum(&l0->box, b, sum));
+    NAV_CALL(nav_fft_rhs_sum(ps, *sum, bsum));
+  }
+  nav_reduce_sum(l0->comm, sum, 1);
+  return NAV_OK;
+}
+
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *st) {
   const double t0 = nav_wtime();
   nav_level *l0 = &ps->lev[0];
@@ -484,20 +502,28 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   l0->x = x;
   l0->b = b;
   if (ps->kind == NAV_PSOLVER_FFT && ps->opt.async && !ps->measure_next && !ps->opt.staggered) {
-    const int defer = ps->singular && given && nav_fft_one_transform(ps);
+    const int spectral = ps->singular && nav_fft_spectral_mean(ps); /* b is shifted after the solve */
+    const int defer = ps->singular && given && (nav_fft_one_transform(ps) || spectral);
     double sum = 0;
-    if (ps->singular && !defer) NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
+    const double *bsum = defer ? given : NULL;
+    if (ps->singular && !defer) {
+      if (spectral)
+        NAV_CALL(nav_psolver_slab_sum(ps, b, given, &sum, &bsum));
+      else
+        NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
+    }
     memset(st, 0, sizeof *st);
     st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */
     if (isfinite(sum)) {
-      NAV_CALL(nav_fft_solve(ps, x, b, defer ? given : NULL));
+      NAV_CALL(nav_fft_solve(ps, x, b, bsum));
+      if (spectral && !defer) NAV_CALL(ops->shift(&l0->box, b, (nav_real)(-sum / l0->volume)));
       if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
       NAV_CALL(nav_level_fill(ps, l0, x));
       st->iterations = 1;
       st->converged = 1;
     }
     if (defer) { /* the sum read back with the caller's next wait */
-      NAV_CALL(ops->to_host_async(ps->bsum_host, given, sizeof(double)));
+      NAV_CALL(ops->to_host_async(ps->bsum_host, nav_fft_sum_of_b(ps, given), sizeof(double)));
       ps->deferred = st->deferred = 1;
     }
     st->solve_s = nav_wtime() - t0;
@@ -513,7 +539,15 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }
-  if (ps->singular) {
+  int solved = 0; /* the slabs' spectral mean: the FFT solve takes b with its sum, before b is shifted */
+  if (ps->singular && ps->kind == NAV_PSOLVER_FFT && nav_fft_spectral_mean(ps)) {
+    double sum;
+    const double *bsum;
+    NAV_CALL(nav_psolver_slab_sum(ps, b, given, &sum, &bsum));
+    if (isfinite(sum)) NAV_CALL(nav_fft_solve(ps, x, b, bsum));
+    solved = isfinite(sum);
+    NAV_CALL(ops->shift(&l0->box, b, (nav_real)(-sum / l0->volume)));
+  } else if (ps->singular) {
     double sum;
     NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
   }
@@ -536,7 +570,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   /* the stopping rule ||r|| <= tol max(||b||, floor): relres is relative to that reference */
   const double bref = fmax(bnorm, ps->floor), tol = ps->opt.tolerance * bref / bnorm;
   if (ps->kind == NAV_PSOLVER_FFT) { /* direct: one pass; the residual reports its round-off */
-    NAV_CALL(nav_fft_solve(ps, x, b, NULL));
+    if (!solved) NAV_CALL(nav_fft_solve(ps, x, b, NULL));
     /* with every direction transformed the zero mode is 0: x has zero mean already */
     if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
     NAV_CALL(nav_level_fill(ps, l0, x));

@@ -168,8 +168,9 @@ nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const doubl
 /* FFT direct solver (fft.c). nav_fft_applies: 1 if the FFT solver serves this grid and backend,
  * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
  * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective);
- * bsum (backend memory, only where nav_fft_one_transform): b's sum of b dV, whose mean the transform
- * removes from what it reads (ops->fft_box), b itself left as it is; NULL: b compatible already. */
+ * bsum (backend memory, only where nav_fft_one_transform or nav_fft_spectral_mean): this rank's sum of b dV,
+ * whose mean the solve removes (the box from what it reads, ops->fft_box; the slabs in the spectrum), b
+ * itself left as it is; NULL: b compatible already (the slabs then take b's mean as 0). */
 int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
                     const nav_scalar_bc bc[3][2], char *why, int size);
 /* 1 unless a direction the FFT solver would transform by dense eigenvectors is longer than what
@@ -187,6 +188,14 @@ void nav_fft_destroy(nav_psolver *ps);
 int nav_fft_zero_mean(const nav_psolver *ps);
 /* 1 if the whole box is one multi-dimensional transform (ops->fft_box): the solve can remove b's mean. */
 int nav_fft_one_transform(const nav_psolver *ps);
+/* 1 if the slabs of a singular problem remove both means in the spectrum (nav_point_fft.h "the mean"): every
+ * solve takes b as it is with its sum (nav_fft_solve's bsum), so that all paths give the same bits. */
+int nav_fft_spectral_mean(const nav_psolver *ps);
+/* *sum = backend memory holding local (this rank's sum of b dV), for nav_fft_solve's bsum; spectral mean only. */
+nav_err nav_fft_rhs_sum(nav_psolver *ps, double local, const double **sum);
+/* Backend memory holding the sum of b dV over every rank of the last solve, for a deferred check of b: the
+ * slabs' (gathered with the ends: the same on every rank), else bsum (the box: one rank). */
+const double *nav_fft_sum_of_b(const nav_psolver *ps, const double *bsum);
 /* One line on the FFT solver: transforms per direction, the tridiagonal direction, the layouts. */
 void nav_fft_describe(const nav_psolver *ps, char *text, int size);
 
