@@ -1,28 +1,18 @@
 #!/usr/bin/env bash
 # One-GPU checks and measurements of issues 14 and 16 (nvidia-h200), in parts of at most 10 minutes:
-#   verify    the CUDA changes not yet run on a GPU: the slab kernels on one GPU against FFTW (NAV_FFT_SLABS=1
-#             test_fft backends, chunks of 32 and of 3 rows), the slabs and their ends' exchange with 2 ranks
-#             sharing the GPU (bench poisson, transport mpi, against one rank), mgpcg (the flexible CG) on
-#             the snake's first steps, and the 1-GPU gpu tests named by TESTS
-#   ranks     test_fft ranks cuda (every split on 2 ranks, against one CPU rank) with the 2 ranks sharing the GPU
+#   verify       the CUDA slab kernels on one rank against FFTW (NAV_FFT_SLABS=1 test_fft backends, chunks of 32
+#                and of 3 rows), mgpcg (the flexible CG) on the snake's first steps, and the 1-GPU gpu tests
+#                named by TESTS (several ranks on one GPU consolidate onto one: the 2-GPU tests need 2 GPUs)
+#   slabncu      the same slab check, the solve time of the box and of the slabs (chunks of ROWS rows, default
+#                32) at 256^3, and the slab line kernels under ncu --set full (occupancy, issue slots, stalls)
+#   solveprofile ncu: every kernel of the 256^3 solve, box and slabs on one GPU (the last TAIL launches)
+#   step         the 256^3 cavity step with the FFT solver, box and slabs on one GPU; the phases (--profile)
 #   slabvariant  the slab solve time of another binary (VARIANT), chunks of ROWS rows
-#   snakedomain  issue 14: the snake Re 2000 AoA 35 on PetIBM's domain and its larger one (to t = 40)
-#   solveprofile  ncu: every kernel of the 256^3 solve, box and slabs on one GPU (the last TAIL launches)
-#   step      the 256^3 cavity step with the FFT solver, box and slabs on one GPU; the phases (--profile)
-#   slabncu   the slab line kernels of the one-GPU slab solve at 256^3 under ncu --set full (occupancy,
-#             issue slots, stall reasons, memory), and the solve time of the box and of the slabs on one GPU
+#   snakedomain  issue 14: the snake Re 2000 AoA 35 on PetIBM's domain and its larger one (to t = END, 40)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
 #   bash bench/gpu_one_round.sh PART...      logs and a table in $OUT
-set -u
-source bench/gpu_env.sh
-BIN=.carry/bg
-OUT=${OUT:-/tmp/gpu_one}
-W=/tmp/gpu_one_runs
-mkdir -p "$OUT" "$W"
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
-SUM=$OUT/summary.txt
-note() { echo "$*" | tee -a "$SUM"; }
-note "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs) | $(nproc --all) cores | binaries of $(cat $BIN/.commit)"
+ROUND=gpu_one
+source bench/gpu_round_common.sh
 api() { # LABEL RANKS GRID [ENV...]: the Poisson solve alone through the library, all-Neumann, fft to 1e-6
   local label=$1 r=$2 g=$3
   shift 3
@@ -30,18 +20,18 @@ api() { # LABEL RANKS GRID [ENV...]: the Poisson solve alone through the library
     --solver fft --tol 1e-6 --backend cuda --transport mpi --repeat 9 --json >"$OUT/api_$label.log" 2>&1
   note "$label: exit $? | $(tail -1 "$OUT/api_$label.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, relres %.2e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1)"
 }
+slab_backends() { # the CUDA slabs on one rank against FFTW, every face combination, chunks of 32 and of 3 rows
+  for rows in 32 3; do
+    NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows timeout 200 $BIN/tests/test_fft backends >"$OUT/slabs_backends_$rows.log" 2>&1
+    note "NAV_FFT_SLABS=1 rows $rows test_fft backends: exit $?"
+    grep -E "fft cuda" "$OUT/slabs_backends_$rows.log" | cut -c1-200 | tee -a "$SUM"
+  done
+}
 for part in "$@"; do
   note "=== $part"
   case $part in
   verify)
-    for rows in 32 3; do
-      NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows timeout 200 $BIN/tests/test_fft backends >"$OUT/slabs_backends_$rows.log" 2>&1
-      note "NAV_FFT_SLABS=1 rows $rows test_fft backends: exit $?"
-      grep -E "fft cuda" "$OUT/slabs_backends_$rows.log" | cut -c1-200 | tee -a "$SUM"
-    done
-    api fft_1rank 1 128,128,128
-    api fft_2ranks_1gpu 2 128,128,128
-    api fft_2ranks_1gpu_rows3 2 128,128,128 NAV_FFT_SLAB_ROWS=3
+    slab_backends
     timeout 120 $BIN/navier run cases/snake2d_re2000_aoa35.ini --set run.backend=cuda --set pressure.solver=mgpcg \
       --set time.max_steps=3 --set output.monitor_every=1 --set output.fields_dt=0 --set output.checkpoint_dt=0 \
       --output "$W/snake_mgpcg" >"$OUT/snake_mgpcg.log" 2>&1
@@ -50,18 +40,8 @@ for part in "$@"; do
     (cd build-gpu && timeout 300 ctest -R "${TESTS:-gpu_fft_backends|gpu_four_ranks|gpu_kernels|gpu_mixed|gpu_mg_graphs|gpu_cylinder2d}" -j 3 --output-on-failure >"$OUT/ctest.log" 2>&1)
     grep -E "Test +#|tests passed|tests failed" "$OUT/ctest.log" | tee -a "$SUM"
     ;;
-  ranks) # test_fft ranks cuda (gpu_two_gpus_fft_solver) with the 2 ranks sharing the GPU
-    timeout 300 mpiexec -n 2 --bind-to none $BIN/tests/test_fft ranks cuda >"$OUT/fft_ranks_1gpu.log" 2>&1
-    note "test_fft ranks cuda, 2 ranks on 1 GPU: exit $?"
-    grep -cE "^ok|PASS" "$OUT/fft_ranks_1gpu.log" | sed 's/^/passed lines: /' | tee -a "$SUM"
-    grep -E "FAIL|wrong" "$OUT/fft_ranks_1gpu.log" | head | tee -a "$SUM"
-    ;;
   slabncu) # (ROWS: the chunk rows to time the slabs with, default 32)
-    for rows in 32 3; do
-      NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows timeout 200 $BIN/tests/test_fft backends >"$OUT/slabs_backends_$rows.log" 2>&1
-      note "NAV_FFT_SLABS=1 rows $rows test_fft backends: exit $?"
-      grep -E "fft cuda" "$OUT/slabs_backends_$rows.log" | cut -c1-200 | tee -a "$SUM"
-    done
+    slab_backends
     api fft_box_256 1 256,256,256
     for rows in ${ROWS:-32}; do api fft_slabs_256_rows$rows 1 256,256,256 NAV_FFT_SLABS=1 NAV_FFT_SLAB_ROWS=$rows; done
     NAV_FFT_SLABS=1 timeout 300 ncu --clock-control none --set full --print-details all \

@@ -25,16 +25,8 @@
 # TESTS: the ctest regular expression of part tests (default two_gpus|four_ranks)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
 #   bash bench/gpu_x2_round.sh PART...      logs and a table in $OUT
-set -u
-source bench/gpu_env.sh
-BIN=.carry/bg
-OUT=${OUT:-/tmp/gpu_x2}
-W=/tmp/gpu_x2_runs
-mkdir -p "$OUT" "$W"
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
-SUM=$OUT/summary.txt
-note() { echo "$*" | tee -a "$SUM"; }
-note "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs) | $(nproc --all) cores | binaries of $(cat $BIN/.commit)"
+ROUND=gpu_x2
+source bench/gpu_round_common.sh
 step() { # LABEL RANKS DECOMP CASE SETS... : one navier bench step line
   local label=$1 ranks=$2 dec=$3 case=$4
   shift 4

@@ -305,7 +305,7 @@ NAV_HD static inline nav_idx nav_fft_slab_part(const nav_fft_slab *sl) {
   return (nav_idx)sl->reps * sl->ns * NAV_FFT_SLAB_ENDS + NAV_FFT_SLAB_SUMS;
 }
 
-/* The (0, 0) line's value in local plane z of the half spectrum c (the real part; 0 in the X form too). */
+/* The (0, 0) line's value in local plane z of the half spectrum c (its real part, the same in the X form). */
 NAV_HD static inline nav_real nav_fft_slab_dc(const nav_fft_slab *sl, const nav_real *c, int z) {
   return c[2 * (nav_idx)(sl->m[0] / 2 + 1) * (sl->dim == 3 ? sl->m[1] : 1) * z];
 }
