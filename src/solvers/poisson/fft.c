@@ -495,7 +495,6 @@ static nav_err nav_fft_path_buffers(nav_psolver *ps, size_t send, size_t recv) {
   return NAV_OK;
 }
 
-/* The slab descriptor and the ends' array (after the eigenvalues, rows and twiddles). */
 /* The constants of the slabs' mean of a singular problem (nav_point_fft.h "the mean") from the rows a, b, c of
  * L_z (times S, all N global rows): v1, the pinned line's response to ones (nav_fft_thomas, as the slabs pin),
  * W, M1, n0 n1 / volume, and per rank r u_r = T_r^-T dz of its piece (the last rank's without its pinned
@@ -546,6 +545,7 @@ static nav_err nav_fft_slab_mean_setup(nav_psolver *ps, const double *a, const d
   return e;
 }
 
+/* The slab descriptor and the ends' array (after the eigenvalues, rows and twiddles). */
 static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
