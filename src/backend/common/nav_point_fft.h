@@ -318,6 +318,11 @@ NAV_HD static inline void nav_fft_slab_chunk(const nav_fft_slab *sl, int h, int 
   *mz = base + (h < rem);
 }
 
+/* The even directions of the slab's planes (the box's reordering copies; z, the lines' direction, is not). */
+NAV_HD static inline void nav_fft_slab_even(const nav_fft_slab *sl, int e[3]) {
+  e[0] = sl->tw[0] != NULL, e[1] = sl->dim == 3 && sl->tw[1] != NULL, e[2] = 0;
+}
+
 /* The plane block's shape: m and k as nav_fft_block_get takes them for plane use. */
 NAV_HD static inline void nav_fft_slab_plane(const nav_fft_slab *sl, int rep, int pm[3], int k[3]) {
   const int r0 = sl->m[0] / 2 + 1;

@@ -175,7 +175,8 @@ nav_err nav_fft_slab_forward_cpu(const nav_fft_slab *sl, const nav_real *b, cons
     for (int h = 0; h < sl->chunks; h++)
       for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_coefficients(sl, rep, h, s->cp);
   }
-  const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
+  int e[3];
+  nav_fft_slab_even(sl, e);
   nav_fftw_gather(m, e, b, off, st, scratch, 0);
   NAV_FFTW(execute_dft_r2c)(s->fwd, scratch, s->c);
   const nav_real *c = (const nav_real *)s->c;
@@ -210,7 +211,8 @@ nav_err nav_fft_slab_inverse_cpu(const nav_fft_slab *sl, const nav_real *all, na
   for (int h = 0; h < sl->chunks; h++)
     for (int rep = 0; rep < sl->reps; rep++) nav_fft_slab_solve(sl, s->e, c, s->cp, rep, h, NULL);
   NAV_FFTW(execute_dft_c2r)(s->inv, s->c, scratch);
-  const int e[3] = {sl->tw[0] != NULL, sl->dim == 3 && sl->tw[1] != NULL, 0};
+  int e[3];
+  nav_fft_slab_even(sl, e);
   nav_fftw_scatter(sl->m, e, scratch, x, off, st);
   return NAV_OK;
 }

@@ -385,6 +385,22 @@ static nav_err nav_fft_box_copy(int gather, const int m[3], int e0, int e1, int 
   return NAV_OK;
 }
 
+/* The real transform of the box and the slabs on the current stream, with the shared work area: forward
+ * (plan h real-to-complex) from the real scratch r into the half spectrum nav_fft_cbuf, or back (complex-to-real). */
+static nav_err nav_fft_real_transform(cufftHandle h, int forward, nav_real *r) {
+  nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
+  NAV_CALL_CUFFT(cufftSetStream(h, nav_cuda_stream));
+  NAV_CALL_CUFFT(cufftSetWorkArea(h, nav_fft_work));
+#ifdef NAV_SINGLE_PRECISION
+  if (forward) NAV_CALL_CUFFT(cufftExecR2C(h, (nav_cufft_real *)r, c));
+  else NAV_CALL_CUFFT(cufftExecC2R(h, c, (nav_cufft_real *)r));
+#else
+  if (forward) NAV_CALL_CUFFT(cufftExecD2Z(h, (nav_cufft_real *)r, c));
+  else NAV_CALL_CUFFT(cufftExecZ2D(h, c, (nav_cufft_real *)r));
+#endif
+  return NAV_OK;
+}
+
 /* one thread per representative (k0 <= m0/2, k1 <= m1/2, k2 <= m2/2) */
 __global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, const nav_real *tw0,
                                          const nav_real *tw1, const nav_real *tw2, const nav_real *l0,
@@ -428,26 +444,12 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
   }
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
   NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
-  nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
-  nav_cufft_real *r = (nav_cufft_real *)scratch;
-  NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
-  NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
-  NAV_CALL_CUFFT(cufftSetWorkArea(s->fwd, nav_fft_work));
-  NAV_CALL_CUFFT(cufftSetWorkArea(s->inv, nav_fft_work));
-#ifdef NAV_SINGLE_PRECISION
-  NAV_CALL_CUFFT(cufftExecR2C(s->fwd, r, c));
-#else
-  NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, r, c));
-#endif
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
   const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
   nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
       m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
   NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
-#ifdef NAV_SINGLE_PRECISION
-  NAV_CALL_CUFFT(cufftExecC2R(s->inv, c, r));
-#else
-  NAV_CALL_CUFFT(cufftExecZ2D(s->inv, c, r));
-#endif
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }
 
@@ -534,6 +536,15 @@ __global__ void nav_fft_slab_chunk_xy_kernel(nav_fft_slab sl, const nav_real *al
   nav_fft_slab_chunk_xy(&sl, all, e, t / sl.ns, t % sl.ns);
 }
 
+/* The box's reordering copy (nav_fft_box_copy) over the slab's plane directions: gather b into scratch, or
+ * scatter scratch into x. */
+static nav_err nav_fft_slab_copy(int gather, const nav_fft_slab *sl, const nav_real *box, nav_idx off,
+                                 const nav_idx st[3], nav_real *scratch) {
+  int e[3];
+  nav_fft_slab_even(sl, e);
+  return nav_fft_box_copy(gather, sl->m, e[0], e[1], e[2], box, off, st, scratch, NULL, 0);
+}
+
 static unsigned nav_fft_slab_blocks(int threads) {
   return (unsigned)((threads + NAV_FFT_SLAB_THREADS - 1) / NAV_FFT_SLAB_THREADS);
 }
@@ -566,15 +577,8 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
                                        nav_cuda_stream>>>(*sl, s->cp);
     NAV_CUDA_LAUNCHED("nav_fft_slab_coefficients_kernel");
   }
-  const int e0 = sl->tw[0] != NULL, e1 = sl->dim == 3 && sl->tw[1] != NULL;
-  NAV_CALL(nav_fft_box_copy(1, m, e0, e1, 0, b, off, st, scratch, NULL, 0));
-  NAV_CALL_CUFFT(cufftSetStream(s->fwd, nav_cuda_stream));
-  NAV_CALL_CUFFT(cufftSetWorkArea(s->fwd, nav_fft_work));
-#ifdef NAV_SINGLE_PRECISION
-  NAV_CALL_CUFFT(cufftExecR2C(s->fwd, (nav_cufft_real *)scratch, (nav_cufft_complex *)nav_fft_cbuf));
-#else
-  NAV_CALL_CUFFT(cufftExecD2Z(s->fwd, (nav_cufft_real *)scratch, (nav_cufft_complex *)nav_fft_cbuf));
-#endif
+  NAV_CALL(nav_fft_slab_copy(1, sl, b, off, st, scratch));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
   nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, nav_fft_cbuf, s->e);
   NAV_CUDA_LAUNCHED("nav_fft_slab_ends_kernel");
@@ -598,13 +602,6 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
   nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, s->e, nav_fft_cbuf, s->cp);
   NAV_CUDA_LAUNCHED("nav_fft_slab_solve_kernel");
-  NAV_CALL_CUFFT(cufftSetStream(s->inv, nav_cuda_stream));
-  NAV_CALL_CUFFT(cufftSetWorkArea(s->inv, nav_fft_work));
-#ifdef NAV_SINGLE_PRECISION
-  NAV_CALL_CUFFT(cufftExecC2R(s->inv, (nav_cufft_complex *)nav_fft_cbuf, (nav_cufft_real *)scratch));
-#else
-  NAV_CALL_CUFFT(cufftExecZ2D(s->inv, (nav_cufft_complex *)nav_fft_cbuf, (nav_cufft_real *)scratch));
-#endif
-  const int e0 = sl->tw[0] != NULL, e1 = sl->dim == 3 && sl->tw[1] != NULL;
-  return nav_fft_box_copy(0, sl->m, e0, e1, 0, x, off, st, scratch, NULL, 0);
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
+  return nav_fft_slab_copy(0, sl, x, off, st, scratch);
 }

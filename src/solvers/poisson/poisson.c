@@ -477,20 +477,21 @@ int nav_psolver_deferred_bad(nav_psolver *ps) {
   return bad;
 }
 
-/* The slabs' spectral mean (nav_fft_spectral_mean): *bsum = this rank's sum of b dV where the solve reads it (the
- * caller's given, or ops->sum's uploaded), *sum = the sum over the ranks (a host wait); b is not shifted. */
-static nav_err nav_psolver_slab_sum(nav_psolver *ps, const nav_real *b, const double *given, double *sum,
-                                    const double **bsum) {
+/* The slabs' spectral mean (nav_fft_spectral_mean), undeferred: the FFT solve from b as it is and this rank's
+ * sum of b dV (the caller's given, or ops->sum's uploaded: nav_fft_rhs_sum), then b shifted as the other paths
+ * shift it before their solve; *sum = the sum over the ranks (a host wait; NaN or Inf: nothing solved). */
+static nav_err nav_psolver_fft_spectral(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double *sum) {
   const nav_level *l0 = &ps->lev[0];
+  const double *bsum = given;
   if (given) {
     NAV_CALL(ps->ops->to_host(sum, given, sizeof *sum));
-    *bsum = given;
   } else {
     NAV_CALL(ps->ops->sum(&l0->box, b, sum));
-    NAV_CALL(nav_fft_rhs_sum(ps, *sum, bsum));
+    NAV_CALL(nav_fft_rhs_sum(ps, *sum, &bsum));
   }
   nav_reduce_sum(l0->comm, sum, 1);
-  return NAV_OK;
+  if (isfinite(*sum)) NAV_CALL(nav_fft_solve(ps, x, b, bsum));
+  return ps->ops->shift(&l0->box, b, (nav_real)(-*sum / l0->volume));
 }
 
 nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver_stats *st) {
@@ -502,21 +503,18 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
   l0->x = x;
   l0->b = b;
   if (ps->kind == NAV_PSOLVER_FFT && ps->opt.async && !ps->measure_next && !ps->opt.staggered) {
-    const int spectral = ps->singular && nav_fft_spectral_mean(ps); /* b is shifted after the solve */
+    const int spectral = ps->singular && nav_fft_spectral_mean(ps);
     const int defer = ps->singular && given && (nav_fft_one_transform(ps) || spectral);
+    const int solved = spectral && !defer; /* by nav_psolver_fft_spectral */
     double sum = 0;
-    const double *bsum = defer ? given : NULL;
-    if (ps->singular && !defer) {
-      if (spectral)
-        NAV_CALL(nav_psolver_slab_sum(ps, b, given, &sum, &bsum));
-      else
-        NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
-    }
+    if (solved)
+      NAV_CALL(nav_psolver_fft_spectral(ps, x, b, given, &sum));
+    else if (ps->singular && !defer)
+      NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
     memset(st, 0, sizeof *st);
     st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */
     if (isfinite(sum)) {
-      NAV_CALL(nav_fft_solve(ps, x, b, bsum));
-      if (spectral && !defer) NAV_CALL(ops->shift(&l0->box, b, (nav_real)(-sum / l0->volume)));
+      if (!solved) NAV_CALL(nav_fft_solve(ps, x, b, defer ? given : NULL));
       if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
       NAV_CALL(nav_level_fill(ps, l0, x));
       st->iterations = 1;
@@ -539,14 +537,11 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     st->solve_s = nav_wtime() - t0;
     return NAV_OK;
   }
-  int solved = 0; /* the slabs' spectral mean: the FFT solve takes b with its sum, before b is shifted */
+  int solved = 0; /* the slabs' spectral mean: solved before b is shifted (nav_psolver_fft_spectral) */
   if (ps->singular && ps->kind == NAV_PSOLVER_FFT && nav_fft_spectral_mean(ps)) {
     double sum;
-    const double *bsum;
-    NAV_CALL(nav_psolver_slab_sum(ps, b, given, &sum, &bsum));
-    if (isfinite(sum)) NAV_CALL(nav_fft_solve(ps, x, b, bsum));
+    NAV_CALL(nav_psolver_fft_spectral(ps, x, b, given, &sum));
     solved = isfinite(sum);
-    NAV_CALL(ops->shift(&l0->box, b, (nav_real)(-sum / l0->volume)));
   } else if (ps->singular) {
     double sum;
     NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
