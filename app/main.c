@@ -97,8 +97,10 @@ static void nav_version(void) {
   }
   char why[300];
   const int nccl = nav_backend_p2p_available("cuda", why, (int)sizeof why);
-  printf("halo transports: mpi: yes; cuda-aware: %s; nccl: %s (%s)\n",
-         nav_transport_mpi_cuda_aware() ? "yes" : "no (MPIX_Query_cuda_support = 0)", nccl ? "yes" : "no", why);
+  const int gpus = strstr(nav_backend_list(), "cuda") ? nav_backend_device_count("cuda") : 0;
+  printf("halo transports: mpi: yes; cuda-aware: %s; nccl: %s (%s); cuda-ipc: %s\n",
+         nav_transport_mpi_cuda_aware() ? "yes" : "no (MPIX_Query_cuda_support = 0)", nccl ? "yes" : "no", why,
+         gpus > 0 ? "yes (between the ranks of one node)" : "no (no CUDA GPU visible)");
 }
 
 /* More ranks than devices on a node with a device backend: the node's first ranks, one per

@@ -3,7 +3,7 @@
  *   navier bench poisson --dim D --n N [--solver S] [--tol T] [--bc neumann|dirichlet|periodic]
  *                        [--cycle v|f] [--smooth PRE,POST] [--decomposition PX,PY,PZ] [--dump FILE] [--json]
  *                        [--backend cpu|cuda] [--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]
- *                        [--transport auto|mpi|cuda-aware|nccl] [--smoother auto|point|line]
+ *                        [--transport auto|mpi|cuda-aware|nccl|cuda-ipc] [--smoother auto|point|line]
  *                        [--stretch DIR:GAMMA | --aspect A] [--precision double|mixed]
  *
  * Unit box (or NX x NY x NZ cells of width 1/N with --grid, for weak scaling), uniform cells, a random right-hand side (uniform in [-1/2, 1/2], fixed seed, zero
@@ -38,7 +38,7 @@ static int nav_bench_usage(void) {
                   "[--json]\n"
                   "                            [--decomposition PX,PY,PZ] [--dump FILE] [--backend cpu|cuda] "
                   "[--repeat R] [--grid NX,NY,NZ] [--cpu-cells C]\n"
-                  "                            [--transport auto|mpi|cuda-aware|nccl] [--smoother auto|point|line]\n"
+                  "                            [--transport auto|mpi|cuda-aware|nccl|cuda-ipc] [--smoother auto|point|line]\n"
                   "                            [--stretch x|y|z:GAMMA | --aspect A] [--precision double|mixed]\n");
   return 2;
 }

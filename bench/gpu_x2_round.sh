@@ -13,8 +13,8 @@
 #   rans      issue 15: the time per outer iteration of the Re_tau 5200 channel on 12000^2, 10000^2, 6000^2
 #             cells on 2 GPUs and 1 (bench/gpu_rans_x2.sh); on 6000^2 also without the model and with looser
 #             inner solves (where the time goes), and `navier run --profile` of 8 steps
-#   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, nccl,
-#             pressure solver auto, mg (SOLVERS1) and auto, fft, mg (SOLVERS2) (the FFT's transposes over NCCL)
+#   scaling   issue 16/18: the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, halo
+#             transport TRANSPORT (default auto), pressure solver auto, mg (SOLVERS1) and auto, fft, mg (SOLVERS2)
 #   slabs     the FFT solver on slabs and pencils: gpu_fft_backends (1 GPU, cuFFT against FFTW) and every
 #             gpu_two_gpus_fft test (the cavity split along z and along x; the solver alone on every split)
 #   gputests  every gpu-labelled test of the carried tree (`ctest -L gpu -j 3`: 1-GPU tests share GPU 0)
@@ -22,6 +22,10 @@
 #   api       issue 16: the Poisson library alone, weak scaling (256^3 per GPU, all-Neumann, 1e-6, fft and mg,
 #             navier bench poisson through the distributed API)
 #   nvlink    the peer copy bandwidth between the 2 GPUs (CuPy, 256 MB, one direction and both)
+#   transports  issue 16: the halo transports side by side, each case run twice in turn (the spread is the noise):
+#             the weak (256^3 per GPU, 20 steps) and strong (512^3, 5 steps) cavity step and the library's solve
+#             (256^3 per GPU, FFT, 9 repeats) on 1 GPU and on 2 over nccl and cuda-ipc, then `navier run --profile`
+#             of the weak step over each; and the time of one plane-sized exchange (bench/p2p_latency.py)
 # TESTS: the ctest regular expression of part tests (default two_gpus|four_ranks)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
 #   bash bench/gpu_x2_round.sh PART...      logs and a table in $OUT
@@ -69,6 +73,35 @@ for part in "$@"; do
         note "api $s $g on $r GPU(s): exit $? | $(tail -1 "$W/api_${s}_$r.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, %d it, relres %.2e" % (1e3 * d["solve_s"], d["iterations"], d["relres"]))' 2>&1)"
       done
     done
+    ;;
+  transports)
+    C=cases/cavity3d_re1000.ini
+    grid() { IFS=, read -r a b c <<<"$1"; echo "--set grid.nx=$a --set grid.ny=$b --set grid.nz=$c"; }
+    for spec in "weak 256,256,256 256,256,512 20" "strong 512,512,512 512,512,512 5"; do
+      read -r label g1 g2 steps <<<"$spec"
+      for k in a b; do
+        step "${label}_1gpu_$k" 1 1,1,1 $C $(grid $g1) --set pressure.solver=auto --steps $steps
+        for t in nccl cuda-ipc; do
+          step "${label}_2gpu_${t}_$k" 2 1,1,2 $C $(grid $g2) --set pressure.solver=auto --set run.halo_transport=$t \
+            --steps $steps
+        done
+      done
+    done
+    for k in a b; do
+      for spec in "1gpu 1 256,256,256 auto" "2gpu_nccl 2 256,256,512 nccl" "2gpu_cuda-ipc 2 256,256,512 cuda-ipc"; do
+        read -r label r g t <<<"$spec"
+        timeout 120 mpiexec -n $r --bind-to none $BIN/navier bench poisson --dim 3 --grid $g --bc neumann --solver fft \
+          --tol 1e-6 --backend cuda --repeat 9 --transport $t --json >"$W/api_${label}_$k.log" 2>&1
+        note "api ${label}_$k: exit $? | $(tail -1 "$W/api_${label}_$k.log" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("solve %.3f ms, relres %.2e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1)"
+      done
+    done
+    for t in nccl cuda-ipc; do
+      timeout 100 mpiexec -n 2 --bind-to none $BIN/navier run $C --output "$W/prof_$t" --set run.backend=cuda \
+        --set run.decomposition=1,1,2 $(grid 256,256,512) --set time.max_steps=40 --set output.fields_dt=0 \
+        --set output.checkpoint_dt=0 --set run.halo_transport=$t --profile >"$OUT/prof_$t.log" 2>&1
+      note "profile $t (ms per step): $(grep -E '^  (predictor|poisson|correction|halo|other) ' "$OUT/prof_$t.log" | awk '{printf "%s %s; ", $1, $4}')"
+    done
+    timeout 60 python3 bench/p2p_latency.py 2>&1 | grep -v -i warn | tee -a "$SUM"
     ;;
   nvlink)
     /usr/bin/python3 - <<'PY' 2>&1 | tee -a "$SUM"
@@ -150,8 +183,8 @@ print('cylinder $label: %s steps %s wall %.1f s: cd_mean %.4f cl_amplitude %.4f 
         step "${label}_${s}_1gpu" 1 1,1,1 $C $(grid $g1) --set pressure.solver=$s --steps $steps
       done
       for s in ${SOLVERS2:-auto fft mg}; do
-        step "${label}_${s}_2gpu" 2 1,1,2 $C $(grid $g2) --set pressure.solver=$s --set run.halo_transport=nccl \
-          --steps $steps
+        step "${label}_${s}_2gpu" 2 1,1,2 $C $(grid $g2) --set pressure.solver=$s \
+          --set run.halo_transport=${TRANSPORT:-auto} --steps $steps
       done
     done
     ;;

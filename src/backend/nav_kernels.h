@@ -65,6 +65,8 @@ typedef struct nav_p2p_msg {
 } nav_p2p_msg;
 
 #define NAV_P2P_ID_BYTES 128 /* the opaque id that names a group (NCCL's unique id) */
+#define NAV_FACES_MAX 4      /* fields of one copy_faces */
+#define NAV_IPC_BYTES 64     /* an opaque CUDA IPC handle (of an allocation or an event) */
 
 /* The real-to-real transforms of the FFT Poisson solver along one direction (FFTW's r2r kinds and
  * their unnormalised definitions; "inverse" kinds undo the forward ones up to the factor 2N, or N
@@ -156,6 +158,21 @@ typedef struct nav_kernel_ops {
   nav_err (*p2p_create)(const void *id, int rank, int size, void **group);
   void (*p2p_destroy)(void *group);
   nav_err (*p2p_exchange)(void *group, const nav_p2p_msg *msgs, int n);
+  /* CUDA IPC between the processes of one node (the cuda-ipc transport, grid/nav_transport.c); NULL
+   * where the backend has none. ipc_export: the handle (NAV_IPC_BYTES) of the allocation that holds
+   * ptr, and ptr's byte offset in it. ipc_open: another process's allocation mapped into this one (copy()
+   * reads and writes it; a handle is open at most once per process at a time), ipc_close: unmapped.
+   * ipc_event_create: a new interprocess event and its handle; ipc_event_open: another process's event
+   * of handle; ipc_event_free: either. ipc_signal(ev, 0) records ev on the current stream;
+   * ipc_signal(ev, 1) makes the current stream wait for ev's last record made before the call (by
+   * whichever process recorded it). */
+  nav_err (*ipc_export)(const void *ptr, void *handle, size_t *offset);
+  nav_err (*ipc_open)(const void *handle, void **base);
+  void (*ipc_close)(void *base);
+  nav_err (*ipc_event_create)(void **ev, void *handle);
+  nav_err (*ipc_event_open)(const void *handle, void **ev);
+  void (*ipc_event_free)(void *ev);
+  nav_err (*ipc_signal)(void *ev, int wait);
 
   /* x = value at every point, ghosts included */
   nav_err (*set)(const nav_box *b, nav_real *x, nav_real value);
@@ -176,6 +193,11 @@ typedef struct nav_kernel_ops {
    * side is the face the plane belongs to (0 low, 1 high): informational, the layer decides. */
   nav_err (*pack_face)(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
   nav_err (*unpack_face)(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
+  /* The same copies for nf <= NAV_FACES_MAX fields and both sides in one launch (the halo exchange): for each
+   * side s with buf[s] != NULL, plane layer[s] of every field x[f] to (pack = 1) or from (pack = 0)
+   * buf[s] + f * pts, pts the points of one plane as above. */
+  nav_err (*copy_faces)(const nav_box *b, nav_real *const *x, int nf, int dir, const int layer[2],
+                        nav_real *const buf[2], int pack);
 
   /* inflow and outflow faces (nav_point_open.h). The values of the velocity on an open face
    * (dir, side) live in a PLANE array: a block array whose layer 0 (side 0) or n-1 (side 1) along

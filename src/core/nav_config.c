@@ -66,7 +66,7 @@ typedef struct nav_key {
 #define NAV_ABOVE(a) NAV_RANGE(a, 1, HUGE_VAL, 0)
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
-static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", NULL};
+static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", "cuda-ipc", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
 static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", NULL};
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
@@ -150,8 +150,9 @@ static const nav_key nav_keys[] = {
     {"run", "halo_transport", NAV_KT_CHOICE, NAV_FIELD(halo_transport), "auto",
      "How halo planes travel between ranks: mpi (host buffers; a GPU backend stages them through the host), "
      "cuda-aware (MPI on device buffers, when the MPI library reports CUDA support), nccl (ncclSend/ncclRecv "
-     "between GPUs; libnccl.so.2 is loaded at run time), or auto (on a GPU backend nccl, else cuda-aware, else mpi; "
-     "on the cpu backend mpi).", .values = nav_transport_values},
+     "between GPUs; libnccl.so.2 is loaded at run time), cuda-ipc (the ranks of one node copy into each other's "
+     "GPU buffers through CUDA IPC), or auto (on a GPU backend cuda-ipc when every rank is on one node, else nccl, "
+     "else cuda-aware, else mpi; on the cpu backend mpi).", .values = nav_transport_values},
     {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "off",
      "Overlap the halo exchange of the multigrid smoother with the work inside each block (on a GPU: the exchange "
      "on a second stream while the block's core is relaxed) on the levels with blocks of 32768 cells or more: on "

@@ -67,18 +67,18 @@ void nav_halo_destroy(nav_halo *h) {
   free(h);
 }
 
-/* Pack the plane of direction dir that goes to side s (0 to the low neighbour, n-1 to the high). */
-static nav_err nav_halo_pack(nav_halo *h, const nav_box *b, int dir, int s, nav_real *const *x, int nf) {
-  for (int f = 0; f < nf; f++)
-    NAV_CALL(h->ops->pack_face(b, x[f], dir, s, s ? b->n[dir] - 1 : 0, h->dbuf[dir][s][0] + f * h->pts[dir]));
-  return NAV_OK;
+/* Pack the planes of direction dir that go to the neighbours (0 to the low one, n-1 to the high one). */
+static nav_err nav_halo_pack(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+  const int layer[2] = {0, b->n[dir] - 1};
+  nav_real *const buf[2] = {h->mpi[dir][0] ? h->dbuf[dir][0][0] : NULL, h->mpi[dir][1] ? h->dbuf[dir][1][0] : NULL};
+  return h->ops->copy_faces(b, x, nf, dir, layer, buf, 1);
 }
 
-/* Unpack the plane received from side s into its ghost layer (-1 low, n high). */
-static nav_err nav_halo_unpack(nav_halo *h, const nav_box *b, int dir, int s, nav_real *const *x, int nf) {
-  for (int f = 0; f < nf; f++)
-    NAV_CALL(h->ops->unpack_face(b, x[f], dir, s, s ? b->n[dir] : -1, h->dbuf[dir][s][1] + f * h->pts[dir]));
-  return NAV_OK;
+/* Unpack the planes received from the neighbours into the ghost layers (-1 low, n high). */
+static nav_err nav_halo_unpack(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+  const int layer[2] = {-1, b->n[dir]};
+  nav_real *const buf[2] = {h->mpi[dir][0] ? h->dbuf[dir][0][1] : NULL, h->mpi[dir][1] ? h->dbuf[dir][1][1] : NULL};
+  return h->ops->copy_faces(b, x, nf, dir, layer, buf, 0);
 }
 
 /* MPI transports: host-staged (staged) or on the device buffers (cuda-aware). */
@@ -95,8 +95,7 @@ static nav_err nav_halo_exchange_mpi(nav_halo *h, const nav_box *b, int dir, nav
       NAV_CHECK(MPI_Irecv(buf[s][1], count, NAV_MPI_REAL, h->nbr[dir][s], 10 * dir + (1 - s), h->comm, &req[nreq++]) ==
                     MPI_SUCCESS,
                 NAV_ERR_MPI, "halo exchange: MPI_Irecv failed");
-  for (int s = 0; s < 2; s++)
-    if (h->mpi[dir][s]) NAV_CALL(nav_halo_pack(h, b, dir, s, x, nf));
+  NAV_CALL(nav_halo_pack(h, b, dir, x, nf));
   if (!h->staged) NAV_CALL(ops->sync()); /* MPI reads the device buffers: the packs must be done */
   for (int s = 0; s < 2; s++) {
     if (!h->mpi[dir][s]) continue;
@@ -107,37 +106,31 @@ static nav_err nav_halo_exchange_mpi(nav_halo *h, const nav_box *b, int dir, nav
   }
   NAV_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI,
             "halo exchange: MPI_Waitall failed");
-  for (int s = 0; s < 2; s++) {
-    if (!h->mpi[dir][s]) continue;
-    if (h->staged) NAV_CALL(ops->from_host(h->dbuf[dir][s][1], h->hbuf[dir][s][1], bytes));
-    NAV_CALL(nav_halo_unpack(h, b, dir, s, x, nf));
-  }
-  return NAV_OK;
+  for (int s = 0; s < 2; s++)
+    if (h->mpi[dir][s] && h->staged) NAV_CALL(ops->from_host(h->dbuf[dir][s][1], h->hbuf[dir][s][1], bytes));
+  return nav_halo_unpack(h, b, dir, x, nf);
 }
 
-/* NCCL: one group, queued on the backend's stream between the packs and the unpacks. Messages
+/* nccl, cuda-ipc: one exchange, queued on the backend's stream between the packs and the unpacks. Messages
  * between two ranks match in posting order, so the receives are posted high side first and the
  * sends low side first: with two ranks in a periodic direction (each the other's low AND high
  * neighbour) the first plane sent (the low face) lands in the peer's high ghost, as it must. */
-static nav_err nav_halo_exchange_nccl(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
+static nav_err nav_halo_exchange_direct(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
   nav_p2p_msg msg[4];
   int n = 0;
   const size_t count = (size_t)h->pts[dir] * (size_t)nf;
-  for (int s = 0; s < 2; s++)
-    if (h->mpi[dir][s]) NAV_CALL(nav_halo_pack(h, b, dir, s, x, nf));
+  NAV_CALL(nav_halo_pack(h, b, dir, x, nf));
   for (int s = 1; s >= 0; s--)
     if (h->mpi[dir][s]) msg[n++] = (nav_p2p_msg){h->dbuf[dir][s][1], count, h->nbr[dir][s], 0};
   for (int s = 0; s < 2; s++)
     if (h->mpi[dir][s]) msg[n++] = (nav_p2p_msg){h->dbuf[dir][s][0], count, h->nbr[dir][s], 1};
-  NAV_CALL(h->ops->p2p_exchange(h->transport->group, msg, n));
-  for (int s = 0; s < 2; s++)
-    if (h->mpi[dir][s]) NAV_CALL(nav_halo_unpack(h, b, dir, s, x, nf));
-  return NAV_OK;
+  NAV_CALL(nav_transport_exchange(h->transport, msg, n));
+  return nav_halo_unpack(h, b, dir, x, nf);
 }
 
 static nav_err nav_halo_exchange_planes(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf) {
   NAV_ASSERT(nf >= 1 && nf <= NAV_HALO_MAX_FIELDS);
-  if (h->transport && h->transport->kind == NAV_TRANSPORT_NCCL) return nav_halo_exchange_nccl(h, b, dir, x, nf);
+  if (nav_transport_direct(h->transport)) return nav_halo_exchange_direct(h, b, dir, x, nf);
   return nav_halo_exchange_mpi(h, b, dir, x, nf);
 }
 

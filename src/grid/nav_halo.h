@@ -4,7 +4,7 @@
  * ghosts included, so that edges and corners come right once every direction is done (the
  * ghosts of x are in the y planes that are sent next). Per neighbour ONE message holds the plane
  * of every field exchanged together (1..NAV_HALO_MAX_FIELDS arrays: u, v, w or p), packed by the
- * backend's pack_face into a contiguous buffer and moved by the transport of the decomposition
+ * backend's copy_faces (every field and both sides in one launch) into a contiguous buffer and moved by the transport of the decomposition
  * (grid/nav_transport.h): host-staged MPI (ops->to_host / from_host around MPI_Isend/Irecv +
  * MPI_Waitall; the CPU backend's buffers are host memory already), MPI on the device buffers
  * (cuda-aware), or one NCCL group of sends and receives. Buffers are allocated once per block.
@@ -20,7 +20,7 @@
 #include "backend/nav_kernels.h"
 #include "grid/nav_decomp.h"
 
-#define NAV_HALO_MAX_FIELDS 4
+#define NAV_HALO_MAX_FIELDS NAV_FACES_MAX
 
 typedef struct nav_halo {
   const nav_kernel_ops *ops;

@@ -1,6 +1,7 @@
 /* Halo transports (see nav_transport.h). */
 #include "grid/nav_transport.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +22,12 @@ int nav_transport_mpi_cuda_aware(void) {
 }
 
 const char *nav_transport_name(const nav_transport *t) {
-  static const char *names[] = {"mpi", "cuda-aware", "nccl"};
+  static const char *names[] = {"mpi", "cuda-aware", "nccl", "cuda-ipc"};
   return t ? names[t->kind] : "mpi";
+}
+
+int nav_transport_direct(const nav_transport *t) {
+  return t && (t->kind == NAV_TRANSPORT_NCCL || t->kind == NAV_TRANSPORT_IPC);
 }
 
 /* 1 on every rank if ok is true on every rank of comm. */
@@ -61,6 +66,225 @@ static nav_err nav_transport_p2p(nav_transport *t, MPI_Comm comm, int *ok, char 
   return NAV_OK;
 }
 
+/* cuda-ipc. Per peer p, two interprocess events of each side: `free` recorded by the receiver when its
+ * buffers from p may be overwritten (everything it launched before the exchange, the unpacks of the last
+ * one included, has run), `sent` recorded by the sender after its copies into them. One exchange:
+ *   1. the receiver records free[p] and sends p the names (handle, offset, count) of its receive buffers;
+ *   2. the sender's stream waits for p's free, copies each message into p's buffer (ops->copy on the
+ *      mapped address), records sent[p], and sends p a token;
+ *   3. on the token the receiver's stream waits for p's sent.
+ * A wait takes the event's last record made before it (ops->ipc_signal), and the messages order the
+ * host calls: a side records an event again only after the peer's wait for the last record was posted
+ * (the next exchange's names come after the peer's step 3, its token after the peer's step 2). */
+typedef struct nav_ipc_name {
+  char handle[NAV_IPC_BYTES];
+  uint64_t offset, count;
+} nav_ipc_name;
+
+typedef struct nav_ipc {
+  MPI_Comm comm; /* a duplicate: the names and tokens never meet other messages */
+  int size;
+  void **free_mine, **sent_mine, **free_peer, **sent_peer; /* [size]: events per peer, this side's and the peer's */
+  int *nrecv, *nsend;                                      /* [size]: messages per peer in one exchange */
+  nav_ipc_name *out, *in;                                  /* the names sent and received, grouped per peer */
+  int cap;
+  MPI_Request *req; /* [2 size] */
+  size_t nmap, capmap;
+  struct nav_ipc_mapping {
+    char handle[NAV_IPC_BYTES];
+    void *base;
+  } * map; /* the peers' buffers mapped here */
+} nav_ipc;
+
+static void nav_ipc_destroy(const nav_kernel_ops *ops, nav_ipc *c) {
+  if (!c) return;
+  for (size_t i = 0; i < c->nmap; i++)
+    ops->ipc_close(c->map[i].base);
+  for (int p = 0; p < c->size && c->free_mine; p++) {
+    ops->ipc_event_free(c->free_mine[p]);
+    ops->ipc_event_free(c->sent_mine[p]);
+    ops->ipc_event_free(c->free_peer[p]);
+    ops->ipc_event_free(c->sent_peer[p]);
+  }
+  free(c->free_mine);
+  free(c->nrecv);
+  free(c->out);
+  free(c->req);
+  free(c->map);
+  if (c->comm != MPI_COMM_NULL) MPI_Comm_free(&c->comm);
+  free(c);
+}
+
+/* The mapped address of a peer's buffer of name n (opened at its first use). */
+static nav_err nav_ipc_address(const nav_kernel_ops *ops, nav_ipc *c, const nav_ipc_name *n, nav_real **addr) {
+  size_t i = 0;
+  while (i < c->nmap && memcmp(c->map[i].handle, n->handle, NAV_IPC_BYTES)) i++;
+  if (i == c->nmap) {
+    if (c->nmap == c->capmap) {
+      const size_t cap = c->capmap ? 2 * c->capmap : 16;
+      void *grown = realloc(c->map, cap * sizeof *c->map);
+      NAV_CHECK(grown, NAV_ERR_MEMORY, "cannot grow the table of mapped peer buffers");
+      c->map = grown;
+      c->capmap = cap;
+    }
+    memcpy(c->map[i].handle, n->handle, NAV_IPC_BYTES);
+    NAV_CALL(ops->ipc_open(n->handle, &c->map[i].base));
+    c->nmap++;
+  }
+  *addr = (nav_real *)(void *)((char *)c->map[i].base + n->offset);
+  return NAV_OK;
+}
+
+/* The cuda-ipc state of comm, or NULL with the reason in why (the same result on every rank).
+ * Collective over comm. */
+static nav_ipc *nav_ipc_create(const nav_kernel_ops *ops, MPI_Comm comm, char *why, size_t len) {
+  int size, rank, local;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  if (!nav_transport_all(comm, local == size && ops->ipc_export)) {
+    snprintf(why, len, ops->ipc_export ? "the ranks are on more than one node" : "the backend has no CUDA IPC");
+    return NULL;
+  }
+  nav_ipc *c = calloc(1, sizeof *c);
+  int ok = c != NULL;
+  char(*mine)[2][NAV_IPC_BYTES] = calloc((size_t)size, sizeof *mine);
+  char(*theirs)[2][NAV_IPC_BYTES] = calloc((size_t)size, sizeof *theirs);
+  if (c) {
+    c->comm = MPI_COMM_NULL;
+    c->size = size;
+    c->free_mine = calloc(4 * (size_t)size, sizeof(void *));
+    c->nrecv = calloc(2 * (size_t)size, sizeof(int));
+    c->req = calloc(2 * (size_t)size, sizeof(MPI_Request));
+    ok = c->free_mine && c->nrecv && c->req && mine && theirs && MPI_Comm_dup(comm, &c->comm) == MPI_SUCCESS;
+  }
+  if (ok) {
+    c->sent_mine = c->free_mine + size;
+    c->free_peer = c->free_mine + 2 * size;
+    c->sent_peer = c->free_mine + 3 * size;
+    c->nsend = c->nrecv + size;
+  }
+  for (int p = 0; p < size && ok; p++)
+    if (p != rank)
+      ok = ops->ipc_event_create(&c->free_mine[p], mine[p][0]) == NAV_OK &&
+           ops->ipc_event_create(&c->sent_mine[p], mine[p][1]) == NAV_OK;
+  if (!ok) snprintf(why, len, "%s", c ? nav_error_message() : "out of memory");
+  if (nav_transport_all(comm, ok)) { /* open the peers' events, and map a buffer of each: IPC works both ways */
+    MPI_Alltoall(mine, 2 * NAV_IPC_BYTES, MPI_BYTE, theirs, 2 * NAV_IPC_BYTES, MPI_BYTE, comm);
+    for (int p = 0; p < size && ok; p++)
+      if (p != rank)
+        ok = ops->ipc_event_open(theirs[p][0], &c->free_peer[p]) == NAV_OK &&
+             ops->ipc_event_open(theirs[p][1], &c->sent_peer[p]) == NAV_OK;
+    void *probe = NULL;
+    nav_ipc_name *names = calloc((size_t)size, sizeof *names);
+    ok = ok && names && ops->alloc(&probe, 256) == NAV_OK;
+    size_t offset = 0;
+    if (ok) ok = ops->ipc_export(probe, names[rank].handle, &offset) == NAV_OK;
+    if (!ok) snprintf(why, len, "%s", names ? nav_error_message() : "out of memory");
+    if (nav_transport_all(comm, ok)) {
+      MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, names, (int)sizeof *names, MPI_BYTE, comm);
+      for (int p = 0; p < size && ok; p++) {
+        nav_real *addr;
+        if (p != rank) ok = nav_ipc_address(ops, c, &names[p], &addr) == NAV_OK;
+      }
+      if (!ok) snprintf(why, len, "%s", nav_error_message());
+      ok = nav_transport_all(comm, ok);
+      MPI_Barrier(comm); /* the peers' probes are mapped: unmap them before they are freed */
+      for (size_t i = 0; i < c->nmap; i++)
+        ops->ipc_close(c->map[i].base);
+      c->nmap = 0;
+      MPI_Barrier(comm);
+    } else {
+      ok = 0;
+    }
+    if (probe) ops->free(probe);
+    free(names);
+  }
+  ok = nav_transport_all(comm, ok);
+  if (!ok && !why[0]) snprintf(why, len, "CUDA IPC failed on another rank");
+  free(mine);
+  free(theirs);
+  if (!ok) {
+    nav_ipc_destroy(ops, c);
+    return NULL;
+  }
+  return c;
+}
+
+static nav_err nav_ipc_exchange(const nav_kernel_ops *ops, nav_ipc *c, const nav_p2p_msg *m, int n) {
+  const int size = c->size;
+  if (n > c->cap) {
+    nav_ipc_name *grown = realloc(c->out, 2 * (size_t)n * sizeof *grown);
+    NAV_CHECK(grown, NAV_ERR_MEMORY, "cannot allocate the names of a cuda-ipc exchange");
+    c->out = grown;
+    c->in = grown + n;
+    c->cap = n;
+  }
+  memset(c->nrecv, 0, 2 * (size_t)size * sizeof(int));
+  for (int i = 0; i < n; i++)
+    (m[i].send ? c->nsend : c->nrecv)[m[i].peer]++;
+  /* 1. this side's receive buffers: free from here on, and their names, grouped per peer in posting order */
+  int k = 0, nreq = 0;
+  for (int p = 0; p < size; p++) {
+    if (!c->nrecv[p]) continue;
+    NAV_CALL(ops->ipc_signal(c->free_mine[p], 0));
+    const int first = k;
+    for (int i = 0; i < n; i++)
+      if (!m[i].send && m[i].peer == p) {
+        NAV_CALL(ops->ipc_export(m[i].buf, c->out[k].handle, &(size_t){0}));
+        size_t offset;
+        NAV_CALL(ops->ipc_export(m[i].buf, c->out[k].handle, &offset));
+        c->out[k].offset = offset;
+        c->out[k++].count = m[i].count;
+      }
+    MPI_Isend(c->out + first, (k - first) * (int)sizeof *c->out, MPI_BYTE, p, 0, c->comm, &c->req[nreq++]);
+  }
+  k = 0;
+  for (int p = 0; p < size; p++) {
+    if (!c->nsend[p]) continue;
+    MPI_Irecv(c->in + k, c->nsend[p] * (int)sizeof *c->in, MPI_BYTE, p, 0, c->comm, &c->req[nreq++]);
+    k += c->nsend[p];
+  }
+  NAV_CHECK(MPI_Waitall(nreq, c->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI,
+            "cuda-ipc: the exchange of buffer names failed");
+  /* 2. the copies into the peers' buffers, the k-th send to p into p's k-th receive */
+  k = 0;
+  nreq = 0;
+  for (int p = 0; p < size; p++) {
+    if (!c->nsend[p]) continue;
+    NAV_CALL(ops->ipc_signal(c->free_peer[p], 1));
+    for (int i = 0; i < n; i++)
+      if (m[i].send && m[i].peer == p) {
+        const nav_ipc_name *name = &c->in[k++];
+        NAV_CHECK(name->count == m[i].count, NAV_ERR_INTERNAL,
+                  "cuda-ipc: a message of %zu values to rank %d, which receives %llu", m[i].count, p,
+                  (unsigned long long)name->count);
+        nav_real *addr;
+        NAV_CALL(nav_ipc_address(ops, c, name, &addr));
+        NAV_CALL(ops->copy(addr, m[i].buf, m[i].count * sizeof(nav_real)));
+      }
+    NAV_CALL(ops->ipc_signal(c->sent_mine[p], 0));
+    MPI_Isend(NULL, 0, MPI_BYTE, p, 1, c->comm, &c->req[nreq++]);
+  }
+  for (int p = 0; p < size; p++)
+    if (c->nrecv[p]) MPI_Irecv(NULL, 0, MPI_BYTE, p, 1, c->comm, &c->req[nreq++]);
+  NAV_CHECK(MPI_Waitall(nreq, c->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI,
+            "cuda-ipc: the exchange of tokens failed");
+  /* 3. the unpacks after the peers' copies */
+  for (int p = 0; p < size; p++)
+    if (c->nrecv[p]) NAV_CALL(ops->ipc_signal(c->sent_peer[p], 1));
+  return NAV_OK;
+}
+
+nav_err nav_transport_exchange(const nav_transport *t, const nav_p2p_msg *msgs, int n) {
+  NAV_ASSERT(nav_transport_direct(t));
+  if (t->kind == NAV_TRANSPORT_IPC) return nav_ipc_exchange(t->ops, t->ipc, msgs, n);
+  return t->ops->p2p_exchange(t->group, msgs, n);
+}
+
 nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const char *request, const char *at,
                              nav_transport **out) {
   *out = NULL;
@@ -75,6 +299,18 @@ nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const cha
   NAV_CHECK(t, NAV_ERR_MEMORY, "cannot allocate the halo transport");
   t->ops = ops;
   char why[512] = "";
+  if (is_auto || !strcmp(request, "cuda-ipc")) {
+    t->ipc = nav_ipc_create(ops, comm, why, sizeof why);
+    if (t->ipc) {
+      t->kind = NAV_TRANSPORT_IPC;
+      *out = t;
+      return NAV_OK;
+    }
+    if (!is_auto) {
+      free(t);
+      NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'run.halo_transport': cuda-ipc is not available: %s", at, why);
+    }
+  }
   if ((is_auto || !strcmp(request, "nccl")) && ops->p2p_create) {
     int ok;
     nav_transport_p2p(t, comm, &ok, why, sizeof why);
@@ -106,5 +342,6 @@ nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const cha
 void nav_transport_destroy(nav_transport *t) {
   if (!t) return;
   if (t->group) t->ops->p2p_destroy(t->group);
+  nav_ipc_destroy(t->ops, t->ipc);
   free(t);
 }

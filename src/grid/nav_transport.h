@@ -5,8 +5,13 @@
  *               can (MPIX_Query_cuda_support); the pack kernels are waited for before the send.
  *   nccl        ncclSend/ncclRecv of the device buffers in one group (ops->p2p_*), device to
  *               device, ordered on the backend's stream with the pack and unpack kernels.
- *   auto        on a device backend nccl when it loads, else cuda-aware when MPI has it, else mpi
- *               (the fastest first, as measured in docs/performance.md); on the cpu backend mpi.
+ *   cuda-ipc    the ranks of one node write into each other's device buffers (ops->ipc_*: CUDA IPC,
+ *               copy engines over NVLink or PCIe, no kernel), ordered on the backend's streams by
+ *               interprocess events; the host only trades the buffers' names and a token per peer
+ *               (nav_transport_exchange). Needs every rank on one node.
+ *   auto        on a device backend cuda-ipc when every rank is on one node, else nccl when it loads,
+ *               else cuda-aware when MPI has it, else mpi (the fastest first, as measured in
+ *               docs/performance.md); on the cpu backend mpi.
  * One transport per communicator, shared by every grid over it (the flow and its multigrid
  * levels: nav_decomp copies share it). */
 #ifndef NAV_TRANSPORT_H
@@ -16,22 +21,36 @@
 
 #include "backend/nav_kernels.h"
 
-typedef enum nav_transport_kind { NAV_TRANSPORT_MPI, NAV_TRANSPORT_CUDA_AWARE, NAV_TRANSPORT_NCCL } nav_transport_kind;
+typedef enum nav_transport_kind {
+  NAV_TRANSPORT_MPI,
+  NAV_TRANSPORT_CUDA_AWARE,
+  NAV_TRANSPORT_NCCL,
+  NAV_TRANSPORT_IPC
+} nav_transport_kind;
 
 typedef struct nav_transport {
   nav_transport_kind kind;
   const nav_kernel_ops *ops;
-  void *group; /* the p2p group of the communicator (nccl) */
+  void *group;        /* the p2p group of the communicator (nccl) */
+  struct nav_ipc *ipc; /* the peers' events and mapped buffers (cuda-ipc) */
 } nav_transport;
 
-/* The transport of request ("auto", "mpi", "cuda-aware", "nccl") for ops over comm. Collective
+/* The transport of request ("auto", "mpi", "cuda-aware", "nccl", "cuda-ipc") for ops over comm. Collective
  * over comm; *t = NULL (plain mpi) for MPI_COMM_NULL or one rank. A transport that cannot be had
  * is NAV_ERR_INPUT on every rank, with "AT: key 'run.halo_transport': why". */
 nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const char *request, const char *at,
                              nav_transport **t);
 void nav_transport_destroy(nav_transport *t);
-/* "mpi", "cuda-aware" or "nccl" (NULL: "mpi"). */
+/* "mpi", "cuda-aware", "nccl" or "cuda-ipc" (NULL: "mpi"). */
 const char *nav_transport_name(const nav_transport *t);
+/* Does t move device buffers device to device on the backend's stream (nccl, cuda-ipc)? */
+int nav_transport_direct(const nav_transport *t);
+/* Post msgs (backend buffers) as one exchange of a direct transport: ordered after every kernel
+ * launched before it on the current stream and before every kernel launched after it; the messages
+ * between two ranks match in the order they are posted (the k-th send to a rank fills the k-th receive
+ * it posts from this one; their counts must agree). Collective over the ranks named in msgs; the host
+ * does not wait for the device. */
+nav_err nav_transport_exchange(const nav_transport *t, const nav_p2p_msg *msgs, int n);
 /* 1 if the MPI library reports CUDA support at run time. */
 int nav_transport_mpi_cuda_aware(void);
 

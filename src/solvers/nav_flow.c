@@ -149,7 +149,9 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   }
   const int g0[3] = {0, 0, 0};
   NAV_CALL(nav_box_create(ops, f->dim, f->dc.n, f->dc.g0, f->w, &f->box));
-  NAV_CALL(nav_transport_create(ops, f->comm, cfg->halo_transport, cfg->source, &f->dc.transport));
+  char at[NAV_CONFIG_STR + 16]; /* "FILE:LINE" of the key, for the transport's input errors */
+  nav_config_where(cfg, "run", "halo_transport", at, sizeof at);
+  NAV_CALL(nav_transport_create(ops, f->comm, cfg->halo_transport, at, &f->dc.transport));
   NAV_CALL(nav_halo_create(ops, &f->dc, &f->box, &f->halo));
   f->volume = nav_box_volume(f->dim, f->n, g0, f->w);
   const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);

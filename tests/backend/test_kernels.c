@@ -413,6 +413,44 @@ static void test_box(pair_box *pb) {
       field_free(&buf);
     }
   }
+  /* copy_faces (the halo exchange's packs and unpacks): 3 fields, both sides, and one side alone */
+  for (int dir = 0; dir < dim; dir++)
+    for (int sides = 1; sides <= 3; sides++) {
+      const int t0 = dir == 0 ? 1 : 0, t1 = dir == 2 ? 1 : 2;
+      const size_t len = (size_t)(pb->n[t0] + 2) * (dim == 3 ? (size_t)(pb->n[t1] + 2) : 1);
+      field x[3], y[3], buf[2];
+      nav_real *xc[3], *xg[3], *yc[3], *yg[3];
+      for (int f = 0; f < 3; f++) {
+        x[f] = field_new(pb, 0);
+        y[f] = field_new(pb, 0);
+        xc[f] = x[f].c, xg[f] = x[f].g, yc[f] = y[f].c, yg[f] = y[f].g;
+      }
+      nav_real *bcs[2] = {NULL, NULL}, *bgs[2] = {NULL, NULL};
+      for (int s = 0; s < 2; s++) {
+        buf[s].n = 3 * len;
+        OK(cpu->alloc((void **)&buf[s].c, 3 * len * sizeof(nav_real)));
+        OK(gpu->alloc((void **)&buf[s].g, 3 * len * sizeof(nav_real)));
+        if (sides >> s & 1) bcs[s] = buf[s].c, bgs[s] = buf[s].g;
+      }
+      const int out[2] = {0, pb->n[dir] - 1}, in[2] = {-1, pb->n[dir]};
+      OK(cpu->copy_faces(bc, xc, 3, dir, out, bcs, 1));
+      OK(gpu->copy_faces(bg, xg, 3, dir, out, bgs, 1));
+      for (int s = 0; s < 2; s++)
+        if (sides >> s & 1) {
+          snprintf(name, sizeof name, "copy_faces pack d%d side %d of mask %d", dir, s, sides);
+          check_field(name, pb, &buf[s]);
+        }
+      OK(cpu->copy_faces(bc, yc, 3, dir, in, bcs, 0));
+      OK(gpu->copy_faces(bg, yg, 3, dir, in, bgs, 0));
+      for (int f = 0; f < 3; f++) {
+        snprintf(name, sizeof name, "copy_faces unpack d%d field %d of mask %d", dir, f, sides);
+        check_field(name, pb, &y[f]);
+        field_free(&x[f]);
+        field_free(&y[f]);
+      }
+      field_free(&buf[0]);
+      field_free(&buf[1]);
+    }
   /* flow kernels on a random velocity */
   {
     field u[3], r[3], ro[3], q = field_new(pb, 0), dv = field_new(pb, 0);

@@ -61,6 +61,8 @@ nav_err nav_fill_ghost_cpu(const nav_box *b, nav_real *x, int dir, int side, nav
                            nav_real beta);
 nav_err nav_pack_face_cpu(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
 nav_err nav_unpack_face_cpu(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
+nav_err nav_copy_faces_cpu(const nav_box *b, nav_real *const *x, int nf, int dir, const int layer[2],
+                           nav_real *const buf[2], int pack);
 
 nav_err nav_momentum_rhs_cpu(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cpu(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,

@@ -19,6 +19,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .fill_ghost_dir = nav_fill_ghost_dir_cpu,
     .pack_face = nav_pack_face_cpu,
     .unpack_face = nav_unpack_face_cpu,
+    .copy_faces = nav_copy_faces_cpu,
     .fill_ghost_plane = nav_fill_ghost_plane_cpu,
     .outflow_update = nav_outflow_update_cpu,
     .face_integral = nav_face_integral_cpu,

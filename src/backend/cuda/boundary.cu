@@ -162,3 +162,42 @@ nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, i
   (void)side;
   return nav_face_copy_cuda(b, x, dir, layer, (nav_real *)buf, 0);
 }
+
+/* copy_faces: block row y = field, z = the sides in use (their layers and buffers first in the arguments). */
+struct nav_faces_args {
+  nav_real *x[NAV_FACES_MAX], *buf[2];
+  int layer[2];
+};
+
+__global__ void __launch_bounds__(256) nav_faces_copy_kernel(nav_box box, nav_faces_args a, int dir, int pack) {
+  int t0, t1;
+  nav_face_plane(&box, dir, &t0, &t1);
+  const int lo1 = box.dim == 3 ? -1 : 0, nr = box.n[t0] + 2, nq = box.dim == 3 ? box.n[t1] + 2 : 1;
+  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x, pts = (nav_idx)nr * nq;
+  if (m >= pts) return;
+  const int r = -1 + (int)(m % nr), q = lo1 + (int)(m / nr);
+  nav_face_copy_point(&box, a.x[blockIdx.y], dir, a.layer[blockIdx.z], a.buf[blockIdx.z] + blockIdx.y * pts, pack,
+                      t0, r, t1, q, lo1);
+}
+
+nav_err nav_copy_faces_cuda(const nav_box *b, nav_real *const *x, int nf, int dir, const int layer[2],
+                            nav_real *const buf[2], int pack) {
+  NAV_CHECK(nf >= 1 && nf <= NAV_FACES_MAX, NAV_ERR_INTERNAL, "copy_faces: %d fields (1 to %d)", nf, NAV_FACES_MAX);
+  nav_faces_args a = {};
+  unsigned sides = 0;
+  for (int f = 0; f < nf; f++)
+    a.x[f] = x[f];
+  for (int s = 0; s < 2; s++)
+    if (buf[s]) {
+      a.buf[sides] = buf[s];
+      a.layer[sides++] = layer[s];
+    }
+  if (!sides) return NAV_OK;
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  const nav_idx pts = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
+  const dim3 grid((unsigned)((pts + 255) / 256), (unsigned)nf, sides);
+  nav_faces_copy_kernel<<<grid, 256, 0, nav_cuda_stream>>>(*b, a, dir, pack);
+  NAV_CUDA_LAUNCHED("nav_faces_copy_kernel");
+  return NAV_OK;
+}

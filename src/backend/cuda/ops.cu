@@ -5,12 +5,22 @@
 /* Face pack/unpack of the halo exchange (boundary.cu). */
 nav_err nav_pack_face_cuda(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf);
 nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf);
+nav_err nav_copy_faces_cuda(const nav_box *b, nav_real *const *x, int nf, int dir, const int layer[2],
+                            nav_real *const buf[2], int pack);
 
 /* Device-to-device messages through NCCL (p2p.cu). */
 nav_err nav_p2p_unique_id_cuda(void *id);
 nav_err nav_p2p_create_cuda(const void *id, int rank, int size, void **group);
 void nav_p2p_destroy_cuda(void *group);
 nav_err nav_p2p_exchange_cuda(void *group, const nav_p2p_msg *msgs, int n);
+/* CUDA IPC (p2p.cu). */
+nav_err nav_ipc_export_cuda(const void *ptr, void *handle, size_t *offset);
+nav_err nav_ipc_open_cuda(const void *handle, void **base);
+void nav_ipc_close_cuda(void *base);
+nav_err nav_ipc_event_create_cuda(void **ev, void *handle);
+nav_err nav_ipc_event_open_cuda(const void *handle, void **ev);
+void nav_ipc_event_free_cuda(void *ev);
+nav_err nav_ipc_signal_cuda(void *ev, int wait);
 
 extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .name = "cuda",
@@ -37,12 +47,20 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .p2p_create = nav_p2p_create_cuda,
     .p2p_destroy = nav_p2p_destroy_cuda,
     .p2p_exchange = nav_p2p_exchange_cuda,
+    .ipc_export = nav_ipc_export_cuda,
+    .ipc_open = nav_ipc_open_cuda,
+    .ipc_close = nav_ipc_close_cuda,
+    .ipc_event_create = nav_ipc_event_create_cuda,
+    .ipc_event_open = nav_ipc_event_open_cuda,
+    .ipc_event_free = nav_ipc_event_free_cuda,
+    .ipc_signal = nav_ipc_signal_cuda,
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
     .fill_ghosts = nav_fill_ghosts_cuda,
     .fill_ghost_dir = nav_fill_ghost_dir_cuda,
     .pack_face = nav_pack_face_cuda,
     .unpack_face = nav_unpack_face_cuda,
+    .copy_faces = nav_copy_faces_cuda,
     .fill_ghost_plane = nav_fill_ghost_plane_cuda,
     .outflow_update = nav_outflow_update_cuda,
     .face_integral = nav_face_integral_cuda,

@@ -1,5 +1,6 @@
 /* Device-to-device messages between ranks through NCCL point-to-point (ncclSend / ncclRecv in
- * one group), for the halo exchange's `nccl` transport (grid/nav_transport.c).
+ * one group), for the halo exchange's `nccl` transport (grid/nav_transport.c), and the CUDA IPC
+ * primitives of its `cuda-ipc` transport (at the end).
  *
  * NCCL is loaded at run time (dlopen of libnccl.so.2, or the file named by NAV_NCCL_LIBRARY),
  * so the binary starts on machines without it and the other transports keep working; asking for
@@ -7,6 +8,7 @@
  * defines them (a stable ABI: the unique id is 128 bytes, results and data types are ints).
  * Operations go to the current stream of the backend (nav_cuda_stream), the stream of the pack
  * and unpack kernels around them, so they are ordered without events. */
+#include <cuda.h> /* the driver's types, for cuMemGetAddressRange (found at run time: no link to libcuda) */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,5 +123,77 @@ nav_err nav_p2p_exchange_cuda(void *group, const nav_p2p_msg *msgs, int n) {
   }
   NAV_CALL_NCCL(nav_nccl.group_end());
   NAV_CUDA_LAUNCHED("nccl group");
+  return NAV_OK;
+}
+
+/* CUDA IPC between the processes of one node (the cuda-ipc halo transport, grid/nav_transport.c):
+ * the receiver's device buffers are mapped into the sender's address space and written by the copy
+ * engines (cudaMemcpyAsync over NVLink or PCIe, no kernel); interprocess events order the copies with
+ * the kernels of both processes. */
+static_assert(sizeof(cudaIpcMemHandle_t) <= NAV_IPC_BYTES && sizeof(cudaIpcEventHandle_t) <= NAV_IPC_BYTES,
+              "NAV_IPC_BYTES holds a CUDA IPC handle");
+typedef CUresult (*nav_address_range_fn)(CUdeviceptr *base, size_t *size, CUdeviceptr ptr);
+
+nav_err nav_ipc_export_cuda(const void *ptr, void *handle, size_t *offset) {
+  static nav_address_range_fn range = NULL;
+  if (!range) {
+    cudaDriverEntryPointQueryResult q;
+    NAV_CALL_CUDA(cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", (void **)&range, 12000, cudaEnableDefault,
+                                                   &q));
+    NAV_CHECK(range && q == cudaDriverEntryPointSuccess, NAV_ERR_BACKEND, "the driver has no cuMemGetAddressRange");
+  }
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  NAV_CHECK(range(&base, &size, (CUdeviceptr)ptr) == CUDA_SUCCESS, NAV_ERR_BACKEND,
+            "cuMemGetAddressRange: %p is not device memory", ptr);
+  cudaIpcMemHandle_t h;
+  NAV_CALL_CUDA(cudaIpcGetMemHandle(&h, (void *)base));
+  memcpy(handle, &h, sizeof h);
+  *offset = (size_t)((CUdeviceptr)ptr - base);
+  return NAV_OK;
+}
+
+nav_err nav_ipc_open_cuda(const void *handle, void **base) {
+  cudaIpcMemHandle_t h;
+  memcpy(&h, handle, sizeof h);
+  *base = NULL;
+  NAV_CALL_CUDA(cudaIpcOpenMemHandle(base, h, cudaIpcMemLazyEnablePeerAccess));
+  return NAV_OK;
+}
+
+void nav_ipc_close_cuda(void *base) {
+  if (base) cudaIpcCloseMemHandle(base);
+}
+
+nav_err nav_ipc_event_create_cuda(void **ev, void *handle) {
+  cudaEvent_t e;
+  NAV_CALL_CUDA(cudaEventCreateWithFlags(&e, cudaEventInterprocess | cudaEventDisableTiming));
+  cudaIpcEventHandle_t h;
+  const cudaError_t r = cudaIpcGetEventHandle(&h, e);
+  if (r != cudaSuccess) cudaEventDestroy(e);
+  NAV_CALL_CUDA(r);
+  memcpy(handle, &h, sizeof h);
+  *ev = e;
+  return NAV_OK;
+}
+
+nav_err nav_ipc_event_open_cuda(const void *handle, void **ev) {
+  cudaIpcEventHandle_t h;
+  memcpy(&h, handle, sizeof h);
+  cudaEvent_t e;
+  NAV_CALL_CUDA(cudaIpcOpenEventHandle(&e, h));
+  *ev = e;
+  return NAV_OK;
+}
+
+void nav_ipc_event_free_cuda(void *ev) {
+  if (ev) cudaEventDestroy((cudaEvent_t)ev);
+}
+
+nav_err nav_ipc_signal_cuda(void *ev, int wait) {
+  if (wait)
+    NAV_CALL_CUDA(cudaStreamWaitEvent(nav_cuda_stream, (cudaEvent_t)ev, 0));
+  else
+    NAV_CALL_CUDA(cudaEventRecord((cudaEvent_t)ev, nav_cuda_stream));
   return NAV_OK;
 }

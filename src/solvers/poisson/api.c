@@ -89,8 +89,8 @@ static nav_err nav_poisson_create_local(MPI_Comm comm, const nav_poisson_options
   snprintf(ps->backend, sizeof ps->backend, "%s", backend);
   const char *transport = opt->halo_transport ? opt->halo_transport : "auto";
   NAV_CHECK(!strcmp(transport, "auto") || !strcmp(transport, "mpi") || !strcmp(transport, "cuda-aware") ||
-                !strcmp(transport, "nccl"),
-            NAV_ERR_INPUT, "nav_poisson_create: halo_transport '%s' unknown (auto, mpi, cuda-aware, nccl)", transport);
+                !strcmp(transport, "nccl") || !strcmp(transport, "cuda-ipc"),
+            NAV_ERR_INPUT, "nav_poisson_create: halo_transport '%s' unknown (auto, mpi, cuda-aware, nccl, cuda-ipc)", transport);
   snprintf(ps->transport, sizeof ps->transport, "%s", transport);
   const char *gather = opt->gather ? opt->gather : "auto";
   NAV_CHECK(!strcmp(gather, "auto") || !strcmp(gather, "messages") || !strcmp(gather, "shared"), NAV_ERR_INPUT,

@@ -39,8 +39,8 @@
  * general: every rank sends each rank the intersection of its box in the old layout with that
  * rank's box in the new one; its own part is copied directly. How the parts travel follows the
  * halo transport of the decomposition (grid/nav_transport.h): on the cpu backend and with
- * cuda-aware MPI one MPI_Alltoallv of the backend arrays; with nccl one group of ncclSend/ncclRecv
- * device to device (ops->p2p_exchange, ordered on the backend's stream with the pack and unpack
+ * cuda-aware MPI one MPI_Alltoallv of the backend arrays; with nccl or cuda-ipc one exchange
+ * device to device (nav_transport_exchange, ordered on the backend's stream with the pack and unpack
  * copies: no host round trip); with mpi on a device backend MPI_Alltoallv of host copies. Any
  * decomposition, even or uneven, is served; consecutive pencils share one split direction, so a
  * move exchanges only within rank rows.
@@ -83,7 +83,7 @@ struct nav_fft {
   int dim, P, rank;
   nav_fft_path path;
   nav_p2p_msg *msgs;       /* NAV_FFT_P2P: room for a send and a receive per rank */
-  void *p2p_group;         /* NAV_FFT_P2P: the halo transport's group */
+  const nav_transport *p2p; /* NAV_FFT_P2P: the halo transport (nccl, cuda-ipc) */
   int buf0_borrowed;       /* buf[0] is level 0's residual array (not freed here) */
   int box;                 /* one rank, every direction periodic or even (two Neumann faces), and the
                               backend has fft_box: one multi-dimensional transform (box_state) instead of
@@ -234,7 +234,7 @@ static long nav_fft_overlap(const int alo[3], const int acnt[3], const int blo[3
 static nav_fft_path nav_fft_path_of(const nav_kernel_ops *ops, const nav_decomp *dc) {
   const nav_transport *tr = dc->transport;
   if (ops == &nav_kernel_ops_cpu || (tr && tr->kind == NAV_TRANSPORT_CUDA_AWARE)) return NAV_FFT_MPI;
-  if (tr && tr->kind == NAV_TRANSPORT_NCCL && ops->p2p_exchange) return NAV_FFT_P2P;
+  if (nav_transport_direct(tr)) return NAV_FFT_P2P;
   return NAV_FFT_HOST_STAGED;
 }
 
@@ -300,7 +300,7 @@ static nav_err nav_fft_move_parts(nav_psolver *ps, const nav_fft_layout *a, cons
       if (f->sc[r]) f->msgs[n++] = (nav_p2p_msg){f->sbuf + f->sd[r], (size_t)f->sc[r], r, 1};
       if (f->rc[r]) f->msgs[n++] = (nav_p2p_msg){f->rbuf + f->rd[r], (size_t)f->rc[r], r, 0};
     }
-    NAV_CALL(ops->p2p_exchange(f->p2p_group, f->msgs, n));
+    NAV_CALL(nav_transport_exchange(f->p2p, f->msgs, n));
   } else if (f->path == NAV_FFT_HOST_STAGED) {
     NAV_CALL(ops->to_host(f->hs, f->sbuf, (size_t)ns * sizeof(nav_real)));
     NAV_CHECK(MPI_Alltoallv(f->hs, f->sc, f->sd, type, f->hr, f->rc, f->rd, type, f->comm) == MPI_SUCCESS, NAV_ERR_MPI,
@@ -483,7 +483,7 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
 static nav_err nav_fft_path_buffers(nav_psolver *ps, size_t send, size_t recv) {
   nav_fft *f = ps->fft;
   if (f->path == NAV_FFT_P2P) {
-    f->p2p_group = ps->lev[0].dc.transport->group;
+    f->p2p = ps->lev[0].dc.transport;
     f->msgs = calloc((size_t)f->P * 2, sizeof *f->msgs);
     NAV_CHECK(f->msgs, NAV_ERR_MEMORY, "cannot allocate the FFT messages");
   }
@@ -592,7 +592,7 @@ static nav_err nav_fft_share_ends_parts(nav_psolver *ps) {
       f->msgs[k++] = (nav_p2p_msg){mine, (size_t)n, r, 1};
       f->msgs[k++] = (nav_p2p_msg){f->all + (size_t)r * n, (size_t)n, r, 0};
     }
-    return ops->p2p_exchange(f->p2p_group, f->msgs, k);
+    return nav_transport_exchange(f->p2p, f->msgs, k);
   }
   if (f->path == NAV_FFT_HOST_STAGED) {
     NAV_CALL(ops->to_host(f->hs, mine, (size_t)n * sizeof(nav_real)));
@@ -828,12 +828,12 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   if (used < size && f->slab)
     used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform per plane), slabs over %d ranks: %c lines split by the partition method (%s)",
                      f->dim - 1, f->P, "xyz"[f->tri],
-                     f->path == NAV_FFT_P2P           ? "NCCL send/receive of the lines' ends"
+                     f->path == NAV_FFT_P2P           ? "the lines' ends device to device"
                      : f->path == NAV_FFT_HOST_STAGED ? "MPI_Allgather of the lines' ends through the host"
                                                       : "MPI_Allgather of the lines' ends");
   else if (used < size && f->P > 1)
     used += snprintf(text + used, (size_t)(size - used), ", pencils over %d ranks (%s)", f->P,
-                     f->path == NAV_FFT_P2P           ? "NCCL send/receive, device to device"
+                     f->path == NAV_FFT_P2P           ? "device to device"
                      : f->path == NAV_FFT_HOST_STAGED ? "MPI_Alltoallv through the host"
                                                       : "MPI_Alltoallv");
   if (used < size && ps->singular) snprintf(text + used, (size_t)(size - used), ", singular (zero-mean)");
