@@ -9,9 +9,9 @@
  *               copy engines over NVLink or PCIe, no kernel), ordered on the backend's streams by
  *               interprocess events; the host only trades the buffers' names and a token per peer
  *               (nav_transport_exchange). Needs every rank on one node.
- *   auto        on a device backend cuda-ipc when every rank is on one node, else nccl when it loads,
- *               else cuda-aware when MPI has it, else mpi (the fastest first, as measured in
- *               docs/performance.md); on the cpu backend mpi.
+ *   auto        on a device backend nccl when it loads, else cuda-ipc when every rank is on one node,
+ *               else cuda-aware when MPI has it, else mpi (the fastest first for the flow's step, as
+ *               measured in docs/performance.md); on the cpu backend mpi.
  * One transport per communicator, shared by every grid over it (the flow and its multigrid
  * levels: nav_decomp copies share it). */
 #ifndef NAV_TRANSPORT_H
