@@ -17,47 +17,37 @@ void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scal
       pbc[d][s] = d < dim && vbc->type[d][s] == NAV_BC_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
 }
 
-/* The faces of direction d of u (every component, both sides) in one pass: its exchange, then each face's
- * rule: periodic; inflow/outflow from the plane; the normal component on a wall or free-slip face is the
- * face value; a tangential one mirrored, no-slip (-1, twice the wall's speed) or free-slip (+1). */
-static nav_err nav_fill_velocity_dir(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                                     const nav_velocity_bc *bc, nav_real *const *u, int d) {
-  NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
-  nav_ghost_dir g;
-  memset(&g, 0, sizeof g);
-  int any = 0;
-  for (int s = 0; s < 2; s++)
-    for (int c = 0; c < b->dim; c++) {
-      const nav_bc_type t = bc->type[d][s];
-      if (nav_halo_face(halo, d, s)) continue;
-      if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW) {
-        NAV_CALL(ops->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
-        continue;
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
+                                 nav_real *const *u) {
+  /* the faces of one direction (every component, both sides) in one pass; each face's rule:
+   * periodic; inflow/outflow from the plane; the normal component on a wall or free-slip face is
+   * the face value; a tangential one mirrored, no-slip (-1, twice the wall's speed) or free-slip (+1) */
+  for (int d = 0; d < b->dim; d++) {
+    NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
+    nav_ghost_dir g;
+    memset(&g, 0, sizeof g);
+    int any = 0;
+    for (int s = 0; s < 2; s++)
+      for (int c = 0; c < b->dim; c++) {
+        const nav_bc_type t = bc->type[d][s];
+        if (nav_halo_face(halo, d, s)) continue;
+        if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW) {
+          NAV_CALL(ops->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
+          continue;
+        }
+        g.x[c] = u[c];
+        g.on[s][c] = any = 1;
+        g.kind[s][c] = t == NAV_BC_PERIODIC ? NAV_GHOST_PERIODIC : c == d ? NAV_GHOST_FACE : NAV_GHOST_MIRROR;
+        g.alpha[s][c] = t == NAV_BC_WALL ? -1 : 1;
+        g.beta[s][c] = t == NAV_BC_WALL && c != d ? (nav_real)(2 * bc->wall_velocity[d][s][c]) : 0;
       }
-      g.x[c] = u[c];
-      g.on[s][c] = any = 1;
-      g.kind[s][c] = t == NAV_BC_PERIODIC ? NAV_GHOST_PERIODIC : c == d ? NAV_GHOST_FACE : NAV_GHOST_MIRROR;
-      g.alpha[s][c] = t == NAV_BC_WALL ? -1 : 1;
-      g.beta[s][c] = t == NAV_BC_WALL && c != d ? (nav_real)(2 * bc->wall_velocity[d][s][c]) : 0;
-    }
-  return any ? ops->fill_ghost_dir(b, d, &g) : NAV_OK;
-}
-
-nav_err nav_fill_velocity_ghosts_part(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                                      const nav_velocity_bc *bc, nav_real *const *u, int part) {
-  for (int d = part ? b->dim - 1 : 0; d < (part ? b->dim : b->dim - 1); d++)
-    NAV_CALL(nav_fill_velocity_dir(ops, b, halo, bc, u, d));
+    if (any) NAV_CALL(ops->fill_ghost_dir(b, d, &g));
+  }
   return NAV_OK;
 }
 
-nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
-                                 nav_real *const *u) {
-  NAV_CALL(nav_fill_velocity_ghosts_part(ops, b, halo, bc, u, 0));
-  return nav_fill_velocity_ghosts_part(ops, b, halo, bc, u, 1);
-}
-
-nav_err nav_fill_scalar_ghosts_part(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                                    const nav_scalar_bc bc[3][2], nav_real *x, int part) {
+nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                               const nav_scalar_bc bc[3][2], nav_real *x) {
   /* The directions without a neighbour rank in one pass first, then each direction with one: its
    * exchange and its physical face. The exchanged planes carry the neighbour's filled ghosts, and
    * the rules are homogeneous (alpha = +-1, beta = 0), so the order of the directions changes no
@@ -73,9 +63,9 @@ nav_err nav_fill_scalar_ghosts_part(const nav_kernel_ops *ops, const nav_box *b,
       g.beta[d][s] = 0;
     }
   }
-  if (!part) NAV_CALL(ops->fill_ghosts(b, x, &g));
+  NAV_CALL(ops->fill_ghosts(b, x, &g));
   if (!exchanged) return NAV_OK;
-  for (int d = part ? b->dim - 1 : 0; d < (part ? b->dim : b->dim - 1); d++) {
+  for (int d = 0; d < b->dim; d++) {
     if (!g.skip[d]) continue;
     NAV_CALL(nav_halo_exchange(halo, b, d, &x, 1));
     for (int s = 0; s < 2; s++) {
@@ -87,12 +77,6 @@ nav_err nav_fill_scalar_ghosts_part(const nav_kernel_ops *ops, const nav_box *b,
     }
   }
   return NAV_OK;
-}
-
-nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                               const nav_scalar_bc bc[3][2], nav_real *x) {
-  NAV_CALL(nav_fill_scalar_ghosts_part(ops, b, halo, bc, x, 0));
-  return nav_fill_scalar_ghosts_part(ops, b, halo, bc, x, 1);
 }
 
 void nav_temperature_bc_from_config(const nav_config *cfg, double *const *w, const int *n, nav_temperature_bc *bc) {

@@ -63,13 +63,6 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, na
                                  const nav_velocity_bc *bc, nav_real *const *u);
 nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
                                nav_real *x);
-/* The two fills above in two parts, so that the exchange of the last direction (dim - 1) can overlap work
- * that reads none of its ghosts: part 0 fills everything before it, part 1 exchanges it (with a
- * neighbour rank) and fills its faces without one. Part 0 then part 1 is the whole fill, call for call. */
-nav_err nav_fill_velocity_ghosts_part(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                                      const nav_velocity_bc *bc, nav_real *const *u, int part);
-nav_err nav_fill_scalar_ghosts_part(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
-                                    const nav_scalar_bc bc[3][2], nav_real *x, int part);
 nav_err nav_fill_temperature_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
                                     const nav_temperature_bc *bc, nav_real *x);
 

@@ -19,8 +19,6 @@
  * their exchange (on smaller ones the extra launches of the split cost more than it hides) */
 #define NAV_FLOW_OVERLAP_CELLS 32768
 
-static void nav_flow_overlap_setup(nav_flow *f);
-
 void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
   const double A = cfg->amplitude, two_pi = 2 * NAV_PI;
   const double k[3] = {two_pi / cfg->lx, two_pi / cfg->ly, two_pi / cfg->lz};
@@ -155,7 +153,6 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   nav_config_where(cfg, "run", "halo_transport", at, sizeof at);
   NAV_CALL(nav_transport_create(ops, f->comm, cfg->halo_transport, at, &f->dc.transport));
   NAV_CALL(nav_halo_create(ops, &f->dc, &f->box, &f->halo));
-  nav_flow_overlap_setup(f);
   f->volume = nav_box_volume(f->dim, f->n, g0, f->w);
   const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
   for (int c = 0; c < f->dim; c++) {
@@ -197,7 +194,6 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   po.cpu_coarse_cells = cfg->cpu_coarse_cells == 0 && ac ? 1 : cfg->cpu_coarse_cells;
   po.overlap_cells = !strcmp(cfg->halo_overlap, "on") ? NAV_FLOW_OVERLAP_CELLS : 0;
   po.async = 1; /* the next step's dt reduction waits for the pressure solve */
-  po.caller_fills = f->overlap; /* its ghosts beside the correction (nav_flow_correct) */
   const nav_err pe = nav_psolver_create(ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])f->pbc, &po,
                                         &f->poisson);
   if (pe == NAV_ERR_INPUT && !strcmp(cfg->solver, "fft")) { /* the grid or backend rules the FFT solver out */
@@ -283,13 +279,7 @@ static int nav_flow_fused(const nav_flow *f) {
 
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
   double adv, diff;
-  if (f->rates_ready) { /* measured by the last step (nav_flow_correct), u unchanged since */
-    adv = f->rates[0];
-    diff = f->rates[1];
-    f->rates_ready = 0;
-  } else {
-    NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
-  }
+  NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
   NAV_CALL(nav_flow_deferred(f)); /* the reduction waited for the backend */
   /* the stop flag of a signal rides on this reduction: every rank learns it at the same step */
   double rates[3] = {adv, diff, (double)nav_signal_pending()};
@@ -313,100 +303,6 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
     *dt = limit;
   }
   *cfl = adv * *dt;
-  return NAV_OK;
-}
-
-/* The exchanges of a block split along the last direction d = dim - 1 only (slabs: the FFT solver's layout)
- * overlap work that reads none of their ghosts: the ghost fill's part 1 (the exchange of d and d's faces
- * without a neighbour, nav_fill_*_ghosts_part) runs on the backend's side stream beside the parts of the
- * block below; without streams the parts run in order. Either way the same kernels compute the same values
- * (max and per-face arithmetic need no order), so the results are those of the plain step bit for bit.
- *   correction: faces k >= 1 of d read q of cells k - 1, k (no ghost of d): above_first beside q's exchange,
- *               then plane 0 (first);
- *   time rates: a cell reads its faces k and k + 1: below_last beside u's exchange, then plane n - 1 (last);
- *               an open face below (inflow or outflow) rewrites face 0 in the fill (after the correction
- *               moved it): its plane 0 too is measured after (core_rates, first_rates). A wall face 0
- *               keeps its value (the correction adds -dt times a zero gradient), so the fill rewrites the
- *               same bits there.
- * NAV_FLOW_OVERLAP=0 turns it off (nav_profile_switch: to measure what it saves). */
-static void nav_flow_overlap_setup(nav_flow *f) {
-  const nav_box *b = &f->box;
-  const int d = b->dim - 1, n = b->n[d];
-  int split = 0, other = 0;
-  for (int e = 0; e < b->dim; e++)
-    for (int s = 0; s < 2; s++) {
-      if (!nav_halo_face(f->halo, e, s)) continue;
-      if (e == d) split = 1;
-      else other = 1;
-    }
-  f->overlap = split && !other && n >= 3 && nav_profile_switch("NAV_FLOW_OVERLAP", 1);
-  if (!f->overlap) return;
-  const nav_bc_type low = f->vbc.type[d][0];
-  f->rates_first = !nav_halo_face(f->halo, d, 0) && (low == NAV_BC_INFLOW || low == NAV_BC_OUTFLOW);
-  int lo[3] = {0, 0, 0}, hi[3] = {b->n[0], b->n[1], b->n[2]};
-  lo[d] = 1;
-  nav_box_part(b, lo, hi, &f->above_first);
-  lo[d] = 0;
-  hi[d] = 1;
-  nav_box_part(b, lo, hi, &f->first);
-  hi[d] = n - 1;
-  nav_box_part(b, lo, hi, &f->below_last);
-  lo[d] = 1;
-  nav_box_part(b, lo, hi, &f->core_rates);
-  lo[d] = n - 1;
-  hi[d] = n;
-  nav_box_part(b, lo, hi, &f->last);
-  f->first_rates = f->first;
-}
-
-/* u = u* - dt grad q, then u's ghosts; q's ghosts first where the solve left them (stats.unfilled). With
- * f->overlap (above) the exchanges overlap the correction and the next step's time rates, which are kept
- * for nav_flow_dt. */
-static nav_err nav_flow_correct(nav_flow *f, nav_real *q, double dt, int unfilled) {
-  const nav_kernel_ops *ops = f->ops;
-  const nav_box *b = &f->box;
-  const nav_scalar_bc(*pbc)[2] = (const nav_scalar_bc(*)[2])f->pbc;
-  const nav_real scale = (nav_real)dt;
-  nav_err e;
-  if (!f->overlap) {
-    if (unfilled) NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, pbc, q));
-    NAV_CALL(ops->correct(b, f->u, q, scale));
-    return nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u);
-  }
-  const int streams = ops->stream_fork != NULL;
-  if (unfilled) {
-    NAV_CALL(nav_fill_scalar_ghosts_part(ops, b, f->halo, pbc, q, 0));
-    if (streams) NAV_CALL(ops->stream_fork());
-    /* launched before the fill, which the host may wait in (MPI transports), as nav_mg_relax_overlapped */
-    NAV_CALL(ops->correct(&f->above_first, f->u, q, scale));
-    if (streams) NAV_CALL(ops->stream_use(1));
-    e = nav_fill_scalar_ghosts_part(ops, b, f->halo, pbc, q, 1);
-    if (streams) NAV_CALL(ops->stream_use(0));
-    NAV_CALL(e);
-    if (streams) NAV_CALL(ops->stream_join());
-    NAV_CALL(ops->correct(&f->first, f->u, q, scale));
-  } else {
-    NAV_CALL(ops->correct(b, f->u, q, scale));
-  }
-  NAV_CALL(nav_fill_velocity_ghosts_part(ops, b, f->halo, &f->vbc, f->u, 0));
-  if (streams) NAV_CALL(ops->stream_fork());
-  if (streams) NAV_CALL(ops->stream_use(1));
-  e = nav_fill_velocity_ghosts_part(ops, b, f->halo, &f->vbc, f->u, 1);
-  if (streams) NAV_CALL(ops->stream_use(0));
-  NAV_CALL(e);
-  double r[2][2] = {{0, 0}, {0, 0}}; /* the rates beside the fill (they wait for the main stream only), then after */
-  NAV_CALL(ops->time_rates(f->rates_first ? &f->core_rates : &f->below_last, f->u, &r[0][0], &r[0][1]));
-  if (streams) NAV_CALL(ops->stream_join());
-  NAV_CALL(ops->time_rates(&f->last, f->u, &r[1][0], &r[1][1]));
-  if (f->rates_first) {
-    double a, c;
-    NAV_CALL(ops->time_rates(&f->first_rates, f->u, &a, &c));
-    r[1][0] = fmax(r[1][0], a);
-    r[1][1] = fmax(r[1][1], c);
-  }
-  f->rates[0] = fmax(r[0][0], r[1][0]);
-  f->rates[1] = fmax(r[0][1], r[1][1]);
-  f->rates_ready = 1;
   return NAV_OK;
 }
 
@@ -503,7 +399,8 @@ project:
             f->step + 1, f->t, st.relres, st.iterations, f->cfg->tolerance);
   nav_profile_enter(NAV_PHASE_CORRECTION);
   nav_profile_work(NAV_PHASE_CORRECTION);
-  NAV_CALL(nav_flow_correct(f, q, dt, st.unfilled));
+  NAV_CALL(ops->correct(b, f->u, q, (nav_real)dt));
+  NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
   if (implicit) { /* p^{n+1/2} = p^{n-1/2} + phi - theta nu div u* (rotational form, nav_diffusion.h) */
     NAV_CALL(ops->axpby(b, (nav_real)(-f->diff->theta * f->cfg->nu * dt), f->div, 1, f->p));
     NAV_CALL(ops->axpby(b, 1, q, 1, f->p));

@@ -90,14 +90,6 @@ typedef struct nav_flow {
    * (1-based, as the blow-up message counts), time and dt, for the message of nav_flow_dt/check */
   long deferred_step;
   double deferred_t, deferred_dt;
-  /* the exchanges of a block split along the last direction only, overlapped (nav_flow.c, nav_flow_correct):
-   * overlap = 1 where they apply; the parts of the block (planes of that direction); the time rates of u^{n+1}
-   * measured there for the next nav_flow_dt (rates_ready) */
-  int overlap;
-  nav_box above_first, first, below_last, last, core_rates, first_rates;
-  int rates_first;      /* 1: plane 0 is measured apart (an open face below: its fill rewrites face 0) */
-  int rates_ready;
-  double rates[2];
 } nav_flow;
 
 /* Build the decomposition of the grid over the computing ranks (nav_compute_comm) ([run] decomposition), this rank's

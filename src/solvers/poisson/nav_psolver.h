@@ -65,10 +65,6 @@ typedef struct nav_psolver_options {
    * then the launch time): for a caller whose next reduction waits for them anyway (the flow).
    * 0: every solve is measured and returns finished. */
   int async;
-  /* caller_fills = 1 (with async): such an unmeasured FFT solve also leaves x's ghosts to the caller
-   * (stats.unfilled = 1): nav_fill_scalar_ghosts with the solver's faces and level 0's decomposition, which
-   * the caller may overlap with its own work (nav_flow.c). */
-  int caller_fills;
   /* mg: "mixed" runs the multigrid cycles in float on the levels of a device backend inside a double
    * iteration (mg.c: same tolerance, half the bytes; where it does not apply the solver says why in its
    * description and stays in double); "double" or "" (the default): every level in nav_real */
@@ -82,7 +78,6 @@ typedef struct nav_psolver_stats {
   double solve_s;   /* wall seconds of the last solve (finished, unless opt.async) */
   int relres_measured; /* 0: relres is the last measured one (opt.async, nav_psolver_measure_next) */
   int deferred;     /* 1: the solve returned before looking at b (its NaN/Inf check): nav_psolver_deferred_bad */
-  int unfilled;     /* 1: x's ghosts are the caller's to fill (opt.caller_fills) */
 } nav_psolver_stats;
 
 typedef struct nav_psolver nav_psolver;

@@ -516,10 +516,7 @@ nav_err nav_psolver_solve(nav_psolver *ps, nav_real *x, nav_real *b, nav_psolver
     if (isfinite(sum)) {
       if (!solved) NAV_CALL(nav_fft_solve(ps, x, b, defer ? given : NULL));
       if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
-      if (ps->opt.caller_fills)
-        st->unfilled = 1;
-      else
-        NAV_CALL(nav_level_fill(ps, l0, x));
+      NAV_CALL(nav_level_fill(ps, l0, x));
       st->iterations = 1;
       st->converged = 1;
     }
