@@ -234,7 +234,6 @@ static nav_err nav_ipc_exchange(const nav_kernel_ops *ops, nav_ipc *c, const nav
     const int first = k;
     for (int i = 0; i < n; i++)
       if (!m[i].send && m[i].peer == p) {
-        NAV_CALL(ops->ipc_export(m[i].buf, c->out[k].handle, &(size_t){0}));
         size_t offset;
         NAV_CALL(ops->ipc_export(m[i].buf, c->out[k].handle, &offset));
         c->out[k].offset = offset;
