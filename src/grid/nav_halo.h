@@ -4,10 +4,11 @@
  * ghosts included, so that edges and corners come right once every direction is done (the
  * ghosts of x are in the y planes that are sent next). Per neighbour ONE message holds the plane
  * of every field exchanged together (1..NAV_HALO_MAX_FIELDS arrays: u, v, w or p), packed by the
- * backend's copy_faces (every field and both sides in one launch) into a contiguous buffer and moved by the transport of the decomposition
- * (grid/nav_transport.h): host-staged MPI (ops->to_host / from_host around MPI_Isend/Irecv +
- * MPI_Waitall; the CPU backend's buffers are host memory already), MPI on the device buffers
- * (cuda-aware), or one NCCL group of sends and receives. Buffers are allocated once per block.
+ * backend's copy_faces (every field and both sides in one launch) into a contiguous buffer and
+ * moved by the transport of the decomposition (grid/nav_transport.h): host-staged MPI (ops->to_host
+ * / from_host around MPI_Isend/Irecv + MPI_Waitall; the CPU backend's buffers are host memory
+ * already), MPI on the device buffers (cuda-aware), or one direct exchange of sends and receives
+ * (nccl, cuda-ipc: nav_transport_exchange). Buffers are allocated once per block.
  * Sent planes: 0 to the low neighbour, n-1 to the high one; received into -1 (low) and n (high). For staggered fields this makes slot n
  * the high neighbour's first face and -1 its last owned face, as nav_box.h says.
  * Faces at physical boundaries, and periodic directions with one rank (local wrap), are not
