@@ -31,6 +31,8 @@
 #   bash bench/gpu_x2_round.sh PART...      logs and a table in $OUT
 ROUND=gpu_x2
 source bench/gpu_round_common.sh
+C=cases/cavity3d_re1000.ini # the cavity of parts scaling and transports
+grid() { IFS=, read -r a b c <<<"$1"; echo "--set grid.nx=$a --set grid.ny=$b --set grid.nz=$c"; }
 step() { # LABEL RANKS DECOMP CASE SETS... : one navier bench step line
   local label=$1 ranks=$2 dec=$3 case=$4
   shift 4
@@ -75,8 +77,6 @@ for part in "$@"; do
     done
     ;;
   transports)
-    C=cases/cavity3d_re1000.ini
-    grid() { IFS=, read -r a b c <<<"$1"; echo "--set grid.nx=$a --set grid.ny=$b --set grid.nz=$c"; }
     for spec in "weak 256,256,256 256,256,512 20" "strong 512,512,512 512,512,512 5"; do
       read -r label g1 g2 steps <<<"$spec"
       for k in a b; do
@@ -145,12 +145,11 @@ PY
     note "AC steady state, 2 GPUs against 1: $d"
     ;;
   cylinder)
-    C=cases/cylinder2d_re100.ini
     cyl() { # LABEL SETS...
       local label=$1
       shift
-      timeout 120 $BIN/navier run $C --output "$W/cyl_$label" --set run.backend=cuda --set output.fields_dt=0 \
-        --set output.checkpoint_dt=0 "$@" >"$W/cyl_$label.log" 2>&1
+      timeout 120 $BIN/navier run cases/cylinder2d_re100.ini --output "$W/cyl_$label" --set run.backend=cuda \
+        --set output.fields_dt=0 --set output.checkpoint_dt=0 "$@" >"$W/cyl_$label.log" 2>&1
       /usr/bin/python3 -c "
 import json,sys
 s=json.load(open('$W/cyl_$label/summary.json')); b=s['bodies'][0]
@@ -174,8 +173,6 @@ print('cylinder $label: %s steps %s wall %.1f s: cd_mean %.4f cl_amplitude %.4f 
     grep -iE "predictor|poisson|correction|other|halo|per step|bytes" "$OUT/rans_profile.log" | head -20 | tee -a "$SUM"
     ;;
   scaling)
-    C=cases/cavity3d_re1000.ini
-    grid() { IFS=, read -r a b c <<<"$1"; echo "--set grid.nx=$a --set grid.ny=$b --set grid.nz=$c"; }
     # LABEL, the grid on 1 GPU, the grid on 2 GPUs (split along z), steps
     for spec in "weak 256,256,256 256,256,512 10" "strong512 512,512,512 512,512,512 5"; do
       read -r label g1 g2 steps <<<"$spec"

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/common/nav_point_boundary.h"
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
 
@@ -25,8 +26,7 @@ nav_err nav_halo_create(const nav_kernel_ops *ops, const nav_decomp *dc, const n
   h->staged = strcmp(ops->name, "cpu") != 0 && !dc->transport;
   int any = 0;
   for (int d = 0; d < b->dim; d++) {
-    const int t0 = d == 0 ? 1 : 0, t1 = d == 2 ? 1 : 2;
-    h->pts[d] = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
+    h->pts[d] = nav_face_points(b, d);
     for (int s = 0; s < 2; s++) {
       h->nbr[d][s] = dc->nbr[d][s];
       /* one rank in a periodic direction: the local wrap of nav_boundary.c */

@@ -87,9 +87,7 @@ nav_err nav_heat_create(nav_flow *f) {
   /* plane buffers of the monitors: the largest face plane of the block */
   size_t plane = 0;
   for (int d = 0; d < f->dim; d++) {
-    int t0, t1;
-    nav_face_plane(&f->box, d, &t0, &t1);
-    const size_t len = (size_t)(f->box.n[t0] + 2) * (f->dim == 3 ? (size_t)(f->box.n[t1] + 2) : 1);
+    const size_t len = (size_t)nav_face_points(&f->box, d);
     if (len > plane) plane = len;
   }
   for (int i = 0; i < 2; i++) {
@@ -112,9 +110,7 @@ void nav_heat_destroy(nav_flow *f) {
 /* Copy the plane `layer` of direction dir of x into f->plane_host[slot] (host doubles). */
 static nav_err nav_heat_plane(nav_flow *f, const nav_real *x, int dir, int layer, int slot) {
   const nav_box *b = &f->box;
-  int t0, t1;
-  nav_face_plane(b, dir, &t0, &t1);
-  const size_t len = (size_t)(b->n[t0] + 2) * (f->dim == 3 ? (size_t)(b->n[t1] + 2) : 1);
+  const size_t len = (size_t)nav_face_points(b, dir);
   NAV_CALL(f->ops->pack_face(b, x, dir, layer > b->n[dir] / 2, layer, f->plane[slot]));
   if (sizeof(nav_real) == sizeof(double))
     return f->ops->to_host(f->plane_host[slot], f->plane[slot], len * sizeof(double));

@@ -13,6 +13,14 @@ NAV_HD static inline void nav_face_plane(const nav_box *b, int dir, int *t0, int
   *t1 = dir == 2 ? 1 : 2;
 }
 
+/* Points of one plane of direction dir, ghosts of the tangential directions included (a packed face
+ * buffer of ops->pack_face / copy_faces). */
+NAV_HD static inline nav_idx nav_face_points(const nav_box *b, int dir) {
+  int t0, t1;
+  nav_face_plane(b, dir, &t0, &t1);
+  return (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
+}
+
 /* The ghost point of face (dir, side) at the tangential indices (r, q): its index, and *base that of
  * layer 0 of the line (the first interior point along dir). */
 NAV_HD static inline nav_idx nav_ghost_index(const nav_box *b, int dir, int side, int t0, int r, int t1, int q,

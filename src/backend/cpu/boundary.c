@@ -60,9 +60,7 @@ nav_err nav_unpack_face_cpu(const nav_box *b, nav_real *x, int dir, int side, in
 
 nav_err nav_copy_faces_cpu(const nav_box *b, nav_real *const *x, int nf, int dir, const int layer[2],
                            nav_real *const buf[2], int pack) {
-  int t0, t1;
-  nav_face_plane(b, dir, &t0, &t1);
-  const nav_idx pts = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
+  const nav_idx pts = nav_face_points(b, dir);
   for (int s = 0; s < 2; s++)
     for (int f = 0; f < nf && buf[s]; f++) nav_face_copy_cpu(b, x[f], dir, layer[s], buf[s] + f * pts, pack);
   return NAV_OK;

@@ -131,39 +131,9 @@ nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_face
   return NAV_OK;
 }
 
-/* Halo exchange: one thread per point (r, q) of the plane `layer` of direction dir, copied to or
- * from the packed face buffer (nav_face_copy_point). */
-__global__ void __launch_bounds__(256) nav_face_copy_kernel(nav_box box, nav_real *x, int dir, int layer,
-                                                            nav_real *buf, int pack) {
-  int t0, t1;
-  nav_face_plane(&box, dir, &t0, &t1);
-  const int lo1 = box.dim == 3 ? -1 : 0, nr = box.n[t0] + 2, nq = box.dim == 3 ? box.n[t1] + 2 : 1;
-  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
-  if (m >= (nav_idx)nr * nq) return;
-  const int r = -1 + (int)(m % nr), q = lo1 + (int)(m / nr);
-  nav_face_copy_point(&box, x, dir, layer, buf, pack, t0, r, t1, q, lo1);
-}
-
-static nav_err nav_face_copy_cuda(const nav_box *b, nav_real *x, int dir, int layer, nav_real *buf, int pack) {
-  int t0, t1;
-  nav_face_plane(b, dir, &t0, &t1);
-  const nav_idx pts = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
-  nav_face_copy_kernel<<<(unsigned)((pts + 255) / 256), 256, 0, nav_cuda_stream>>>(*b, x, dir, layer, buf, pack);
-  NAV_CUDA_LAUNCHED("nav_face_copy_kernel");
-  return NAV_OK;
-}
-
-nav_err nav_pack_face_cuda(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf) {
-  (void)side;
-  return nav_face_copy_cuda(b, (nav_real *)x, dir, layer, buf, 1);
-}
-
-nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf) {
-  (void)side;
-  return nav_face_copy_cuda(b, x, dir, layer, (nav_real *)buf, 0);
-}
-
-/* copy_faces: block row y = field, z = the sides in use (their layers and buffers first in the arguments). */
+/* Halo exchange (pack_face, unpack_face, copy_faces): one thread per point (r, q) of a plane, copied to or
+ * from its packed face buffer (nav_face_copy_point); block row y = the field, z = the side (the sides in
+ * use: their layers and buffers first). */
 struct nav_faces_args {
   nav_real *x[NAV_FACES_MAX], *buf[2];
   int layer[2];
@@ -172,8 +142,8 @@ struct nav_faces_args {
 __global__ void __launch_bounds__(256) nav_faces_copy_kernel(nav_box box, nav_faces_args a, int dir, int pack) {
   int t0, t1;
   nav_face_plane(&box, dir, &t0, &t1);
-  const int lo1 = box.dim == 3 ? -1 : 0, nr = box.n[t0] + 2, nq = box.dim == 3 ? box.n[t1] + 2 : 1;
-  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x, pts = (nav_idx)nr * nq;
+  const int lo1 = box.dim == 3 ? -1 : 0, nr = box.n[t0] + 2;
+  const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x, pts = nav_face_points(&box, dir);
   if (m >= pts) return;
   const int r = -1 + (int)(m % nr), q = lo1 + (int)(m / nr);
   nav_face_copy_point(&box, a.x[blockIdx.y], dir, a.layer[blockIdx.z], a.buf[blockIdx.z] + blockIdx.y * pts, pack,
@@ -193,11 +163,22 @@ nav_err nav_copy_faces_cuda(const nav_box *b, nav_real *const *x, int nf, int di
       a.layer[sides++] = layer[s];
     }
   if (!sides) return NAV_OK;
-  int t0, t1;
-  nav_face_plane(b, dir, &t0, &t1);
-  const nav_idx pts = (nav_idx)(b->n[t0] + 2) * (b->dim == 3 ? b->n[t1] + 2 : 1);
-  const dim3 grid((unsigned)((pts + 255) / 256), (unsigned)nf, sides);
+  const dim3 grid((unsigned)((nav_face_points(b, dir) + 255) / 256), (unsigned)nf, sides);
   nav_faces_copy_kernel<<<grid, 256, 0, nav_cuda_stream>>>(*b, a, dir, pack);
   NAV_CUDA_LAUNCHED("nav_faces_copy_kernel");
   return NAV_OK;
+}
+
+nav_err nav_pack_face_cuda(const nav_box *b, const nav_real *x, int dir, int side, int layer, nav_real *buf) {
+  (void)side;
+  nav_real *const f[1] = {(nav_real *)x}, *const bufs[2] = {buf, NULL};
+  const int layers[2] = {layer, 0};
+  return nav_copy_faces_cuda(b, f, 1, dir, layers, bufs, 1);
+}
+
+nav_err nav_unpack_face_cuda(const nav_box *b, nav_real *x, int dir, int side, int layer, const nav_real *buf) {
+  (void)side;
+  nav_real *const f[1] = {x}, *const bufs[2] = {(nav_real *)buf, NULL};
+  const int layers[2] = {layer, 0};
+  return nav_copy_faces_cuda(b, f, 1, dir, layers, bufs, 0);
 }

@@ -478,8 +478,8 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
-/* What the exchanges' path needs (header): NCCL's messages (a send and a receive per rank), or host
- * staging buffers of send and recv bytes. */
+/* What the exchanges' path needs (header): the direct transport's messages (a send and a receive per
+ * rank), or host staging buffers of send and recv bytes. */
 static nav_err nav_fft_path_buffers(nav_psolver *ps, size_t send, size_t recv) {
   nav_fft *f = ps->fft;
   if (f->path == NAV_FFT_P2P) {
