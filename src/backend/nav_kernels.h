@@ -66,7 +66,28 @@ typedef struct nav_p2p_msg {
 
 #define NAV_P2P_ID_BYTES 128 /* the opaque id that names a group (NCCL's unique id) */
 #define NAV_FACES_MAX 4      /* fields of one copy_faces */
-#define NAV_IPC_BYTES 64     /* an opaque CUDA IPC handle (of an allocation or an event) */
+#define NAV_IPC_BYTES 64     /* an opaque CUDA IPC handle of an allocation */
+#define NAV_IPC_MAX_PEERS 16 /* peers of one ipc_exchange */
+#define NAV_IPC_MAX_COPIES 32 /* copies of one ipc_exchange */
+
+/* One peer of an ipc_exchange. The flags are 64-bit counters in device memory, zero at the start:
+ * the *_in ones are this rank's (written by the peer), the *_out ones the peer's, mapped here. */
+typedef struct nav_ipc_peer {
+  unsigned long long *arrive_out;      /* the peer's record of this rank's exchanges: set to epoch */
+  const unsigned long long *arrive_in; /* this rank's record of the peer's exchanges */
+  unsigned long long *done_out;        /* the peer's count of this rank's finished copy blocks */
+  const unsigned long long *done_in;   /* this rank's count of the peer's finished copy blocks */
+  unsigned long long epoch;            /* exchanges with the peer so far, this one included */
+  unsigned long long received;         /* of those, the ones where this rank receives from the peer */
+  int send, recv;                      /* does this exchange send to / receive from the peer? */
+} nav_ipc_peer;
+
+/* One copy of an ipc_exchange: count values from this rank's src into a peer's mapped dst. */
+typedef struct nav_ipc_copy {
+  nav_real *dst;
+  const nav_real *src;
+  size_t count;
+} nav_ipc_copy;
 
 /* The real-to-real transforms of the FFT Poisson solver along one direction (FFTW's r2r kinds and
  * their unnormalised definitions; "inverse" kinds undo the forward ones up to the factor 2N, or N
@@ -160,19 +181,23 @@ typedef struct nav_kernel_ops {
   nav_err (*p2p_exchange)(void *group, const nav_p2p_msg *msgs, int n);
   /* CUDA IPC between the processes of one node (the cuda-ipc transport, grid/nav_transport.c); NULL
    * where the backend has none. ipc_export: the handle (NAV_IPC_BYTES) of the allocation that holds
-   * ptr, and ptr's byte offset in it. ipc_open: another process's allocation mapped into this one (copy()
-   * reads and writes it; a handle is open at most once per process at a time), ipc_close: unmapped.
-   * ipc_event_create: a new interprocess event and its handle; ipc_event_open: another process's event
-   * of handle; ipc_event_free: either. ipc_signal(ev, 0) records ev on the current stream;
-   * ipc_signal(ev, 1) makes the current stream wait for ev's last record made before the call (by
-   * whichever process recorded it). */
+   * ptr, and ptr's byte offset in it. ipc_open: another process's allocation mapped into this one (kernels
+   * and copy() read and write it; a handle is open at most once per process at a time), ipc_close: unmapped.
+   * ipc_exchange: one exchange with npeer <= NAV_IPC_MAX_PEERS peers as ONE kernel on the current stream,
+   * ordered after every kernel launched before it and before every kernel launched after it:
+   *   1. set each peer's arrive_out to epoch (this rank's receive buffers and everything before are done
+   *      with), and wait until arrive_in >= epoch for each peer sent to (its receive buffers are free);
+   *   2. the ncopy <= NAV_IPC_MAX_COPIES copies (stores into the peers' memory), each block then adds 1 to
+   *      done_out of each peer sent to;
+   *   3. the last block waits until done_in >= received x the blocks of one exchange for each peer received
+   *      from (the peer's copies into this rank have landed).
+   * Every rank of an exchange must take part in it (a peer that never arrives is a hang). count: this
+   * rank's own counter (device, zero at the start) of the finished blocks, that picks the last one. */
   nav_err (*ipc_export)(const void *ptr, void *handle, size_t *offset);
   nav_err (*ipc_open)(const void *handle, void **base);
   void (*ipc_close)(void *base);
-  nav_err (*ipc_event_create)(void **ev, void *handle);
-  nav_err (*ipc_event_open)(const void *handle, void **ev);
-  void (*ipc_event_free)(void *ev);
-  nav_err (*ipc_signal)(void *ev, int wait);
+  nav_err (*ipc_exchange)(const nav_ipc_peer *peer, int npeer, const nav_ipc_copy *copy, int ncopy,
+                          unsigned long long *count);
 
   /* x = value at every point, ghosts included */
   nav_err (*set)(const nav_box *b, nav_real *x, nav_real value);

@@ -17,20 +17,25 @@ void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scal
       pbc[d][s] = d < dim && vbc->type[d][s] == NAV_BC_PERIODIC ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
 }
 
-nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
-                                 nav_real *const *u) {
+/* normal: only what the divergence reads, each component's faces of its own direction (from a neighbour rank the
+ * high ghost only: slot n, the neighbour's first face); else every ghost of every component. */
+static nav_err nav_fill_velocity(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
+                                 nav_real *const *u, int normal) {
   /* the faces of one direction (every component, both sides) in one pass; each face's rule:
    * periodic; inflow/outflow from the plane; the normal component on a wall or free-slip face is
    * the face value; a tangential one mirrored, no-slip (-1, twice the wall's speed) or free-slip (+1) */
   for (int d = 0; d < b->dim; d++) {
-    NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
+    if (normal)
+      NAV_CALL(nav_halo_exchange_sides(halo, b, d, &u[d], 1, NAV_HALO_HIGH));
+    else
+      NAV_CALL(nav_halo_exchange(halo, b, d, u, b->dim)); /* u, v, (w) in one message per neighbour */
     nav_ghost_dir g;
     memset(&g, 0, sizeof g);
     int any = 0;
     for (int s = 0; s < 2; s++)
       for (int c = 0; c < b->dim; c++) {
         const nav_bc_type t = bc->type[d][s];
-        if (nav_halo_face(halo, d, s)) continue;
+        if (nav_halo_face(halo, d, s) || (normal && c != d)) continue;
         if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW) {
           NAV_CALL(ops->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
           continue;
@@ -44,6 +49,16 @@ nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, na
     if (any) NAV_CALL(ops->fill_ghost_dir(b, d, &g));
   }
   return NAV_OK;
+}
+
+nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_velocity_bc *bc,
+                                 nav_real *const *u) {
+  return nav_fill_velocity(ops, b, halo, bc, u, 0);
+}
+
+nav_err nav_fill_velocity_normal_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                                        const nav_velocity_bc *bc, nav_real *const *u) {
+  return nav_fill_velocity(ops, b, halo, bc, u, 1);
 }
 
 nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,

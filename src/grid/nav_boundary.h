@@ -59,8 +59,13 @@ typedef struct nav_temperature_bc {
  * global cell counts. Not collective. */
 void nav_temperature_bc_from_config(const nav_config *cfg, double *const *w, const int *n, nav_temperature_bc *bc);
 
+/* Every ghost of the velocity u: physical faces and neighbour ranks. */
 nav_err nav_fill_velocity_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
                                  const nav_velocity_bc *bc, nav_real *const *u);
+/* Only the ghosts that the divergence of u reads (the normal component's faces of each direction, from a
+ * neighbour rank only the high ghost plane, slot n): the other ghosts keep their values. */
+nav_err nav_fill_velocity_normal_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,
+                                        const nav_velocity_bc *bc, nav_real *const *u);
 nav_err nav_fill_scalar_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo, const nav_scalar_bc bc[3][2],
                                nav_real *x);
 nav_err nav_fill_temperature_ghosts(const nav_kernel_ops *ops, const nav_box *b, nav_halo *halo,

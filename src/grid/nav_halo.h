@@ -45,5 +45,9 @@ static inline int nav_halo_face(const nav_halo *h, int dir, int side) { return h
 /* Exchange the ghost planes of direction dir of the nf fields x[] (layout b). Collective over the
  * neighbours; no-op for h == NULL. */
 nav_err nav_halo_exchange(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf);
+/* The same for the ghost planes of the sides named only (NAV_HALO_LOW: layer -1, NAV_HALO_HIGH: layer n); every
+ * rank must name the same sides. */
+enum { NAV_HALO_LOW = 1, NAV_HALO_HIGH = 2 };
+nav_err nav_halo_exchange_sides(nav_halo *h, const nav_box *b, int dir, nav_real *const *x, int nf, int sides);
 
 #endif

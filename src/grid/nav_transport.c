@@ -66,27 +66,29 @@ static nav_err nav_transport_p2p(nav_transport *t, MPI_Comm comm, int *ok, char 
   return NAV_OK;
 }
 
-/* cuda-ipc. Per peer p, two interprocess events of each side: `free` recorded by the receiver when its
- * buffers from p may be overwritten (everything it launched before the exchange, the unpacks of the last
- * one included, has run), `sent` recorded by the sender after its copies into them. One exchange:
- *   1. the receiver records free[p] and sends p the names (handle, offset, count) of its receive buffers;
- *   2. the sender's stream waits for p's free, copies each message into p's buffer (ops->copy on the
- *      mapped address), records sent[p], and sends p a token;
- *   3. on the token the receiver's stream waits for p's sent.
- * A wait takes the event's last record made before it (ops->ipc_signal), and the messages order the
- * host calls: a side records an event again only after the peer's wait for the last record was posted
- * (the next exchange's names come after the peer's step 3, its token after the peer's step 2). */
+/* cuda-ipc. Each rank has one small device array of flags (nav_kernels.h, ipc_exchange), mapped by every
+ * peer: per peer p arrive[p] (the last exchange p reached) and done[p] (the copy blocks p has finished into
+ * this rank), and this rank's own block counter. One exchange:
+ *   1. the host sends each peer it receives from the names (handle, offset, count) of its receive buffers,
+ *      in posting order, and gets the names of the buffers it sends to;
+ *   2. one kernel (ops->ipc_exchange) signals the arrival, waits for the peers it sends to, stores into
+ *      their buffers (the k-th send to p into p's k-th receive from here) and waits for the peers' stores.
+ * The host never waits for the device; the flags order both ranks' kernels. */
 typedef struct nav_ipc_name {
   char handle[NAV_IPC_BYTES];
   uint64_t offset, count;
 } nav_ipc_name;
 
+enum { NAV_IPC_ARRIVE, NAV_IPC_DONE, NAV_IPC_FLAGS }; /* the flag arrays of each rank, [size] each, then the counter */
+
 typedef struct nav_ipc {
-  MPI_Comm comm; /* a duplicate: the names and tokens never meet other messages */
-  int size;
-  void **free_mine, **sent_mine, **free_peer, **sent_peer; /* [size]: events per peer, this side's and the peer's */
-  int *nrecv, *nsend;                                      /* [size]: messages per peer in one exchange */
-  nav_ipc_name *out, *in;                                  /* the names sent and received, grouped per peer */
+  MPI_Comm comm; /* a duplicate: the names never meet other messages */
+  int size, rank;
+  unsigned long long *flags;  /* this rank's: arrive[size], done[size], count */
+  unsigned long long **peer;  /* [size]: each peer's flags, mapped here */
+  unsigned long long *epoch, *received; /* [size] each: exchanges with each peer so far, and the receiving ones */
+  int *nrecv, *nsend;         /* [size]: messages per peer in one exchange */
+  nav_ipc_name *out, *in;     /* the names sent and received, grouped per peer */
   int cap;
   MPI_Request *req; /* [2 size] */
   size_t nmap, capmap;
@@ -100,13 +102,9 @@ static void nav_ipc_destroy(const nav_kernel_ops *ops, nav_ipc *c) {
   if (!c) return;
   for (size_t i = 0; i < c->nmap; i++)
     ops->ipc_close(c->map[i].base);
-  for (int p = 0; p < c->size && c->free_mine; p++) {
-    ops->ipc_event_free(c->free_mine[p]);
-    ops->ipc_event_free(c->sent_mine[p]);
-    ops->ipc_event_free(c->free_peer[p]);
-    ops->ipc_event_free(c->sent_peer[p]);
-  }
-  free(c->free_mine);
+  if (c->flags) ops->free(c->flags);
+  free(c->peer);
+  free(c->epoch);
   free(c->nrecv);
   free(c->out);
   free(c->req);
@@ -116,7 +114,7 @@ static void nav_ipc_destroy(const nav_kernel_ops *ops, nav_ipc *c) {
 }
 
 /* The mapped address of a peer's buffer of name n (opened at its first use). */
-static nav_err nav_ipc_address(const nav_kernel_ops *ops, nav_ipc *c, const nav_ipc_name *n, nav_real **addr) {
+static nav_err nav_ipc_address(const nav_kernel_ops *ops, nav_ipc *c, const nav_ipc_name *n, void **addr) {
   size_t i = 0;
   while (i < c->nmap && memcmp(c->map[i].handle, n->handle, NAV_IPC_BYTES)) i++;
   if (i == c->nmap) {
@@ -131,7 +129,7 @@ static nav_err nav_ipc_address(const nav_kernel_ops *ops, nav_ipc *c, const nav_
     NAV_CALL(ops->ipc_open(n->handle, &c->map[i].base));
     c->nmap++;
   }
-  *addr = (nav_real *)(void *)((char *)c->map[i].base + n->offset);
+  *addr = (char *)c->map[i].base + n->offset;
   return NAV_OK;
 }
 
@@ -145,68 +143,54 @@ static nav_ipc *nav_ipc_create(const nav_kernel_ops *ops, MPI_Comm comm, char *w
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
   MPI_Comm_size(node, &local);
   MPI_Comm_free(&node);
-  if (!nav_transport_all(comm, local == size && ops->ipc_export)) {
-    snprintf(why, len, ops->ipc_export ? "the ranks are on more than one node" : "the backend has no CUDA IPC");
+  if (!nav_transport_all(comm, local == size && ops->ipc_export && size <= NAV_IPC_MAX_PEERS + 1)) {
+    snprintf(why, len,
+             !ops->ipc_export ? "the backend has no CUDA IPC"
+             : local != size  ? "the ranks are on more than one node"
+                              : "it takes at most %d ranks",
+             NAV_IPC_MAX_PEERS + 1);
     return NULL;
   }
   nav_ipc *c = calloc(1, sizeof *c);
-  int ok = c != NULL;
-  char(*mine)[2][NAV_IPC_BYTES] = calloc((size_t)size, sizeof *mine);
-  char(*theirs)[2][NAV_IPC_BYTES] = calloc((size_t)size, sizeof *theirs);
+  nav_ipc_name *names = calloc((size_t)size, sizeof *names);
+  int ok = c && names;
+  const size_t nflags = (size_t)NAV_IPC_FLAGS * size + 1;
   if (c) {
     c->comm = MPI_COMM_NULL;
     c->size = size;
-    c->free_mine = calloc(4 * (size_t)size, sizeof(void *));
+    c->rank = rank;
+    c->peer = calloc((size_t)size, sizeof *c->peer);
+    c->epoch = calloc(2 * (size_t)size, sizeof *c->epoch);
     c->nrecv = calloc(2 * (size_t)size, sizeof(int));
     c->req = calloc(2 * (size_t)size, sizeof(MPI_Request));
-    ok = c->free_mine && c->nrecv && c->req && mine && theirs && MPI_Comm_dup(comm, &c->comm) == MPI_SUCCESS;
+    unsigned long long *zero = calloc(nflags, sizeof *zero);
+    ok = ok && c->peer && c->epoch && c->nrecv && c->req && zero && MPI_Comm_dup(comm, &c->comm) == MPI_SUCCESS &&
+         ops->alloc((void **)&c->flags, nflags * sizeof *zero) == NAV_OK &&
+         ops->from_host(c->flags, zero, nflags * sizeof *zero) == NAV_OK;
+    free(zero);
   }
   if (ok) {
-    c->sent_mine = c->free_mine + size;
-    c->free_peer = c->free_mine + 2 * size;
-    c->sent_peer = c->free_mine + 3 * size;
+    c->received = c->epoch + size;
     c->nsend = c->nrecv + size;
-  }
-  for (int p = 0; p < size && ok; p++)
-    if (p != rank)
-      ok = ops->ipc_event_create(&c->free_mine[p], mine[p][0]) == NAV_OK &&
-           ops->ipc_event_create(&c->sent_mine[p], mine[p][1]) == NAV_OK;
-  if (!ok) snprintf(why, len, "%s", c ? nav_error_message() : "out of memory");
-  if (nav_transport_all(comm, ok)) { /* open the peers' events, and map a buffer of each: IPC works both ways */
-    MPI_Alltoall(mine, 2 * NAV_IPC_BYTES, MPI_BYTE, theirs, 2 * NAV_IPC_BYTES, MPI_BYTE, comm);
-    for (int p = 0; p < size && ok; p++)
-      if (p != rank)
-        ok = ops->ipc_event_open(theirs[p][0], &c->free_peer[p]) == NAV_OK &&
-             ops->ipc_event_open(theirs[p][1], &c->sent_peer[p]) == NAV_OK;
-    void *probe = NULL;
-    nav_ipc_name *names = calloc((size_t)size, sizeof *names);
-    ok = ok && names && ops->alloc(&probe, 256) == NAV_OK;
     size_t offset = 0;
-    if (ok) ok = ops->ipc_export(probe, names[rank].handle, &offset) == NAV_OK;
-    if (!ok) snprintf(why, len, "%s", names ? nav_error_message() : "out of memory");
-    if (nav_transport_all(comm, ok)) {
-      MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, names, (int)sizeof *names, MPI_BYTE, comm);
-      for (int p = 0; p < size && ok; p++) {
-        nav_real *addr;
-        if (p != rank) ok = nav_ipc_address(ops, c, &names[p], &addr) == NAV_OK;
-      }
-      if (!ok) snprintf(why, len, "%s", nav_error_message());
-      ok = nav_transport_all(comm, ok);
-      MPI_Barrier(comm); /* the peers' probes are mapped: unmap them before they are freed */
-      for (size_t i = 0; i < c->nmap; i++)
-        ops->ipc_close(c->map[i].base);
-      c->nmap = 0;
-      MPI_Barrier(comm);
-    } else {
-      ok = 0;
+    ok = ops->ipc_export(c->flags, names[rank].handle, &offset) == NAV_OK;
+    names[rank].offset = offset;
+  }
+  if (!ok) snprintf(why, len, "%s", c && names ? nav_error_message() : "out of memory");
+  if (nav_transport_all(comm, ok)) { /* map every peer's flags (IPC works both ways, or not at all) */
+    MPI_Allgather(MPI_IN_PLACE, 0, MPI_BYTE, names, (int)sizeof *names, MPI_BYTE, comm);
+    for (int p = 0; p < size && ok; p++) {
+      void *addr;
+      if (p != rank) ok = nav_ipc_address(ops, c, &names[p], &addr) == NAV_OK;
+      if (ok && p != rank) c->peer[p] = addr;
     }
-    if (probe) ops->free(probe);
-    free(names);
+    if (!ok) snprintf(why, len, "%s", nav_error_message());
+  } else {
+    ok = 0;
   }
   ok = nav_transport_all(comm, ok);
   if (!ok && !why[0]) snprintf(why, len, "CUDA IPC failed on another rank");
-  free(mine);
-  free(theirs);
+  free(names);
   if (!ok) {
     nav_ipc_destroy(ops, c);
     return NULL;
@@ -215,7 +199,7 @@ static nav_ipc *nav_ipc_create(const nav_kernel_ops *ops, MPI_Comm comm, char *w
 }
 
 static nav_err nav_ipc_exchange(const nav_kernel_ops *ops, nav_ipc *c, const nav_p2p_msg *m, int n) {
-  const int size = c->size;
+  const int size = c->size, rank = c->rank;
   if (n > c->cap) {
     nav_ipc_name *grown = realloc(c->out, 2 * (size_t)n * sizeof *grown);
     NAV_CHECK(grown, NAV_ERR_MEMORY, "cannot allocate the names of a cuda-ipc exchange");
@@ -226,11 +210,10 @@ static nav_err nav_ipc_exchange(const nav_kernel_ops *ops, nav_ipc *c, const nav
   memset(c->nrecv, 0, 2 * (size_t)size * sizeof(int));
   for (int i = 0; i < n; i++)
     (m[i].send ? c->nsend : c->nrecv)[m[i].peer]++;
-  /* 1. this side's receive buffers: free from here on, and their names, grouped per peer in posting order */
+  /* 1. the names of this side's receive buffers, grouped per peer in posting order, and the peers' */
   int k = 0, nreq = 0;
   for (int p = 0; p < size; p++) {
     if (!c->nrecv[p]) continue;
-    NAV_CALL(ops->ipc_signal(c->free_mine[p], 0));
     const int first = k;
     for (int i = 0; i < n; i++)
       if (!m[i].send && m[i].peer == p) {
@@ -249,33 +232,40 @@ static nav_err nav_ipc_exchange(const nav_kernel_ops *ops, nav_ipc *c, const nav
   }
   NAV_CHECK(MPI_Waitall(nreq, c->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI,
             "cuda-ipc: the exchange of buffer names failed");
-  /* 2. the copies into the peers' buffers, the k-th send to p into p's k-th receive */
+  /* 2. the kernel: the peers' flags and the copies, the k-th send to p into p's k-th receive */
+  nav_ipc_peer peer[NAV_IPC_MAX_PEERS];
+  nav_ipc_copy copy[NAV_IPC_MAX_COPIES];
+  int np = 0, nc = 0;
   k = 0;
-  nreq = 0;
   for (int p = 0; p < size; p++) {
+    if (!c->nsend[p] && !c->nrecv[p]) continue;
+    NAV_CHECK(np < NAV_IPC_MAX_PEERS, NAV_ERR_INTERNAL, "cuda-ipc: an exchange with more than %d peers",
+              NAV_IPC_MAX_PEERS);
+    c->epoch[p]++;
+    if (c->nrecv[p]) c->received[p]++;
+    peer[np++] = (nav_ipc_peer){.arrive_out = c->peer[p] + NAV_IPC_ARRIVE * size + rank,
+                                .arrive_in = c->flags + NAV_IPC_ARRIVE * size + p,
+                                .done_out = c->peer[p] + NAV_IPC_DONE * size + rank,
+                                .done_in = c->flags + NAV_IPC_DONE * size + p,
+                                .epoch = c->epoch[p],
+                                .received = c->received[p],
+                                .send = c->nsend[p] > 0,
+                                .recv = c->nrecv[p] > 0};
     if (!c->nsend[p]) continue;
-    NAV_CALL(ops->ipc_signal(c->free_peer[p], 1));
     for (int i = 0; i < n; i++)
       if (m[i].send && m[i].peer == p) {
         const nav_ipc_name *name = &c->in[k++];
         NAV_CHECK(name->count == m[i].count, NAV_ERR_INTERNAL,
                   "cuda-ipc: a message of %zu values to rank %d, which receives %llu", m[i].count, p,
                   (unsigned long long)name->count);
-        nav_real *addr;
+        NAV_CHECK(nc < NAV_IPC_MAX_COPIES, NAV_ERR_INTERNAL, "cuda-ipc: an exchange of more than %d messages",
+                  NAV_IPC_MAX_COPIES);
+        void *addr;
         NAV_CALL(nav_ipc_address(ops, c, name, &addr));
-        NAV_CALL(ops->copy(addr, m[i].buf, m[i].count * sizeof(nav_real)));
+        copy[nc++] = (nav_ipc_copy){addr, m[i].buf, m[i].count};
       }
-    NAV_CALL(ops->ipc_signal(c->sent_mine[p], 0));
-    MPI_Isend(NULL, 0, MPI_BYTE, p, 1, c->comm, &c->req[nreq++]);
   }
-  for (int p = 0; p < size; p++)
-    if (c->nrecv[p]) MPI_Irecv(NULL, 0, MPI_BYTE, p, 1, c->comm, &c->req[nreq++]);
-  NAV_CHECK(MPI_Waitall(nreq, c->req, MPI_STATUSES_IGNORE) == MPI_SUCCESS, NAV_ERR_MPI,
-            "cuda-ipc: the exchange of tokens failed");
-  /* 3. the unpacks after the peers' copies */
-  for (int p = 0; p < size; p++)
-    if (c->nrecv[p]) NAV_CALL(ops->ipc_signal(c->sent_peer[p], 1));
-  return NAV_OK;
+  return ops->ipc_exchange(peer, np, copy, nc, c->flags + NAV_IPC_FLAGS * size);
 }
 
 nav_err nav_transport_exchange(const nav_transport *t, const nav_p2p_msg *msgs, int n) {

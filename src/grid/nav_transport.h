@@ -6,9 +6,9 @@
  *   nccl        ncclSend/ncclRecv of the device buffers in one group (ops->p2p_*), device to
  *               device, ordered on the backend's stream with the pack and unpack kernels.
  *   cuda-ipc    the ranks of one node write into each other's device buffers (ops->ipc_*: CUDA IPC,
- *               copy engines over NVLink or PCIe, no kernel), ordered on the backend's streams by
- *               interprocess events; the host only trades the buffers' names and a token per peer
- *               (nav_transport_exchange). Needs every rank on one node.
+ *               one kernel per exchange that stores over NVLink or PCIe), ordered with the peers'
+ *               kernels by flags in device memory; the host only trades the buffers' names
+ *               (nav_transport_exchange). Needs every rank on one node, at most 17 ranks.
  *   auto        on a device backend nccl when it loads, else cuda-ipc when every rank is on one node,
  *               else cuda-aware when MPI has it, else mpi (the fastest first for the flow's step, as
  *               measured in docs/performance.md); on the cpu backend mpi.
@@ -32,7 +32,7 @@ typedef struct nav_transport {
   nav_transport_kind kind;
   const nav_kernel_ops *ops;
   void *group;        /* the p2p group of the communicator (nccl) */
-  struct nav_ipc *ipc; /* the peers' events and mapped buffers (cuda-ipc) */
+  struct nav_ipc *ipc; /* the peers' flags and mapped buffers (cuda-ipc) */
 } nav_transport;
 
 /* The transport of request ("auto", "mpi", "cuda-aware", "nccl", "cuda-ipc") for ops over comm. Collective

@@ -365,7 +365,8 @@ project:
   /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
    * implicit one has grad p^{n-1/2} */
   NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
-  NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
+  /* u*'s ghosts for its divergence only (the correction reads its owned faces, and the fill after it all) */
+  NAV_CALL(nav_fill_velocity_normal_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
   nav_profile_enter(NAV_PHASE_POISSON);
   if (implicit) { /* the increment phi vanishes at a steady state: stop relative to L p^{n+1/2} ~ L p^{n-1/2} */

@@ -61,6 +61,8 @@
 /* The stream of every launch and copy: 0 (the legacy default stream, the main stream) or the
  * side stream of the halo exchange (nav_stream_use_cuda). */
 extern cudaStream_t nav_cuda_stream;
+/* nav_free_cuda's calls so far (what was learnt about an address before a free may be stale after it) */
+extern unsigned long nav_cuda_frees;
 
 /* ---- launch geometry ------------------------------------------------------------------- */
 

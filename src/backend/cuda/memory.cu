@@ -101,8 +101,11 @@ nav_err nav_alloc_cuda(void **ptr, size_t bytes) {
   return NAV_OK;
 }
 
+unsigned long nav_cuda_frees = 0;
+
 void nav_free_cuda(void *ptr) {
   if (!ptr) return;
+  nav_cuda_frees++;
   nav_memory_removed(&nav_cuda_memory, ptr);
   const cudaError_t e = cudaFree(ptr);
   /* free cannot report an error: print it (a sticky error from an earlier kernel shows here) */

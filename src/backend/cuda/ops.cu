@@ -17,10 +17,8 @@ nav_err nav_p2p_exchange_cuda(void *group, const nav_p2p_msg *msgs, int n);
 nav_err nav_ipc_export_cuda(const void *ptr, void *handle, size_t *offset);
 nav_err nav_ipc_open_cuda(const void *handle, void **base);
 void nav_ipc_close_cuda(void *base);
-nav_err nav_ipc_event_create_cuda(void **ev, void *handle);
-nav_err nav_ipc_event_open_cuda(const void *handle, void **ev);
-void nav_ipc_event_free_cuda(void *ev);
-nav_err nav_ipc_signal_cuda(void *ev, int wait);
+nav_err nav_ipc_exchange_cuda(const nav_ipc_peer *peer, int npeer, const nav_ipc_copy *copy, int ncopy,
+                              unsigned long long *count);
 
 extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .name = "cuda",
@@ -50,10 +48,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .ipc_export = nav_ipc_export_cuda,
     .ipc_open = nav_ipc_open_cuda,
     .ipc_close = nav_ipc_close_cuda,
-    .ipc_event_create = nav_ipc_event_create_cuda,
-    .ipc_event_open = nav_ipc_event_open_cuda,
-    .ipc_event_free = nav_ipc_event_free_cuda,
-    .ipc_signal = nav_ipc_signal_cuda,
+    .ipc_exchange = nav_ipc_exchange_cuda,
     .set = nav_set_cuda,
     .fill_ghost = nav_fill_ghost_cuda,
     .fill_ghosts = nav_fill_ghosts_cuda,

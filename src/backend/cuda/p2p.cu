@@ -127,14 +127,15 @@ nav_err nav_p2p_exchange_cuda(void *group, const nav_p2p_msg *msgs, int n) {
 }
 
 /* CUDA IPC between the processes of one node (the cuda-ipc halo transport, grid/nav_transport.c):
- * the receiver's device buffers are mapped into the sender's address space and written by the copy
- * engines (cudaMemcpyAsync over NVLink or PCIe, no kernel); interprocess events order the copies with
- * the kernels of both processes. */
-static_assert(sizeof(cudaIpcMemHandle_t) <= NAV_IPC_BYTES && sizeof(cudaIpcEventHandle_t) <= NAV_IPC_BYTES,
+ * the receiver's device buffers are mapped into the sender's address space and written by the sender's
+ * kernel (ipc_exchange: stores over NVLink or PCIe), which orders itself with the peers' kernels through
+ * flags in device memory. */
+static_assert(sizeof(cudaIpcMemHandle_t) <= NAV_IPC_BYTES,
               "NAV_IPC_BYTES holds a CUDA IPC handle");
 typedef CUresult (*nav_address_range_fn)(CUdeviceptr *base, size_t *size, CUdeviceptr ptr);
 
-nav_err nav_ipc_export_cuda(const void *ptr, void *handle, size_t *offset) {
+/* The handle and offset of ptr, as CUDA gives them (cuMemGetAddressRange, cudaIpcGetMemHandle). */
+static nav_err nav_ipc_export_lookup(const void *ptr, void *handle, size_t *offset) {
   static nav_address_range_fn range = NULL;
   if (!range) {
     cudaDriverEntryPointQueryResult q;
@@ -153,6 +154,38 @@ nav_err nav_ipc_export_cuda(const void *ptr, void *handle, size_t *offset) {
   return NAV_OK;
 }
 
+/* The answers of the lookup are kept per pointer (a cuda-ipc exchange names every receive buffer, and the
+ * lookup's driver calls took tens of microseconds of the host's time per exchange) until the next
+ * nav_free_cuda: an address freed and allocated again may belong to another allocation. */
+nav_err nav_ipc_export_cuda(const void *ptr, void *handle, size_t *offset) {
+  enum { SLOTS = 64 };
+  static struct {
+    const void *ptr;
+    char handle[NAV_IPC_BYTES];
+    size_t offset;
+  } kept[SLOTS];
+  static int used = 0, next = 0;
+  static unsigned long frees = 0;
+  if (frees != nav_cuda_frees) {
+    used = next = 0;
+    frees = nav_cuda_frees;
+  }
+  for (int i = 0; i < used; i++)
+    if (kept[i].ptr == ptr) {
+      memcpy(handle, kept[i].handle, NAV_IPC_BYTES);
+      *offset = kept[i].offset;
+      return NAV_OK;
+    }
+  memset(handle, 0, NAV_IPC_BYTES);
+  NAV_CALL(nav_ipc_export_lookup(ptr, handle, offset));
+  kept[next].ptr = ptr;
+  memcpy(kept[next].handle, handle, NAV_IPC_BYTES);
+  kept[next].offset = *offset;
+  next = (next + 1) % SLOTS;
+  used = used < SLOTS ? used + 1 : SLOTS;
+  return NAV_OK;
+}
+
 nav_err nav_ipc_open_cuda(const void *handle, void **base) {
   cudaIpcMemHandle_t h;
   memcpy(&h, handle, sizeof h);
@@ -165,35 +198,76 @@ void nav_ipc_close_cuda(void *base) {
   if (base) cudaIpcCloseMemHandle(base);
 }
 
-nav_err nav_ipc_event_create_cuda(void **ev, void *handle) {
-  cudaEvent_t e;
-  NAV_CALL_CUDA(cudaEventCreateWithFlags(&e, cudaEventInterprocess | cudaEventDisableTiming));
-  cudaIpcEventHandle_t h;
-  const cudaError_t r = cudaIpcGetEventHandle(&h, e);
-  if (r != cudaSuccess) cudaEventDestroy(e);
-  NAV_CALL_CUDA(r);
-  memcpy(handle, &h, sizeof h);
-  *ev = e;
-  return NAV_OK;
+/* ipc_exchange (nav_kernels.h) as one kernel of NAV_IPC_BLOCKS blocks. The blocks are not all resident
+ * at once necessarily; none waits for another block of this grid: step 1 waits for the peers' kernels
+ * (which set their arrival flags in their first instructions, each block of theirs), and step 3 runs in
+ * the last block only, after every other block has finished. The stores into a peer's memory are made
+ * visible before its done counter moves by __threadfence_system; the waits read the flags as volatile
+ * (the peer writes them over NVLink or PCIe into this device's memory). */
+enum { NAV_IPC_BLOCKS = 256, NAV_IPC_THREADS = 512 };
+
+typedef struct nav_ipc_args {
+  int npeer, ncopy;
+  unsigned long long *count; /* the finished blocks of this launch; the last one sets it back to 0 */
+  nav_ipc_peer peer[NAV_IPC_MAX_PEERS];
+  nav_ipc_copy copy[NAV_IPC_MAX_COPIES];
+} nav_ipc_args;
+
+__device__ static void nav_ipc_wait_for(const unsigned long long *flag, unsigned long long value) {
+  while (*(const volatile unsigned long long *)flag < value) __nanosleep(64);
 }
 
-nav_err nav_ipc_event_open_cuda(const void *handle, void **ev) {
-  cudaIpcEventHandle_t h;
-  memcpy(&h, handle, sizeof h);
-  cudaEvent_t e;
-  NAV_CALL_CUDA(cudaIpcOpenEventHandle(&e, h));
-  *ev = e;
-  return NAV_OK;
+__global__ static void __launch_bounds__(NAV_IPC_THREADS) nav_ipc_exchange_kernel(const nav_ipc_args a) {
+  if (threadIdx.x == 0) {
+    for (int p = 0; p < a.npeer; p++) *(volatile unsigned long long *)a.peer[p].arrive_out = a.peer[p].epoch;
+    for (int p = 0; p < a.npeer; p++)
+      if (a.peer[p].send) nav_ipc_wait_for(a.peer[p].arrive_in, a.peer[p].epoch);
+  }
+  __syncthreads();
+  const size_t stride = (size_t)gridDim.x * blockDim.x, me = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  for (int c = 0; c < a.ncopy; c++) { /* 16-byte stores where dst and src share their alignment */
+    nav_real *dst = a.copy[c].dst;
+    const nav_real *src = a.copy[c].src;
+    size_t n = a.copy[c].count, head = n;
+    if ((((uintptr_t)dst ^ (uintptr_t)src) & 15) == 0) {
+      head = ((16 - ((uintptr_t)dst & 15)) & 15) / sizeof(nav_real);
+      head = head < n ? head : n;
+      const size_t n4 = (n - head) * sizeof(nav_real) / 16;
+      uint4 *d4 = (uint4 *)(dst + head);
+      const uint4 *s4 = (const uint4 *)(src + head);
+      for (size_t i = me; i < n4; i += stride) d4[i] = s4[i];
+      const size_t tail = head + n4 * 16 / sizeof(nav_real);
+      for (size_t i = tail + me; i < n; i += stride) dst[i] = src[i];
+    }
+    for (size_t i = me; i < head; i += stride) dst[i] = src[i];
+  }
+  __threadfence_system(); /* this thread's stores reach the peers before its block is counted */
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int p = 0; p < a.npeer; p++)
+      if (a.peer[p].send) atomicAdd_system(a.peer[p].done_out, 1ULL);
+    if (atomicAdd(a.count, 1ULL) == NAV_IPC_BLOCKS - 1) {
+      *a.count = 0; /* every other block has counted: the next launch starts from 0 */
+      for (int p = 0; p < a.npeer; p++)
+        if (a.peer[p].recv) nav_ipc_wait_for(a.peer[p].done_in, a.peer[p].received * NAV_IPC_BLOCKS);
+      __threadfence_system();
+    }
+  }
 }
 
-void nav_ipc_event_free_cuda(void *ev) {
-  if (ev) cudaEventDestroy((cudaEvent_t)ev);
-}
-
-nav_err nav_ipc_signal_cuda(void *ev, int wait) {
-  if (wait)
-    NAV_CALL_CUDA(cudaStreamWaitEvent(nav_cuda_stream, (cudaEvent_t)ev, 0));
-  else
-    NAV_CALL_CUDA(cudaEventRecord((cudaEvent_t)ev, nav_cuda_stream));
+nav_err nav_ipc_exchange_cuda(const nav_ipc_peer *peer, int npeer, const nav_ipc_copy *copy, int ncopy,
+                              unsigned long long *count) {
+  NAV_CHECK(npeer <= NAV_IPC_MAX_PEERS && ncopy <= NAV_IPC_MAX_COPIES, NAV_ERR_INTERNAL,
+            "cuda-ipc: an exchange with %d peers and %d copies (at most %d and %d)", npeer, ncopy, NAV_IPC_MAX_PEERS,
+            NAV_IPC_MAX_COPIES);
+  nav_ipc_args a;
+  memset(&a, 0, sizeof a);
+  a.npeer = npeer;
+  a.ncopy = ncopy;
+  a.count = count;
+  memcpy(a.peer, peer, (size_t)npeer * sizeof *peer);
+  memcpy(a.copy, copy, (size_t)ncopy * sizeof *copy);
+  nav_ipc_exchange_kernel<<<NAV_IPC_BLOCKS, NAV_IPC_THREADS, 0, nav_cuda_stream>>>(a);
+  NAV_CUDA_LAUNCHED("nav_ipc_exchange_kernel");
   return NAV_OK;
 }

@@ -427,6 +427,10 @@ static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double 
   } else {
     NAV_CALL(ps->ops->set(&ps->box, ps->x, 0));
   }
+  /* solve_s starts when every solver rank has its b on the backend: a rank's slower copy is its copy
+   * time, not the others' solve time (their first sum over the ranks would wait for it) */
+  NAV_CALL(ps->ops->sync());
+  if (ps->nsolvers > 1) MPI_Barrier(ps->scomm);
   *copy_s += nav_wtime() - t0;
   memset(st, 0, sizeof *st);
   if (what == NAV_POISSON_SOLVE) {
