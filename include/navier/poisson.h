@@ -90,8 +90,8 @@ typedef struct nav_poisson_options {
   const char *smoother; /* multigrid smoothing: "auto" (default, NULL too: zebra line relaxation along the directions
                            of strong coupling of stretched grids, red-black Gauss-Seidel elsewhere), "point"
                            (red-black everywhere), "line" (alternating zebra lines along every direction) */
-  const char *halo_transport; /* between ranks: "auto" (default: nccl, else cuda-ipc when every rank is on one
-                                 node, else cuda-aware, else mpi on a GPU backend; mpi on the cpu), "mpi",
+  const char *halo_transport; /* between ranks: "auto" (default: cuda-ipc when every rank is on one node,
+                                 else nccl, else cuda-aware, else mpi on a GPU backend; mpi on the cpu), "mpi",
                                  "cuda-aware", "nccl", "cuda-ipc" */
   int ranks_per_solver; /* consolidation: node-local ranks per solving rank (see above); 0 = automatic */
   nav_poisson_memory memory; /* where x and b of nav_poisson_solve_block live; default NAV_POISSON_HOST */

@@ -151,7 +151,7 @@ static const nav_key nav_keys[] = {
      "How halo planes travel between ranks: mpi (host buffers; a GPU backend stages them through the host), "
      "cuda-aware (MPI on device buffers, when the MPI library reports CUDA support), nccl (ncclSend/ncclRecv "
      "between GPUs; libnccl.so.2 is loaded at run time), cuda-ipc (the ranks of one node copy into each other's "
-     "GPU buffers through CUDA IPC), or auto (on a GPU backend nccl, else cuda-ipc when every rank is on one node, "
+     "GPU buffers through CUDA IPC), or auto (on a GPU backend cuda-ipc when every rank is on one node, else nccl, "
      "else cuda-aware, else mpi; on the cpu backend mpi).", .values = nav_transport_values},
     {"run", "halo_overlap", NAV_KT_CHOICE, NAV_FIELD(halo_overlap), "off",
      "Overlap the halo exchange of the multigrid smoother with the work inside each block (on a GPU: the exchange "

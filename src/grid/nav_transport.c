@@ -288,6 +288,18 @@ nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const cha
   NAV_CHECK(t, NAV_ERR_MEMORY, "cannot allocate the halo transport");
   t->ops = ops;
   char why[512] = "";
+  if (is_auto || !strcmp(request, "cuda-ipc")) {
+    t->ipc = nav_ipc_create(ops, comm, why, sizeof why);
+    if (t->ipc) {
+      t->kind = NAV_TRANSPORT_IPC;
+      *out = t;
+      return NAV_OK;
+    }
+    if (!is_auto) {
+      free(t);
+      NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'run.halo_transport': cuda-ipc is not available: %s", at, why);
+    }
+  }
   if ((is_auto || !strcmp(request, "nccl")) && ops->p2p_create) {
     int ok;
     nav_transport_p2p(t, comm, &ok, why, sizeof why);
@@ -302,18 +314,6 @@ nav_err nav_transport_create(const nav_kernel_ops *ops, MPI_Comm comm, const cha
   if (!strcmp(request, "nccl")) {
     free(t);
     NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'run.halo_transport': nccl is not available: %s", at, why);
-  }
-  if (is_auto || !strcmp(request, "cuda-ipc")) {
-    t->ipc = nav_ipc_create(ops, comm, why, sizeof why);
-    if (t->ipc) {
-      t->kind = NAV_TRANSPORT_IPC;
-      *out = t;
-      return NAV_OK;
-    }
-    if (!is_auto) {
-      free(t);
-      NAV_CHECK(0, NAV_ERR_INPUT, "%s: key 'run.halo_transport': cuda-ipc is not available: %s", at, why);
-    }
   }
   if (nav_transport_all(comm, nav_transport_mpi_cuda_aware())) {
     t->kind = NAV_TRANSPORT_CUDA_AWARE;

@@ -9,7 +9,7 @@
  *               one kernel per exchange that stores over NVLink or PCIe), ordered with the peers'
  *               kernels by flags in device memory; the host only trades the buffers' names
  *               (nav_transport_exchange). Needs every rank on one node, at most 17 ranks.
- *   auto        on a device backend nccl when it loads, else cuda-ipc when every rank is on one node,
+ *   auto        on a device backend cuda-ipc when every rank is on one node, else nccl when it loads,
  *               else cuda-aware when MPI has it, else mpi (the fastest first for the flow's step, as
  *               measured in docs/performance.md); on the cpu backend mpi.
  * One transport per communicator, shared by every grid over it (the flow and its multigrid

@@ -70,6 +70,10 @@
 #define NAV_FFT_DENSE_AUTO_CPU 512
 #define NAV_FFT_DENSE_AUTO_DEVICE 4096
 #define NAV_FFT_SLAB_ROWS 32 /* rows per chunk of a slab's lines (nav_point_fft.h "slabs") */
+/* the sweeps' threads (representatives x chunks) that the chunks stop at: on 2 H200s the 512^3 cavity's step
+ * (66 049 representatives, 256 rows per rank) took 8.49 ms with 8 chunks, 8.37 ms with 4 (the 256^3-per-GPU one
+ * is best with 8: 133 128 threads), docs/performance.md */
+#define NAV_FFT_SLAB_SWEEPS (1 << 18)
 #define NAV_FFT_TRI_LINES_DEVICE 32768 /* fewer tridiagonal lines: dense on a device (nav_fft_tri_direction) */
 
 /* How a move's parts travel between ranks (header). */
@@ -565,11 +569,15 @@ static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   sl->scale = f->box_scale;
   sl->ns = 1 << s;
   sl->reps = (sl->m[0] / 2 + 1) * (dim == 3 ? sl->m[1] / 2 + 1 : 1);
-  /* chunks of NAV_FFT_SLAB_ROWS rows (at least 3; environment NAV_FFT_SLAB_ROWS, for the tests):
-   * a GPU thread each, so that a 256^2 plane's 16 641 representatives make enough threads */
+  /* chunks of NAV_FFT_SLAB_ROWS rows, a GPU thread each, so that a 256^2 plane's 16 641 representatives make
+   * enough threads; but no more chunks than make about NAV_FFT_SLAB_SWEEPS threads: beyond that they add ends
+   * (composed and sent) and no parallelism. The environment's NAV_FFT_SLAB_ROWS (at least 3, for the tests and
+   * measurements) sets the rows alone. */
   const char *rows_env = getenv("NAV_FFT_SLAB_ROWS");
-  const int rows = rows_env && atoi(rows_env) >= 3 ? atoi(rows_env) : NAV_FFT_SLAB_ROWS;
+  const int given = rows_env && atoi(rows_env) >= 3, rows = given ? atoi(rows_env) : NAV_FFT_SLAB_ROWS;
   sl->chunks = sl->m[s] / rows > 1 ? sl->m[s] / rows : 1;
+  const int fill = (int)((NAV_FFT_SLAB_SWEEPS + sl->reps / 2) / sl->reps);
+  if (!given && sl->chunks > fill) sl->chunks = fill > 1 ? fill : 1;
   f->nends = (int)nav_fft_slab_part(sl);
   const size_t bytes = (size_t)f->nends * sizeof(nav_real);
   NAV_CALL(ops->alloc((void **)&f->all, bytes * f->P));
