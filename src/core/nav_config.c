@@ -527,11 +527,10 @@ static const nav_key nav_keys[] = {
      "points: a text file of x,y rows (the closed polyline); stl: an ASCII or binary STL file; a relative path is "
      "taken from the case file's folder. Other kinds: must be empty.", .values = NULL},
     {"bodies", "forcing", NAV_KT_CHOICE, NAV_FIELD(bodies_forcing), "diffuse",
-     "How the no-slip condition of every body is imposed on the velocity faces (docs/design.md, \"Immersed bodies\"): "
-     "diffuse (direct forcing weighted by the solid fraction of each face, a ramp over about one cell: first order "
-     "at the surface) or sharp (faces inside a body take its velocity; each fluid face next to one takes the linear "
-     "reconstruction V + (u_ip - V) phi / d_ip along the surface normal from an image point interpolated on the "
-     "next grid plane: second order, one more halo exchange per step).", .values = nav_body_forcing_values},
+     "No-slip forcing of every body (docs/design.md, \"Immersed bodies\"): diffuse (weighted by each face's solid "
+     "fraction, a ramp over a cell: first order) or sharp (faces inside take the body's velocity, fluid faces next to "
+     "them the linear reconstruction along the normal from an image point on the next grid plane: second order, one "
+     "more halo exchange per step).", .values = nav_body_forcing_values},
     {"forces", "reference_velocity", NAV_KT_REAL, NAV_FIELD(reference_velocity), "1",
      "Velocity U of the force coefficients C = 2 F / (U^2 A) (density 1).", NAV_ABOVE(0)},
     {"forces", "reference_length", NAV_KT_REAL, NAV_FIELD(reference_length), "1",

@@ -78,6 +78,12 @@ double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]) 
   return o->velocity[c] + rot;
 }
 
+int nav_body_near(const nav_body_one *o, int dim, const double x[3], double margin) {
+  int near = 1;
+  for (int d = 0; d < dim; d++) near = near && x[d] >= o->lo[d] - margin && x[d] <= o->hi[d] + margin;
+  return near;
+}
+
 /* The tag of the face of component c at global index g: the owner of the largest solid fraction. */
 static nav_real nav_body_face_tag(const nav_flow *f, const nav_body *B, int c, const int g[3]) {
   double x[3], ext[3] = {0, 0, 0}, margin = 0;
@@ -90,9 +96,7 @@ static nav_real nav_body_face_tag(const nav_flow *f, const nav_body *B, int c, c
   int owner = 0;
   for (int k = 0; k < B->n; k++) {
     const nav_body_one *o = &B->b[k];
-    int near = 1;
-    for (int d = 0; d < f->dim; d++) near = near && x[d] >= o->lo[d] - margin && x[d] <= o->hi[d] + margin;
-    if (!near) continue;
+    if (!nav_body_near(o, f->dim, x, margin)) continue;
     const double phi = nav_body_distance(o, x);
     if (phi >= margin) continue;
     /* the ramp width along the normal (central differences of phi) */

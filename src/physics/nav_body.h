@@ -110,6 +110,8 @@ double nav_body_normal(const nav_body_one *o, int dim, const double x[3], double
 void nav_body_face_x(const struct nav_flow *f, int c, const int g[3], double x[3]);
 /* The control volume dV_c of the face of component c with global index g (each 0 .. n[d] - 1). */
 double nav_body_face_volume(const struct nav_flow *f, int c, const int g[3]);
+/* Whether x lies in body o's world bounding box widened by margin (dim directions). */
+int nav_body_near(const nav_body_one *o, int dim, const double x[3], double margin);
 /* Component c of body o's rigid velocity at x: V_c + (omega e_z x (x - center))_c. */
 double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]);
 

@@ -70,11 +70,8 @@ static void nav_sharp_distances(nav_flow *f, int c) {
         S->phi[p] = HUGE_VAL;
         S->near[p] = -1;
         for (int n = 0; n < B->n; n++) {
-          const nav_body_one *o = &B->b[n];
-          int in = 1;
-          for (int d = 0; d < f->dim; d++) in = in && x[d] >= o->lo[d] - margin && x[d] <= o->hi[d] + margin;
-          if (!in) continue;
-          const double phi = nav_body_distance(o, x);
+          if (!nav_body_near(&B->b[n], f->dim, x, margin)) continue;
+          const double phi = nav_body_distance(&B->b[n], x);
           if (phi < S->phi[p]) {
             S->phi[p] = phi;
             S->near[p] = n;
@@ -192,7 +189,22 @@ static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
   return NAV_OK;
 }
 
-/* Upload one array of n values of size `size` each, taken by get(face, q) for q < nq (stored at q n + m). */
+/* Free the backend arrays and the upload buffer. */
+static void nav_sharp_free_arrays(nav_sharp *S, const nav_kernel_ops *ops) {
+  nav_ibm_stencils *s = &S->s;
+  ops->free((void *)s->target);
+  ops->free((void *)s->owner);
+  ops->free((void *)s->src);
+  ops->free((void *)s->weight);
+  ops->free((void *)s->value);
+  ops->free((void *)s->volume);
+  ops->free(s->next);
+  free(S->pack);
+  memset(s, 0, sizeof *s);
+  S->pack = NULL;
+}
+
+/* Upload backend array DST of NQ n values of TYPE: EXPR of face e = S->face[m] and source q, stored at q n + m. */
 #define NAV_SHARP_UPLOAD(DST, TYPE, NQ, EXPR)                                                                         \
   do {                                                                                                                \
     TYPE *h_ = S->pack;                                                                                               \
@@ -214,24 +226,16 @@ nav_err nav_body_sharp_build(nav_flow *f) {
     NAV_CHECK(S->phi && S->near, NAV_ERR_MEMORY, "cannot allocate the distances of the sharp forcing");
   }
   for (int k = 0; k < B->n; k++) B->b[k].volume = 0;
-  nav_idx n = 0;
+  nav_idx n = 0, start[4];
   for (int c = 0; c < 3; c++) {
-    S->s.start[c] = n;
+    start[c] = n;
     if (c < f->dim) NAV_CALL(nav_sharp_faces(f, c, &n));
   }
-  S->s.start[3] = n;
-  S->s.n = n;
+  start[3] = n;
   B->forced_faces = (long)n;
   if (n > S->cap) { /* (re)allocate the backend arrays, with room for a moving body's changes */
     nav_ibm_stencils *s = &S->s;
-    ops->free((void *)s->target);
-    ops->free((void *)s->owner);
-    ops->free((void *)s->src);
-    ops->free((void *)s->weight);
-    ops->free((void *)s->value);
-    ops->free((void *)s->volume);
-    ops->free(s->next);
-    free(S->pack);
+    nav_sharp_free_arrays(S, ops);
     S->cap = n + n / 4;
     const size_t cap = (size_t)S->cap, nq = NAV_IBM_NSRC;
     NAV_CALL(ops->alloc((void **)&s->target, cap * sizeof(nav_idx)));
@@ -244,6 +248,8 @@ nav_err nav_body_sharp_build(nav_flow *f) {
     S->pack = malloc(nq * cap * sizeof(nav_idx) + sizeof(double));
     NAV_CHECK(S->pack, NAV_ERR_MEMORY, "cannot allocate the sharp forcing's upload buffer");
   }
+  memcpy(S->s.start, start, sizeof start);
+  S->s.n = n;
   NAV_SHARP_UPLOAD(S->s.target, nav_idx, 1, e->target);
   NAV_SHARP_UPLOAD(S->s.owner, int, 1, e->owner);
   NAV_SHARP_UPLOAD(S->s.src, nav_idx, NAV_IBM_NSRC, e->src[q]);
@@ -273,16 +279,7 @@ nav_err nav_body_sharp_force(nav_flow *f, nav_real *const *u, double gscale, int
 void nav_body_sharp_destroy(nav_flow *f) {
   nav_sharp *S = f->body ? f->body->sharp : NULL;
   if (!S) return;
-  nav_ibm_stencils *s = &S->s;
-  const nav_kernel_ops *ops = f->ops;
-  ops->free((void *)s->target);
-  ops->free((void *)s->owner);
-  ops->free((void *)s->src);
-  ops->free((void *)s->weight);
-  ops->free((void *)s->value);
-  ops->free((void *)s->volume);
-  ops->free(s->next);
-  free(S->pack);
+  nav_sharp_free_arrays(S, f->ops);
   free(S->face);
   free(S->phi);
   free(S->near);
