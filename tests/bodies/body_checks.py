@@ -23,6 +23,7 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
                              (data/sphere_d1.stl: facets within 0.45 % of the radius) against the sphere (3D
                              stream); cd within 2e-3 and 3e-2 (relative)
   restart                    N steps straight against N/2 + a restart of N/2: final fields and forces bit for bit
+  (rest, stream, rotate, mpi, restart: further --set after '--', e.g. bodies.forcing=sharp)
   order CASE H1 H2 H3 LO LS [CREF:TOL]  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
                              widths H1 > H2 > H3 (ratio 2; uniform in [-0.8, 2] x [-0.8, 0.8], growing by 1.05
                              to [-4, 8] x [-4, 4]; tools/navier-grid), one time step for all (pass time.dt
@@ -434,13 +435,13 @@ def check_mpi(navier, scratch, mpiexec, split, tol, extra=()):
         fail("the body split over ranks differs from one rank")
 
 
-def check_restart(navier, scratch):
+def check_restart(navier, scratch, extra=()):
     case = channel2d(scratch, "restart", extra="checkpoint_interval = 10\ncheckpoint_keep = 4")
     full, part = os.path.join(scratch, "full"), os.path.join(scratch, "part")
-    run(navier, case, full)
-    run(navier, case, part, sets=["time.max_steps=10"])
+    run(navier, case, full, sets=extra)
+    run(navier, case, part, sets=["time.max_steps=10"] + list(extra))
     ckpt = os.path.join(part, "checkpoint_00000010.nck")
-    cmd = [navier, "run", case, "--output", part, "--restart", ckpt]
+    cmd = [navier, "run", case, "--output", part, "--restart", ckpt] + [a for s in extra for a in ("--set", s)]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
     if res.returncode != 0:
         print(res.stdout[-3000:])
@@ -573,7 +574,7 @@ def main():
     elif check == "files":
         check_files(navier, scratch, args[0])
     elif check == "restart":
-        check_restart(navier, scratch)
+        check_restart(navier, scratch, extra)
     elif check == "order":
         check_order(navier, scratch, args[0], [float(v) for v in args[1:4]], float(args[4]), args[5],
                     args[6] if len(args) > 6 else "", extra)
