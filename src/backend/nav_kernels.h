@@ -34,6 +34,8 @@ extern "C" {
 typedef struct nav_ac_params nav_ac_params;
 /* Parameters of the immersed-boundary forcing (common/nav_point_ibm.h). */
 typedef struct nav_ibm_params nav_ibm_params;
+/* The stencils of the sharp-interface forcing (common/nav_point_ibm.h). */
+typedef struct nav_ibm_stencils nav_ibm_stencils;
 
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE, NAV_GHOST_REFLECT } nav_ghost_kind;
 
@@ -325,6 +327,11 @@ typedef struct nav_kernel_ops {
    * sums[3 k + c] = the local sum over the faces of body k of du dV_c (k < a->nbody, c < 3; the rest 0). */
   nav_err (*ibm_force)(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
                        nav_real *const *v, const nav_ibm_params *a, double *sums);
+  /* sharp-interface forcing (nav_point_ibm.h): u_c[target] <- nav_ibm_sharp_value at every face of s (a HOST
+   * struct of backend arrays), all values computed before any is written; u's ghosts must be current (sources
+   * may be ghost faces). sums != NULL: also sums[3 k + c] = the local sum over the faces of body k of du dV_c
+   * (the rest 0). */
+  nav_err (*ibm_sharp)(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
 
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */

@@ -89,6 +89,7 @@ static const char *const nav_tinitial_values[] = {"uniform", "conduction", "wave
 static const char *const nav_spacing_values[] = {"uniform", "tanh", "geometric", "file", NULL};
 static const char *const nav_cluster_values[] = {"both", "low", "high", NULL};
 static const char *const nav_body_kind_values[] = {"none", "circle", "cylinder", "sphere", "box", "points", "stl", NULL};
+static const char *const nav_body_forcing_values[] = {"diffuse", "sharp", NULL};
 
 /* The spacing keys of direction x, y or z (grid/nav_spacing.h has the formulas). */
 #define NAV_SPACING_KEYS(x, d, n, l)                                                                    \
@@ -525,6 +526,11 @@ static const nav_key nav_keys[] = {
     {"body", "file", NAV_KT_TEXT, NAV_FIELD(body[0].file), "",
      "points: a text file of x,y rows (the closed polyline); stl: an ASCII or binary STL file; a relative path is "
      "taken from the case file's folder. Other kinds: must be empty.", .values = NULL},
+    {"bodies", "forcing", NAV_KT_CHOICE, NAV_FIELD(bodies_forcing), "diffuse",
+     "No-slip forcing of every body (docs/design.md, \"Immersed bodies\"): diffuse (weighted by each face's solid "
+     "fraction, a ramp over a cell: first order) or sharp (faces inside take the body's velocity, fluid faces next to "
+     "them the linear reconstruction along the normal from an image point on the next grid plane: second order, one "
+     "more halo exchange per step).", .values = nav_body_forcing_values},
     {"forces", "reference_velocity", NAV_KT_REAL, NAV_FIELD(reference_velocity), "1",
      "Velocity U of the force coefficients C = 2 F / (U^2 A) (density 1).", NAV_ABOVE(0)},
     {"forces", "reference_length", NAV_KT_REAL, NAV_FIELD(reference_length), "1",
@@ -560,8 +566,8 @@ static const struct {
     {"turbulence", "RANS turbulence model (off unless model = k_omega_sst)."},
     {"body", "Immersed bodies, one numbered section each: [body.1], [body.2], ... up to [body.8], numbered without "
              "gaps (the header is `[body.N]`; the keys below belong to each). The no-slip condition on the body is "
-             "imposed by direct forcing on the velocity faces, weighted by the solid fraction of each face "
-             "(docs/design.md); the force on each body is reported as coefficients in monitor.csv and summary.json."},
+             "imposed by direct forcing on the velocity faces, diffuse or sharp (`[bodies] forcing`; docs/design.md); the force on each body is reported as coefficients in monitor.csv and summary.json."},
+    {"bodies", "Options common to all bodies."},
     {"forces", "Reference values of the force coefficients of the bodies, and the window of their time averages."},
 };
 

@@ -165,6 +165,8 @@ typedef struct nav_config {
   double nut_relaxation;     /* nu_t <- a nu_t(model) + (1 - a) nu_t after each step */
   /* [body.N] sections (physics/nav_body.h), body[N-1]; kind = none where a section is absent */
   nav_body_config body[NAV_MAX_BODIES];
+  /* [bodies] */
+  char bodies_forcing[16];  /* key 'forcing': diffuse | sharp (physics/nav_body.h) */
   /* [forces]: the coefficients C = 2 F / (reference_velocity^2 A), A = reference_length (2D, per unit
    * span) or reference_area (3D); time averages over t >= average_start */
   double reference_velocity, reference_length, reference_area, average_start;

@@ -56,11 +56,39 @@ static void nav_body_world_bounds(nav_body_one *o) {
   o->hi[2] = o->center[2] + o->scale * hi[2];
 }
 
+void nav_body_face_x(const nav_flow *f, int c, const int g[3], double x[3]) {
+  for (int d = 0; d < 3; d++) {
+    if (d >= f->dim) {
+      x[d] = 0;
+      continue;
+    }
+    const double face = g[d] >= 0 ? f->xf[d][g[d]] : f->xf[d][0] - f->w[d][-1];
+    x[d] = d == c ? face : face + 0.5 * f->w[d][g[d]];
+  }
+}
+
+double nav_body_face_volume(const nav_flow *f, int c, const int g[3]) {
+  double v = 1;
+  for (int d = 0; d < f->dim; d++) v *= d == c ? 0.5 * (f->w[d][g[d] - 1] + f->w[d][g[d]]) : f->w[d][g[d]];
+  return v;
+}
+
+double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]) {
+  const double rot = c == 0 ? -o->omega * (x[1] - o->center[1]) : c == 1 ? o->omega * (x[0] - o->center[0]) : 0;
+  return o->velocity[c] + rot;
+}
+
+int nav_body_near(const nav_body_one *o, int dim, const double x[3], double margin) {
+  int near = 1;
+  for (int d = 0; d < dim; d++) near = near && x[d] >= o->lo[d] - margin && x[d] <= o->hi[d] + margin;
+  return near;
+}
+
 /* The tag of the face of component c at global index g: the owner of the largest solid fraction. */
 static nav_real nav_body_face_tag(const nav_flow *f, const nav_body *B, int c, const int g[3]) {
-  double x[3] = {0, 0, 0}, ext[3] = {0, 0, 0}, margin = 0;
+  double x[3], ext[3] = {0, 0, 0}, margin = 0;
+  nav_body_face_x(f, c, g, x);
   for (int d = 0; d < f->dim; d++) {
-    x[d] = d == c ? f->xf[d][g[d]] : f->xf[d][g[d]] + 0.5 * f->w[d][g[d]];
     ext[d] = d == c ? 0.5 * (f->w[d][g[d] - 1] + f->w[d][g[d]]) : f->w[d][g[d]];
     margin += ext[d];
   }
@@ -68,9 +96,7 @@ static nav_real nav_body_face_tag(const nav_flow *f, const nav_body *B, int c, c
   int owner = 0;
   for (int k = 0; k < B->n; k++) {
     const nav_body_one *o = &B->b[k];
-    int near = 1;
-    for (int d = 0; d < f->dim; d++) near = near && x[d] >= o->lo[d] - margin && x[d] <= o->hi[d] + margin;
-    if (!near) continue;
+    if (!nav_body_near(o, f->dim, x, margin)) continue;
     const double phi = nav_body_distance(o, x);
     if (phi >= margin) continue;
     /* the ramp width along the normal (central differences of phi) */
@@ -104,19 +130,15 @@ static nav_err nav_body_tags(nav_flow *f) {
           const nav_real t = nav_body_face_tag(f, B, c, g);
           B->host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = t;
           forced += t != 0;
-          if (B->rotating && t != 0) { /* V_c + (omega x (x - center))_c at the face */
-            const nav_body_one *o = &B->b[nav_ibm_owner(t)];
-            const double x = c == 0 ? f->xf[0][g[0]] : f->xf[0][g[0]] + 0.5 * f->w[0][g[0]];
-            const double y = c == 1 ? f->xf[1][g[1]] : f->xf[1][g[1]] + 0.5 * f->w[1][g[1]];
-            const double rot = c == 0 ? -o->omega * (y - o->center[1]) : c == 1 ? o->omega * (x - o->center[0]) : 0;
-            B->host_vel[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = (nav_real)(o->velocity[c] + rot);
+          if (B->rotating && t != 0) {
+            double x[3];
+            nav_body_face_x(f, c, g, x);
+            B->host_vel[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] =
+                (nav_real)nav_body_rigid_velocity(&B->b[nav_ibm_owner(t)], c, x);
           }
           if (c == 0 && t != 0) {
-            double v = 1; /* the volume of the u face's control volume */
-            for (int d = 0; d < f->dim; d++)
-              v *= d == 0 ? 0.5 * (f->w[0][g[0] - 1] + f->w[0][g[0]]) : f->w[d][g[d]];
             const int owner = nav_ibm_owner(t);
-            B->b[owner].volume += (double)(t - (nav_real)(2 * owner)) * v;
+            B->b[owner].volume += (double)(t - (nav_real)(2 * owner)) * nav_body_face_volume(f, 0, g);
           }
         }
     NAV_CALL(f->ops->from_host(B->tag[c], B->host, bytes));
@@ -147,7 +169,7 @@ static nav_err nav_body_place(nav_flow *f, double t) {
     o->sina = sin(angle * deg);
     nav_body_world_bounds(o);
   }
-  return nav_body_tags(f);
+  return B->sharp ? nav_body_sharp_build(f) : nav_body_tags(f);
 }
 
 nav_err nav_body_create(nav_flow *f) {
@@ -175,17 +197,21 @@ nav_err nav_body_create(nav_flow *f) {
       B->moving = B->moving || c->motion_velocity[d] != 0 || (c->motion_amplitude[d] != 0 && c->motion_frequency > 0);
     B->rotating = B->rotating || c->rotation_rate != 0 || (c->pitch_amplitude != 0 && c->pitch_frequency > 0);
   }
-  const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
-  B->host = malloc(bytes);
-  NAV_CHECK(B->host, NAV_ERR_MEMORY, "cannot allocate the body tags");
   B->moving = B->moving || B->rotating;
-  if (B->rotating) {
-    B->host_vel = malloc(bytes);
-    NAV_CHECK(B->host_vel, NAV_ERR_MEMORY, "cannot allocate the body velocities");
-  }
-  for (int c = 0; c < f->dim; c++) {
-    NAV_CALL(f->ops->alloc((void **)&B->tag[c], bytes));
-    if (B->rotating) NAV_CALL(f->ops->alloc((void **)&B->vel[c], bytes));
+  if (!strcmp(cfg->bodies_forcing, "sharp")) {
+    NAV_CALL(nav_body_sharp_create(f));
+  } else {
+    const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+    B->host = malloc(bytes);
+    NAV_CHECK(B->host, NAV_ERR_MEMORY, "cannot allocate the body tags");
+    if (B->rotating) {
+      B->host_vel = malloc(bytes);
+      NAV_CHECK(B->host_vel, NAV_ERR_MEMORY, "cannot allocate the body velocities");
+    }
+    for (int c = 0; c < f->dim; c++) {
+      NAV_CALL(f->ops->alloc((void **)&B->tag[c], bytes));
+      if (B->rotating) NAV_CALL(f->ops->alloc((void **)&B->vel[c], bytes));
+    }
   }
   NAV_CALL(nav_body_place(f, f->t));
   double forced = (double)B->forced_faces;
@@ -194,7 +220,10 @@ nav_err nav_body_create(nav_flow *f) {
     for (int k = 0; k < B->n; k++)
       printf("body %d '%s': %s at (%g, %g, %g), scale %g, angle %g deg\n", k + 1, B->b[k].name, B->b[k].shape.kind,
              B->b[k].center[0], B->b[k].center[1], B->b[k].center[2], B->b[k].scale, cfg->body[k].angle);
-  if (f->dc.rank == 0) printf("bodies: %.0f forced faces (solid fraction > 0)\n", forced);
+  if (f->dc.rank == 0)
+    printf(B->sharp ? "bodies: sharp forcing, %.0f forced faces (inside a body or next to one)\n"
+                    : "bodies: %.0f forced faces (solid fraction > 0)\n",
+           forced);
   return NAV_OK;
 }
 
@@ -206,6 +235,7 @@ void nav_body_destroy(nav_flow *f) {
     if (B->scratch[c]) f->ops->free(B->scratch[c]);
     if (B->vel[c]) f->ops->free(B->vel[c]);
   }
+  nav_body_sharp_destroy(f);
   for (int k = 0; k < B->n; k++) {
     nav_shape_destroy(&B->b[k].shape);
     free(B->b[k].hist);
@@ -236,9 +266,15 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
       if (!B->scratch[c]) NAV_CALL(f->ops->alloc((void **)&B->scratch[c], bytes));
       NAV_CALL(f->ops->copy(B->scratch[c], f->u_prev[c], bytes));
     }
-    NAV_CALL(f->ops->ibm_force(&f->box, B->scratch, B->tag, f->p, B->rotating ? B->vel : NULL, &a0, slip));
+    if (B->sharp) /* u^n's ghosts are current */
+      NAV_CALL(nav_body_sharp_force(f, B->scratch, 0, 0, slip));
+    else
+      NAV_CALL(f->ops->ibm_force(&f->box, B->scratch, B->tag, f->p, B->rotating ? B->vel : NULL, &a0, slip));
   }
-  NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
+  if (B->sharp)
+    NAV_CALL(nav_body_sharp_force(f, f->u, gscale, 1, diagnose ? sums : NULL));
+  else
+    NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
   double vol[NAV_MAX_BODIES];

@@ -30,6 +30,20 @@
  * surface velocity V + omega x (x - center) varies over the body, so it is written per face (vel arrays,
  * with the tags). Rotation about the centre adds no momentum to the inner fluid; torques are not reported.
  *
+ * Sharp-interface forcing ([bodies] forcing = sharp; nav_body_sharp.c; Fadlun et al. 2000, J. Comput. Phys.
+ * 161; Balaras 2004, Comput. Fluids 33; Yang & Balaras 2006, J. Comput. Phys. 215): per component c, a face with
+ * phi < 0 is solid and takes the rigid velocity of its body; a fluid face with a solid neighbour face (+-1 along
+ * some direction) is a forcing face and takes the linear reconstruction along the normal n = grad phi,
+ *   u_f = V_s + (u_ip - V_s) phi / (phi + s),      V_s the rigid velocity at the surface point x_f - phi n,
+ * from the image point x_ip = x_f + s n on the first grid plane of c-faces that the normal crosses (s = min over
+ * d of the spacing to the next c-face along d / |n_d|), u_ip linear in the 2^(dim-1) faces of that plane around
+ * it (a solid one counts with its rigid velocity). The sources lie within one face of the target along every
+ * direction, so one ghost layer serves any rank split; all faces are updated from the values before the update
+ * (Jacobi; a source may be another forcing face). As the diffuse forcing, it acts on u* - g grad p and adds
+ * g grad p back (ops->correct before and after), so the projection leaves the reconstructed values. Forces:
+ * the same momentum exchange over the solid and forcing faces; motion and rotation rebuild the stencils on the
+ * host each step, as they rebuild the tags.
+ *
  * Shapes: each body has a kind, a signed distance in its own frame (negative inside) and the bounds
  * there; the body frame maps to the world by x = center + R(angle) scale q (R a rotation about z), so
  * phi_world(x) = scale phi_body(q). Built in: circle (2D), cylinder (3D, axis z), sphere, box. */
@@ -83,6 +97,7 @@ typedef struct nav_body {
   nav_real *host, *host_vel; /* host buffers of one tag array and one velocity array */
   nav_real *vel[3];   /* backend arrays: the surface velocity per face (rotating bodies only) */
   double area;        /* reference area of the coefficients */
+  struct nav_sharp *sharp; /* the stencils of the sharp-interface forcing (NULL: diffuse forcing, the tags) */
 } nav_body;
 
 /* Signed distance of the world point x to body o (negative inside). */
@@ -90,6 +105,24 @@ double nav_body_distance(const nav_body_one *o, const double x[3]);
 /* The unit normal n (outward) of body o's distance at x in dim directions, by central differences of step
  * eps; returns |grad phi| (0: no direction; n is then 0). */
 double nav_body_normal(const nav_body_one *o, int dim, const double x[3], double eps, double n[3]);
+
+/* Coordinates x of the face of component c with global index g (each -1 .. n[d]; the cell centre along d != c). */
+void nav_body_face_x(const struct nav_flow *f, int c, const int g[3], double x[3]);
+/* The control volume dV_c of the face of component c with global index g (each 0 .. n[d] - 1). */
+double nav_body_face_volume(const struct nav_flow *f, int c, const int g[3]);
+/* Whether x lies in body o's world bounding box widened by margin (dim directions). */
+int nav_body_near(const nav_body_one *o, int dim, const double x[3], double margin);
+/* Component c of body o's rigid velocity at x: V_c + (omega e_z x (x - center))_c. */
+double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]);
+
+/* The sharp-interface forcing (nav_body_sharp.c). create: f->body->sharp (empty). build: the stencils of this rank's
+ * faces for the bodies where they are now (set-up, and each step of moving bodies), uploaded to the backend, and each
+ * body's volume; not collective. force: u <- the forcing of u; gscale as in nav_point_ibm.h; fill: fill u's ghosts
+ * first (collective: a halo exchange; 0 where they are current); sums as ops->ibm_force's. */
+nav_err nav_body_sharp_create(struct nav_flow *f);
+nav_err nav_body_sharp_build(struct nav_flow *f);
+nav_err nav_body_sharp_force(struct nav_flow *f, nav_real *const *u, double gscale, int fill, double *sums);
+void nav_body_sharp_destroy(struct nav_flow *f);
 
 /* Set up the bodies of f->cfg (f->body = NULL when there are none): shapes, and the tags of this rank's
  * faces. Collective (the count of forced faces is reduced for the log). */
@@ -106,11 +139,13 @@ void nav_body_monitor_header(const struct nav_flow *f, FILE *out);
 void nav_body_monitor_row(const struct nav_flow *f, FILE *out);
 /* After the run, from the global host fields h: the no-slip error at surface points (the velocity
  * interpolated at the projections onto the surface of the cell centres within half a cell of it, minus
- * the rigid velocity of the surface there, in units of reference_velocity; max and rms of |u - V|) and, in 2D, the recirculation length
+ * the rigid velocity of the surface there, in units of reference_velocity; max and rms of |u - V|; also with u
+ * extrapolated from the fluid side, slip_ext_*) and, in 2D, the recirculation length
  * behind each body (the first zero of u along y = center_y after a region of u < 0 that starts at the
  * rear of the body; 0 when u >= 0 there). Prints one line per body. */
 typedef struct nav_body_stats {
   double cd_mean, cl_mean, cs_mean, cl_amplitude, st, lw_over_d, slip_max, slip_rms;
+  double slip_ext_max, slip_ext_rms; /* the no-slip error extrapolated from the fluid side (nav_body_report.c) */
   int samples;
 } nav_body_stats;
 void nav_body_report(const struct nav_flow *f, const struct nav_host_fields *h, nav_body_stats *st);

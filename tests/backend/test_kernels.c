@@ -907,6 +907,86 @@ static void test_ibm(pair_box *pb) {
   field_free(&q);
 }
 
+/* The sharp-interface forcing: about a quarter of the interior faces of each component forced (distinct targets),
+ * each with NAV_IBM_NSRC random sources anywhere in the array (ghosts included; some weights 0, some sources other
+ * targets: the update must read them before it writes), random constants, volumes and owners among three bodies;
+ * without and with the sums. */
+static void test_ibm_sharp(pair_box *pb) {
+  const int dim = pb->dim;
+  const nav_box *b = &pb->c;
+  field u[3];
+  nav_real *uc[3] = {0}, *ug[3] = {0};
+  for (int c = 0; c < dim; c++) {
+    u[c] = field_new(pb, 0.3);
+    uc[c] = u[c].c, ug[c] = u[c].g;
+  }
+  const size_t cap = (size_t)dim * (size_t)b->ntot, nq = NAV_IBM_NSRC;
+  nav_idx *target = malloc(cap * sizeof *target), *src = malloc(nq * cap * sizeof *src);
+  int *owner = malloc(cap * sizeof *owner);
+  nav_real *weight = malloc(nq * cap * sizeof *weight), *value = malloc(cap * sizeof *value);
+  nav_real *volume = malloc(cap * sizeof *volume);
+  nav_ibm_stencils s;
+  memset(&s, 0, sizeof s);
+  nav_idx n = 0;
+  for (int c = 0; c < 3; c++) {
+    s.start[c] = n;
+    for (int k = 0; c < dim && k < b->n[2]; k++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int i = 0; i < b->n[0]; i++)
+          if (rnd() < -0.5) {
+            target[n] = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+            owner[n] = (int)(3 * (rnd() + 1) / 2) % 3;
+            value[n] = (nav_real)rnd();
+            volume[n] = (nav_real)(1 + rnd());
+            n++;
+          }
+  }
+  s.start[3] = s.n = n;
+  for (int q = 0; q < NAV_IBM_NSRC; q++)
+    for (nav_idx m = 0; m < n; m++) {
+      const double r = rnd();
+      src[q * n + m] = (nav_idx)((r + 1) / 2 * (double)(b->ntot - 1));
+      weight[q * n + m] = r < -0.7 ? 0 : (nav_real)(0.25 * (rnd() + 1));
+    }
+  nav_ibm_stencils sc = s, sg = s;
+  struct {
+    void **c, **g;
+    const void *h;
+    size_t bytes;
+  } arrays[7] = {{(void **)&sc.target, (void **)&sg.target, target, (size_t)n * sizeof *target},
+                 {(void **)&sc.owner, (void **)&sg.owner, owner, (size_t)n * sizeof *owner},
+                 {(void **)&sc.src, (void **)&sg.src, src, nq * (size_t)n * sizeof *src},
+                 {(void **)&sc.weight, (void **)&sg.weight, weight, nq * (size_t)n * sizeof *weight},
+                 {(void **)&sc.value, (void **)&sg.value, value, (size_t)n * sizeof *value},
+                 {(void **)&sc.volume, (void **)&sg.volume, volume, (size_t)n * sizeof *volume},
+                 {(void **)&sc.next, (void **)&sg.next, value, (size_t)n * sizeof *value}};
+  for (int a = 0; a < 7; a++) {
+    OK(cpu->alloc(arrays[a].c, arrays[a].bytes));
+    OK(gpu->alloc(arrays[a].g, arrays[a].bytes));
+    OK(cpu->from_host(*arrays[a].c, arrays[a].h, arrays[a].bytes));
+    OK(gpu->from_host(*arrays[a].g, arrays[a].h, arrays[a].bytes));
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    double sumc[NAV_IBM_NSUM], sumg[NAV_IBM_NSUM];
+    OK(cpu->ibm_sharp(uc, &sc, pass ? sumc : NULL));
+    OK(gpu->ibm_sharp(ug, &sg, pass ? sumg : NULL));
+    for (int c = 0; c < dim; c++) check_field(pass ? "ibm_sharp u (sums)" : "ibm_sharp u", pb, &u[c]);
+    for (int m = 0; pass && m < 3 * 3; m++)
+      if (m % 3 < dim) check_scalar("ibm_sharp sum", pb, sumc[m], sumg[m]);
+  }
+  for (int a = 0; a < 7; a++) {
+    cpu->free(*arrays[a].c);
+    gpu->free(*arrays[a].g);
+  }
+  for (int c = 0; c < dim; c++) field_free(&u[c]);
+  free(target);
+  free(src);
+  free(owner);
+  free(weight);
+  free(value);
+  free(volume);
+}
+
 /* The face transfers of the pseudo-time multigrid (even counts). */
 static void test_ac_transfer(pair_box *f, pair_box *c) {
   field uf[3], uc[3];
@@ -1043,7 +1123,8 @@ static void test_sweep(pair_box *pb) {
   field_free(&inv);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  const int only_sharp = argc > 1 && !strcmp(argv[1], "ibm_sharp"); /* gpu_kernels_ibm_sharp: that kernel alone */
   if (nav_backend_device_count("cuda") == 0) {
     printf("test_kernels: no CUDA device visible (or CUDA not built): skipped\n");
     return 77;
@@ -1060,7 +1141,16 @@ int main(void) {
   box_make(&boxes[2], "3D 19x23x17 stretched g0=1", 3, 19, 23, 17, 1, 0);
   box_make(&boxes[3], "3D 32x16x24 uniform", 3, 32, 16, 24, 0, 1);
   box_make(&boxes[4], "3D 66x40x36 stretched", 3, 66, 40, 36, 0, 0);
+  if (only_sharp) {
+    for (int i = 0; i < 5; i++) {
+      test_ibm_sharp(&boxes[i]);
+      box_free(&boxes[i]);
+    }
+    printf("test_kernels ibm_sharp: %d of %d checks passed\n", checks - failures, checks);
+    return failures ? 1 : 0;
+  }
   for (int i = 0; i < 5; i++) {
+    test_ibm_sharp(&boxes[i]);
     test_box(&boxes[i]);
     test_ac(&boxes[i]);
     test_sst(&boxes[i]);

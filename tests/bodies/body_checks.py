@@ -23,6 +23,7 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
                              (data/sphere_d1.stl: facets within 0.45 % of the radius) against the sphere (3D
                              stream); cd within 2e-3 and 3e-2 (relative)
   restart                    N steps straight against N/2 + a restart of N/2: final fields and forces bit for bit
+  (rest, stream, rotate, mpi, restart: further --set after '--', e.g. bodies.forcing=sharp)
   order CASE H1 H2 H3 LO LS [CREF:TOL]  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
                              widths H1 > H2 > H3 (ratio 2; uniform in [-0.8, 2] x [-0.8, 0.8], growing by 1.05
                              to [-4, 8] x [-4, 4]; tools/navier-grid), one time step for all (pass time.dt
@@ -229,7 +230,7 @@ def coef_columns(rows):
     return [k for k in rows[0] if k.startswith(("cd_", "cl_", "cs_"))]
 
 
-def check_rest(navier, scratch):
+def check_rest(navier, scratch, extra=()):
     box2 = write(os.path.join(scratch, "rest2.ini"), """[grid]
 nx = 32
 ny = 32
@@ -281,7 +282,7 @@ radius = 0.08
 """)
     for case in (box2, box3):
         out = case[:-4]
-        run(navier, case, out)
+        run(navier, case, out, sets=extra)
         umax = max(abs(v) for v in doubles(os.path.join(out, "final_fields.bin")))
         rows = monitor(out)
         cmax = max(abs(float(r[k])) for r in rows for k in coef_columns(rows))
@@ -290,14 +291,14 @@ radius = 0.08
             fail("a body at rest in fluid at rest did not stay at rest")
 
 
-def check_stream(navier, scratch):
+def check_stream(navier, scratch, extra=()):
     c2 = channel2d(scratch, "stream2", body="velocity = 1,0,0")
     c3 = sphere3d(scratch, "stream3", "velocity = 1,0,0")
     # a body carried by the stream: a prescribed translation at the stream's speed (the tags move each step)
     c4 = channel2d(scratch, "stream2_carried", body="motion_velocity = 1,0,0")
     for case, sets in ((c2, []), (c3, []), (c4, ["time.end_time=2", "time.max_steps=0"])):
         out = case[:-4]
-        run(navier, case, out, sets=sets)
+        run(navier, case, out, sets=sets + list(extra))
         s = summary(out)
         vals = doubles(os.path.join(out, "final_fields.bin"))
         n = s["cells"]
@@ -310,7 +311,7 @@ def check_stream(navier, scratch):
             fail("a body moving with the stream disturbed it or felt a force")
 
 
-def check_rotate(navier, scratch):
+def check_rotate(navier, scratch, extra=()):
     case = write(os.path.join(scratch, "rotate.ini"), """[grid]
 nx = 64
 ny = 64
@@ -338,7 +339,7 @@ radius = 0.3
 rotation_rate = 57.2957795130823
 """)
     out = case[:-4]
-    run(navier, case, out)
+    run(navier, case, out, sets=extra)
     b = summary(out)["bodies"][0]
     rows = monitor(out)
     cmax = max(abs(float(r[k])) for r in rows for k in coef_columns(rows))
@@ -416,12 +417,13 @@ radius = 0.15
         fail("implicit and explicit diffusion disagree with a body, or the divergence is not small")
 
 
-def check_mpi(navier, scratch, mpiexec, split, tol):
+def check_mpi(navier, scratch, mpiexec, split, tol, extra=()):
     case = channel2d(scratch, "mpi") if split.endswith(",1") else sphere3d(scratch, "mpi3")
     ranks = math.prod(int(v) for v in split.split(","))
     one, many = os.path.join(scratch, "mpi1"), os.path.join(scratch, "mpi" + split.replace(",", "x"))
-    run(navier, case, one, sets=["run.decomposition=1,1,1"])
-    run(navier, case, many, sets=[f"run.decomposition={split}"], launch=[mpiexec, "-n", str(ranks), "--oversubscribe"])
+    run(navier, case, one, sets=["run.decomposition=1,1,1"] + list(extra))
+    run(navier, case, many, sets=[f"run.decomposition={split}"] + list(extra),
+        launch=[mpiexec, "-n", str(ranks), "--oversubscribe"])
     a, b = doubles(os.path.join(one, "final_fields.bin")), doubles(os.path.join(many, "final_fields.bin"))
     scale = max(abs(v) for v in a)
     dfield = max(abs(x - y) for x, y in zip(a, b)) / scale
@@ -433,13 +435,13 @@ def check_mpi(navier, scratch, mpiexec, split, tol):
         fail("the body split over ranks differs from one rank")
 
 
-def check_restart(navier, scratch):
+def check_restart(navier, scratch, extra=()):
     case = channel2d(scratch, "restart", extra="checkpoint_interval = 10\ncheckpoint_keep = 4")
     full, part = os.path.join(scratch, "full"), os.path.join(scratch, "part")
-    run(navier, case, full)
-    run(navier, case, part, sets=["time.max_steps=10"])
+    run(navier, case, full, sets=extra)
+    run(navier, case, part, sets=["time.max_steps=10"] + list(extra))
     ckpt = os.path.join(part, "checkpoint_00000010.nck")
-    cmd = [navier, "run", case, "--output", part, "--restart", ckpt]
+    cmd = [navier, "run", case, "--output", part, "--restart", ckpt] + [a for s in extra for a in ("--set", s)]
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=ENV)
     if res.returncode != 0:
         print(res.stdout[-3000:])
@@ -469,6 +471,8 @@ def grid_files(scratch, case_dir, h, tag, xdom, ydom, xblock, yblock):
 
 
 def check_order(navier, scratch, case, hs, lo, lo_slip, ref, extra):
+    which = "ext_" if lo_slip.startswith("ext:") else ""  # the no-slip error whose order is bounded
+    lo_slip = float(lo_slip.split(":")[-1])
     res = []
     for i, h in enumerate(hs):
         (xf, nx), (yf, ny) = grid_files(scratch, os.path.dirname(case), h, i, "-4,8", "-4,4", "-0.8,2", "-0.8,0.8")
@@ -477,8 +481,10 @@ def check_order(navier, scratch, case, hs, lo, lo_slip, ref, extra):
                                      "grid.lx=12", "grid.ly=8", "grid.x0=-4", "grid.y0=-4"] + extra)
         b = summary(out)["bodies"][0]
         rows = monitor(out)
-        res.append((h, float(rows[-1][coef_columns(rows)[0]]), b["slip_max"], b["slip_rms"], b["lw_over_d"]))
+        res.append((h, float(rows[-1][coef_columns(rows)[0]]), b["slip_" + which + "max"], b["slip_" + which + "rms"],
+                    b["lw_over_d"]))
         print(f"h = {h}: {nx}x{ny} cells, cd {res[-1][1]:.5f}, slip max {b['slip_max']:.3e} rms {b['slip_rms']:.3e}, "
+              f"extrapolated from the fluid max {b['slip_ext_max']:.3e} rms {b['slip_ext_rms']:.3e}, "
               f"L_w/D {b['lw_over_d']:.4f}", flush=True)
     (h1, c1, m1, r1, _), (h2, c2, m2, r2, _), (h3, c3, m3, r3, _) = res
     ratio = h1 / h2
@@ -487,9 +493,9 @@ def check_order(navier, scratch, case, hs, lo, lo_slip, ref, extra):
     p_max = [math.log(m1 / m2) / math.log(ratio), math.log(m2 / m3) / math.log(ratio)]
     p_rms = [math.log(r1 / r2) / math.log(ratio), math.log(r2 / r3) / math.log(ratio)]
     cd_ext = c3 - dc2 / (ratio ** p_cd - 1) if p_cd == p_cd else float("nan")
-    print(f"observed order: Cd {p_cd:.2f} (Richardson estimate {cd_ext:.4f}), no-slip error max {p_max[0]:.2f}, "
-          f"{p_max[1]:.2f}, rms {p_rms[0]:.2f}, {p_rms[1]:.2f} (bounds: Cd {lo}, max no-slip error on the finer pair "
-          f"{lo_slip})")
+    print(f"observed order: Cd {p_cd:.2f} (Richardson estimate {cd_ext:.4f}), no-slip error{' (extrapolated)' * bool(which)}"
+          f" max {p_max[0]:.2f}, {p_max[1]:.2f}, rms {p_rms[0]:.2f}, {p_rms[1]:.2f} (bounds: Cd {lo}, max no-slip error "
+          f"on the finer pair {lo_slip})")
     if not (p_cd == p_cd and p_cd >= lo and p_max[1] >= lo_slip):
         fail("Cd or the no-slip error does not converge at the stated order")
     if ref:
@@ -554,23 +560,23 @@ def main():
     if check == "errors":
         check_errors(navier, scratch)
     elif check == "rest":
-        check_rest(navier, scratch)
+        check_rest(navier, scratch, extra)
     elif check == "stream":
-        check_stream(navier, scratch)
+        check_stream(navier, scratch, extra)
     elif check == "divergence":
         check_divergence(navier, scratch, float(args[0]))
     elif check == "rotate":
-        check_rotate(navier, scratch)
+        check_rotate(navier, scratch, extra)
     elif check == "implicit":
         check_implicit(navier, scratch, float(args[0]))
     elif check == "mpi":
-        check_mpi(navier, scratch, args[0], args[1], float(args[2]))
+        check_mpi(navier, scratch, args[0], args[1], float(args[2]), extra)
     elif check == "files":
         check_files(navier, scratch, args[0])
     elif check == "restart":
-        check_restart(navier, scratch)
+        check_restart(navier, scratch, extra)
     elif check == "order":
-        check_order(navier, scratch, args[0], [float(v) for v in args[1:4]], float(args[4]), float(args[5]),
+        check_order(navier, scratch, args[0], [float(v) for v in args[1:4]], float(args[4]), args[5],
                     args[6] if len(args) > 6 else "", extra)
     elif check == "bands":
         check_bands(navier, scratch, args[0], args[1:], extra)

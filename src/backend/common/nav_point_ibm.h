@@ -57,4 +57,34 @@ NAV_HD static inline double nav_ibm_fraction(double phi, double delta) {
   return a < 0 ? 0 : a > 1 ? 1 : a;
 }
 
+/* Sharp-interface forcing (physics/nav_body_sharp.c builds the stencils; nav_body.h has the method). Each
+ * forced face m (a face inside a body, or a fluid face next to one) gets
+ *   u_m <- value_m + sum_q weight_qm u[src_qm]                                   (nav_ibm_sharp_value)
+ * from the values before the update (Jacobi: every new value is computed before any is written, so the result
+ * depends neither on the order nor on the rank split). A face inside a body has no sources and value = its rigid
+ * velocity; a forcing face holds the linear reconstruction along the normal V + (u_ip - V) phi / d_ip with u_ip
+ * interpolated from the sources (their weights times phi / d_ip, V's share in value). Storage: structure of
+ * arrays over the n faces of this rank, component 0 first (faces start[c] .. start[c+1]-1 are of component c);
+ * the q-th source of face m at q n + m, unused ones with weight 0 and src = target. */
+#define NAV_IBM_NSRC 4 /* sources per face: the 2^(dim-1) faces of the grid plane around the image point */
+
+typedef struct nav_ibm_stencils {
+  nav_idx n;              /* forced faces on this rank */
+  nav_idx start[4];       /* host values: the faces of component c are start[c] .. start[c+1]-1 */
+  const nav_idx *target;  /* n: linear index of the face in u[c] */
+  const int *owner;       /* n: the body whose force the change counts to */
+  const nav_idx *src;     /* NAV_IBM_NSRC n: linear indices in u[c] (ghost faces allowed) */
+  const nav_real *weight; /* NAV_IBM_NSRC n */
+  const nav_real *value;  /* n: the constant part */
+  const nav_real *volume; /* n: the face's control volume dV_c */
+  nav_real *next;         /* n: scratch, the new values */
+} nav_ibm_stencils;
+
+/* The new value of forced face m of component c (uc = u[c], ghosts current). */
+NAV_HD static inline nav_real nav_ibm_sharp_value(const nav_ibm_stencils *s, const nav_real *uc, nav_idx m) {
+  nav_real v = s->value[m];
+  for (int q = 0; q < NAV_IBM_NSRC; q++) v += s->weight[q * s->n + m] * uc[s->src[q * s->n + m]];
+  return v;
+}
+
 #endif

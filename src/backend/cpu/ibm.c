@@ -1,4 +1,4 @@
-/* CPU backend: the immersed-boundary forcing (formula in common/nav_point_ibm.h). */
+/* CPU backend: the immersed-boundary forcings, diffuse and sharp (formulas in common/nav_point_ibm.h). */
 #include <string.h>
 
 #include "backend/common/nav_point_ibm.h"
@@ -28,5 +28,26 @@ nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const 
       }
   }
   if (sums) memcpy(sums, s, sizeof s);
+  return NAV_OK;
+}
+
+nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
+  double sum[NAV_IBM_NSUM];
+  memset(sum, 0, sizeof sum);
+  const int threaded = s->n >= 4096;
+  for (int c = 0; c < 3; c++) {
+    const nav_idx m0 = s->start[c], m1 = s->start[c + 1];
+    nav_real *uc = u[c];
+#pragma omp parallel for schedule(static) if (threaded)
+    for (nav_idx m = m0; m < m1; m++) s->next[m] = nav_ibm_sharp_value(s, uc, m); /* read all, then write */
+    double *sc = sum; /* OpenMP reduces arrays through a plain pointer section */
+#pragma omp parallel for schedule(static) if (threaded) reduction(+ : sc[:NAV_IBM_NSUM])
+    for (nav_idx m = m0; m < m1; m++) {
+      const nav_real du = s->next[m] - uc[s->target[m]];
+      uc[s->target[m]] = s->next[m];
+      if (sums) sc[3 * s->owner[m] + c] += (double)du * (double)s->volume[m];
+    }
+  }
+  if (sums) memcpy(sums, sum, sizeof sum);
   return NAV_OK;
 }

@@ -42,6 +42,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .ac_restrict_faces = nav_ac_restrict_faces_cpu,
     .ac_prolong_faces_add = nav_ac_prolong_faces_add_cpu,
     .ibm_force = nav_ibm_force_cpu,
+    .ibm_sharp = nav_ibm_sharp_cpu,
     .laplacian = nav_laplacian_cpu,
     .residual = nav_residual_cpu,
     .inverse_diagonal = nav_inverse_diagonal_cpu,

@@ -1,6 +1,7 @@
-/* CUDA backend: the immersed-boundary forcing (formula in common/nav_point_ibm.h). One launch per
+/* CUDA backend: the immersed-boundary forcings (formulas in common/nav_point_ibm.h). Diffuse: one launch per
  * component; on monitor steps the launch also sums du dV per body: NAV_IBM_MAX_BODIES block partials,
- * combined in a fixed order by nav_cuda_reduce. */
+ * combined in a fixed order by nav_cuda_reduce. Sharp: per component a gather launch (the new values of its
+ * faces into s->next) and a scatter launch (u[target] = next, with the same sums), a thread per face. */
 #include "backend/common/nav_point_ibm.h"
 #include "backend/cuda/cuda_kernels.h"
 
@@ -51,6 +52,59 @@ nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const
       else
         nav_ibm_force_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, NULL);
       NAV_CUDA_LAUNCHED("nav_ibm_force_kernel");
+    }
+  }
+  return NAV_OK;
+}
+
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ibm_sharp_gather_kernel(nav_ibm_stencils s, const nav_real *uc, nav_idx m0, nav_idx m1) {
+  const nav_idx m = m0 + (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  if (m < m1) s.next[m] = nav_ibm_sharp_value(&s, uc, m);
+}
+
+template <bool SUMS>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ibm_sharp_scatter_kernel(nav_ibm_stencils s, nav_real *uc, nav_idx m0, nav_idx m1, double *partial) {
+  const nav_idx m = m0 + (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  double v[NAV_IBM_MAX_BODIES];
+#pragma unroll
+  for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) v[n] = 0;
+  if (m < m1) {
+    const nav_idx t = s.target[m];
+    const nav_real du = s.next[m] - uc[t];
+    uc[t] = s.next[m];
+    if (SUMS) {
+      const double x = (double)du * (double)s.volume[m];
+      const int owner = s.owner[m];
+#pragma unroll
+      for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) /* constant indices: v stays in registers */
+        if (n == owner) v[n] = x;
+    }
+  }
+  if (SUMS) nav_cuda_block_reduce<NAV_IBM_MAX_BODIES, false>(v, partial);
+}
+
+nav_err nav_ibm_sharp_cuda(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
+  for (int n = 0; sums && n < NAV_IBM_NSUM; n++) sums[n] = 0;
+  for (int c = 0; c < 3; c++) {
+    const nav_idx m0 = s->start[c], m1 = s->start[c + 1];
+    if (m1 <= m0) continue;
+    const size_t nblocks = (size_t)((m1 - m0 + NAV_CUDA_THREADS - 1) / NAV_CUDA_THREADS);
+    nav_ibm_sharp_gather_kernel<<<(unsigned)nblocks, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(*s, u[c], m0, m1);
+    NAV_CUDA_LAUNCHED("nav_ibm_sharp_gather_kernel");
+    if (sums) {
+      double *partial, part[NAV_IBM_MAX_BODIES];
+      NAV_CALL(nav_cuda_partials(NAV_IBM_MAX_BODIES, nblocks, &partial));
+      nav_ibm_sharp_scatter_kernel<true><<<(unsigned)nblocks, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(*s, u[c], m0, m1,
+                                                                                                       partial);
+      NAV_CUDA_LAUNCHED("nav_ibm_sharp_scatter_kernel");
+      NAV_CALL(nav_cuda_reduce(NAV_IBM_MAX_BODIES, 0, nblocks, part));
+      for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) sums[3 * n + c] = part[n];
+    } else {
+      nav_ibm_sharp_scatter_kernel<false><<<(unsigned)nblocks, NAV_CUDA_THREADS, 0, nav_cuda_stream>>>(*s, u[c], m0, m1,
+                                                                                                        NULL);
+      NAV_CUDA_LAUNCHED("nav_ibm_sharp_scatter_kernel");
     }
   }
   return NAV_OK;

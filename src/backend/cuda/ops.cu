@@ -78,6 +78,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .ac_restrict_faces = nav_ac_restrict_faces_cuda,
     .ac_prolong_faces_add = nav_ac_prolong_faces_add_cuda,
     .ibm_force = nav_ibm_force_cuda,
+    .ibm_sharp = nav_ibm_sharp_cuda,
     .laplacian = nav_laplacian_cuda,
     .residual = nav_residual_cuda,
     .inverse_diagonal = nav_inverse_diagonal_cuda,

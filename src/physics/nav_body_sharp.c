@@ -1,0 +1,288 @@
+/* Immersed bodies: the sharp-interface direct forcing (method in nav_body.h; the update in nav_point_ibm.h).
+ *
+ * Set-up, on the host of each rank, per component c:
+ *   1. phi and the nearest body at every c-face of the block, ghosts included (the signed distances of the shapes);
+ *   2. each owned face with phi < 0 is solid: u_f = V(x_f), the rigid velocity of its body there;
+ *   3. each owned face with phi >= 0 and a solid neighbour c-face (+-1 along some direction) is a forcing face:
+ *        n = grad phi (central differences), s = min_d gap_d / |n_d| (gap_d: to the next c-face along d on n's side),
+ *        x_ip = x_f + s n lies on the plane of c-faces one step from the face along d* (the minimising d), inside
+ *        the plane's cell of 2^(dim-1) faces around it (linear weights w_q); with r = phi / (phi + s),
+ *          u_f = (1 - r) V(x_f - phi n) + r sum_q w_q u_q,
+ *        the linear profile through V at the surface and u_ip at distance phi + s from it (Balaras 2004: the
+ *        normal's crossing of the grid line, or plane in 3D, as the image point). A solid source q counts with
+ *        its rigid velocity (in the constant part).
+ * Why this image point: its sources lie within one face of the target along every direction, so they are in the
+ * block or its one ghost layer for any rank split (the stencil is a function of the global grid alone, and 4
+ * ranks give the answer of 1); the target itself is never a source (its plane is one step away); and along the
+ * normal the image is as close as the grid allows, where the linear profile is most accurate. Sources may be
+ * other forcing faces: the update is Jacobi (all values read before any is written), so its result does not
+ * depend on the order of the faces or on the rank split; at a steady state it is the coupled reconstruction.
+ * The interpolation is of second order, so the no-slip error is (docs/design.md has the measured orders). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/common/nav_point_ibm.h"
+#include "core/nav_error.h"
+#include "physics/nav_body.h"
+#include "solvers/nav_flow.h"
+
+/* One forced face as built on the host. */
+typedef struct nav_sharp_face {
+  nav_idx target, src[NAV_IBM_NSRC];
+  int owner;
+  double weight[NAV_IBM_NSRC], value, volume;
+} nav_sharp_face;
+
+typedef struct nav_sharp {
+  nav_ibm_stencils s; /* the backend arrays (capacity cap) */
+  nav_idx cap;
+  nav_sharp_face *face; /* host: the faces being built (capacity hcap) */
+  nav_idx hcap;
+  void *pack;           /* host: one array of s at a time, for the upload */
+  double *phi;          /* host, f->box.ntot: phi of the c-faces of the block, ghosts included */
+  int *near;            /* host, f->box.ntot: the nearest body (-1: none near) */
+} nav_sharp;
+
+/* Coordinate along d of the c-face with global index g along d (-1 .. n[d]). */
+static double nav_sharp_coord(const nav_flow *f, int c, int d, int g) {
+  int gg[3] = {0, 0, 0};
+  double x[3];
+  gg[d] = g;
+  nav_body_face_x(f, c, gg, x);
+  return x[d];
+}
+
+/* phi and the nearest body at every c-face of the block (ghosts included); far from every body phi = HUGE_VAL. */
+static void nav_sharp_distances(nav_flow *f, int c) {
+  const nav_body *B = f->body;
+  nav_sharp *S = B->sharp;
+  const nav_box *b = &f->box;
+  const int k0 = f->dim == 3 ? -1 : 0, k1 = f->dim == 3 ? b->n[2] : 0;
+  for (int k = k0; k <= k1; k++)
+    for (int j = -1; j <= b->n[1]; j++)
+      for (int i = -1; i <= b->n[0]; i++) {
+        const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
+        const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        double x[3], margin = 0;
+        nav_body_face_x(f, c, g, x);
+        for (int d = 0; d < f->dim; d++) margin += 3 * f->w[d][g[d]]; /* forcing faces and their sources */
+        S->phi[p] = HUGE_VAL;
+        S->near[p] = -1;
+        for (int n = 0; n < B->n; n++) {
+          if (!nav_body_near(&B->b[n], f->dim, x, margin)) continue;
+          const double phi = nav_body_distance(&B->b[n], x);
+          if (phi < S->phi[p]) {
+            S->phi[p] = phi;
+            S->near[p] = n;
+          }
+        }
+      }
+}
+
+/* The stencil of the forcing face of component c at global index g (local point p): see the file's header. */
+static nav_err nav_sharp_stencil(const nav_flow *f, int c, const int g[3], nav_idx p, nav_sharp_face *e) {
+  const nav_body *B = f->body;
+  const nav_sharp *S = B->sharp;
+  const nav_box *b = &f->box;
+  const nav_body_one *o = &B->b[S->near[p]];
+  const double phi = S->phi[p];
+  double x[3], n[3], hmin = HUGE_VAL;
+  nav_body_face_x(f, c, g, x);
+  for (int d = 0; d < f->dim; d++) hmin = fmin(hmin, f->w[d][g[d]]);
+  if (nav_body_normal(o, f->dim, x, 1e-6 * hmin, n) == 0) { /* no direction (a point of the medial axis): u = V */
+    e->value = nav_body_rigid_velocity(o, c, x);
+    return NAV_OK;
+  }
+  /* s = min_d gap_d / |n_d|: the distance along n to the first plane of c-faces, normal to d* */
+  int dstar = -1, sgn[3] = {0, 0, 0};
+  double s = HUGE_VAL;
+  for (int d = 0; d < f->dim; d++) {
+    if (n[d] == 0) continue;
+    sgn[d] = n[d] > 0 ? 1 : -1;
+    const double sd = fabs(nav_sharp_coord(f, c, d, g[d] + sgn[d]) - x[d]) / fabs(n[d]);
+    if (sd < s) {
+      s = sd;
+      dstar = d;
+    }
+  }
+  /* the cell of the plane around x_ip: lower index lo[d] and the fraction t[d] toward lo[d] + 1 */
+  int lo[3] = {g[0], g[1], g[2]};
+  double t[3] = {0, 0, 0};
+  lo[dstar] = g[dstar] + sgn[dstar];
+  for (int d = 0; d < f->dim; d++) {
+    if (d == dstar || sgn[d] == 0) continue;
+    lo[d] = sgn[d] > 0 ? g[d] : g[d] - 1;
+    const double a = nav_sharp_coord(f, c, d, lo[d]), z = nav_sharp_coord(f, c, d, lo[d] + 1);
+    t[d] = fmin(1, fmax(0, (x[d] + s * n[d] - a) / (z - a)));
+  }
+  const double r = phi / (phi + s); /* u_f = (1 - r) V_s + r u_ip */
+  double xs[3];
+  for (int d = 0; d < 3; d++) xs[d] = x[d] - phi * n[d];
+  e->value = (1 - r) * nav_body_rigid_velocity(o, c, xs);
+  for (int q = 0; q < (1 << (f->dim - 1)); q++) { /* the corners: bit m of q picks lo or lo + 1 along the m-th d */
+    int gs[3] = {lo[0], lo[1], lo[2]}, m = 0;
+    double w = 1;
+    for (int d = 0; d < f->dim; d++) {
+      if (d == dstar) continue;
+      const int up = (q >> m++) & 1;
+      gs[d] += up;
+      w *= up ? t[d] : 1 - t[d];
+    }
+    if (w == 0) continue;
+    nav_idx ps = b->off;
+    for (int d = 0; d < f->dim; d++) {
+      const int l = gs[d] - b->g0[d];
+      NAV_CHECK(l >= -1 && l <= b->n[d], NAV_ERR_INTERNAL, "sharp forcing: a source outside the ghost layer");
+      ps += l * b->st[d];
+    }
+    if (S->phi[ps] < 0) { /* a solid source: its rigid velocity */
+      double xq[3];
+      nav_body_face_x(f, c, gs, xq);
+      e->value += r * w * nav_body_rigid_velocity(&B->b[S->near[ps]], c, xq);
+    } else {
+      e->src[q] = ps;
+      e->weight[q] = r * w;
+    }
+  }
+  return NAV_OK;
+}
+
+/* Append the forced faces of component c; counts the solid volume of the u faces into each body's volume. */
+static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
+  nav_body *B = f->body;
+  nav_sharp *S = B->sharp;
+  const nav_box *b = &f->box;
+  nav_sharp_distances(f, c);
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++)
+      for (int i = 0; i < b->n[0]; i++) {
+        const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
+        const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        const int solid = S->phi[p] < 0;
+        int forcing = 0;
+        for (int d = 0; d < f->dim && !solid; d++)
+          forcing = forcing || S->phi[p - b->st[d]] < 0 || S->phi[p + b->st[d]] < 0;
+        if (!solid && !forcing) continue;
+        if (*count == S->hcap) {
+          const nav_idx cap = S->hcap ? 2 * S->hcap : 4096;
+          nav_sharp_face *e = realloc(S->face, (size_t)cap * sizeof *e);
+          NAV_CHECK(e, NAV_ERR_MEMORY, "cannot grow the sharp forcing's faces");
+          S->face = e;
+          S->hcap = cap;
+        }
+        nav_sharp_face *e = &S->face[(*count)++];
+        memset(e, 0, sizeof *e);
+        for (int q = 0; q < NAV_IBM_NSRC; q++) e->src[q] = p; /* unused: weight 0 */
+        e->target = p;
+        e->owner = S->near[p];
+        e->volume = nav_body_face_volume(f, c, g);
+        if (solid) {
+          double x[3];
+          nav_body_face_x(f, c, g, x);
+          e->value = nav_body_rigid_velocity(&B->b[e->owner], c, x);
+          if (c == 0) B->b[e->owner].volume += e->volume;
+        } else {
+          NAV_CALL(nav_sharp_stencil(f, c, g, p, e));
+        }
+      }
+  return NAV_OK;
+}
+
+/* Free the backend arrays and the upload buffer. */
+static void nav_sharp_free_arrays(nav_sharp *S, const nav_kernel_ops *ops) {
+  nav_ibm_stencils *s = &S->s;
+  ops->free((void *)s->target);
+  ops->free((void *)s->owner);
+  ops->free((void *)s->src);
+  ops->free((void *)s->weight);
+  ops->free((void *)s->value);
+  ops->free((void *)s->volume);
+  ops->free(s->next);
+  free(S->pack);
+  memset(s, 0, sizeof *s);
+  S->pack = NULL;
+}
+
+/* Upload backend array DST of NQ n values of TYPE: EXPR of face e = S->face[m] and source q, stored at q n + m. */
+#define NAV_SHARP_UPLOAD(DST, TYPE, NQ, EXPR)                                                                         \
+  do {                                                                                                                \
+    TYPE *h_ = S->pack;                                                                                               \
+    for (int q = 0; q < (NQ); q++)                                                                                    \
+      for (nav_idx m = 0; m < n; m++) {                                                                               \
+        const nav_sharp_face *e = &S->face[m];                                                                        \
+        h_[q * n + m] = (TYPE)(EXPR);                                                                                 \
+      }                                                                                                               \
+    if (n) NAV_CALL(f->ops->from_host((void *)(DST), h_, (size_t)(NQ) * (size_t)n * sizeof(TYPE)));                   \
+  } while (0)
+
+nav_err nav_body_sharp_build(nav_flow *f) {
+  nav_body *B = f->body;
+  nav_sharp *S = B->sharp;
+  const nav_kernel_ops *ops = f->ops;
+  if (!S->phi) {
+    S->phi = malloc((size_t)f->box.ntot * sizeof *S->phi);
+    S->near = malloc((size_t)f->box.ntot * sizeof *S->near);
+    NAV_CHECK(S->phi && S->near, NAV_ERR_MEMORY, "cannot allocate the distances of the sharp forcing");
+  }
+  for (int k = 0; k < B->n; k++) B->b[k].volume = 0;
+  nav_idx n = 0, start[4];
+  for (int c = 0; c < 3; c++) {
+    start[c] = n;
+    if (c < f->dim) NAV_CALL(nav_sharp_faces(f, c, &n));
+  }
+  start[3] = n;
+  B->forced_faces = (long)n;
+  if (n > S->cap) { /* (re)allocate the backend arrays, with room for a moving body's changes */
+    nav_ibm_stencils *s = &S->s;
+    nav_sharp_free_arrays(S, ops);
+    S->cap = n + n / 4;
+    const size_t cap = (size_t)S->cap, nq = NAV_IBM_NSRC;
+    NAV_CALL(ops->alloc((void **)&s->target, cap * sizeof(nav_idx)));
+    NAV_CALL(ops->alloc((void **)&s->owner, cap * sizeof(int)));
+    NAV_CALL(ops->alloc((void **)&s->src, nq * cap * sizeof(nav_idx)));
+    NAV_CALL(ops->alloc((void **)&s->weight, nq * cap * sizeof(nav_real)));
+    NAV_CALL(ops->alloc((void **)&s->value, cap * sizeof(nav_real)));
+    NAV_CALL(ops->alloc((void **)&s->volume, cap * sizeof(nav_real)));
+    NAV_CALL(ops->alloc((void **)&s->next, cap * sizeof(nav_real)));
+    S->pack = malloc(nq * cap * sizeof(nav_idx) + sizeof(double));
+    NAV_CHECK(S->pack, NAV_ERR_MEMORY, "cannot allocate the sharp forcing's upload buffer");
+  }
+  memcpy(S->s.start, start, sizeof start);
+  S->s.n = n;
+  NAV_SHARP_UPLOAD(S->s.target, nav_idx, 1, e->target);
+  NAV_SHARP_UPLOAD(S->s.owner, int, 1, e->owner);
+  NAV_SHARP_UPLOAD(S->s.src, nav_idx, NAV_IBM_NSRC, e->src[q]);
+  NAV_SHARP_UPLOAD(S->s.weight, nav_real, NAV_IBM_NSRC, e->weight[q]);
+  NAV_SHARP_UPLOAD(S->s.value, nav_real, 1, e->value);
+  NAV_SHARP_UPLOAD(S->s.volume, nav_real, 1, e->volume);
+  return NAV_OK;
+}
+
+nav_err nav_body_sharp_create(nav_flow *f) {
+  f->body->sharp = calloc(1, sizeof(nav_sharp));
+  NAV_CHECK(f->body->sharp, NAV_ERR_MEMORY, "cannot allocate the sharp forcing");
+  return NAV_OK;
+}
+
+nav_err nav_body_sharp_force(nav_flow *f, nav_real *const *u, double gscale, int fill, double *sums) {
+  const nav_kernel_ops *ops = f->ops;
+  const nav_box *b = &f->box;
+  /* the reconstruction holds for u - g grad p, the velocity that the projection will leave (nav_point_ibm.h) */
+  if (gscale != 0) NAV_CALL(ops->correct(b, u, f->p, (nav_real)gscale));
+  if (fill) NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, u)); /* the sources in the ghost layer */
+  NAV_CALL(ops->ibm_sharp(u, &f->body->sharp->s, sums));
+  if (gscale != 0) NAV_CALL(ops->correct(b, u, f->p, (nav_real)-gscale));
+  return NAV_OK;
+}
+
+void nav_body_sharp_destroy(nav_flow *f) {
+  nav_sharp *S = f->body ? f->body->sharp : NULL;
+  if (!S) return;
+  nav_sharp_free_arrays(S, f->ops);
+  free(S->face);
+  free(S->phi);
+  free(S->near);
+  free(S);
+  f->body->sharp = NULL;
+}
