@@ -9,6 +9,8 @@
 #   step         the 256^3 cavity step with the FFT solver, box and slabs on one GPU; the phases (--profile)
 #   slabvariant  the slab solve time of another binary (VARIANT), chunks of ROWS rows
 #   snakedomain  issue 14: the snake Re 2000 AoA 35 on PetIBM's domain and its larger one (to t = END, 40)
+#   snakerun     issue 14: the snake Re 2000 AoA 35 as shipped, the whole run to t = 80 with [bodies] forcing =
+#                FORCING (default sharp); the means over t in [50, 80] (summary.json) and [32, 64] (monitor.csv)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
 #   bash bench/gpu_one_round.sh PART...      logs and a table in $OUT
 ROUND=gpu_one
@@ -103,6 +105,30 @@ for part in "$@"; do
       /usr/bin/python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["bodies"][0]; print({k: b[k] for k in b if k in ("cd_mean","cl_mean","cl_amplitude","st","slip_max","slip_rms")})' "$W/snake_$lx/summary.json" 2>&1 | tee -a "$SUM"
       tail -3 "$OUT/snake_$lx.log" | tee -a "$SUM"
     done
+    ;;
+  snakerun)
+    f=${FORCING:-sharp}
+    timeout ${SNAKE_LIMIT:-450} $BIN/navier run cases/snake2d_re2000_aoa35.ini --set run.backend=cuda \
+      --set bodies.forcing=$f --set output.fields_dt=0 --set output.checkpoint_dt=0 --output "$W/snake_$f" \
+      --profile >"$OUT/snake_$f.log" 2>&1
+    note "snake forcing $f, whole run: exit $? | $(grep -E '^completed' "$OUT/snake_$f.log")"
+    cp "$W/snake_$f/monitor.csv" "$OUT/snake_${f}_monitor.csv" 2>/dev/null
+    cp "$W/snake_$f/summary.json" "$OUT/snake_${f}_summary.json" 2>/dev/null
+    /usr/bin/python3 - "$W/snake_$f" <<'PY' 2>&1 | tee -a "$SUM"
+import csv, json, sys
+d = sys.argv[1]
+b = json.load(open(d + "/summary.json"))["bodies"][0]
+print({k: b[k] for k in b if k in ("cd_mean", "cl_mean", "cl_amplitude", "st", "slip_max", "slip_rms", "slip_ext_max",
+                                    "slip_ext_rms")})
+rows = list(csv.DictReader(open(d + "/monitor.csv")))
+cd = [k for k in rows[0] if k.startswith("cd_")][0]
+cl = "cl_" + cd[3:]
+w = [r for r in rows if 32 <= float(r["time"]) <= 64]
+if w:
+    print("t in [32, 64]: cd %.4f cl %.4f (%d rows)" % (sum(float(r[cd]) for r in w) / len(w),
+                                                         sum(float(r[cl]) for r in w) / len(w), len(w)))
+PY
+    tail -4 "$OUT/snake_$f.log" | tee -a "$SUM"
     ;;
   esac
 done
