@@ -8,7 +8,9 @@
  * moved by the transport of the decomposition (grid/nav_transport.h): host-staged MPI (ops->to_host
  * / from_host around MPI_Isend/Irecv + MPI_Waitall; the CPU backend's buffers are host memory
  * already), MPI on the device buffers (cuda-aware), or one direct exchange of sends and receives
- * (nccl, cuda-ipc: nav_transport_exchange). Buffers are allocated once per block.
+ * (nccl, cuda-ipc: nav_transport_exchange). Buffers are allocated once per block. In the slowest direction
+ * (z in 3D, y in 2D) the direct transports skip the buffers: one message per field and neighbour goes from
+ * the field's plane (contiguous, ghost rows included) straight into the neighbour's ghost plane.
  * Sent planes: 0 to the low neighbour, n-1 to the high one; received into -1 (low) and n (high). For staggered fields this makes slot n
  * the high neighbour's first face and -1 its last owned face, as nav_box.h says.
  * Faces at physical boundaries, and periodic directions with one rank (local wrap), are not
