@@ -136,16 +136,16 @@ static nav_err nav_halo_exchange_direct(nav_halo *h, const nav_box *b, int dir, 
   int n = 0, send[2], recv[2];
   nav_halo_faces(h, dir, sides, send, recv);
   if (dir == b->dim - 1 && !b->lo) {
-    nav_idx first = b->off; /* the plane's first point at layer 0: ghost index -1 in the tangential directions */
-    for (int d = 0; d < dir; d++) first -= b->st[d];
-    const int ghost[2] = {-1, b->n[dir]}, sent[2] = {0, b->n[dir] - 1};
+    int t0, t1; /* a plane starts at its point (-1, lo1), the first of copy_faces' buffer */
+    nav_face_plane(b, dir, &t0, &t1);
+    const int lo1 = b->dim == 3 ? -1 : 0, ghost[2] = {-1, b->n[dir]}, sent[2] = {0, b->n[dir] - 1};
     const size_t count = (size_t)h->pts[dir];
     for (int s = 1; s >= 0; s--)
       for (int f = 0; f < nf && recv[s]; f++)
-        msg[n++] = (nav_p2p_msg){x[f] + first + ghost[s] * b->st[dir], count, h->nbr[dir][s], 0};
+        msg[n++] = (nav_p2p_msg){x[f] + nav_face_point(b, dir, ghost[s], t0, -1, t1, lo1), count, h->nbr[dir][s], 0};
     for (int s = 0; s < 2; s++)
       for (int f = 0; f < nf && send[s]; f++)
-        msg[n++] = (nav_p2p_msg){x[f] + first + sent[s] * b->st[dir], count, h->nbr[dir][s], 1};
+        msg[n++] = (nav_p2p_msg){x[f] + nav_face_point(b, dir, sent[s], t0, -1, t1, lo1), count, h->nbr[dir][s], 1};
     return nav_transport_exchange(h->transport, msg, n);
   }
   const size_t count = (size_t)h->pts[dir] * (size_t)nf;
