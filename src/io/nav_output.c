@@ -274,14 +274,15 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
   fprintf(out, ",\n  \"status\": \"%s\",\n  \"message\": ", s->status);
   nav_json_string(out, s->message);
   const long cells = (long)f->n[0] * f->n[1] * (f->dim == 3 ? f->n[2] : 1);
-  char maxdiv[32], ke[32];
+  char maxdiv[32], ke[32], pmax[32];
   fprintf(out,
           ",\n  \"steps\": %ld,\n  \"time\": %.10g,\n  \"wall_s\": %.3f,\n  \"backend\": \"%s\",\n  \"ranks\": %d,\n"
           "  \"dim\": %d,\n  \"grid\": [%d, %d, %d],\n  \"cells\": %ld,\n  \"precision\": \"%s\",\n"
-          "  \"max_div\": %s,\n  \"kinetic_energy\": %s,\n  \"decomposition\": [%d, %d, %d],\n"
+          "  \"max_div\": %s,\n  \"kinetic_energy\": %s,\n  \"max_abs_p\": %s,\n  \"decomposition\": [%d, %d, %d],\n"
           "  \"halo_transport\": \"%s\"",
           f->step, f->t, s->wall_s, s->backend, s->ranks, f->dim, f->n[0], f->n[1], f->dim == 3 ? f->n[2] : 1, cells,
-          NAV_PRECISION_NAME, nav_json_real(f->max_div, "%.3e", maxdiv), nav_json_real(s->final_ke, "%.10e", ke), f->dc.p[0], f->dc.p[1], f->dc.p[2],
+          NAV_PRECISION_NAME, nav_json_real(f->max_div, "%.3e", maxdiv), nav_json_real(s->final_ke, "%.10e", ke),
+          nav_json_real(s->max_abs_p, "%.6e", pmax), f->dc.p[0], f->dc.p[1], f->dc.p[2],
           nav_transport_name(f->dc.transport));
   if (s->profile) {
     fprintf(out, ",\n  \"profile\": {\"loop_s\": %.6f", s->loop_s);

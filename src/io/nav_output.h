@@ -40,6 +40,7 @@ typedef struct nav_summary {
   const char *backend;
   int ranks;
   double final_ke;
+  double max_abs_p; /* max |p| over the cells at the end (p's gauge: zero mean, or its Dirichlet faces) */
   const double *profile; /* seconds per nav_profile_phase, or NULL (no --profile) */
   double loop_s;         /* seconds of the time loop and the output, with profile */
   double memory_bytes;   /* with profile: peak backend memory of the largest rank */

@@ -40,7 +40,9 @@
  * it (a solid one counts with its rigid velocity). The sources lie within one face of the target along every
  * direction, so one ghost layer serves any rank split; all faces are updated from the values before the update
  * (Jacobi; a source may be another forcing face). As the diffuse forcing, it acts on u* - g grad p and adds
- * g grad p back (ops->correct before and after), so the projection leaves the reconstructed values. Forces:
+ * g grad p back (ops->correct before and after), so the projection leaves the reconstructed values; p is set to 0
+ * before each forcing at the cells whose faces are all forced, where it would otherwise grow by the projection's
+ * multiplier every step (nav_body_sharp.c, "The enclosed cells"). Forces:
  * the same momentum exchange over the solid and forcing faces; motion and rotation rebuild the stencils on the
  * host each step, as they rebuild the tags.
  *
@@ -122,6 +124,9 @@ double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]);
 nav_err nav_body_sharp_create(struct nav_flow *f);
 nav_err nav_body_sharp_build(struct nav_flow *f);
 nav_err nav_body_sharp_force(struct nav_flow *f, nav_real *const *u, double gscale, int fill, double *sums);
+/* p <- 0 at the enclosed cells (every face forced) of the bodies where they are now, and p's ghosts filled: the
+ * pressure there is only the multiplier of the step (nav_body_sharp.c). Collective (a halo exchange). */
+nav_err nav_body_sharp_gauge(struct nav_flow *f);
 void nav_body_sharp_destroy(struct nav_flow *f);
 
 /* Set up the bodies of f->cfg (f->body = NULL when there are none): shapes, and the tags of this rank's

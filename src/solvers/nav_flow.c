@@ -453,3 +453,9 @@ nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke) {
   *ke = s / f->volume;
   return NAV_OK;
 }
+
+nav_err nav_flow_max_abs_pressure(nav_flow *f, double *pmax) {
+  NAV_CALL(f->ops->max_abs_diff(&f->box, f->p, NULL, NULL, pmax, NULL));
+  nav_reduce_max(f->comm, pmax, 1);
+  return NAV_OK;
+}

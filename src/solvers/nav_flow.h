@@ -116,6 +116,8 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose);
 nav_err nav_flow_check(nav_flow *f);
 /* Mean kinetic energy (1/V) sum 1/2 |u|^2 dV. */
 nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
+/* max |p| over every rank's cells. Collective. */
+nav_err nav_flow_max_abs_pressure(nav_flow *f, double *pmax);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
  * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
  * dt_old; ghosts are refilled from them by nav_flow_state_restored. */

@@ -384,6 +384,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (err != NAV_OK && !message[0]) snprintf(message, sizeof message, "%s", nav_error_message());
   s.status = err != NAV_OK ? "failed" : opt->stopped ? "stopped" : "completed";
   nav_flow_kinetic_energy(&f, &s.final_ke);
+  nav_flow_max_abs_pressure(&f, &s.max_abs_p);
   s.wall_s = nav_wtime() - t_start;
   double phase_s[NAV_PHASE_COUNT];
   nav_profile_seconds(phase_s);
