@@ -9,6 +9,8 @@
 #   step         the 256^3 cavity step with the FFT solver, box and slabs on one GPU; the phases (--profile)
 #   slabvariant  the slab solve time of another binary (VARIANT), chunks of ROWS rows
 #   snakedomain  issue 14: the snake Re 2000 AoA 35 on PetIBM's domain and its larger one (to t = END, 40)
+#   snakestep    issue 14: the snake's step (navier bench step, 2000 steps) with the sharp forcing, the diffuse one and
+#                no body (body.1.kind = none): the forcing's share of the step
 #   snakerun     issue 14: the snake Re 2000 AoA 35 as shipped, the whole run to t = 80 with [bodies] forcing =
 #                FORCING (default sharp); the means over t in [50, 80] (summary.json) and [32, 64] (monitor.csv)
 # usage (repository root, after bash bench/gpu_carry.sh here, carrying .carry):
@@ -106,6 +108,13 @@ for part in "$@"; do
       tail -3 "$OUT/snake_$lx.log" | tee -a "$SUM"
     done
     ;;
+  snakestep)
+    for v in "bodies.forcing=sharp" "bodies.forcing=diffuse" "body.1.kind=none"; do
+      timeout 120 $BIN/navier bench step --case cases/snake2d_re2000_aoa35.ini --set run.backend=cuda --set "$v" \
+        --steps 2000 >"$OUT/snakestep_${v##*=}.log" 2>&1
+      note "snake step, $v: exit $? | $(grep -o 'step: [0-9.]* ms' "$OUT/snakestep_${v##*=}.log")"
+    done
+    ;;
   snakerun)
     f=${FORCING:-sharp}
     timeout ${SNAKE_LIMIT:-450} $BIN/navier run cases/snake2d_re2000_aoa35.ini --set run.backend=cuda \
@@ -117,10 +126,12 @@ for part in "$@"; do
     /usr/bin/python3 - "$W/snake_$f" <<'PY' 2>&1 | tee -a "$SUM"
 import csv, json, sys
 d = sys.argv[1]
-b = json.load(open(d + "/summary.json"))["bodies"][0]
+s = json.load(open(d + "/summary.json"))
+b = s["bodies"][0]
 print({k: b[k] for k in b if k in ("cd_mean", "cl_mean", "cl_amplitude", "st", "slip_max", "slip_rms", "slip_ext_max",
-                                    "slip_ext_rms")})
+                                    "slip_ext_rms")}, "max_div", s["max_div"], "max_abs_p", s.get("max_abs_p"))
 rows = list(csv.DictReader(open(d + "/monitor.csv")))
+print("max|div u| over the monitor rows: %.3e" % max(float(r["max_div"]) for r in rows))
 cd = [k for k in rows[0] if k.startswith("cd_")][0]
 cl = "cl_" + cd[3:]
 w = [r for r in rows if 32 <= float(r["time"]) <= 64]
