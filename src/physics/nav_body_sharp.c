@@ -117,8 +117,8 @@ static double nav_sharp_phi_local(const nav_flow *f, int c, const int l[3]) {
   return g[c] > f->n[c] ? HUGE_VAL : nav_sharp_phi(f, c, g, &near);
 }
 
-/* Whether the c-face at local index l (an owned cell's face) is forced: solid, or a solid neighbour c-face along
- * some direction (the rule of nav_sharp_faces). */
+/* Whether the c-face at local index l (an owned face, or an owned cell's high face) is forced: solid, or a solid
+ * neighbour c-face along some direction (a forcing face). */
 static int nav_sharp_forced(const nav_flow *f, int c, const int l[3]) {
   if (nav_sharp_phi_local(f, c, l) < 0) return 1;
   for (int d = 0; d < f->dim; d++)
@@ -198,6 +198,24 @@ static nav_err nav_sharp_stencil(const nav_flow *f, int c, const int g[3], nav_i
   return NAV_OK;
 }
 
+/* A new entry at the end of *arr (count *n, capacity *cap, grown as needed): target p, no sources (weights 0,
+ * src = p), value 0, owner 0, volume 0. */
+static nav_err nav_sharp_append(nav_sharp_face **arr, nav_idx *cap, nav_idx *n, nav_idx p, nav_sharp_face **out) {
+  if (*n == *cap) {
+    const nav_idx grown = *cap ? 2 * *cap : 4096;
+    nav_sharp_face *a = realloc(*arr, (size_t)grown * sizeof *a);
+    NAV_CHECK(a, NAV_ERR_MEMORY, "cannot grow the sharp forcing's stencils");
+    *arr = a;
+    *cap = grown;
+  }
+  nav_sharp_face *e = &(*arr)[(*n)++];
+  memset(e, 0, sizeof *e);
+  e->target = p;
+  for (int q = 0; q < NAV_IBM_NSRC; q++) e->src[q] = p;
+  *out = e;
+  return NAV_OK;
+}
+
 /* Append the forced faces of component c; counts the solid volume of the u faces into each body's volume. */
 static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
   nav_body *B = f->body;
@@ -207,24 +225,12 @@ static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++)
       for (int i = 0; i < b->n[0]; i++) {
-        const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
+        const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]}, l[3] = {i, j, k};
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        if (!nav_sharp_forced(f, c, l)) continue;
         const int solid = S->phi[p] < 0;
-        int forcing = 0;
-        for (int d = 0; d < f->dim && !solid; d++)
-          forcing = forcing || S->phi[p - b->st[d]] < 0 || S->phi[p + b->st[d]] < 0;
-        if (!solid && !forcing) continue;
-        if (*count == S->hcap) {
-          const nav_idx cap = S->hcap ? 2 * S->hcap : 4096;
-          nav_sharp_face *e = realloc(S->face, (size_t)cap * sizeof *e);
-          NAV_CHECK(e, NAV_ERR_MEMORY, "cannot grow the sharp forcing's faces");
-          S->face = e;
-          S->hcap = cap;
-        }
-        nav_sharp_face *e = &S->face[(*count)++];
-        memset(e, 0, sizeof *e);
-        for (int q = 0; q < NAV_IBM_NSRC; q++) e->src[q] = p; /* unused: weight 0 */
-        e->target = p;
+        nav_sharp_face *e = NULL;
+        NAV_CALL(nav_sharp_append(&S->face, &S->hcap, count, p, &e));
         e->owner = S->near[p];
         e->volume = nav_body_face_volume(f, c, g);
         if (solid) {
@@ -313,17 +319,8 @@ static nav_err nav_sharp_cells(nav_flow *f, int c, nav_idx *count) {
         l[c]++;
         if (!nav_sharp_forced(f, c, l)) continue;
         if (++S->enclosed[p] < f->dim) continue;
-        if (*count == S->ccap) {
-          const nav_idx cap = S->ccap ? 2 * S->ccap : 1024;
-          nav_sharp_face *e = realloc(S->cell, (size_t)cap * sizeof *e);
-          NAV_CHECK(e, NAV_ERR_MEMORY, "cannot grow the sharp forcing's enclosed cells");
-          S->cell = e;
-          S->ccap = cap;
-        }
-        nav_sharp_face *e = &S->cell[(*count)++];
-        memset(e, 0, sizeof *e);
-        e->target = p;
-        for (int q = 0; q < NAV_IBM_NSRC; q++) e->src[q] = p;
+        nav_sharp_face *e = NULL;
+        NAV_CALL(nav_sharp_append(&S->cell, &S->ccap, count, p, &e));
       }
   return NAV_OK;
 }
