@@ -274,8 +274,7 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
   if (B->sharp) {
     NAV_CALL(nav_body_sharp_gauge(f));
     NAV_CALL(nav_body_sharp_force(f, f->u, gscale, 1, diagnose ? sums : NULL));
-  }
-  else
+  } else
     NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);

@@ -23,7 +23,7 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
                              (data/sphere_d1.stl: facets within 0.45 % of the radius) against the sphere (3D
                              stream); cd within 2e-3 and 3e-2 (relative)
   restart                    N steps straight against N/2 + a restart of N/2: final fields and forces bit for bit
-  (rest, stream, rotate, mpi, restart: further --set after '--', e.g. bodies.forcing=sharp)
+  (rest, stream, rotate, implicit, mpi, restart: further --set after '--', e.g. bodies.forcing=sharp)
   order CASE H1 H2 H3 LO LS [CREF:TOL]  Cd (the last monitor row) and the no-slip error of CASE on three grids of block
                              widths H1 > H2 > H3 (ratio 2; uniform in [-0.8, 2] x [-0.8, 0.8], growing by 1.05
                              to [-4, 8] x [-4, 4]; tools/navier-grid), one time step for all (pass time.dt
@@ -388,7 +388,7 @@ def check_files(navier, scratch, stl):
             fail(f"{what}: cd differs by {rel:.2e}")
 
 
-def check_implicit(navier, scratch, tol):
+def check_implicit(navier, scratch, tol, extra=()):
     case = write(os.path.join(scratch, "implicit.ini"), """[grid]
 nx = 48
 ny = 48
@@ -408,7 +408,7 @@ radius = 0.15
     cd = {}
     for mode in ("explicit", "implicit"):
         out = os.path.join(scratch, mode)
-        run(navier, case, out, sets=[f"time.diffusion={mode}"])
+        run(navier, case, out, sets=[f"time.diffusion={mode}"] + list(extra))
         rows = monitor(out)
         cd[mode] = (float(rows[-1]["cd_body1"]), float(rows[-1]["cl_body1"]), max(float(r["max_div"]) for r in rows))
         print(f"{mode}: {len(rows)} rows, cd {cd[mode][0]:.5f}, cl {cd[mode][1]:.5f}, max|div u| {cd[mode][2]:.2e}")
@@ -570,7 +570,7 @@ def main():
     elif check == "rotate":
         check_rotate(navier, scratch, extra)
     elif check == "implicit":
-        check_implicit(navier, scratch, float(args[0]))
+        check_implicit(navier, scratch, float(args[0]), extra)
     elif check == "mpi":
         check_mpi(navier, scratch, args[0], args[1], float(args[2]), extra)
     elif check == "files":
