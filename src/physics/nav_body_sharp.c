@@ -63,7 +63,7 @@ typedef struct nav_sharp {
   size_t pack_bytes;
   double *phi;          /* host, f->box.ntot: phi of the c-faces of the block, ghosts included */
   int *near;            /* host, f->box.ntot: the nearest body (-1: none near) */
-  unsigned char *enclosed; /* host, f->box.ntot: at the owned cells, the components whose two faces are forced */
+  unsigned char *forced; /* host, f->box.ntot: at the owned cells, how many of their faces are forced */
 } nav_sharp;
 
 /* Coordinate along d of the c-face with global index g along d (-1 .. n[d]). */
@@ -216,7 +216,8 @@ static nav_err nav_sharp_append(nav_sharp_face **arr, nav_idx *cap, nav_idx *n, 
   return NAV_OK;
 }
 
-/* Append the forced faces of component c; counts the solid volume of the u faces into each body's volume. */
+/* Append the forced faces of component c; counts the solid volume of the u faces into each body's volume, and each
+ * forced face into S->forced of the owned cells it bounds. */
 static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
   nav_body *B = f->body;
   nav_sharp *S = B->sharp;
@@ -228,6 +229,8 @@ static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
         const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]}, l[3] = {i, j, k};
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
         if (!nav_sharp_forced(f, c, l)) continue;
+        S->forced[p]++; /* the low c-face of cell l, the high one of the cell below */
+        if (l[c] > 0) S->forced[p - b->st[c]]++;
         const int solid = S->phi[p] < 0;
         nav_sharp_face *e = NULL;
         NAV_CALL(nav_sharp_append(&S->face, &S->hcap, count, p, &e));
@@ -304,21 +307,30 @@ static nav_err nav_sharp_upload(nav_sharp *S, const nav_kernel_ops *ops, nav_sha
   return NAV_OK;
 }
 
-/* Count, at each owned cell, component c if both its c-faces are forced (phi of the c-faces current); with the
- * last component, append the enclosed cells (every count f->dim) as entries that set p to 0. */
-static nav_err nav_sharp_cells(nav_flow *f, int c, nav_idx *count) {
+/* Count the high c-faces of the block's last layer of cells along c (the other faces: nav_sharp_faces). */
+static void nav_sharp_count_high(nav_flow *f, int c) {
+  nav_sharp *S = f->body->sharp;
+  const nav_box *b = &f->box;
+  int lo[3] = {0, 0, 0};
+  lo[c] = b->n[c] - 1;
+  for (int k = lo[2]; k < b->n[2]; k++)
+    for (int j = lo[1]; j < b->n[1]; j++)
+      for (int i = lo[0]; i < b->n[0]; i++) {
+        int l[3] = {i, j, k};
+        l[c]++;
+        if (nav_sharp_forced(f, c, l)) S->forced[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]]++;
+      }
+}
+
+/* The enclosed cells (every one of their 2 dim faces forced) as entries that set p to 0. */
+static nav_err nav_sharp_cells(nav_flow *f, nav_idx *count) {
   nav_sharp *S = f->body->sharp;
   const nav_box *b = &f->box;
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++)
       for (int i = 0; i < b->n[0]; i++) {
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
-        int l[3] = {i, j, k};
-        if (c == 0) S->enclosed[p] = 0;
-        if (!nav_sharp_forced(f, c, l)) continue;
-        l[c]++;
-        if (!nav_sharp_forced(f, c, l)) continue;
-        if (++S->enclosed[p] < f->dim) continue;
+        if (S->forced[p] < 2 * f->dim) continue;
         nav_sharp_face *e = NULL;
         NAV_CALL(nav_sharp_append(&S->cell, &S->ccap, count, p, &e));
       }
@@ -331,18 +343,20 @@ nav_err nav_body_sharp_build(nav_flow *f) {
   if (!S->phi) {
     S->phi = malloc((size_t)f->box.ntot * sizeof *S->phi);
     S->near = malloc((size_t)f->box.ntot * sizeof *S->near);
-    S->enclosed = malloc((size_t)f->box.ntot);
-    NAV_CHECK(S->phi && S->near && S->enclosed, NAV_ERR_MEMORY, "cannot allocate the distances of the sharp forcing");
+    S->forced = malloc((size_t)f->box.ntot);
+    NAV_CHECK(S->phi && S->near && S->forced, NAV_ERR_MEMORY, "cannot allocate the distances of the sharp forcing");
   }
+  memset(S->forced, 0, (size_t)f->box.ntot);
   for (int k = 0; k < B->n; k++) B->b[k].volume = 0;
   nav_idx n = 0, start[4], ncell = 0;
   for (int c = 0; c < 3; c++) {
     start[c] = n;
     if (c >= f->dim) continue;
     NAV_CALL(nav_sharp_faces(f, c, &n));
-    NAV_CALL(nav_sharp_cells(f, c, &ncell));
+    nav_sharp_count_high(f, c);
   }
   start[3] = n;
+  NAV_CALL(nav_sharp_cells(f, &ncell));
   B->forced_faces = (long)n;
   NAV_CALL(nav_sharp_upload(S, f->ops, &S->faces, S->face, n, start));
   const nav_idx cstart[4] = {0, ncell, ncell, ncell};
@@ -382,7 +396,7 @@ void nav_body_sharp_destroy(nav_flow *f) {
   free(S->cell);
   free(S->phi);
   free(S->near);
-  free(S->enclosed);
+  free(S->forced);
   free(S);
   f->body->sharp = NULL;
 }
