@@ -2,13 +2,15 @@
 # that the carried build tree's CTestTestfile.cmake names (this machine's source and build directories, its
 # python3) at the copy, loads the carried host libraries and NCCL, and turns NVLink multicast off.
 #   source bench/gpu_env.sh && (cd build-gpu && ctest -L gpu)
-src=$(cat .carry/bg/.source_dir)           # e.g. /work/main/build-gpu
-root=$(dirname "$src")
-if [ "$root" != "$PWD" ]; then
-  mkdir -p "$(dirname "$root")"
-  [ -e "$root" ] || ln -sfn "$PWD" "$root"
+if [ -f .carry/bg/.source_dir ]; then      # a carried build tree (bench/gpu_carry.sh), not only loose binaries
+  src=$(cat .carry/bg/.source_dir)         # e.g. /work/main/build-gpu
+  root=$(dirname "$src")
+  if [ "$root" != "$PWD" ]; then
+    mkdir -p "$(dirname "$root")"
+    [ -e "$root" ] || ln -sfn "$PWD" "$root"
+  fi
+  [ -e "$PWD/$(basename "$src")" ] || ln -sfn "$PWD/.carry/bg" "$PWD/$(basename "$src")"
 fi
-[ -e "$PWD/$(basename "$src")" ] || ln -sfn "$PWD/.carry/bg" "$PWD/$(basename "$src")"
 # the tree's python3 paths (this machine's pyenv shim and /usr/bin/python3, which the tests need with numpy):
 # wrappers around the device's python3 where they are missing or lack numpy (a symlink would lose its venv)
 dev_py=$(command -v python3)

@@ -4,11 +4,11 @@
 # the cores, the binaries' commit).
 set -u
 source bench/gpu_env.sh
-BIN=.carry/bg
+BIN=${BIN:-.carry/bg}
 OUT=${OUT:-/tmp/$ROUND}
 W=/tmp/${ROUND}_runs
 mkdir -p "$OUT" "$W"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
 SUM=$OUT/summary.txt
 note() { echo "$*" | tee -a "$SUM"; }
-note "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs) | $(nproc --all) cores | binaries of $(cat $BIN/.commit)"
+note "$(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | xargs) | $(nproc --all) cores | binaries of $(cat $BIN/.commit 2>/dev/null || echo "(none carried)")"

@@ -21,6 +21,12 @@
 #   cylval    issue 14: validation_cylinder_re100's check on the GPU (body_checks.py bands, the case as shipped)
 #   api       issue 16: the Poisson library alone, weak scaling (256^3 per GPU, all-Neumann, 1e-6, fft and mg,
 #             navier bench poisson through the distributed API)
+#   variants  issue 16: navier binaries side by side (VARIANTS="label=path ...", e.g. carried in .carry/v), ROUNDS
+#             rounds (default 2) in turn: the library's FFT solve (256^3 per GPU, all-Neumann, 1e-6, 15 repeats,
+#             median) on 1 GPU (the box), 1 GPU on slabs (NAV_FFT_SLABS=1), 2 GPUs over nccl and over cuda-ipc;
+#             then each binary's GPU timeline of the solve where it has one (NAV_SOLVE_EVENTS: the microseconds
+#             between the marks of bench/poisson_solve_events.patch, no host wait added), and the weak cavity step
+#             (256^3 per GPU, 10 steps) on 2 GPUs
 #   nvlink    the peer copy bandwidth between the 2 GPUs (CuPy, 256 MB, one direction and both)
 #   transports  issue 16: the halo transports side by side, each case run twice in turn (the spread is the noise):
 #             the weak (256^3 per GPU, 20 steps) and strong (512^3, 5 steps) cavity step and the library's solve
@@ -102,6 +108,34 @@ for part in "$@"; do
       note "profile $t (ms per step): $(grep -E '^  (predictor|poisson|correction|halo|other) ' "$OUT/prof_$t.log" | awk '{printf "%s %s; ", $1, $4}')"
     done
     timeout 60 python3 bench/p2p_latency.py 2>&1 | grep -v -i warn | tee -a "$SUM"
+    ;;
+  variants)
+    solve_ms() { tail -1 "$1" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("%.3f ms, relres %.1e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1; }
+    cases=("box 1 256,256,256 auto 0" "slabs1 1 256,256,256 auto 1" "nccl 2 256,256,512 nccl 0" "ipc 2 256,256,512 cuda-ipc 0")
+    for k in $(seq "${ROUNDS:-2}"); do
+      for v in $VARIANTS; do
+        for spec in "${cases[@]}"; do
+          read -r cl r g t sl <<<"$spec"
+          log="$W/var_${v%%=*}_${cl}_$k.log"
+          timeout 120 mpiexec -n "$r" --bind-to none -x NAV_FFT_SLABS="$sl" "${v#*=}" bench poisson --dim 3 --grid "$g" \
+            --bc neumann --solver fft --tol 1e-6 --backend cuda --repeat 15 --transport "$t" --json >"$log" 2>&1
+          note "variant ${v%%=*} $cl round $k: exit $? | $(solve_ms "$log")"
+        done
+      done
+    done
+    for v in $VARIANTS; do
+      for spec in "${cases[@]}"; do
+        read -r cl r g t sl <<<"$spec"
+        timeout 120 mpiexec -n "$r" --bind-to none -x NAV_FFT_SLABS="$sl" -x NAV_SOLVE_EVENTS=1 "${v#*=}" bench poisson \
+          --dim 3 --grid "$g" --bc neumann --solver fft --tol 1e-6 --backend cuda --repeat 15 --transport "$t" \
+          >"$W/ev_${v%%=*}_$cl.log" 2>&1
+        grep "^events rank" "$W/ev_${v%%=*}_$cl.log" | sed "s/^/timeline ${v%%=*} $cl: /" | tee -a "$SUM"
+      done
+      timeout --foreground 150 mpiexec -n 2 --bind-to none "${v#*=}" bench step --case $C --set run.backend=cuda \
+        --set run.decomposition=1,1,2 $(grid 256,256,512) --set pressure.solver=auto --steps 10 --json \
+        >"$W/varstep_${v%%=*}.log" 2>&1
+      /usr/bin/python3 bench/step_line.py "$W/varstep_${v%%=*}.log" "weak_2gpu_${v%%=*}" "$?" | tee -a "$SUM"
+    done
     ;;
   nvlink)
     /usr/bin/python3 - <<'PY' 2>&1 | tee -a "$SUM"

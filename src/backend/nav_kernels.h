@@ -116,6 +116,8 @@ typedef struct nav_fft_slab {
   const nav_real *a, *b, *c; /* the rows of L along dim - 1 times S, all N global rows */
   nav_real scale;          /* 2^(even plane directions) */
   int reps, ns;            /* representatives per plane, entries per block (2^(dim - 1)) */
+  int nq;                  /* components of an entry's line: 1 where every plane direction is even (the X form
+                              holds the real DCT coefficients: no imaginary part), else 2 (real, imaginary) */
   int chunks;              /* the rank's rows are cut into this many chunks of at least 3 rows */
   /* a singular problem (the lines pinned; nav_point_fft.h "the mean"), else NULL: */
   const nav_real *mean_u;  /* backend memory, the rank's rows: the weights of its sum of x dz, u = T_r^-T dz */

@@ -259,7 +259,8 @@ NAV_HD static inline void nav_fft_block_solve(nav_real blk[8][2], const int m[3]
  * block of a representative (k0 <= m0/2, k1 <= m1/2) in a plane has ns = 2^(dim-1) entries: after map
  * (1) entry s holds the coefficient of the mode (k0 or m0 - k0, k1 or m1 - k1), whose line along z
  * obeys the tridiagonal rows a, b + lam_s, c of L_z (times S; lam_s the sum of the plane directions'
- * eigenvalues; real and imaginary part alike).
+ * eigenvalues; real and imaginary part alike, or, where every plane direction is even, the real part alone:
+ * the X form is then the real DCT coefficients, nq = 1).
  *
  * The partition method, on two levels. A rank's rows are cut into chunks of consecutive rows (a
  * thread each on a GPU: enough threads to keep the memory busy). On a piece of a line (a chunk, or
@@ -524,7 +525,7 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
       if (z > last[s]) continue;
       if (z) w[s] *= -cp[s];
       piv[s] = nav_fft_slab_pivot(A, B, C, lam[s], z, &cp[s]);
-      NAV_UNROLL for (int q = 0; q < 2; q++) {
+      NAV_UNROLL for (int q = 0; q < 2; q++) if (q < sl->nq) {
         v[s][q] = (blk[s][q] - (z ? A[z] * v[s][q] : 0)) * piv[s];
         g0[s][q] += w[s] * v[s][q];
       }
@@ -536,8 +537,9 @@ NAV_HD static inline void nav_fft_slab_ends(const nav_fft_slab *sl, const nav_re
     nav_real *o = e + nav_fft_slab_at(sl, h, rep, s);
     const int pinned = last[s] < mz - 1;
     const nav_real ql = pinned ? 0 : -C[mz - 1] * piv[s];
-    o[0] = g0[s][0], o[1] = g0[s][1];
-    o[2] = pinned ? 0 : v[s][0], o[3] = pinned ? 0 : v[s][1];
+    const int im = sl->nq > 1; /* nq = 1: the imaginary parts are 0 */
+    o[0] = g0[s][0], o[1] = im ? g0[s][1] : 0;
+    o[2] = pinned ? 0 : v[s][0], o[3] = pinned || !im ? 0 : v[s][1];
     o[4] = p0[s], o[5] = pinned ? 0 : pp[s];
     o[6] = w[s] * ql, o[7] = ql;
   }
@@ -673,6 +675,10 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
       if (z > last[s]) continue;
       const nav_real piv = nav_fft_slab_pivot(A, B, C, lam[s], z, &cp[s]);
       NAV_UNROLL for (int q = 0; q < 2; q++) {
+        if (q >= sl->nq) {
+          blk[s][q] = 0;
+          continue;
+        }
         nav_real d = blk[s][q] - (z ? A[z] * v[s][q] : A[z] * X[s][q]);
         if (z == mz - 1) d -= C[z] * Y[s][q];
         blk[s][q] = v[s][q] = d * piv;
@@ -686,6 +692,10 @@ NAV_HD static inline void nav_fft_slab_solve(const nav_fft_slab *sl, const nav_r
     nav_fft_slab_read(&rd, sl, k, blk, cp);
     NAV_FOR_ENTRY(s, 4, ns) {
       NAV_UNROLL for (int q = 0; q < 2; q++) {
+        if (q >= sl->nq) {
+          blk[s][q] = 0;
+          continue;
+        }
         if (z > last[s]) v[s][q] = 0;
         else if (z < last[s]) v[s][q] = blk[s][q] - cp[s] * v[s][q];
         else v[s][q] = blk[s][q];

@@ -465,42 +465,53 @@ void nav_fft_box_free_cuda(void *state) {
 
 /* ---- slabs (nav_fft_slab; nav_point_fft.h "slabs") -------------------------------------------
  * The line steps' entry loops are unrolled (NAV_FOR_ENTRY: constant trip count, a guard), so their
- * per-entry arrays stay in registers; the dispatch below makes the entries per block, 4 (3D) or 2
- * (2D), a literal in a copy of the descriptor, so that the guards fold too. */
-#define NAV_SLAB_DISPATCH(sl, CALL)                                                                  \
+ * per-entry arrays stay in registers. The kernels are templates on the entries per block NS, 4 (3D) or 2
+ * (2D), and the components per entry NQ (nav_fft_slab's ns and nq), written as literals into their copy
+ * of the descriptor, so that the guards fold too; each instance gets its own register count (one kernel
+ * branching to the four would take the largest's: the real lines, nq = 1, need 118 and 106 registers in
+ * the ends and solve kernels against 140 and 128, so 4 blocks of 128 threads fit an SM instead of 3 in the
+ * ends kernel). NAV_SLAB_LAUNCH starts the instance for sl. */
+#define NAV_SLAB_LAUNCH(kernel, sl, blocks, ...)                                                      \
   do {                                                                                               \
-    nav_fft_slab l_ = (sl);                                                                          \
-    if (l_.ns == 4) {                                                                                \
-      l_.ns = 4;                                                                                     \
-      CALL;                                                                                          \
-    } else {                                                                                         \
-      l_.ns = 2;                                                                                     \
-      CALL;                                                                                          \
-    }                                                                                                \
+    const nav_fft_slab &l_ = (sl);                                                                   \
+    if (l_.ns == 4 && l_.nq == 1)                                                                    \
+      kernel<4, 1><<<(blocks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(l_, __VA_ARGS__);           \
+    else if (l_.ns == 4)                                                                             \
+      kernel<4, 2><<<(blocks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(l_, __VA_ARGS__);           \
+    else if (l_.nq == 1)                                                                             \
+      kernel<2, 1><<<(blocks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(l_, __VA_ARGS__);           \
+    else                                                                                             \
+      kernel<2, 2><<<(blocks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(l_, __VA_ARGS__);           \
+    NAV_CUDA_LAUNCHED(#kernel);                                                                      \
   } while (0)
 
 /* one thread per (representative, chunk), the representatives fastest (their loads coalesce) */
-__global__ void nav_fft_slab_coefficients_kernel(nav_fft_slab sl, nav_real *cp) {
+template <int NS, int NQ> __global__ void nav_fft_slab_coefficients_kernel(nav_fft_slab sl, nav_real *cp) {
   const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (t >= sl.reps * sl.chunks) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_coefficients(&l_, t % sl.reps, t / sl.reps, cp));
+  sl.ns = NS, sl.nq = NQ;
+  nav_fft_slab_coefficients(&sl, t % sl.reps, t / sl.reps, cp);
 }
 
 /* The sweeps read through the shared-memory ring of nav_fft_slab_reader: blocks of NAV_FFT_SLAB_THREADS. */
+template <int NS, int NQ>
 __global__ void __launch_bounds__(NAV_FFT_SLAB_THREADS) nav_fft_slab_ends_kernel(nav_fft_slab sl, const nav_real *c,
                                                                                nav_real *e) {
   __shared__ nav_real ring[NAV_FFT_SLAB_RING];
   const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (t >= sl.reps * sl.chunks) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_ends(&l_, c, t % sl.reps, t / sl.reps, e, ring));
+  sl.ns = NS, sl.nq = NQ;
+  nav_fft_slab_ends(&sl, c, t % sl.reps, t / sl.reps, e, ring);
 }
 
+template <int NS, int NQ>
 __global__ void __launch_bounds__(NAV_FFT_SLAB_THREADS) nav_fft_slab_solve_kernel(nav_fft_slab sl, const nav_real *e,
                                                                                 nav_real *c, const nav_real *cp) {
   __shared__ nav_real ring[NAV_FFT_SLAB_RING];
   const int t = (int)(blockIdx.x * blockDim.x + threadIdx.x);
   if (t >= sl.reps * sl.chunks) return;
-  NAV_SLAB_DISPATCH(sl, nav_fft_slab_solve(&l_, e, c, cp, t % sl.reps, t / sl.reps, ring));
+  sl.ns = NS, sl.nq = NQ;
+  nav_fft_slab_solve(&sl, e, c, cp, t % sl.reps, t / sl.reps, ring);
 }
 
 /* one block of 256 threads: Gw = sum_z u_z dc_z and the sum of b dV after the rank's ends ("the mean") */
@@ -573,15 +584,11 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
     NAV_CALL(nav_alloc_cuda((void **)&s->cp, (size_t)sl->reps * sl->ns * planes * sizeof(nav_real)));
     NAV_CALL(nav_alloc_cuda((void **)&s->e,
                             (size_t)sl->chunks * sl->reps * sl->ns * NAV_FFT_SLAB_ENDS * sizeof(nav_real)));
-    nav_fft_slab_coefficients_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0,
-                                       nav_cuda_stream>>>(*sl, s->cp);
-    NAV_CUDA_LAUNCHED("nav_fft_slab_coefficients_kernel");
+    NAV_SLAB_LAUNCH(nav_fft_slab_coefficients_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), s->cp);
   }
   NAV_CALL(nav_fft_slab_copy(1, sl, b, off, st, scratch));
   NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
-  nav_fft_slab_ends_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
-      *sl, nav_fft_cbuf, s->e);
-  NAV_CUDA_LAUNCHED("nav_fft_slab_ends_kernel");
+  NAV_SLAB_LAUNCH(nav_fft_slab_ends_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), nav_fft_cbuf, s->e);
   nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, s->e, ends);
   NAV_CUDA_LAUNCHED("nav_fft_slab_compose_kernel");
@@ -599,9 +606,8 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
   nav_fft_slab_chunk_xy_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, all, s->e);
   NAV_CUDA_LAUNCHED("nav_fft_slab_chunk_xy_kernel");
-  nav_fft_slab_solve_kernel<<<nav_fft_slab_blocks(sl->reps * sl->chunks), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
-      *sl, s->e, nav_fft_cbuf, s->cp);
-  NAV_CUDA_LAUNCHED("nav_fft_slab_solve_kernel");
+  NAV_SLAB_LAUNCH(nav_fft_slab_solve_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), s->e, nav_fft_cbuf,
+                  s->cp);
   NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_slab_copy(0, sl, x, off, st, scratch);
 }

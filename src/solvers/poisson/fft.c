@@ -568,6 +568,7 @@ static nav_err nav_fft_slab_setup(nav_psolver *ps) {
   sl->a = f->ta, sl->b = f->tb, sl->c = f->tc;
   sl->scale = f->box_scale;
   sl->ns = 1 << s;
+  sl->nq = sl->tw[0] && (dim == 2 || sl->tw[1]) ? 1 : 2;
   sl->reps = (sl->m[0] / 2 + 1) * (dim == 3 ? sl->m[1] / 2 + 1 : 1);
   /* chunks of NAV_FFT_SLAB_ROWS rows, a GPU thread each, so that a 256^2 plane's 16 641 representatives make
    * enough threads; but no more chunks than make about NAV_FFT_SLAB_SWEEPS threads: beyond that they add ends
