@@ -110,6 +110,7 @@ for part in "$@"; do
     timeout 60 python3 bench/p2p_latency.py 2>&1 | grep -v -i warn | tee -a "$SUM"
     ;;
   variants)
+    : "${VARIANTS:?part variants: set VARIANTS=\"label=path ...\" (navier binaries)}"
     solve_ms() { tail -1 "$1" | /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.stdin.read()); print("%.3f ms, relres %.1e" % (1e3 * d["solve_s"], d["relres"]))' 2>&1; }
     cases=("box 1 256,256,256 auto 0" "slabs1 1 256,256,256 auto 1" "nccl 2 256,256,512 nccl 0" "ipc 2 256,256,512 cuda-ipc 0")
     for k in $(seq "${ROUNDS:-2}"); do
