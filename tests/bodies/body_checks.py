@@ -16,8 +16,7 @@ usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
                              implicit diffusion (dt about twice as large): cd within TOL (relative), max|div u|
                              <= 1e-10 in both
   divergence TOL             max|div u| of every step of a cylinder run <= TOL
-  mpi MPIEXEC SPLIT TOL      the cylinder (SPLIT px,py,1) or a sphere (px,py,pz > 1) on those ranks against one rank, on the
-                             cpu backend (on a machine with GPUs too): final fields and
+  mpi MPIEXEC SPLIT TOL      the cylinder (SPLIT px,py,1) or a sphere (px,py,pz > 1) on those ranks against one rank: final fields and
                              the cd, cl column of every step within TOL (relative)
   files STL                  bodies from files against the built-in shapes they approximate: a 256-gon `points`
                              file of radius 0.5 against the circle (2D stream), the STL sphere of diameter 1
@@ -423,9 +422,8 @@ def check_mpi(navier, scratch, mpiexec, split, tol, extra=()):
     case = channel2d(scratch, "mpi") if split.endswith(",1") else sphere3d(scratch, "mpi3")
     ranks = math.prod(int(v) for v in split.split(","))
     one, many = os.path.join(scratch, "mpi1"), os.path.join(scratch, "mpi" + split.replace(",", "x"))
-    cpu = ["run.backend=cpu"]  # a decomposition check: with GPUs, auto would run fewer ranks than blocks
-    run(navier, case, one, sets=cpu + ["run.decomposition=1,1,1"] + list(extra))
-    run(navier, case, many, sets=cpu + [f"run.decomposition={split}"] + list(extra),
+    run(navier, case, one, sets=["run.decomposition=1,1,1"] + list(extra))
+    run(navier, case, many, sets=[f"run.decomposition={split}"] + list(extra),
         launch=[mpiexec, "-n", str(ranks), "--oversubscribe"])
     a, b = doubles(os.path.join(one, "final_fields.bin")), doubles(os.path.join(many, "final_fields.bin"))
     scale = max(abs(v) for v in a)
