@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "backend/nav_kernels.h"
-#include "bench/nav_bench.h"
+#include "app/nav_bench.h"
 #include "core/nav_comm.h"
 #include "core/nav_config.h"
 #include "core/nav_error.h"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Peers on the same GPU, one run (issue 18): CuPy's cuFFT and CG Poisson solves against navier's.
+"""Peers on the same GPU, one run: CuPy's cuFFT and CG Poisson solves against navier's.
 
 Times, on the GPU this runs on, median of R solves after a warm-up:
   - cupy periodic:  the 3D periodic Poisson solve by rfftn / division / irfftn (the cell-centred
@@ -9,7 +9,7 @@ Times, on the GPU this runs on, median of R solves after a warm-up:
   - cupy cg:        cupyx.scipy.sparse.linalg.cg on the 7-point all-Dirichlet matrix (CSR) to a
                     relative residual 1e-6, no preconditioner (what a CuPy user gets in a few lines);
 in FP64 and FP32, and prints one JSON line per solve and a table last. navier's figures come from
-`navier bench poisson` in bench/gpu_fft.sh, run in the same call.
+`navier bench poisson` (`bash bench/gpu.sh poisson peers`, the same call).
 
 usage: python3 bench/gpu_peers.py [N] [REPEAT]     (default 256 5; CG at N/2 to keep it short)"""
 import json

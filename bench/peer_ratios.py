@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The ratios of bench/gpu_fft.sh's peers to navier, same GPU, same call (issue 18): CuPy's time over navier's
+"""The ratios of the peers of `bench/gpu.sh peers` to navier, same GPU, same call: CuPy's time over navier's
 for each pair of solves of the same problem, and which is faster.
 
   periodic 256^3     cupy rfftn/irfftn solve        navier `bench poisson --solver fft --bc periodic`
@@ -7,7 +7,7 @@ for each pair of solves of the same problem, and which is faster.
   cg 128^3           cupy CG without preconditioner navier's FFT solve at 128^3 (a CuPy user's few lines against
                                                     navier's solver of the same size; the boundary types differ)
 
-usage: peer_ratios.py BENCH_LOG PEERS_LOG     (gpu_fft.sh's $OUT/bench.log and $OUT/peers.log)"""
+usage: peer_ratios.py BENCH_LOG PEERS_LOG     (bench/gpu.sh's $OUT/bench.log and $OUT/peers.log)"""
 import json
 import sys
 
@@ -40,10 +40,10 @@ def peers_ms(peers_log):
 
 def main():
     nav, peer = navier_ms(sys.argv[1]), peers_ms(sys.argv[2])
-    pairs = [("periodic 256^3 FP64", ("periodic", "float64"), "fft 3D 256^3 periodic"),
-             ("neumann 256^3 FP64", ("neumann", "float64"), "fft 3D 256^3 neumann"),
-             ("neumann 256^3 FP32", ("neumann", "float32"), "fp32 fft 3D 256^3 neumann"),
-             ("cg 128^3 FP64 vs navier fft 128^3", ("cg (no preconditioner)", "float64"), "fft 3D 128^3 neumann")]
+    pairs = [("periodic 256^3 FP64", ("periodic", "float64"), "fp64_fft_256_periodic"),
+             ("neumann 256^3 FP64", ("neumann", "float64"), "fp64_fft_256_neumann"),
+             ("neumann 256^3 FP32", ("neumann", "float32"), "fp32_fft_256_neumann"),
+             ("cg 128^3 FP64 vs navier fft 128^3", ("cg (no preconditioner)", "float64"), "fp64_fft_128_neumann")]
     print(f"{'problem':36s} {'cupy ms':>9s} {'navier ms':>10s} {'cupy / navier':>14s}")
     for name, pk, nk in pairs:
         if pk not in peer or nk not in nav:

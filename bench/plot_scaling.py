@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Scaling figures from bench/gpu_scaling.sh: efficiency against GPU count.
+"""Scaling figures from `bench/scaling.sh gpu`: efficiency against GPU count.
 
 usage: plot_scaling.py SCALING.jsonl OUT.png
 Time of a run: step_s (navier bench step) or solve_s (navier bench poisson). For each mode and

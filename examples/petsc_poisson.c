@@ -26,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/nav_bench_rhs.h"
+#include "../app/nav_bench_rhs.h"
 #include "navier/petsc.h"
 
 /* A = -L on a DMDA of n^3 cells with Dirichlet faces, the right-hand side and the exact solution; with
- * neumann, every face Neumann (no face term), b = -(the random zero-mean field of bench/nav_bench_rhs.h)
+ * neumann, every face Neumann (no face term), b = -(the random zero-mean field of app/nav_bench_rhs.h)
  * and u = 0. */
 static PetscErrorCode assemble(DM da, PetscInt n, PetscBool neumann, Mat A, Vec b, Vec u) {
   PetscInt xs, ys, zs, xm, ym, zm;

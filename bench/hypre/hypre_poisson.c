@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../nav_bench_rhs.h"
+#include "../../app/nav_bench_rhs.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

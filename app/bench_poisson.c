@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/nav_bench.h"
-#include "bench/nav_bench_rhs.h"
+#include "app/nav_bench.h"
+#include "app/nav_bench_rhs.h"
 #include "core/nav_config.h"
 #include "grid/nav_spacing.h"
 #include "navier/poisson.h"

@@ -14,19 +14,19 @@
 # (a peer's time / fft's time of the same round), for the solve alone and for set-up + solve.
 # hypre_poisson's matrix assembly is not counted (petsc_poisson's neither). Extra PETSc options:
 # PETSC_OPTIONS (PETSc reads it), e.g. PETSC_OPTIONS='-pc_gamg_threshold 0.05'.
-#   bench/fft_vs_amg.sh [BUILD_DIR] [N]   (needs libhypre-dev, and petsc-dev at configure time for petsc_poisson)
+#   bench/hypre/fft_vs_amg.sh [BUILD_DIR] [N]   (needs libhypre-dev, and petsc-dev at configure time for petsc_poisson)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-build=$(cd "${1:-$here/../build}" && pwd)
+build=$(cd "${1:-$here/../../build}" && pwd)
 n=${2:-128}
 cores=${CORES:-2}
 rounds=${ROUNDS:-3}
 py=/usr/bin/python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=passive
-if [ ! -x "$build/hypre_poisson" ] || [ "$here/hypre/hypre_poisson.c" -nt "$build/hypre_poisson" ] ||
-  [ "$here/nav_bench_rhs.h" -nt "$build/hypre_poisson" ]; then
+if [ ! -x "$build/hypre_poisson" ] || [ "$here/hypre_poisson.c" -nt "$build/hypre_poisson" ] ||
+  [ "$here/../../app/nav_bench_rhs.h" -nt "$build/hypre_poisson" ]; then
   inc=$(dirname "$(find /usr/include -name HYPRE.h | head -1)")
-  mpicc -O3 -I"$inc" "$here/hypre/hypre_poisson.c" -o "$build/hypre_poisson" -lHYPRE -lm
+  mpicc -O3 -I"$inc" "$here/hypre_poisson.c" -o "$build/hypre_poisson" -lHYPRE -lm
 fi
 have_petsc=1
 [ -x "$build/petsc_poisson" ] || { echo "no $build/petsc_poisson (PETSc not found at configure): GAMG skipped"; have_petsc=0; }

@@ -2,7 +2,7 @@
 # Time to a relative residual of 1e-8 of KSPCG on -lap u = b (n^3 cells, Dirichlet faces, a DMDA) with
 # each preconditioner: navier's multigrid cycle and FFT solver (navier-petsc) against PETSc's GAMG and
 # hypre BoomerAMG, on RANKS ranks (default 2) of one thread each, fastest of REPEAT runs (default 3).
-# usage: bench/petsc_precond.sh [BUILD_DIR] [n...]      (default: build 64 96)
+# usage: bench/hypre/petsc_precond.sh [BUILD_DIR] [n...]      (default: build 64 96)
 # The last lines are a short table: n, pc, iterations, set-up + solve seconds, and navier-mg's speed-up.
 set -u
 BUILD=${1:-build}

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/nav_bench.h"
+#include "app/nav_bench.h"
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
 #include "solvers/nav_flow.h"
