@@ -9,7 +9,7 @@
 #
 # Build: cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DNAV_ENABLE_HDF5=OFF -DNAV_ENABLE_PETSC=OFF \
 #          -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build-gpu -j
-# An FP32 build in .carry/single/ (-DNAV_SINGLE=ON, carried beside) adds FP32 rows to poisson and step.
+# An FP32 build in .carry/single/ (-DNAV_SINGLE_PRECISION=ON, its navier carried beside) adds FP32 rows to poisson and step.
 #
 # Parts on one GPU:
 #   tests      the gpu-labelled tests of the carried tree (ctest -L gpu; TESTS=REGEX runs ctest -R REGEX)
