@@ -39,6 +39,7 @@ part0=${1:?usage: bash bench/gpu.sh carry [BUILD_DIR] | PART... (see the header)
 if [ "$part0" = carry ]; then # ---- on the development machine
   set -e
   B=${2:-build-gpu}
+  [ -f "$B/CMakeCache.txt" ] || { echo "bench/gpu.sh carry: $B is not a CMake build tree" >&2; exit 2; }
   D=.carry/bg
   rm -rf "$D" .carry/lib
   mkdir -p "$D" .carry/lib
