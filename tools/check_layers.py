@@ -56,17 +56,38 @@ def layer_of(path):
     return (best[1], best[2]) if best else None
 
 
+def listed_objects(build, target):
+    """The target's objects as the build system lists them (Makefile: <target>_OBJECTS in build.make;
+    Ninja: the build.ninja rules), so that objects of deleted or moved sources are not read; None when
+    neither lists them."""
+    make = os.path.join(build, "CMakeFiles", target + ".dir", "build.make")
+    if os.path.exists(make):
+        with open(make) as f:
+            text = f.read()
+        m = re.search(r"^" + re.escape(target) + r"_OBJECTS = ((?:.*\\\n)*.*)$", text, re.M)
+        return re.findall(r'"([^"]+)"', m.group(1)) if m else []
+    ninja = os.path.join(build, "build.ninja")
+    if os.path.exists(ninja):
+        with open(ninja) as f:
+            pat = re.compile(r"^build (CMakeFiles/" + re.escape(target) + r"\.dir/\S+\.o(?:bj)?):", re.M)
+            return pat.findall(f.read())
+    return None
+
+
 def objects(build):
     """{source path: object path} of the targets' objects (CMakeFiles/<target>.dir/<source>.o)."""
     out = {}
     for target in TARGETS:
         top = os.path.join(build, "CMakeFiles", target + ".dir")
-        for root, _, files in os.walk(top):
-            for f in files:
-                if f.endswith(".o") or f.endswith(".obj"):
-                    obj = os.path.join(root, f)
-                    src = os.path.relpath(obj, top)[: -len(".o") if f.endswith(".o") else -len(".obj")]
-                    out[src] = obj
+        listed = listed_objects(build, target)
+        if listed is None:  # no build system files: every object under the target's folder
+            listed = [os.path.relpath(os.path.join(r, f), build) for r, _, fs in os.walk(top)
+                      for f in fs if f.endswith((".o", ".obj"))]
+        for rel in listed:
+            obj = os.path.join(build, rel)
+            if os.path.exists(obj):
+                src = os.path.relpath(obj, top)
+                out[src[: src.rindex(".")]] = obj
     return out
 
 
