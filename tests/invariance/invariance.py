@@ -79,7 +79,8 @@ CASES = {
 # summary.json keys left out of the comparison, at any depth: timings of the machine.
 IGNORED_KEYS = ("wall_s", "loop_s", "profile")
 
-MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+# OMP_WAIT_POLICY=passive as in cmake/NavTests.cmake: spinning threads on shared cores slow runs many times.
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMP_WAIT_POLICY": "passive"}
 TIMEOUT_S = 300
 
 
