@@ -6,6 +6,8 @@ usage: navtest.py NAVIER SCRATCH CHECK [args]
                                  scaled with h) and assert the observed order of the max velocity
                                  error, log(e1/e2)/log(N2/N1) >= MIN_ORDER
   ghia CASE TOL [--set k=v ...]  run CASE and assert ghia_max_dev_u and ghia_max_dev_v <= TOL
+  ghia_steady CASE TOL [--set ..] the same, and assert that the run stopped at its steady state
+                                 (time.steady_tol, steady.converged); CASE "default": the embedded case
   div CASE BOUND [--set k=v ...] run CASE with monitor_every = 1 and assert max|div u| after every
                                  step <= BOUND * U / h_min (U = max velocity scale of the case = 1)
   vtk CASE [--set k=v ...]       run CASE writing fields every step and parse the last legacy VTK
@@ -245,9 +247,15 @@ def check_walls(navier, scratch, case, tau, tol, sets):
     return len(s["walls"]) == 2 and worst <= tol and e_re <= tol and e_g <= 1e-6
 
 
-def check_ghia(navier, scratch, case, tol, sets):
-    s = run(navier, case, os.path.join(scratch, "ghia"), sets)
+def check_ghia(navier, scratch, case, tol, sets, steady=False):
+    s = run(navier, None if case == "default" else case, os.path.join(scratch, "ghia"), sets)
     v = s["validation"]
+    if steady:
+        st = s.get("steady", {})
+        print(f"steady: {st.get('iterations')} iterations, residual {st.get('residual')}, converged "
+              f"{st.get('converged')}")
+        if not st.get("converged"):
+            return False
     print(f"{s['case']}: Re = {v['re']}, {s['steps']} steps, t = {s['time']:.4g}, wall {s['wall_s']:.1f} s: "
           f"max|u - u_Ghia| = {v['ghia_max_dev_u']:.5f} ({v['points_u']} points), "
           f"max|v - v_Ghia| = {v['ghia_max_dev_v']:.5f} ({v['points_v']} points), excluded {v['excluded']} "
@@ -744,8 +752,8 @@ def main():
     args = [a for a in args if a not in sets and a != "--set"]
     if check == "order":
         ok = check_order(navier, scratch, args[0], int(args[1]), int(args[2]), float(args[3]), sets)
-    elif check == "ghia":
-        ok = check_ghia(navier, scratch, args[0], float(args[1]), sets)
+    elif check in ("ghia", "ghia_steady"):
+        ok = check_ghia(navier, scratch, args[0], float(args[1]), sets, check == "ghia_steady")
     elif check == "profile":
         ok = check_profile(navier, scratch, args[0], sets)
     elif check == "vtk":

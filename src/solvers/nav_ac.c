@@ -39,6 +39,9 @@ typedef struct nav_ac {
   double u_floor;       /* the automatic u_ref without max|u|: the largest of the wall speeds, the
                            buoyancy speed sqrt(|b| dT l_min) and the diffusion speed max(nu, kappa) / l_min */
   char cycle;           /* 'v', 'w' or 'f' ([run] ac_cycle) */
+  double rh_max[3];     /* 1 / the smallest cell width per direction (global grid) */
+  double nu;            /* max(nu, kappa) */
+  double rate_max;      /* nav_ac_rate_max: the largest rate at the last diagnosed iteration, 0 before */
   double work;          /* smoothing iterations so far, in finest-grid units (cells_l / cells_0 each) */
   long nested_cycles[NAV_AC_MAX_LEVELS]; /* cycles of the nested-iteration start per level */
 } nav_ac;
@@ -123,6 +126,7 @@ nav_err nav_ac_create(nav_flow *f) {
   if (f->dim == 3) lmin = fmin(lmin, c->lz);
   const double nu = fmax(c->nu, f->T ? c->diffusivity : 0);
   ac->u_floor = nu / lmin;
+  ac->nu = nu;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
       if (c->bc[d][s] == NAV_BC_WALL)
@@ -133,6 +137,8 @@ nav_err nav_ac_create(nav_flow *f) {
     ac->u_floor = fmax(ac->u_floor, sqrt(b * f->t_scale * lmin));
   }
   ac->cycle = c->ac_cycle[0];
+  for (int d = 0; d < f->dim; d++)
+    for (int i = 0; i < f->n[d]; i++) ac->rh_max[d] = fmax(ac->rh_max[d], 1 / f->w[d][i]);
   NAV_CALL(nav_ac_levels(f, ac));
   for (int l = 0; l < ac->nlev; l++) {
     nav_ac_level *L = &ac->lev[l];
@@ -324,10 +330,15 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
   return nav_ac_smooth(f, L, NULL);
 }
 
+/* u_ref from the largest speed umax of the current state (nav_ac.h). */
+static double nav_ac_u_ref(const nav_flow *f, double umax) {
+  return f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(f->ac->u_floor, umax);
+}
+
 /* u_ref^2 of every level from the largest speed umax of the current state (nav_ac.h). */
 static void nav_ac_set_u_ref(nav_flow *f, double umax) {
   nav_ac *ac = f->ac;
-  const double u_ref = f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(ac->u_floor, umax);
+  const double u_ref = nav_ac_u_ref(f, umax);
   for (int l = 0; l < ac->nlev; l++) ac->lev[l].a.u_ref2 = (nav_real)(u_ref * u_ref);
 }
 
@@ -395,9 +406,21 @@ nav_err nav_ac_step(nav_flow *f, int diagnose) {
     double x;
     NAV_CALL(nav_ac_max(f, &f->box, f->u, f->dim, &x)); /* NaN/Inf after the update */
     f->change = fmax(f->res[0], fmax(f->res[1], f->res[2]));
+    /* the rate lambda of nav_point_ac.h at the largest speed and the smallest widths (no dissipation
+     * on the finest level) */
+    const double u_ref = nav_ac_u_ref(f, umax);
+    const double beta2 = f->cfg->ac_beta * f->cfg->ac_beta * fmax(umax * umax, u_ref * u_ref);
+    ac->rate_max = 0;
+    for (int d = 0; d < f->dim; d++)
+      ac->rate_max += (umax + sqrt(umax * umax + beta2)) * ac->rh_max[d] +
+                      2 * ac->nu * ac->rh_max[d] * ac->rh_max[d];
     if (f->T) NAV_CALL(nav_heat_diagnose(f));
   }
   return NAV_OK;
+}
+
+double nav_ac_rate_max(const nav_flow *f) {
+  return f->ac ? f->ac->rate_max : 0;
 }
 
 double nav_ac_work(const nav_flow *f) {

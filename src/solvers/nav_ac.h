@@ -39,6 +39,12 @@ void nav_ac_destroy(struct nav_flow *f);
  * largest and f->max_div. f->step counts the iterations, f->t stays. Fails with NAV_ERR_BLOWUP
  * on NaN/Inf. Collective. */
 nav_err nav_ac_step(struct nav_flow *f, int diagnose);
+/* The largest local rate lambda = cfl / dtau (backend/common/nav_point_ac.h) of the finest level at
+ * the last diagnosed iteration, taken at the largest speed max|u| and the smallest cell width of
+ * each direction (an upper bound of the rates of the cells): the scale of the round-off of the
+ * residuals (solvers/nav_run.c, the steady tolerance); 0 before the first diagnosed iteration or
+ * without artificial compressibility. Not collective (every rank has the same value). */
+double nav_ac_rate_max(const struct nav_flow *f);
 /* The smoothing iterations so far (nested start included) in finest-grid work units: each
  * ac_stages-stage iteration on level l counts cells_l / cells_0; -1 without artificial
  * compressibility. Not collective. */

@@ -36,8 +36,8 @@ typedef struct nav_eta {
   double t_prev, change_prev;
 } nav_eta;
 
-static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt, double change, double wall_per_step,
-                              nav_eta *e) {
+static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt, double change, double tol,
+                              double wall_per_step, nav_eta *e) {
   double steps = -1;
   if (c->max_steps > 0) steps = (double)(c->max_steps - f->step);
   if (c->end_time > 0) {
@@ -49,7 +49,7 @@ static double nav_eta_seconds(const nav_config *c, const nav_flow *f, double dt,
     if (f->ac) dt = 1;
     if (e->change_prev > change && clock > e->t_prev) {
       const double rate = log(e->change_prev / change) / (clock - e->t_prev);
-      const double s = fmax(log(change / c->steady_tol), 0) / rate / dt;
+      const double s = fmax(log(change / tol), 0) / rate / dt;
       steps = steps < 0 ? s : fmin(steps, s);
     }
     e->t_prev = clock;
@@ -143,12 +143,35 @@ static double nav_next_time(double interval, double t) {
   return next;
 }
 
+/* The round-off floor of the steady-state criterion (f->change), in units of eps = NAV_REAL_EPS
+ * times a rate. A projection step changes u by its rounding even at the steady state, up to about
+ * one ulp of max|u| = U, so the change max|u^{n+1} - u^n| / (dt U) settles at up to eps / dt
+ * (measured in single precision: the default case at 0.51 eps / dt = 8.3e-5 from step 20 000 on);
+ * 2 eps / dt. The residuals of artificial compressibility carry the round-off of their terms,
+ * which scale with the largest local rate lambda (nav_ac_rate_max) (single precision, measured
+ * floors: cavity2d_re100 1.2 eps lambda, natconv2d_ra1e3 0.55 (momentum) and 1.4 (temperature)
+ * eps lambda); 4 eps lambda. */
+#define NAV_STEADY_FLOOR_PROJECTION 2
+#define NAV_STEADY_FLOOR_AC 4
+
+/* The steady-state tolerance in use after a step of size dt (0 in pseudo-time): [time] steady_tol,
+ * raised to the round-off floor above, as the pressure tolerance is (solvers/poisson/poisson.c);
+ * 0 without a steady stop. In double precision the floor lies far below the tolerances of the
+ * cases (2 eps / dt = 4.4e-13 at dt = 1e-3). */
+static double nav_steady_tol(const nav_config *c, const nav_flow *f, double dt) {
+  if (c->steady_tol <= 0) return 0;
+  const double floor = f->ac ? NAV_STEADY_FLOOR_AC * NAV_REAL_EPS * nav_ac_rate_max(f)
+                             : NAV_STEADY_FLOOR_PROJECTION * NAV_REAL_EPS / dt;
+  return fmax(c->steady_tol, floor);
+}
+
 /* The time loop; on return f holds the last state, *stop_signal the signal that stopped the run
- * (0 when it ran to a stop criterion) and *steady 1 when it stopped at steady state (time.steady_tol).
+ * (0 when it ran to a stop criterion), *steady 1 when it stopped at steady state (time.steady_tol) and
+ * *tol_used the steady-state tolerance of its last step (nav_steady_tol; the first raise is logged).
  * restarted: f comes from a checkpoint (its first monitor row and snapshot were written by the run
  * that wrote the checkpoint). */
 static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, FILE *mon, double t_start,
-                             int restarted, int *stop_signal, int *steady) {
+                             int restarted, int *stop_signal, int *steady, double *tol_used) {
   double last_print = t_start, next_fields_t = nav_next_time(c->fields_dt, f->t);
   double next_ckpt_t = nav_next_time(c->checkpoint_dt, f->t);
   const int checkpoints = c->checkpoint_interval > 0 || c->checkpoint_dt > 0;
@@ -200,13 +223,24 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     }
     const int done_time = c->end_time > 0 && nav_time_reached(f->t, c->end_time, dt);
     const int done_steps = c->max_steps > 0 && f->step >= c->max_steps;
-    const int done_steady = c->steady_tol > 0 && f->change >= 0 && f->change < c->steady_tol;
+    const double tol = nav_steady_tol(c, f, dt);
+    if (tol > c->steady_tol && *tol_used <= c->steady_tol && f->dc.rank == 0) {
+      nav_progress_break();
+      if (f->ac)
+        printf("steady: steady_tol %.1e raised to %d eps times the largest local rate (precision), now %.1e\n",
+               c->steady_tol, NAV_STEADY_FLOOR_AC, tol);
+      else
+        printf("steady: steady_tol %.1e raised to %d eps / dt where that is larger (precision), now %.1e\n",
+               c->steady_tol, NAV_STEADY_FLOOR_PROJECTION, tol);
+    }
+    *tol_used = tol;
+    const int done_steady = c->steady_tol > 0 && f->change >= 0 && f->change < tol;
     const int done = done_time || done_steps || done_steady;
     *steady = done_steady;
     const double now = nav_wtime();
     if (now - last_print >= print_every || done) {
       const double wall_per_step = (now - t_start) / (double)(f->step - step0);
-      const double eta_s = done ? 0 : nav_eta_seconds(c, f, dt, change_last, wall_per_step, &eta);
+      const double eta_s = done ? 0 : nav_eta_seconds(c, f, dt, change_last, tol, wall_per_step, &eta);
       if (f->dc.rank == 0) nav_progress(f, dt, cfl, change_last, eta_s);
       last_print = now;
     }
@@ -330,8 +364,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
   int stop_signal = 0, steady = 0;
+  double steady_tol = c->steady_tol;
   const long step_first = f.step;
-  if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start, opt->restart != NULL, &stop_signal, &steady);
+  if (err == NAV_OK) err = nav_time_loop(c, &f, dir, mon, t_start, opt->restart != NULL, &stop_signal, &steady, &steady_tol);
   const double t_steady = nav_wtime() - t_loop;
   opt->stopped = err == NAV_OK && stop_signal;
   if (mon) fclose(mon);
@@ -354,8 +389,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     s.steady_wall_s = t_steady;
     s.steady_work = nav_ac_work(&f);
     if (rank == 0)
-      printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e), %s, %.2f s\n", c->method,
-             s.steady_iterations, f.change, c->steady_tol, steady ? "converged" : "NOT converged", t_steady);
+      printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e%s), %s, %.2f s\n", c->method,
+             s.steady_iterations, f.change, steady_tol,
+             steady_tol > c->steady_tol ? ", raised to the precision" : "", steady ? "converged" : "NOT converged",
+             t_steady);
     if (rank == 0 && s.steady_work >= 0)
       printf("steady: %.1f work units (finest-grid iterations of the pseudo-time scheme, nested start included)\n",
              s.steady_work);
