@@ -1,16 +1,19 @@
-/* Internals shared by the Poisson solver files. The layers, each calling only those below it:
- *   poisson.c      the front (nav_psolver.h): checks the options, builds level 0, picks a solver from
- *                  its table by name and forwards to it; it names no solver's internals
- *   mg_solver.c    the solvers, each a nav_psolver_impl {setup, solve, apply, ..., destroy}:
- *   pcg.c, sor.c,    mg and mgpcg (mg_solver.c), pcg (pcg.c), sor and jacobi (sor.c), fft (fft_solver.c)
- *   fft_solver.c
- *   mg.c           the multigrid hierarchy and cycle (with mg_line.c, mg_direct.c below it)
- *   fft.c          the FFT direct solve's plans and transforms
- *   pcg.c          the preconditioned CG loop on one level (nav_pcg_iterate), the Jacobi preconditioner
+/* Internals shared by the Poisson solver files. Who calls whom (each file only those below it; checked
+ * by tools/check_layers.py from the symbols of the objects):
+ *   poisson.c      the front (nav_psolver.h): checks the options, builds level 0, picks a solver from its
+ *                  table by name (auto: fft.c's rule) and forwards to its nav_psolver_impl
+ *   mg_solver.c    the solvers mg and mgpcg        -> mg.c, pcg.c, frame.c
+ *   fft_solver.c   the solver fft                  -> fft.c, frame.c, level.c
+ *   sor.c          the solvers sor and jacobi      -> frame.c, level.c
+ *   mg.c           the multigrid hierarchy and cycle -> mg_line.c, mg_direct.c, pcg.c (coarsest CG), level.c
+ *   mg_line.c, mg_direct.c  line smoothing, the coarsest level's Cholesky -> level.c
+ *   pcg.c          the CG loop on one level (nav_pcg_iterate), Jacobi, the solver pcg -> frame.c, level.c
+ *   fft.c          the FFT direct solve's plans and transforms (grid and backend only)
  *   frame.c        what every solve shares: the null space, ||b||, the stopping rule, the stationary loop
- *   level.c        the operations on one level (level.h)
- * Callbacks (the preconditioner of nav_pcg_iterate, the step of nav_psolver_iterate, the impl table)
- * are function pointers handed down, never calls up. */
+ *                  -> level.c
+ *   level.c        the operations on one level (level.h) -> grid, backend, core
+ * Callbacks (the preconditioner of nav_pcg_iterate, the step of nav_psolver_iterate, an impl's refresh
+ * called by nav_psolver_refresh) are function pointers handed down, never calls up. */
 #ifndef NAV_POISSON_IMPL_H
 #define NAV_POISSON_IMPL_H
 
