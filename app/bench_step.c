@@ -218,9 +218,9 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
       k[i].seconds = -1;
       /* the FFT solver has no multigrid levels to smooth on (its level 0 keeps no inverse diagonal) */
       if (list[i].needs == 3 && !f->body) continue; /* no immersed body */
-      if (list[i].needs && list[i].needs < 3 && f->poisson->kind == NAV_PSOLVER_FFT) continue;
+      if (list[i].needs && list[i].needs < 3 && f->poisson->impl == &nav_psolver_fft) continue;
       if (list[i].needs >= 4) {
-        if (f->poisson->kind != NAV_PSOLVER_FFT && nav_bench_has_lines(l0, list[i].needs - 4))
+        if (f->poisson->impl != &nav_psolver_fft && nav_bench_has_lines(l0, list[i].needs - 4))
           e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
         continue;
       }

@@ -7,15 +7,15 @@
 #include <string.h>
 
 static struct {
-  const nav_kernel_ops *ops; /* NULL: profiling off */
+  nav_err (*sync)(void); /* the backend's wait; NULL: profiling off */
   nav_profile_phase current;
   double since;
   double seconds[NAV_PHASE_COUNT];
   long work[NAV_PHASE_COUNT][NAV_PHASE_COUNT]; /* [kind][phase charged] */
 } nav_profile_state;
 
-void nav_profile_enable(const nav_kernel_ops *ops) {
-  nav_profile_state.ops = ops;
+void nav_profile_enable(nav_err (*sync)(void)) {
+  nav_profile_state.sync = sync;
   nav_profile_state.current = NAV_PHASE_OTHER;
   nav_profile_state.since = nav_wtime();
   for (int i = 0; i < NAV_PHASE_COUNT; i++) {
@@ -25,7 +25,7 @@ void nav_profile_enable(const nav_kernel_ops *ops) {
 }
 
 void nav_profile_work(nav_profile_phase kind) {
-  if (nav_profile_state.ops) nav_profile_state.work[kind][nav_profile_state.current]++;
+  if (nav_profile_state.sync) nav_profile_state.work[kind][nav_profile_state.current]++;
 }
 
 void nav_profile_work_counts(long counts[NAV_PHASE_COUNT][NAV_PHASE_COUNT]) {
@@ -33,12 +33,12 @@ void nav_profile_work_counts(long counts[NAV_PHASE_COUNT][NAV_PHASE_COUNT]) {
     for (int j = 0; j < NAV_PHASE_COUNT; j++) counts[i][j] = nav_profile_state.work[i][j];
 }
 
-int nav_profile_enabled(void) { return nav_profile_state.ops != NULL; }
+int nav_profile_enabled(void) { return nav_profile_state.sync != NULL; }
 
 nav_profile_phase nav_profile_enter(nav_profile_phase p) {
   const nav_profile_phase prev = nav_profile_state.current;
-  if (!nav_profile_state.ops) return prev;
-  nav_profile_state.ops->sync(); /* charge finished device work to the phase that launched it */
+  if (!nav_profile_state.sync) return prev;
+  nav_profile_state.sync(); /* charge finished device work to the phase that launched it */
   const double now = nav_wtime();
   nav_profile_state.seconds[prev] += now - nav_profile_state.since;
   nav_profile_state.since = now;
@@ -48,7 +48,7 @@ nav_profile_phase nav_profile_enter(nav_profile_phase p) {
 
 void nav_profile_seconds(double seconds[NAV_PHASE_COUNT]) {
   for (int i = 0; i < NAV_PHASE_COUNT; i++) seconds[i] = nav_profile_state.seconds[i];
-  if (nav_profile_state.ops) seconds[nav_profile_state.current] += nav_wtime() - nav_profile_state.since;
+  if (nav_profile_state.sync) seconds[nav_profile_state.current] += nav_wtime() - nav_profile_state.since;
 }
 
 const char *nav_profile_name(nav_profile_phase p) {

@@ -4,15 +4,15 @@
  * that was current, makes p current and returns the previous phase, so a nested phase (the halo
  * exchange inside a ghost fill inside the predictor) is subtracted from its host:
  *   nav_profile_phase prev = nav_profile_enter(NAV_PHASE_HALO); ... nav_profile_enter(prev);
- * When enabled, every switch first waits for the backend (ops->sync), so device work is charged
- * to the phase that launched it; disabled (the default), every call returns at once. One profile
- * per process; not thread-safe (call outside parallel regions). */
+ * When enabled, every switch first waits for the backend (the sync given to nav_profile_enable), so
+ * device work is charged to the phase that launched it; disabled (the default), every call returns at
+ * once. One profile per process; not thread-safe (call outside parallel regions). */
 #ifndef NAV_PROFILE_H
 #define NAV_PROFILE_H
 
 #include <stdio.h>
 
-#include "backend/nav_kernels.h"
+#include "core/nav_error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,8 +28,9 @@ typedef enum nav_profile_phase {
   NAV_PHASE_COUNT
 } nav_profile_phase;
 
-/* Start profiling (phase OTHER current); ops->sync is called at every switch. */
-void nav_profile_enable(const nav_kernel_ops *ops);
+/* Start profiling (phase OTHER current); sync (the backend's ops->sync: waits for the device work launched
+ * so far) is called at every switch. */
+void nav_profile_enable(nav_err (*sync)(void));
 int nav_profile_enabled(void);
 nav_profile_phase nav_profile_enter(nav_profile_phase p);
 /* Seconds charged to each phase so far (the current phase included). */

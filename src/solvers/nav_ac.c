@@ -99,7 +99,7 @@ static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
   ac->nlev = 1;
   const int want = f->cfg->ac_levels > 0 ? f->cfg->ac_levels : NAV_AC_MAX_LEVELS;
   nav_psolver *ps = f->poisson;
-  if (ps->kind != NAV_PSOLVER_MG && ps->kind != NAV_PSOLVER_MGPCG) return NAV_OK;
+  if (!ps->multigrid) return NAV_OK; /* the multigrid hierarchy of mg and mgpcg */
   const int last = ps->gather < ps->nlev ? ps->gather : ps->nlev;
   for (int l = 1; l < last && ac->nlev < want; l++) {
     const nav_box *fb = ac->lev[l - 1].box, *cb = &ps->lev[l].box;

@@ -361,7 +361,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     printf("restart: %s, step %ld, time %.9g\n", opt->restart, f.step, f.t);
   FILE *mon = NULL;
   nav_err err = nav_agree(&f, rank == 0 ? nav_monitor_open(dir, &f, opt->restart ? f.step : -1, &mon) : NAV_OK);
-  if (opt->profile) nav_profile_enable(ops); /* the time loop and the final output, not the set-up */
+  if (opt->profile) nav_profile_enable(ops->sync); /* the time loop and the final output, not the set-up */
   const double t_loop = nav_wtime();
   int stop_signal = 0, steady = 0;
   double steady_tol = c->steady_tol;

@@ -2,8 +2,10 @@
  * without a GPU or driver reports 0 devices. */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "backend/cuda/cuda_device.h"
+#include "backend/cuda/cuda_kernels.h"
 
 extern "C" int nav_cuda_device_count(void) {
   int n = 0;
@@ -40,4 +42,15 @@ extern "C" int nav_cuda_select_device(int index) {
     return -1;
   }
   return 0;
+}
+
+/* The planes per thread of the 3D stencil kernels (cuda_kernels.h): a launch parameter of every kernel file,
+ * so it lives here, below them (vector.cu and poisson.cu both read it). */
+int nav_cuda_kz(void) {
+  static int kz = 0;
+  if (!kz) {
+    const char *e = getenv("NAV_CUDA_KZ");
+    kz = e && atoi(e) > 0 ? atoi(e) : 4;
+  }
+  return kz;
 }

@@ -7,15 +7,6 @@
 
 #include <type_traits>
 
-int nav_cuda_kz(void) {
-  static int kz = 0;
-  if (!kz) {
-    const char *e = getenv("NAV_CUDA_KZ");
-    kz = e && atoi(e) > 0 ? atoi(e) : 4;
-  }
-  return kz;
-}
-
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_laplacian_kernel(nav_box box, const nav_real *x, nav_real *y) {
   NAV_CUDA_INTERIOR(box);

@@ -138,7 +138,7 @@ static nav_err nav_mg_add_level(nav_psolver *ps, const nav_level *f, const int k
   double *wc[3] = {NULL, NULL, NULL};
   nav_err e = nav_mg_coarsen(ps, f, keep, &cd, wc);
   if (e == NAV_OK && f->active) {
-    e = nav_level_init(ps, c, f->ops, &cd, wc, 0);
+    e = nav_level_init(c, f->ops, &cd, wc, (const nav_scalar_bc(*)[2])ps->bc, 0);
     for (int d = 0; d < 3; d++) c->box.keep[d] = keep[d];
   } else if (e == NAV_OK) {
     e = nav_decomp_copy(&cd, &c->dc);
@@ -188,7 +188,7 @@ nav_err nav_mg_setup(nav_psolver *ps) {
     nav_decomp one;
     NAV_CALL(nav_decomp_serial(f->dc.dim, f->N, f->dc.periodic, &one));
     nav_err e =
-        f->dc.rank == 0 ? nav_level_init(ps, t, &nav_kernel_ops_cpu, &one, f->w, 0) : nav_decomp_copy(&one, &t->dc);
+        f->dc.rank == 0 ? nav_level_init(t, &nav_kernel_ops_cpu, &one, f->w, (const nav_scalar_bc(*)[2])ps->bc, 0) : nav_decomp_copy(&one, &t->dc);
     for (int d = 0; d < 3; d++)
       t->N[d] = f->N[d];
     for (int d = 0; d < f->dc.dim && f->dc.rank != 0 && e == NAV_OK; d++) { /* widths everywhere */
@@ -234,17 +234,42 @@ nav_err nav_mg_setup(nav_psolver *ps) {
   return NAV_OK;
 }
 
-void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense) {
-  nav_idx q = 0;
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++)
-      for (int i = 0; i < b->n[0]; i++, q++) {
-        const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
-        if (to_dense)
-          dense[q] = ghosted[p];
-        else
-          ghosted[p] = (nav_real)dense[q];
-      }
+nav_err nav_mg_refresh(nav_psolver *ps) {
+  for (int l = 0; l < ps->nlev; l++) {
+    nav_level *lev = &ps->lev[l];
+    if (!lev->active) continue;
+    NAV_CALL(nav_mg_line_refresh(lev)); /* the split lines' responses follow the operator */
+  }
+  nav_mg_bottom(ps);
+  if (ps->cband_state > 0) ps->cband_state = 0; /* the coarsest level's factor follows the operator */
+  return NAV_OK;
+}
+
+void nav_mg_destroy(nav_psolver *ps) {
+  free(ps->gblock);
+  free(ps->gglobal);
+  free(ps->gstage);
+  free(ps->cband);
+  ps->gblock = ps->gglobal = NULL;
+  ps->gstage = NULL;
+  ps->cband = NULL;
+  nav_mg_graphs_free(ps);
+  nav_real *v[3] = {ps->cz, ps->cp, ps->cq};
+  for (int i = 0; i < 3; i++)
+    if (v[i]) ps->coarse_ops->free(v[i]);
+  ps->cz = ps->cp = ps->cq = NULL;
+  for (int i = 0; i < 3; i++) {
+    if (ps->lo0[i]) ps->ops->free(ps->lo0[i]);
+    ps->lo0[i] = NULL;
+  }
+  for (int l = 0; l < ps->nlev; l++)
+    if (ps->lev[l].ops) nav_mg_line_free(&ps->lev[l]);
+  for (int l = 1; l < ps->nlev; l++) nav_level_free(&ps->lev[l]);
+  ps->nlev = 1;
+  if (ps->transfer.dc.start[0]) {
+    if (ps->transfer.ops) nav_mg_line_free(&ps->transfer);
+    nav_level_free(&ps->transfer);
+  }
 }
 
 /* The staging of a float level (nav_box.lo) in place: its n floats at the start of stage widened to n
@@ -264,11 +289,11 @@ static nav_err nav_mg_gather(nav_psolver *ps, nav_level *f) {
   nav_level *t = &ps->transfer;
   NAV_CALL(f->ops->to_host(ps->gstage, f->r, (size_t)f->box.ntot * (f->box.lo ? sizeof(float) : sizeof(nav_real))));
   if (f->box.lo) nav_mg_stage_widen(ps->gstage, f->box.ntot);
-  nav_mg_dense(&f->box, ps->gstage, ps->gblock, 1);
+  nav_level_dense(&f->box, ps->gstage, ps->gblock, 1);
   NAV_CALL(nav_decomp_gather(&f->dc, ps->gblock, ps->gglobal, 0));
   if (!t->active) return NAV_OK;
   memset(ps->gstage, 0, (size_t)t->box.ntot * sizeof(nav_real));
-  nav_mg_dense(&t->box, ps->gstage, ps->gglobal, 0);
+  nav_level_dense(&t->box, ps->gstage, ps->gglobal, 0);
   return t->ops->from_host(t->r, ps->gstage, (size_t)t->box.ntot * sizeof(nav_real));
 }
 
@@ -278,11 +303,11 @@ static nav_err nav_mg_scatter_add(nav_psolver *ps, nav_level *f) {
   const nav_kernel_ops *ops = f->ops;
   if (t->active) {
     NAV_CALL(t->ops->to_host(ps->gstage, t->x, (size_t)t->box.ntot * sizeof(nav_real)));
-    nav_mg_dense(&t->box, ps->gstage, ps->gglobal, 1);
+    nav_level_dense(&t->box, ps->gstage, ps->gglobal, 1);
   }
   NAV_CALL(nav_decomp_scatter(&f->dc, ps->gglobal, ps->gblock, 0));
   memset(ps->gstage, 0, (size_t)f->box.ntot * sizeof(nav_real));
-  nav_mg_dense(&f->box, ps->gstage, ps->gblock, 0);
+  nav_level_dense(&f->box, ps->gstage, ps->gblock, 0);
   if (f->box.lo) nav_mg_stage_narrow(ps->gstage, f->box.ntot);
   NAV_CALL(ops->from_host(f->r, ps->gstage, (size_t)f->box.ntot * (f->box.lo ? sizeof(float) : sizeof(nav_real))));
   return ops->axpby(&f->box, 1, f->r, 1, f->x);
@@ -324,7 +349,7 @@ static nav_err nav_mg_restrict_cells(nav_psolver *ps, int which) {
     const nav_level *src = gather ? &ps->transfer : f;
     nav_real *sarr = gather ? src->r : *nav_mg_cell_array((nav_level *)src, which), *carr = *nav_mg_cell_array(c, which);
     NAV_CALL(c->ops->restrict_residual(&src->box, sarr, &c->box, carr));
-    NAV_CALL(nav_level_fill_coefficient(ps, c, carr));
+    NAV_CALL(nav_level_fill_coefficient(c, carr));
   }
   return NAV_OK;
 }
@@ -347,13 +372,13 @@ static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const na
     NAV_CALL(ops->relax_colour(&shell[i], lev->x, lev->b, lev->inv_diag, colour, (nav_real)NAV_MG_OMEGA));
   if (!ops->stream_fork) {
     NAV_CALL(ops->relax_colour(core, lev->x, lev->b, lev->inv_diag, colour, (nav_real)NAV_MG_OMEGA));
-    return nav_level_fill(ps, lev, lev->x);
+    return nav_level_fill(lev, lev->x);
   }
   NAV_CALL(ops->stream_fork());
   /* launched before the fill: with MPI transports the host waits inside the fill */
   NAV_CALL(ops->relax_colour(core, lev->x, lev->b, lev->inv_diag, colour, (nav_real)NAV_MG_OMEGA));
   NAV_CALL(ops->stream_use(1));
-  const nav_err e = nav_level_fill(ps, lev, lev->x);
+  const nav_err e = nav_level_fill(lev, lev->x);
   NAV_CALL(ops->stream_use(0));
   NAV_CALL(e);
   return ops->stream_join();
@@ -383,7 +408,7 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
       NAV_CALL(lev->ops->relax_first(&lev->box, lev->x, lev->b, lev->inv_diag, order, (nav_real)NAV_MG_OMEGA));
     else
       NAV_CALL(lev->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
-    NAV_CALL(nav_level_fill(ps, lev, lev->x));
+    NAV_CALL(nav_level_fill(lev, lev->x));
   }
   return NAV_OK;
 }
@@ -416,14 +441,14 @@ static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, i
     if (lev->x_zero) {
       lev->x_zero = 0;
       NAV_CALL(ops->relax_sweep(&lev->box, NULL, lev->b, lev->x, order, omega));
-      NAV_CALL(nav_level_fill(ps, lev, lev->x));
+      NAV_CALL(nav_level_fill(lev, lev->x));
       s = 1;
     }
     for (; s + 1 < count; s += 2) {
       NAV_CALL(ops->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega));
-      NAV_CALL(nav_level_fill(ps, lev, lev->r));
+      NAV_CALL(nav_level_fill(lev, lev->r));
       NAV_CALL(ops->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega));
-      NAV_CALL(nav_level_fill(ps, lev, lev->x));
+      NAV_CALL(nav_level_fill(lev, lev->x));
     }
   }
   for (; s < count; s++) NAV_CALL(nav_mg_sweep(ps, lev, order));
@@ -462,7 +487,7 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
   /* the correction's constant is arbitrary: keep it at 0 so that it does not grow over the cycles
    * (in single precision a drifting constant swallows the digits of the correction) */
   if (ps->singular) NAV_CALL(nav_level_remove_mean(lev, lev->x));
-  return nav_level_fill(ps, lev, lev->x);
+  return nav_level_fill(lev, lev->x);
 }
 
 nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z) {
@@ -505,8 +530,8 @@ static nav_err nav_mg_down(nav_psolver *ps, int l) {
 static nav_err nav_mg_up(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
   if (l + 1 != ps->gather && c->active) NAV_CALL(c->ops->prolong_add(&c->box, c->x, &lev->box, lev->x));
-  NAV_CALL(nav_level_fill(ps, lev, lev->x));
-  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.post_smooth, ps->kind == NAV_PSOLVER_MGPCG));
+  NAV_CALL(nav_level_fill(lev, lev->x));
+  NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.post_smooth, ps->symmetric));
   return NAV_OK;
 }
 
@@ -631,7 +656,7 @@ nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle) {
 int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size) {
   const char *no = NULL;
   if (sizeof(nav_real) == sizeof(float)) no = "the build is single precision";
-  else if (ps->kind != NAV_PSOLVER_MG) no = "it serves the solver mg only";
+  else if (!ps->multigrid || ps->symmetric) no = "it serves the solver mg only";
   else if (!ps->ops->residual_lo) no = "the backend has no float cycles (a device backend has)";
   else if (ps->opt.helmholtz) no = "it serves the Poisson problem only";
   else if (ps->gather >= ps->nlev) no = "the coarsest level is not on the CPU ([pressure] cpu_coarse_cells)";

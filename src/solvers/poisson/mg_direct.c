@@ -79,7 +79,7 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
         const long j = nav_mg_dense_index(b, jk);
         vol[j] = nav_cell_volume(b, jk);
         e[nav_mg_ghosted_index(b, jk)] = 1;
-        NAV_CALL(nav_level_fill(ps, lev, e));
+        NAV_CALL(nav_level_fill(lev, e));
         /* (L e_j) at j and at its neighbours (wrapped across periodic faces); each distinct cell once */
         long seen[7];
         int ns = 0;
@@ -105,7 +105,7 @@ static nav_err nav_mg_direct_factor(nav_psolver *ps, nav_level *lev, int *ok) {
         }
         e[nav_mg_ghosted_index(b, jk)] = 0;
       }
-  NAV_CALL(nav_level_fill(ps, lev, e)); /* zero again, ghosts included */
+  NAV_CALL(nav_level_fill(lev, e)); /* zero again, ghosts included */
   if (ps->singular) {                   /* pin the last unknown */
     for (long j = n - 1 - w < 0 ? 0 : n - 1 - w; j < n - 1; j++)
       NAV_BAND(a, w, n - 1, j) = 0;
@@ -143,7 +143,7 @@ static void nav_mg_direct_substitute(const nav_psolver *ps, const nav_level *lev
   const nav_box *b = &lev->box;
   const long n = (long)b->n[0] * b->n[1] * b->n[2], w = nav_mg_direct_width(lev);
   const double *a = ps->cband, *vol = ps->cband + (size_t)n * (w + 2);
-  nav_mg_dense(b, rhs, y, 1);
+  nav_level_dense(b, rhs, y, 1);
   for (long i = 0; i < n; i++)
     y[i] *= -vol[i];
   if (ps->singular) {
@@ -186,12 +186,12 @@ nav_err nav_mg_direct_solve(nav_psolver *ps, nav_level *lev, int *done) {
   }
   double *y = ps->cband + (size_t)n * (w + 1);
   nav_mg_direct_substitute(ps, lev, lev->b, y); /* x = M^-1 b */
-  nav_mg_dense(b, lev->x, y, 0);
+  nav_level_dense(b, lev->x, y, 0);
   /* one step of refinement with L's own residual: x += M^-1 (b - L x) */
-  NAV_CALL(nav_level_fill(ps, lev, lev->x));
+  NAV_CALL(nav_level_fill(lev, lev->x));
   NAV_CALL(lev->ops->residual(b, lev->x, lev->b, lev->r, NULL));
   nav_mg_direct_substitute(ps, lev, lev->r, y);
-  nav_mg_dense(b, lev->r, y, 0);
+  nav_level_dense(b, lev->r, y, 0);
   NAV_CALL(lev->ops->axpby(b, 1, lev->r, 1, lev->x));
   *done = 1;
   return NAV_OK;

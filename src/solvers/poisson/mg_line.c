@@ -72,7 +72,7 @@ static double nav_mg_anisotropy(const nav_level *lev, int d) {
 int nav_mg_line_dirs(const nav_psolver *ps, const nav_level *lev, int dirs[3]) {
   const char *sm = ps->opt.smoother;
   int n = 0;
-  if (!strcmp(sm, "point") || ps->kind > NAV_PSOLVER_MGPCG) return 0;
+  if (!strcmp(sm, "point") || !ps->multigrid) return 0;
   for (int d = 0; d < lev->dc.dim; d++)
     if (!strcmp(sm, "line") || nav_mg_anisotropy(lev, d) > NAV_MG_LINE_ANISOTROPY) dirs[n++] = d;
   return n;
@@ -243,6 +243,7 @@ static nav_err nav_mg_line_split_colour(nav_level *lev, int d, int colour) {
 }
 
 nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order) {
+  (void)ps;
   for (int q = 0; q < lev->nline; q++) {
     const int d = lev->line_dir[order ? lev->nline - 1 - q : q];
     for (int h = 0; h < 2; h++) {
@@ -251,7 +252,7 @@ nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order) {
       else
         NAV_CALL(lev->ops->relax_line(&lev->box, lev->x, lev->b, lev->lw, lev->r, d, h ^ order, lev->line_kind[d],
                                       (nav_real)NAV_MG_LINE_OMEGA));
-      NAV_CALL(nav_level_fill(ps, lev, lev->x));
+      NAV_CALL(nav_level_fill(lev, lev->x));
     }
   }
   return NAV_OK;

@@ -1,4 +1,6 @@
-/* Preconditioned conjugate gradients for L x = b in the volume-weighted inner product.
+/* Preconditioned conjugate gradients for L x = b in the volume-weighted inner product: the loop on one
+ * level (nav_pcg_iterate, under the multigrid's coarsest solve and the solvers pcg and mgpcg) and the
+ * solver pcg behind the front (poisson_impl.h), preconditioned by Jacobi.
  *
  * L is negative semi-definite; CG runs on it unchanged with a negative definite
  * preconditioner (Jacobi: diag(L)^{-1}; a multigrid cycle approximates L^{-1}): the iterates are
@@ -13,6 +15,7 @@
  * (docs/performance.md), while the same cycle alone converged in 11-13. With a fixed symmetric
  * preconditioner (r_new, z_old) = 0 and both forms agree. */
 #include <math.h>
+#include <stdio.h>
 
 #include "core/nav_error.h"
 #include "solvers/poisson/poisson_impl.h"
@@ -30,7 +33,7 @@ nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_
   double bb, rr, rz, pq;
   NAV_CALL(nav_level_dot(lev, b, b, &bb));
   const double bnorm = nav_level_norm(lev, bb);
-  NAV_CALL(nav_level_fill(ps, lev, x));
+  NAV_CALL(nav_level_fill(lev, x));
   NAV_CALL(ops->residual(bx, x, b, r, &rr));
   nav_reduce_sum(lev->comm, &rr, 1);
   double rnorm = nav_level_norm(lev, rr);
@@ -40,7 +43,7 @@ nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_
     NAV_CALL(ops->copy(p, z, (size_t)bx->ntot * sizeof(nav_real)));
     NAV_CALL(nav_level_dot(lev, r, z, &rz));
     while (it < maxit) {
-      NAV_CALL(nav_level_fill(ps, lev, p));
+      NAV_CALL(nav_level_fill(lev, p));
       NAV_CALL(ops->laplacian(bx, p, q));
       NAV_CALL(nav_level_dot(lev, p, q, &pq));
       if (pq == 0) break; /* p in the null space: nothing left to reduce */
@@ -64,3 +67,42 @@ nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_
   *relres = bnorm > 0 ? rnorm / bnorm : 0;
   return NAV_OK;
 }
+
+static nav_err nav_pcg_setup(nav_psolver *ps) { return nav_psolver_work(ps, 3); }
+
+nav_err nav_pcg_solve(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double t0, nav_real *r,
+                      nav_precond_fn precond, int flexible, nav_psolver_stats *st) {
+  double bnorm, bref, tol;
+  int done;
+  NAV_CALL(nav_psolver_prepare(ps, b));
+  NAV_CALL(nav_psolver_begin(ps, x, b, given, 1, t0, st, &bnorm, &bref, &tol, &done));
+  if (done) return NAV_OK;
+  NAV_CALL(nav_pcg_iterate(ps, &ps->lev[0], x, b, r, ps->work[0], ps->work[1], ps->work[2], precond, flexible, tol,
+                           ps->opt.max_iterations, &st->iterations, &st->relres));
+  st->relres *= bnorm / bref;
+  return nav_psolver_finish(ps, x, t0, st);
+}
+
+static nav_err nav_pcg_impl_solve(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double t0,
+                                  nav_psolver_stats *st) {
+  return nav_pcg_solve(ps, x, b, given, t0, ps->lev[0].r, nav_precond_jacobi, 0, st);
+}
+
+static nav_err nav_pcg_apply(nav_psolver *ps, nav_real *z, nav_real *r) {
+  return nav_precond_jacobi(ps, &ps->lev[0], r, z);
+}
+
+static void nav_pcg_describe(const nav_psolver *ps, char *text, int size) {
+  char notes[96];
+  nav_psolver_notes(ps, notes, sizeof notes);
+  snprintf(text, (size_t)size, "Jacobi-preconditioned CG%s", notes);
+}
+
+const nav_psolver_impl nav_psolver_pcg = {
+    .name = "pcg",
+    .iterative = 1,
+    .setup = nav_pcg_setup,
+    .solve = nav_pcg_impl_solve,
+    .apply = nav_pcg_apply,
+    .describe = nav_pcg_describe,
+};

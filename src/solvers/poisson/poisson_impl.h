@@ -1,40 +1,30 @@
-/* Internals shared by the Poisson solver files: the level hierarchy and the Krylov loop. */
+/* Internals shared by the Poisson solver files. Who calls whom (each file only those below it; checked
+ * by tools/check_layers.py from the symbols of the objects):
+ *   poisson.c      the front (nav_psolver.h): checks the options, builds level 0, picks a solver from its
+ *                  table by name (auto: fft.c's rule) and forwards to its nav_psolver_impl
+ *   mg_solver.c    the solvers mg and mgpcg        -> mg.c, pcg.c, frame.c
+ *   fft_solver.c   the solver fft                  -> fft.c, frame.c, level.c
+ *   sor.c          the solvers sor and jacobi      -> frame.c, level.c
+ *   mg.c           the multigrid hierarchy and cycle -> mg_line.c, mg_direct.c, pcg.c (coarsest CG), level.c
+ *   mg_line.c, mg_direct.c  line smoothing, the coarsest level's Cholesky -> level.c
+ *   pcg.c          the CG loop on one level (nav_pcg_iterate), Jacobi, the solver pcg -> frame.c, level.c
+ *   fft.c          the FFT direct solve's plans and transforms (grid and backend only)
+ *   frame.c        what every solve shares: the null space, ||b||, the stopping rule, the stationary loop
+ *                  -> level.c
+ *   level.c        the operations on one level (level.h) -> grid, backend, core
+ * Callbacks (the preconditioner of nav_pcg_iterate, the step of nav_psolver_iterate, an impl's refresh
+ * called by nav_psolver_refresh) are function pointers handed down, never calls up. */
 #ifndef NAV_POISSON_IMPL_H
 #define NAV_POISSON_IMPL_H
 
 #include "grid/nav_halo.h"
 #include "grid/nav_reduce.h"
+#include "solvers/poisson/level.h"
 #include "solvers/poisson/nav_psolver.h"
 
 #define NAV_MG_MAX_LEVELS 24
 
-/* One multigrid level. Distributed levels have a block on every rank (dc: the partition of the
- * level's global grid, halo: the exchange with the neighbours, comm: the reductions); gathered
- * levels (below the last distributed one, when blocks get small) are serial and live on rank 0
- * only (active = 0 elsewhere; comm MPI_COMM_NULL). */
-typedef struct nav_level {
-  const nav_kernel_ops *ops; /* the backend this level runs on (coarse levels: the CPU) */
-  nav_box box;
-  nav_real *x, *b, *r; /* solution/correction, right-hand side, residual */
-  nav_real *inv_diag;  /* 1 / diag(L) */
-  nav_real *kc;        /* Helmholtz coefficient at the cells (NULL: none); box.kc points to it */
-  nav_real *sv;        /* variable Helmholtz shift at the cells (NULL: none); box.sc points to it */
-  double volume;       /* global */
-  double *w[3];        /* host widths of the GLOBAL grid of the level, index -1..N */
-  int N[3];            /* global cells */
-  nav_decomp dc;       /* partition (a copy; the communicator is shared) */
-  nav_halo *halo;      /* NULL: no neighbour rank */
-  MPI_Comm comm;       /* reductions: MPI_COMM_NULL when the level is one block */
-  int active;          /* this rank works on the level */
-  int nline;           /* multigrid smoothing by zebra lines along line_dir[0..nline-1]; 0: red-black points */
-  int line_dir[3];
-  int x_zero;          /* x is 0 in the cells but not yet stored: its first sweep writes it (nav_mg_zero) */
-  int line_kind[3][2]; /* the ends of the block's lines per direction: +1 Neumann, -1 Dirichlet, 0 ghost kept */
-  nav_real *lw;        /* scratch of the line solves (forward coefficients); NULL without lines */
-  struct nav_line_split *split[3]; /* lines along d split over ranks (mg_line.c); NULL otherwise */
-} nav_level;
-
-enum { NAV_PSOLVER_MG, NAV_PSOLVER_MGPCG, NAV_PSOLVER_PCG, NAV_PSOLVER_SOR, NAV_PSOLVER_JACOBI, NAV_PSOLVER_FFT };
+typedef struct nav_psolver_impl nav_psolver_impl;
 
 typedef struct nav_fft nav_fft; /* fft.c */
 #define NAV_PSOLVER_WORK 4
@@ -42,7 +32,9 @@ typedef struct nav_fft nav_fft; /* fft.c */
 struct nav_psolver {
   const nav_kernel_ops *ops;
   nav_psolver_options opt;
-  int kind;           /* NAV_PSOLVER_* */
+  const nav_psolver_impl *impl; /* the solver in use (the front's table) */
+  int multigrid;      /* the solver cycles the multigrid hierarchy (mg, mgpcg): levels may smooth by lines */
+  int symmetric;      /* the cycle serves CG (mgpcg): post-smoothing black then red */
   double omega;       /* relaxation factor in use (sor, jacobi) */
   double tol_asked;   /* the tolerance asked for; opt.tolerance: the one in use (raised to the precision floor) */
   double setup_s;
@@ -82,6 +74,64 @@ struct nav_psolver {
   char lo_why[96];    /* opt.precision mixed but not applied: the reason */
 };
 
+/* One solver behind the front, as a PETSc PC's ops (PCCreate_Jacobi fills pc->ops): poisson.c keeps a
+ * table of them and finds one by name. The front has built level 0 (ps->lev[0] with its x and b the
+ * caller's), set ps->opt, ps->bc, ps->singular, ps->gather and ps->bottom before setup.
+ *   setup     the solver's own arrays and levels. Collective.
+ *   solve     the whole solve of nav_psolver_solve (its contract), from frame.c's pieces; given: this
+ *             rank's sum of b dV from the caller (nav_psolver_rhs_sum) or NULL; t0: the solve's start.
+ *   apply     z = M r for nav_psolver_precondition (r projected already when singular); NULL: the
+ *             solver is no preconditioner.
+ *   refresh   after the operator changed, once the level diagonals are recomputed (frame.c's
+ *             nav_psolver_refresh): the solver's own dependants; NULL: none.
+ *   restrict  level 0's Helmholtz coefficient (which 0, lev->kc) or variable shift (1, lev->sv) to the
+ *             solver's coarse levels; NULL: none. Collective.
+ *   describe  one line on the solver; destroy: what setup allocated (the front frees level 0). */
+struct nav_psolver_impl {
+  const char *name;
+  int iterative; /* a solve starts from the x it is given (nav_psolver_iterative) */
+  int symmetric; /* the solver needs a symmetric cycle: pre_smooth = post_smooth (mgpcg) */
+  int sweeps;    /* the solver solves by opt.sweeps smoothing sweeps when asked (mg, Helmholtz) */
+  nav_err (*setup)(nav_psolver *ps);
+  nav_err (*solve)(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double t0, nav_psolver_stats *st);
+  nav_err (*apply)(nav_psolver *ps, nav_real *z, nav_real *r);
+  nav_err (*refresh)(nav_psolver *ps);
+  nav_err (*restrict_cells)(nav_psolver *ps, int which);
+  void (*describe)(const nav_psolver *ps, char *text, int size);
+  void (*destroy)(nav_psolver *ps);
+};
+extern const nav_psolver_impl nav_psolver_mg, nav_psolver_mgpcg, nav_psolver_pcg, nav_psolver_sor, nav_psolver_jacobi,
+    nav_psolver_fft;
+
+/* The frame every solve shares (frame.c).
+ * nav_psolver_prepare: the level diagonals when the operator changed (nav_psolver_refresh), and with
+ * staggered unknowns b's pinned rows set to 0 (nav_level_pin).
+ * nav_psolver_begin: b projected to zero mean when singular and project (else b as it is), the stats
+ * reset, bnorm = ||b||; *done = 1 when nothing is left to solve (b with a NaN or Inf: relres = bnorm;
+ * b = 0: x = 0, converged), solve_s set; else bref = max(bnorm, floor) and tol = opt.tolerance bref / bnorm
+ * (the stopping rule ||r|| <= tol ||b|| of nav_pcg_iterate).
+ * nav_psolver_finish (iterative solvers): converged from relres, x's mean removed when singular, its ghosts
+ * filled, solve_s set.
+ * nav_psolver_iterate: the stationary iteration x = step(x) until ||b - L x|| <= tol bref (mg cycles, sor
+ * sweeps, jacobi steps); st->relres = ||r|| / bref. */
+typedef nav_err (*nav_psolver_step_fn)(nav_psolver *ps, nav_real *x, const nav_real *b);
+nav_err nav_psolver_prepare(nav_psolver *ps, nav_real *b);
+nav_err nav_psolver_begin(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, int project, double t0,
+                          nav_psolver_stats *st, double *bnorm, double *bref, double *tol, int *done);
+nav_err nav_psolver_finish(nav_psolver *ps, nav_real *x, double t0, nav_psolver_stats *st);
+nav_err nav_psolver_iterate(nav_psolver *ps, nav_real *x, const nav_real *b, double bref, nav_psolver_step_fn step,
+                            nav_psolver_stats *st);
+/* A stationary solver's solve after nav_psolver_prepare: begin, iterate with step, finish. */
+nav_err nav_psolver_stationary(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double t0,
+                               nav_psolver_step_fn step, nav_psolver_stats *st);
+/* Recompute the diagonals of every level this rank works on for the shift in use (the transfer level
+ * excluded: it is never smoothed), then the solver's refresh. Collective. */
+nav_err nav_psolver_refresh(nav_psolver *ps);
+/* Allocate n work vectors of the finest level into ps->work. */
+nav_err nav_psolver_work(nav_psolver *ps, int n);
+/* ", singular (zero-mean)" and ", tolerance raised to ... (precision)" as they apply. */
+void nav_psolver_notes(const nav_psolver *ps, char *text, int size);
+
 /* z = M^{-1} r for a preconditioner; ctx is the solver. */
 typedef nav_err (*nav_precond_fn)(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z);
 
@@ -92,6 +142,11 @@ typedef nav_err (*nav_precond_fn)(nav_psolver *ps, nav_level *lev, const nav_rea
 nav_err nav_pcg_iterate(nav_psolver *ps, nav_level *lev, nav_real *x, const nav_real *b, nav_real *r, nav_real *z,
                         nav_real *p, nav_real *q, nav_precond_fn precond, int flexible, double tol, int maxit,
                         int *iterations, double *relres);
+/* A solve of the front by nav_pcg_iterate on level 0 (the solvers pcg and mgpcg): prepare, begin, the
+ * iteration with residual vector r (ps->work[0..2] its z, p, q) and precond, relres relative to
+ * bref, finish (frame.c). */
+nav_err nav_pcg_solve(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double t0, nav_real *r,
+                      nav_precond_fn precond, int flexible, nav_psolver_stats *st);
 nav_err nav_precond_jacobi(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z);
 /* z = one multigrid V-cycle applied to r with a zero initial guess (lev is level 0; with the mixed-precision
  * multigrid, ps->lo, the float cycle of nav_mg_cycle_lo). */
@@ -104,6 +159,12 @@ double nav_sor_omega_estimate(const nav_psolver *ps);
  * fcycle). The cycle returns with the ghosts of level l's x filled (every path ends with a fill:
  * the last smoothing sweep, the fill after the correction, or the coarsest solve). */
 nav_err nav_mg_setup(nav_psolver *ps);
+/* After the operator changed (the level diagonals recomputed): the split lines' responses, ps->bottom, the
+ * coarsest level's factor (refactored at the next coarse solve). Collective. */
+nav_err nav_mg_refresh(nav_psolver *ps);
+/* Free what nav_mg_setup and nav_mg_mixed_setup allocated: the levels below 0, the line smoothers (level 0's
+ * too), the transfer level, the gather buffers, the coarsest level's solve, the graphs, the float arrays. */
+void nav_mg_destroy(nav_psolver *ps);
 nav_err nav_mg_cycle(nav_psolver *ps, int l, int fcycle);
 /* opt.sweeps (nav_psolver.h): level 0's x = sweeps smoothing sweeps from x = 0 for its b (order alternating,
  * each colour followed by its ghost fill: x returns with its ghosts filled). Collective. */
@@ -117,8 +178,6 @@ int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size);
 nav_err nav_mg_mixed_setup(nav_psolver *ps);
 nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle);
 
-/* Host copies between a ghosted block array and a dense block (interior, x fastest; mg.c). */
-void nav_mg_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense);
 /* Direct solve of the coarsest level (mg_direct.c): whether it applies to level lev; x = L^{-1} b of the
  * coarsest level lev (b compatible; ghosts of x not filled), factoring first when ps->cband_state is 0;
  * *done = 0 (nothing changed) when the factor is not usable (cband_state -1): the caller solves by CG. */
@@ -138,17 +197,6 @@ nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order);
 nav_err nav_mg_line_refresh(nav_level *lev);
 void nav_mg_line_free(nav_level *lev);
 
-/* Ghost fill of level lev's field x (halo exchange, then the homogeneous boundary types). */
-nav_err nav_level_fill(nav_psolver *ps, const nav_level *lev, nav_real *x);
-/* Ghost fill of a Helmholtz coefficient k of level lev (zero normal gradient, periodic wrap, halo
- * exchange; on level 0 even about the pinned face slots). */
-nav_err nav_level_fill_coefficient(nav_psolver *ps, const nav_level *lev, nav_real *k);
-/* Global dot product sum x y dV of level lev (reduced over the level's ranks). */
-nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y, double *sum);
-/* Set up level lev of partition dc (copied) and global widths w (copied): box, halo, arrays. */
-nav_err nav_level_init(nav_psolver *ps, nav_level *lev, const nav_kernel_ops *ops, const nav_decomp *dc,
-                       double *const w[3], int finest);
-void nav_level_free(nav_psolver *ps, nav_level *lev, int finest);
 /* Helmholtz solvers: ps->bottom from ps->sigma and ps->kmax (mg.c). Not collective (the same on
  * every rank for the levels it cycles). */
 void nav_mg_bottom(nav_psolver *ps);
@@ -156,15 +204,6 @@ void nav_mg_bottom(nav_psolver *ps);
 nav_err nav_mg_coefficients(nav_psolver *ps);
 /* The same for the variable shift (lev->sv). Collective. */
 nav_err nav_mg_shift_fields(nav_psolver *ps);
-/* Volume-weighted RMS norm sqrt(sum x^2 dV / V) from a local sum. */
-double nav_level_norm(const nav_level *lev, double sum_sq);
-/* Subtract the volume-weighted mean of x. */
-nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
-/* The same, and *sum = the sum of x dV before (every rank's; NaN or Inf when x holds one). local:
- * this rank's sum of x dV already computed, in backend memory (nav_psolver_rhs_sum), or NULL (summed
- * here: one launch fewer with it). */
-nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum);
-
 /* FFT direct solver (fft.c). nav_fft_applies: 1 if the FFT solver serves this grid and backend,
  * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
  * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective);
