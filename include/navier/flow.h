@@ -4,7 +4,7 @@
  *     nav_sim_options opt = {.case_file = "cases/cavity2d_re100.ini", .nset = 1,
  *                            .sets = (const char *[]){"grid.nx=64"}};
  *     nav_sim_create(MPI_COMM_WORLD, &opt, &sim);   (case checked, fields allocated, initial condition)
- *     nav_sim_step(sim, 100, NULL);                 (or nav_sim_advance_to(sim, t_end, NULL))
+ *     nav_sim_step(sim, 100, NULL);                 (or nav_sim_advance_to(sim, t_end, -1, NULL))
  *     nav_sim_get_field(sim, "u", block);           (this rank's block, host copy)
  *     nav_sim_write_summary(sim, NULL, 0);          (summary.json in the output folder)
  *     nav_sim_destroy(sim);
@@ -101,8 +101,9 @@ void nav_sim_destroy(nav_sim *sim);
 
 /* n steps; they stop early at [time] end_time (done: the steps taken; may be NULL). */
 int nav_sim_step(nav_sim *sim, long n, long *done);
-/* Steps until time t (the last one shortened to land on t; at most [time] end_time when set). */
-int nav_sim_advance_to(nav_sim *sim, double t, long *done);
+/* Steps until time t (the last one shortened to land on t; at most [time] end_time when set), at most
+ * max_steps of them (< 0: no limit); done: the steps taken (fewer than max_steps: t was reached). */
+int nav_sim_advance_to(nav_sim *sim, double t, long max_steps, long *done);
 int nav_sim_diagnostics_get(nav_sim *sim, nav_sim_diagnostics *d);
 
 int nav_sim_info_get(const nav_sim *sim, nav_sim_info *info);

@@ -229,10 +229,10 @@ static nav_err nav_sim_loop(nav_sim *s, long n, double t_stop, long *done) {
 
 int nav_sim_step(nav_sim *s, long n, long *done) { return nav_sim_loop(s, n, -1, done); }
 
-int nav_sim_advance_to(nav_sim *s, double t, long *done) {
+int nav_sim_advance_to(nav_sim *s, double t, long max_steps, long *done) {
   NAV_CHECK(t > 0, NAV_ERR_INPUT, "nav_sim_advance_to: time %g is not positive", t);
   NAV_CHECK(!s->f.ac, NAV_ERR_INPUT, "nav_sim_advance_to: a pseudo-time run ([time] method = ac) has no time");
-  return nav_sim_loop(s, -1, t, done);
+  return nav_sim_loop(s, max_steps, t, done);
 }
 
 int nav_sim_diagnostics_get(nav_sim *s, nav_sim_diagnostics *d) {
