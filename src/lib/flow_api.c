@@ -130,7 +130,9 @@ static nav_err nav_sim_setup(MPI_Comm comm, const nav_sim_options *opt, nav_sim 
     if (fp) nav_config_print(&s->cfg, fp);
     if (!fp || fclose(fp) != 0) e = nav_error_set(NAV_ERR_IO, __FILE__, __LINE__, __func__, "%s: cannot write", path);
   }
-  NAV_CALL(nav_sim_agree(comm, e));
+  e = nav_sim_agree(comm, e);
+  if (e != NAV_OK && s->rank == 0) nav_output_abandon(s->dir); /* as navier run: the folder as it was */
+  NAV_CALL(e);
   s->dt = s->f.dt_old;
   return NAV_OK;
 }

@@ -5,6 +5,7 @@
   set_field then step equals a restart: the state arrays and clock of step 100 set into a fresh simulation,
   100 more steps, equal `navier run --restart` of the step-100 checkpoint bit for bit;
   run(until=, every=, callback=) lands on the time and calls back at the cadence;
+  a case given as INI text runs, and its errors name "(string):LINE";
   arrays() are views of the same values as fields();
   a wrong key raises NavierError with the `FILE:LINE: key` message (an override and a case file line), and the
   interpreter then exits normally (nothing left running).
@@ -88,7 +89,18 @@ check(all(k == 10 * (i + 1) for i, (k, _) in enumerate(seen[:-1])) and seen[-1][
       f"callback every 10 steps and at the end ({len(seen)} calls)")
 small.close()
 
-# 4. wrong keys: NavierError with FILE:LINE: key, and a clean exit
+# 4. a case as INI text; its errors name "(string)" and the line
+text = navier.Simulation(config="[grid]\nnx = 16\nny = 8\n", output="pytext")
+check(text.shape == (16, 8) and text.step(3) == 3, "Simulation(config=INI text): a 16 x 8 grid, 3 steps")
+text.close()
+try:
+    navier.Simulation(config="[grid]\nnx = 16\nnyy = 8\n", output="pytext_bad")
+    check(False, "a bad key in INI text raises")
+except navier.NavierError as e:
+    check("(string):3: key 'grid.nyy'" in str(e) and e.code == 1, f"a bad key in INI text: {e}")
+check(not os.path.exists("pytext_bad"), "a refused case leaves no output folder")
+
+# 5. wrong keys: NavierError with FILE:LINE: key, and a clean exit
 with open("bad.ini", "w") as fp:
     fp.write("[grid]\nnxx = 3\n")
 code = textwrap.dedent("""
