@@ -26,6 +26,7 @@ import atexit
 import ctypes
 import ctypes.util
 import os
+import weakref
 
 import numpy as np
 
@@ -96,9 +97,18 @@ def _library():
     if so.value != ctypes.sizeof(_Options) or sr.value != ctypes.sizeof(_Result):
         raise OSError(f"libnavier.so's structures ({so.value}, {sr.value} bytes) differ from this binding's "
                       f"({ctypes.sizeof(_Options)}, {ctypes.sizeof(_Result)}): update navier_poisson.py")
-    atexit.register(lib.nav_poisson_finalize_serial)
+    atexit.register(_finalize, lib)
     _lib = lib
     return lib
+
+
+_live = weakref.WeakSet()  # open solvers: destroyed at exit before MPI ends
+
+
+def _finalize(lib):
+    for solver in list(_live):
+        solver.close()
+    lib.nav_poisson_finalize_serial()
 
 
 def _check(code, info=None):
@@ -130,6 +140,7 @@ class Solver:
         opt.tolerance, opt.max_iterations = tolerance, max_iterations
         self._ps = ctypes.c_void_p()
         _check(lib.nav_poisson_create_serial(ctypes.byref(opt), ctypes.byref(self._ps)))
+        _live.add(self)
         n3, lo3 = (ctypes.c_int * 3)(*(self.shape + (1,) * (3 - dim))), (ctypes.c_int * 3)(0, 0, 0)
         widths = (ctypes.POINTER(ctypes.c_double) * 3)()
         faces = ((ctypes.c_int * 2) * 3)()

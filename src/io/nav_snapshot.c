@@ -56,6 +56,22 @@ static const char *nav_plot_python(void) {
   return access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
+/* The plot tool: the installed copy beside the running program (PREFIX/bin/navier ->
+ * PREFIX/share/navier/tools/navier-plot, after `cmake --install`), else the source tree's. */
+static const char *nav_plot_tool(void) {
+  static char path[4200];
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    snprintf(path, sizeof path, "%s/../share/navier/tools/navier-plot", exe);
+    if (access(path, R_OK) == 0) return path;
+  }
+  return NAV_PLOT_TOOL;
+}
+
 int nav_plot_exec(int argc, char **argv) {
   const char *tool = getenv("NAVIER_PLOT");
   const int own = !(tool && tool[0]);
@@ -63,7 +79,7 @@ int nav_plot_exec(int argc, char **argv) {
   if (!args) return 1;
   int n = 0;
   if (own) args[n++] = (char *)nav_plot_python();
-  args[n++] = (char *)(own ? NAV_PLOT_TOOL : tool);
+  args[n++] = (char *)(own ? nav_plot_tool() : tool);
   for (int i = 0; i < argc; i++) args[n++] = argv[i];
   args[n] = NULL;
   fflush(stdout);
@@ -79,7 +95,7 @@ int nav_plots_run(const char *dir) {
   if (tool && tool[0]) {
     snprintf(cmd, sizeof cmd, "'%s' '%s'", tool, dir);
   } else {
-    tool = NAV_PLOT_TOOL;
+    tool = nav_plot_tool();
     snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", nav_plot_python(), tool, dir);
   }
   printf("plots: %s\n", cmd);
