@@ -52,24 +52,56 @@ static const nav_config_keys *const nav_blocks[] = {
 
 /* cross-key checks, in the order they report */
 static const nav_config_check_fn nav_checks[] = {
-    nav_check_dims,          nav_check_periodic,    nav_check_stop,   nav_check_decomposition, nav_check_output,
-    nav_check_grid,          nav_check_method,      nav_check_sweeps, nav_check_turbulence,    nav_check_initial,
-    nav_check_face_velocity, nav_check_temperature, nav_check_inflow, nav_check_drive,         nav_check_kovasznay,
-    nav_check_bodies,        nav_check_nu_t,
+    nav_check_dims,          /* grid: nz = 1 in 2D */
+    nav_check_periodic,      /* grid: periodic faces in pairs */
+    nav_check_stop,          /* flow: a stop criterion */
+    nav_check_decomposition, /* grid: the split over the ranks */
+    nav_check_output,        /* flow: formats of this build */
+    nav_check_grid,          /* grid: the spacing of each direction */
+    nav_check_method,        /* flow: artificial compressibility */
+    nav_check_sweeps,        /* flow: diffusion_sweeps */
+    nav_check_turbulence,    /* turbulence */
+    nav_check_initial,       /* flow: abc, shear_wave, taylor_green */
+    nav_check_face_velocity, /* grid: wall and face velocities */
+    nav_check_temperature,   /* heat (sets diffusivity, buoyancy, nu = pr) */
+    nav_check_inflow,        /* flow: inflow and outflow faces */
+    nav_check_drive,         /* drive: a periodic forcing_direction */
+    nav_check_kovasznay,     /* flow: kovasznay in 2D */
+    nav_check_bodies,        /* bodies (sets nbodies) */
+    nav_check_nu_t,          /* flow: nu_t = linear >= 0 */
 };
 
 /* the consistency rules of the reference, in its order */
 static const char *const nav_rules[] = {
-    nav_rule_periodic_pairs, nav_rule_dim2,          nav_rule_stop,   nav_rule_initial,    nav_rule_shear_wave,
-    nav_rule_wall_velocity,  nav_rule_face_velocity, nav_rule_inflow, nav_rule_forcing,    nav_rule_format,
-    nav_rule_heat_input,     nav_rule_heat_faces,    nav_rule_nu_t,   nav_rule_turbulence, nav_rule_bodies,
+    nav_rule_periodic_pairs, /* grid */
+    nav_rule_dim2,           /* grid */
+    nav_rule_stop,           /* flow */
+    nav_rule_initial,        /* flow */
+    nav_rule_shear_wave,     /* flow */
+    nav_rule_wall_velocity,  /* grid */
+    nav_rule_face_velocity,  /* grid */
+    nav_rule_inflow,         /* flow */
+    nav_rule_forcing,        /* drive */
+    nav_rule_format,         /* flow */
+    nav_rule_heat_input,     /* heat */
+    nav_rule_heat_faces,     /* heat */
+    nav_rule_nu_t,           /* flow */
+    nav_rule_turbulence,     /* turbulence */
+    nav_rule_bodies,         /* bodies */
 };
 
 static const char *const nav_scaling[] = {nav_flow_scaling, nav_heat_scaling};
 
-static const nav_config_schema nav_schema = {nav_sections, NAV_LEN(nav_sections), nav_blocks, NAV_LEN(nav_blocks),
-                                             nav_checks,   NAV_LEN(nav_checks),   nav_rules,  NAV_LEN(nav_rules),
-                                             nav_scaling,  NAV_LEN(nav_scaling)};
+static const nav_config_schema nav_schema = {.sections = nav_sections,
+                                             .nsections = NAV_LEN(nav_sections),
+                                             .blocks = nav_blocks,
+                                             .nblocks = NAV_LEN(nav_blocks),
+                                             .checks = nav_checks,
+                                             .nchecks = NAV_LEN(nav_checks),
+                                             .rules = nav_rules,
+                                             .nrules = NAV_LEN(nav_rules),
+                                             .scaling = nav_scaling,
+                                             .nscaling = NAV_LEN(nav_scaling)};
 
 void nav_config_defaults(nav_config *cfg) { nav_config_defaults_schema(cfg, &nav_schema); }
 
