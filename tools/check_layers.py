@@ -8,6 +8,8 @@ navier_petsc when PETSc is on, and the navier binary are read with `nm -P`):
 
     cmake --build build -j2 --target navier && tools/check_layers.py build
     tools/check_layers.py build --edges      # also list every arrow with the symbols it uses
+    tools/check_layers.py build --source DIR # the includes of DIR/src/core instead of the build's source
+                                             # folder (a build of an older commit than its folder holds)
 
 File A -> file B when A's object uses a global symbol that B's object defines (a symbol with more
 than one definition, e.g. a weak C++ instance in the CUDA objects, is left out). It prints
@@ -212,7 +214,16 @@ def repo_of(build):
 
 
 def main(argv):
-    if not argv or argv[0].startswith("-") or len(argv) > 2 or (len(argv) == 2 and argv[1] != "--edges"):
+    edges_wanted, source = False, None
+    rest = argv[1:]
+    while rest:
+        if rest[0] == "--edges":
+            edges_wanted, rest = True, rest[1:]
+        elif rest[0] == "--source" and len(rest) > 1:
+            source, rest = rest[1], rest[2:]
+        else:
+            break
+    if not argv or argv[0].startswith("-") or rest:
         sys.stderr.write(__doc__)
         return 2
     build = argv[0]
@@ -223,7 +234,7 @@ def main(argv):
     edges = demangle(graph(objs))
     n_edges = sum(len(v) for v in edges.values())
     print(f"{len(objs)} object files, {n_edges} arrows (file A -> file B: A uses a symbol B defines)")
-    if len(argv) == 2:
+    if edges_wanted:
         for a in sorted(edges):
             for b, syms in sorted(edges[a].items()):
                 print(f"  {a} -> {b}: {', '.join(syms)}")
@@ -251,7 +262,7 @@ def main(argv):
         more = f" +{len(syms) - 3}" if len(syms) > 3 else ""
         print(f"  {a} ({na}) -> {b} ({nb}): {', '.join(syms[:3])}{more}")
 
-    inc = core_includes(repo_of(build))
+    inc = core_includes(source or repo_of(build))
     print(f"\ncore files including a higher layer's header: {len(inc)}")
     for f, n, h, name in inc:
         print(f"  {f}:{n}: includes {h} ({name})")
