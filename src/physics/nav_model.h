@@ -43,6 +43,7 @@
 struct nav_host_fields; /* io/nav_validation.h: the global fields gathered on rank 0 */
 
 #define NAV_MODELS_MAX 16        /* models of one run */
+struct nav_model_set;
 #define NAV_MODEL_SECTIONS 4     /* key sections of one model */
 #define NAV_STATE_MAX 24         /* state arrays of a run (solver and models) */
 
@@ -89,6 +90,15 @@ typedef struct nav_flow_view {
   nav_real *nut;               /* the eddy viscosity at the cells that viscosity hooks fill (NULL: constant nu) */
   nav_scalar_slot *scalar;     /* the transported scalar slot (a model fills it in create) */
   double *max_diffusivity;     /* the largest scalar diffusivity of the explicit time-step limit: create may raise it */
+  const struct nav_model_set *models; /* every active model (nav_models_field: another model's fields) */
+  /* services of the solver, called with v->solver (NULL where the solver has none) */
+  void *solver;
+  /* the increment r of u_c over the last predictor of a step dt from a unit body force along c (explicit:
+   * NULL, r = dt e_c; implicit: the Helmholtz response, backend memory owned by the solver) and its bulk
+   * velocity (1/V) sum r dV_c */
+  nav_err (*response)(void *solver, int c, double dt, const nav_real **r, double *bulk);
+  /* the volume flux through every inflow and outflow face, outward positive (0 on other faces) */
+  nav_err (*open_fluxes)(void *solver, double flux[3][2]);
   /* time: of u^n in rhs and force hooks, of u^{n+1} in after_projection and later hooks */
   double t;
   long step;
@@ -151,11 +161,15 @@ typedef struct nav_model_ops {
   void (*summary)(const nav_model *m, const nav_flow_view *v, FILE *out);
   /* The model's lines of the final log (stdout). Rank 0, not collective. */
   void (*log)(const nav_model *m, const nav_flow_view *v);
-  /* At the end of a run, from the global host fields h (rank 0; NULL pointers on the others): a
-   * report the summary writes afterwards (forces on bodies). Collective. */
-  nav_err (*report)(nav_model *m, nav_flow_view *v, const struct nav_host_fields *h);
+  /* At the end of a run, from the final state and the global host fields h (rank 0; NULL pointers on
+   * the others): a report the summary writes afterwards (forces on bodies, a channel's profile), files
+   * into the output folder dir (rank 0). Collective. */
+  nav_err (*report)(nav_model *m, nav_flow_view *v, const struct nav_host_fields *h, const char *dir);
   /* Its checkpoint arrays (the current pointers) into a[]; returns their count. Not collective. */
   int (*state)(nav_model *m, nav_state_array *a);
+  /* Its cell-centred output fields (ghosts filled) by name ("k", "omega", "nut") into a[]; returns
+   * their count. Not collective. */
+  int (*fields)(const nav_model *m, const nav_flow_view *v, nav_state_array *a);
   /* After a restart set the interior points of the state arrays: refill their ghosts and what
    * depends on them. */
   nav_err (*restored)(nav_model *m, nav_flow_view *v);
@@ -165,6 +179,8 @@ typedef struct nav_model_ops {
 struct nav_model {
   const nav_model_ops *ops;
   void *data;
+  int rhs_off; /* create sets 1 when its rhs hook adds nothing in this case (the solver may then fuse
+                  N(u) and the AB2 update in one pass) */
 };
 
 /* The active models of a run, in registry order. */
@@ -183,9 +199,19 @@ const nav_model_ops *nav_model_find(const char *name);
 void nav_models_select(const nav_config *cfg, nav_model_set *set);
 /* 1 if a model of set has a viscosity hook (the solver then keeps a nu_t array). Not collective. */
 int nav_models_viscous(const nav_model_set *set);
+/* 1 if an active model of set adds to N(u) (an rhs hook not switched off). Not collective. */
+int nav_models_rhs_on(const nav_model_set *set);
+/* The cell field called name of some model of set (nav_model_ops.fields), or NULL. Not collective. */
+nav_real *nav_models_field(const nav_model_set *set, const nav_flow_view *v, const char *name);
+/* diagnose of the one model called name (if active). */
+nav_err nav_models_diagnose_one(nav_model_set *set, nav_flow_view *v, const char *name);
 /* The model of set called name (its data), or NULL: for a test or a model that reads another's
  * output; the solver and the output never use it. */
 void *nav_models_data(const nav_model_set *set, const char *name);
+
+/* A number for JSON (summary hooks), printed by fmt into buf: "null" when it is NaN or Inf (a failed
+ * run), which JSON cannot write. */
+const char *nav_json_real(double v, const char *fmt, char buf[32]);
 
 /* The hooks over every model of set, in order; the first error stops the loop. */
 nav_err nav_models_create(nav_model_set *set, nav_flow_view *v);
@@ -203,7 +229,7 @@ void nav_models_monitor_header(const nav_model_set *set, const nav_flow_view *v,
 void nav_models_monitor_row(const nav_model_set *set, const nav_flow_view *v, FILE *out);
 void nav_models_summary(const nav_model_set *set, const nav_flow_view *v, FILE *out);
 void nav_models_log(const nav_model_set *set, const nav_flow_view *v);
-nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h);
+nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h, const char *dir);
 /* Appends the models' state arrays to a[] after the first n; returns the new count. */
 int nav_models_state(nav_model_set *set, nav_state_array *a, int n);
 nav_err nav_models_restored(nav_model_set *set, nav_flow_view *v);

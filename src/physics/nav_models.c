@@ -6,9 +6,13 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "physics/drive/nav_drive.h"
+#include "physics/turbulence/nav_sst.h"
 
 /* In the order the step calls them. */
 const nav_model_ops *const nav_model_registry[] = {
+    &nav_model_drive,
+    &nav_model_sst,
     NULL,
 };
 
@@ -29,6 +33,30 @@ int nav_models_viscous(const nav_model_set *set) {
   for (int i = 0; i < set->n; i++)
     if (set->m[i].ops->viscosity) return 1;
   return 0;
+}
+
+int nav_models_rhs_on(const nav_model_set *set) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->rhs && !set->m[i].rhs_off) return 1;
+  return 0;
+}
+
+nav_real *nav_models_field(const nav_model_set *set, const nav_flow_view *v, const char *name) {
+  for (int i = 0; i < set->n; i++) {
+    if (!set->m[i].ops->fields) continue;
+    nav_state_array a[NAV_STATE_MAX];
+    const int n = set->m[i].ops->fields(&set->m[i], v, a);
+    for (int q = 0; q < n; q++)
+      if (!strcmp(a[q].name, name)) return a[q].data;
+  }
+  return NULL;
+}
+
+nav_err nav_models_diagnose_one(nav_model_set *set, nav_flow_view *v, const char *name) {
+  for (int i = 0; i < set->n; i++)
+    if (!strcmp(set->m[i].ops->name, name) && set->m[i].ops->diagnose)
+      NAV_CALL(set->m[i].ops->diagnose(&set->m[i], v));
+  return NAV_OK;
 }
 
 void *nav_models_data(const nav_model_set *set, const char *name) {
@@ -56,7 +84,11 @@ void nav_models_destroy(nav_model_set *set, nav_flow_view *v) {
     if (set->m[i].ops->hook) NAV_CALL(set->m[i].ops->hook(&set->m[i], v, s));                                          \
   return NAV_OK
 
-nav_err nav_models_rhs(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) { NAV_MODELS_STEP_LOOP(rhs); }
+nav_err nav_models_rhs(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->rhs && !set->m[i].rhs_off) NAV_CALL(set->m[i].ops->rhs(&set->m[i], v, s));
+  return NAV_OK;
+}
 nav_err nav_models_force(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) { NAV_MODELS_STEP_LOOP(force); }
 nav_err nav_models_after_projection(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) {
   NAV_MODELS_STEP_LOOP(after_projection);
@@ -112,9 +144,9 @@ void nav_models_log(const nav_model_set *set, const nav_flow_view *v) {
     if (set->m[i].ops->log) set->m[i].ops->log(&set->m[i], v);
 }
 
-nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h) {
+nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h, const char *dir) {
   for (int i = 0; i < set->n; i++)
-    if (set->m[i].ops->report) NAV_CALL(set->m[i].ops->report(&set->m[i], v, h));
+    if (set->m[i].ops->report) NAV_CALL(set->m[i].ops->report(&set->m[i], v, h, dir));
   return NAV_OK;
 }
 
