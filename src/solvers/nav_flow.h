@@ -35,7 +35,7 @@
 #include "solvers/nav_heat.h"
 #include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
-#include "physics/nav_body.h"
+#include "physics/bodies/nav_body.h"
 
 typedef struct nav_flow {
   const nav_config *cfg;
@@ -85,7 +85,7 @@ typedef struct nav_flow {
   nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
   nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
   struct nav_turbulence *turb; /* the k-omega SST model (physics/nav_turbulence.h); NULL: [turbulence] model = off */
-  struct nav_body *body; /* immersed bodies (physics/nav_body.h); NULL: none */
+  struct nav_body *body; /* immersed bodies (physics/bodies/nav_body.h); NULL: none */
   /* a pressure solve whose NaN/Inf check of div u* is deferred (nav_psolver_deferred_bad): its step
    * (1-based, as the blow-up message counts), time and dt, for the message of nav_flow_dt/check */
   long deferred_step;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "io/nav_validation.h"
-#include "physics/nav_body.h"
+#include "physics/bodies/nav_body.h"
 #include "solvers/nav_flow.h"
 
 void nav_body_monitor_header(const nav_flow *f, FILE *out) {

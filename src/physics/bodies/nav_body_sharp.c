@@ -36,7 +36,7 @@
 
 #include "backend/common/nav_point_ibm.h"
 #include "core/nav_error.h"
-#include "physics/nav_body.h"
+#include "physics/bodies/nav_body.h"
 #include "solvers/nav_flow.h"
 
 /* One forced face as built on the host. */

@@ -4,7 +4,7 @@
  * Placement X = c + R (s x - c) + t, R = Rz(angle_z) Ry(angle_y) Rx(angle_x) (degrees, right-handed,
  * fixed axes: x first). A distance in the file scales by s; R is orthogonal, so the inverse is
  * x = (R^T (X - t - c) + c) / s and a normal turns by R. */
-#include "physics/nav_geom.h"
+#include "physics/bodies/nav_geom.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/nav_geom_impl.h"
+#include "physics/bodies/nav_geom_impl.h"
 
 nav_err nav_geom_slurp(const char *path, char **data, size_t *len, char *msg, size_t size) {
   *data = NULL, *len = 0;

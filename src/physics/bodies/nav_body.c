@@ -1,5 +1,5 @@
 /* Immersed bodies: set-up of the face tags and the forcing of each step (see nav_body.h). */
-#include "physics/nav_body.h"
+#include "physics/bodies/nav_body.h"
 
 #include <math.h>
 #include <stdio.h>
