@@ -102,6 +102,9 @@ typedef struct nav_body {
   struct nav_sharp *sharp; /* the stencils of the sharp-interface forcing (NULL: diffuse forcing, the tags) */
 } nav_body;
 
+/* The body frame in the world and the faces of the grid (nav_body_frame.c). */
+/* o->lo, o->hi: the world bounding box of body o where its frame is now (center, angle, scale). */
+void nav_body_world_bounds(nav_body_one *o);
 /* Signed distance of the world point x to body o (negative inside). */
 double nav_body_distance(const nav_body_one *o, const double x[3]);
 /* The unit normal n (outward) of body o's distance at x in dim directions, by central differences of step

@@ -5,9 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/nav_validation.h"
+#include "grid/nav_host_fields.h"
 #include "physics/bodies/nav_body.h"
 #include "solvers/nav_flow.h"
+
+/* Component c (c < 0: pressure) of the global host fields h at x (nav_host_fields.h). */
+static double nav_body_sample(const nav_flow *f, const nav_host_fields *h, int c, const double x[3]) {
+  return nav_host_interpolate_grid(f->dim, f->n, f->xf, f->w, h, c, x);
+}
 
 void nav_body_monitor_header(const nav_flow *f, FILE *out) {
   const nav_body *B = f->body;
@@ -101,8 +106,8 @@ static void nav_body_slip(const nav_flow *f, const nav_host_fields *h, const nav
         }
         for (int c = 0; c < f->dim; c++) { /* against the rigid velocity of the surface there */
           const double v = nav_body_rigid_velocity(o, c, xs);
-          const double du = nav_host_interpolate(f, h, c, xs) - v;
-          const double dx = 2 * nav_host_interpolate(f, h, c, x1) - nav_host_interpolate(f, h, c, x2p) - v;
+          const double du = nav_body_sample(f, h, c, xs) - v;
+          const double dx = 2 * nav_body_sample(f, h, c, x1) - nav_body_sample(f, h, c, x2p) - v;
           e2 += du * du;
           ex2 += dx * dx;
         }
@@ -128,11 +133,11 @@ static double nav_body_wake(const nav_flow *f, const nav_host_fields *h, const n
   const double step = 0.25 * hmin, xend = f->xf[0][f->n[0]] - f->w[0][f->n[0] - 1];
   double x[3] = {o->hi[0], o->center[1], 0};
   /* march from the rear: the wake region of u < 0 must start within a cell of it */
-  double u = nav_host_interpolate(f, h, 0, x);
+  double u = nav_body_sample(f, h, 0, x);
   const double limit = o->hi[0] + 2 * f->w[0][0] + 4 * hmin;
   while (u >= 0 && x[0] < limit && x[0] < xend) {
     x[0] += step;
-    u = nav_host_interpolate(f, h, 0, x);
+    u = nav_body_sample(f, h, 0, x);
   }
   if (u >= 0) return 0;
   double xprev = x[0], uprev = u;
@@ -140,7 +145,7 @@ static double nav_body_wake(const nav_flow *f, const nav_host_fields *h, const n
     xprev = x[0];
     uprev = u;
     x[0] += step;
-    u = nav_host_interpolate(f, h, 0, x);
+    u = nav_body_sample(f, h, 0, x);
   }
   const double xz = u >= 0 ? xprev + (x[0] - xprev) * (-uprev) / (u - uprev) : x[0];
   return (xz - o->hi[0]) / f->cfg->reference_length;
