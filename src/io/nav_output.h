@@ -51,7 +51,6 @@ typedef struct nav_summary {
   double steady_residual; /* the last measured steady residual (f->change) */
   int steady_converged;   /* it fell below steady_tol */
   double steady_wall_s;   /* wall seconds of the loop up to the stop */
-  const struct nav_channel_diag *channel; /* a driven channel (io/nav_channel.h): "channel": {...}; NULL: none */
   const nav_body_stats *bodies; /* one per body of f->body (nav_body_report), or NULL */
   double steady_work;     /* artificial compressibility: finest-grid work units (nav_ac_work); < 0: none */
 } nav_summary;
@@ -62,8 +61,5 @@ typedef struct nav_summary {
 nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h);
 
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v);
-/* A number for JSON, printed by fmt into buf: "null" when it is NaN or Inf (a failed run), which JSON cannot
- * write. */
-const char *nav_json_real(double v, const char *fmt, char buf[32]);
 
 #endif

@@ -9,6 +9,7 @@
 #include "backend/common/nav_point_viscous.h"
 #include "core/nav_error.h"
 #include "grid/nav_reduce.h"
+#include "physics/nav_helmholtz.h"
 #include "solvers/nav_flow.h"
 #include "solvers/nav_open.h"
 
@@ -90,25 +91,13 @@ static nav_err nav_diffusion_nut(nav_flow *f) {
   return NAV_OK;
 }
 
-void nav_diffusion_options(const nav_config *cfg, nav_psolver_options *po) {
-  memset(po, 0, sizeof *po);
-  snprintf(po->solver, sizeof po->solver, "mg");
-  snprintf(po->cycle, sizeof po->cycle, "v");
-  po->tolerance = cfg->diffusion_tolerance;
-  po->max_iterations = cfg->max_iterations;
-  po->pre_smooth = po->post_smooth = 2;
-  po->cpu_coarse_cells = cfg->cpu_coarse_cells;
-  po->helmholtz = 1;
-  po->sweeps = cfg->diffusion_sweeps;
-}
-
 nav_err nav_diffusion_create(nav_flow *f) {
   const nav_config *cfg = f->cfg;
   /* implicit diffusion is a time scheme of the projection; artificial compressibility marches its own
    * pseudo-time (nav_ac.h) and leaves the key unused */
   const int implicit = !strcmp(cfg->diffusion, "implicit") && strcmp(cfg->method, "artificial_compressibility");
-  /* an eddy viscosity: prescribed, or filled by the turbulence model (nav_turbulence.h; 0 until then) */
-  const int nut = strcmp(cfg->nu_t, "none") != 0 || strcmp(cfg->turbulence_model, "off") != 0;
+  /* an eddy viscosity: prescribed, or filled by a model (its viscosity hook, nav_model.h; 0 until then) */
+  const int nut = strcmp(cfg->nu_t, "none") != 0 || nav_models_viscous(&f->models);
   if (!implicit && !nut) return NAV_OK;
   f->diff = calloc(1, sizeof *f->diff);
   NAV_CHECK(f->diff, NAV_ERR_MEMORY, "cannot allocate the diffusion solver");
@@ -117,7 +106,7 @@ nav_err nav_diffusion_create(nav_flow *f) {
   D->nu_max = cfg->nu;
   if (implicit) {
     nav_psolver_options po;
-    nav_diffusion_options(cfg, &po);
+    nav_helmholtz_options(cfg, &po);
     nav_scalar_bc bc[3][2];
     for (int c = 0; c < f->dim; c++) {
       nav_diffusion_bc(f, c, bc);
@@ -179,34 +168,15 @@ static nav_err nav_diffusion_rms(nav_flow *f, const nav_real *x, double *rms) {
   return NAV_OK;
 }
 
-/* Solve k lap(x) - sigma x = -sigma rhs (rhs overwritten) with the Helmholtz solver ps, warm
- * started from x; k = kscale (constant) or the solver's coefficient (kscale = 1). The increment's
- * right-hand side vanishes at a steady state, so the stopping rule has a floor: the error of x is
- * about |r| / s, and |r| <= tol s scale F (scale: the size of the unknown) bounds it by tol scale F.
- * It adds tol F / dt to the steady-state change |du| / (dt |u|): F = dt max(1, steady_tol / (10
- * tol)), at most 1, keeps that below a tenth of steady_tol (and below tol without a steady stop). */
+/* The Helmholtz solve of nav_helmholtz.h for the step being computed (f->step + 1). */
 static nav_err nav_diffusion_solve(nav_flow *f, nav_psolver *ps, double sigma, double kscale, double scale,
                                    double dt, nav_real *x, nav_real *rhs) {
-  const double s = sigma / kscale, tol = f->cfg->diffusion_tolerance;
-  const double F = fmin(1, dt * fmax(1, 0.1 * f->cfg->steady_tol / tol));
-  NAV_CALL(f->ops->axpby(&f->box, (nav_real)-s, rhs, 0, rhs));
-  NAV_CALL(nav_psolver_set_shift(ps, s));
-  nav_psolver_set_floor(ps, s * scale * F);
-  nav_psolver_stats st;
-  NAV_CALL(nav_psolver_solve(ps, x, rhs, &st));
-  NAV_CHECK(isfinite(st.relres), NAV_ERR_BLOWUP,
-            "the flow blew up at step %ld, time %.6g: the implicit diffusion right-hand side is NaN or Inf; reduce "
-            "[time] dt or cfl",
-            f->step + 1, f->t);
-  NAV_CHECK(st.converged, NAV_ERR_CONVERGENCE,
-            "implicit diffusion solve did not converge at step %ld, time %.6g: relative residual %.3e after %d "
-            "cycles (tolerance %.1e); raise [pressure] max_iterations or [time] diffusion_tolerance",
-            f->step + 1, f->t, st.relres, st.iterations, f->cfg->diffusion_tolerance);
-  if (st.iterations > f->diff->iterations) f->diff->iterations = st.iterations;
-  return NAV_OK;
+  return nav_helmholtz_solve(f->cfg, f->ops, &f->box, ps, sigma, kscale, scale, dt, x, rhs, f->step + 1, f->t,
+                             &f->diff->iterations);
 }
 
-nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
+nav_err nav_diffusion_predict(nav_flow *f, nav_flow_view *v, const nav_step_info *si) {
+  const double dt = si->dt, ca = si->ca, cb = si->cb;
   const nav_kernel_ops *ops = f->ops;
   const nav_box *b = &f->box;
   const nav_config *cfg = f->cfg;
@@ -234,7 +204,7 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     f->rhs_T_old = tmp;
     NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
   }
-  NAV_CALL(nav_drive_force(f)); /* a mean pressure gradient in H^n (nav_drive.h) */
+  NAV_CALL(nav_models_rhs(&f->models, v, si)); /* the models' terms of H^n (nav_model.h) */
   /* rhs = ca H^n + cb H^{n-1} + dt V_diag(u^n) - dt grad p^{n-1/2} */
   for (int c = 0; c < f->dim; c++) NAV_CALL(ops->set(b, D->rhs[c], 0));
   NAV_CALL(ops->advance(b, D->rhs, f->rhs, f->rhs_old, (nav_real)ca, (nav_real)cb));

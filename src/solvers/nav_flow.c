@@ -12,7 +12,6 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 #include "grid/nav_spacing.h"
-#include "physics/nav_turbulence.h"
 #include "solvers/nav_open.h"
 
 /* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
@@ -130,6 +129,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   f->cfg = cfg;
   f->ops = ops;
   f->dim = cfg->dim;
+  nav_models_select(cfg, &f->models); /* the active models (their create comes after the solver's set-up) */
   const int nn[3] = {cfg->nx, cfg->ny, cfg->dim == 3 ? cfg->nz : 1};
   if (!strcmp(cfg->initial, "abc"))
     NAV_CHECK(cfg->lx == cfg->ly && cfg->ly == cfg->lz, NAV_ERR_INPUT,
@@ -207,10 +207,11 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   f->change = -1;
   NAV_CALL(nav_open_create(f));
   NAV_CALL(nav_flow_initial(f));
-  NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
   NAV_CALL(nav_heat_create(f));
   NAV_CALL(nav_diffusion_create(f));
-  NAV_CALL(nav_turbulence_create(f));
+  NAV_CALL(nav_models_create(&f->models, nav_flow_view_sync(f)));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_START));
+  NAV_CALL(nav_models_diagnose(&f->models, nav_flow_view_sync(f))); /* the monitors of the initial state */
   NAV_CALL(nav_body_create(f));
   NAV_CALL(nav_ac_create(f));
   return nav_flow_guess_create(f);
@@ -219,7 +220,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
-  nav_turbulence_destroy(f);
+  nav_models_destroy(&f->models, nav_flow_view_sync(f));
   nav_body_destroy(f);
   nav_diffusion_destroy(f);
   nav_heat_destroy(f);
@@ -266,11 +267,11 @@ nav_err nav_flow_check(nav_flow *f) {
 /* The predictor in one pass (ops->momentum_advance) where nothing is added to N(u^n) between
  * momentum_rhs and advance and no one keeps the flow's array pointers across steps (the pass
  * rotates u, rhs and rhs_old): constant viscosity with explicit diffusion (no f->diff: nu_t, or
- * implicit), no temperature (buoyancy), no mean pressure gradient (nav_drive_force), no inflow or
+ * implicit), no temperature (buoyancy), no model that adds to N(u) (nav_models_rhs_on), no inflow or
  * outflow faces (nav_open_advance reads u^n in between), not artificial compressibility (nav_ac.c
  * keeps the pointers). The one place that states the condition. */
 static int nav_flow_fused(const nav_flow *f) {
-  if (f->diff || f->T || f->ac || !strcmp(f->cfg->forcing, "pressure_gradient")) return 0;
+  if (f->diff || f->T || f->ac || nav_models_rhs_on(&f->models)) return 0;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
       if (f->cfg->bc[d][s] == NAV_BC_INFLOW || f->cfg->bc[d][s] == NAV_BC_OUTFLOW) return 0;
@@ -320,8 +321,10 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const nav_real ca = (nav_real)(dt * (1 + 0.5 * omega)), cb = (nav_real)(-dt * 0.5 * omega);
   nav_profile_work(NAV_PHASE_PREDICTOR);
   const int implicit = f->diff && f->diff->implicit;
+  const nav_step_info si = {.dt = dt, .ca = ca, .cb = cb, .pdt = implicit ? 0 : dt, .implicit = implicit,
+                            .diagnose = diagnose};
   if (implicit) {
-    NAV_CALL(nav_diffusion_predict(f, dt, ca, cb));
+    NAV_CALL(nav_diffusion_predict(f, nav_flow_view_sync(f), &si));
     goto project;
   }
   if (nav_flow_fused(f)) {
@@ -344,7 +347,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     NAV_CALL(ops->scalar_rhs(b, f->u, f->T, (nav_real)f->cfg->diffusivity, f->rhs_T));
     NAV_CALL(ops->buoyancy(b, f->T, coef, (nav_real)f->cfg->t_ref, f->rhs));
   }
-  NAV_CALL(nav_drive_force(f));   /* a mean pressure gradient (nav_drive.h) */
+  NAV_CALL(nav_models_rhs(&f->models, nav_flow_view_sync(f), &si)); /* the models' terms of N(u^n) */
   NAV_CALL(nav_open_advance(f, dt)); /* outflow faces to t^{n+1}, flux correction (nav_open.h) */
   NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, ca, cb));
   for (int c = 0; c < f->dim; c++) { /* N(u^n) becomes the previous step's */
@@ -361,7 +364,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
   }
 project:
-  NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the mean pressure gradient that holds the bulk velocity */
+  NAV_CALL(nav_models_force(&f->models, nav_flow_view_sync(f), &si)); /* the models' forcing of u* */
   /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
    * implicit one has grad p^{n-1/2} */
   NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
@@ -407,7 +410,9 @@ project:
     NAV_CALL(ops->axpby(b, 1, q, 1, f->p));
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   }
-  NAV_CALL(nav_turbulence_step(f, dt, diagnose)); /* k, omega with u^{n+1}; nu_t of the next step */
+  /* the models after the projection (k, omega with u^{n+1}; statistics), then nu_t of the next step */
+  NAV_CALL(nav_models_after_projection(&f->models, nav_flow_view_sync(f), &si));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_STEP));
   nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;
   f->t += dt;
@@ -429,7 +434,7 @@ project:
       umax = fmax(umax, v[1]);
     }
     f->change = umax > 0 ? dmax / (dt * umax) : 0;
-    NAV_CALL(nav_drive_diagnose(f));
+    NAV_CALL(nav_models_diagnose(&f->models, nav_flow_view_sync(f))); /* the models' monitors */
     if (f->T) {
       double d, m;
       int bad;
@@ -441,7 +446,7 @@ project:
       if (scale > 0) f->change = fmax(f->change, v[0] / (dt * scale));
       NAV_CALL(nav_heat_diagnose(f));
     }
-    if (f->turb) f->change = fmax(f->change, f->turb->change);
+    NAV_CALL(nav_models_change(&f->models, nav_flow_view_sync(f), dt, &f->change));
   }
   return NAV_OK;
 }

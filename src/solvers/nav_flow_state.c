@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/nav_error.h"
-#include "physics/nav_turbulence.h"
 #include "solvers/nav_flow.h"
 
 int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
@@ -43,14 +42,7 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
     a[n++] = (nav_flow_array){"phi", f->diff->phi};
     if (f->T) a[n++] = (nav_flow_array){"dT", f->diff->dT};
   }
-  if (f->turb) { /* k, omega and the warm starts of their solves (nav_turbulence.h) */
-    a[n++] = (nav_flow_array){"k", f->turb->k};
-    a[n++] = (nav_flow_array){"omega", f->turb->w};
-    a[n++] = (nav_flow_array){"dk", f->turb->dk};
-    a[n++] = (nav_flow_array){"domega", f->turb->dw};
-    a[n++] = (nav_flow_array){"nut", f->diff->nut}; /* relaxed: not a function of the rest */
-  }
-  return n;
+  return nav_models_state(&f->models, a, n); /* the models' (nav_model.h): k, omega, ... */
 }
 
 nav_err nav_flow_state_restored(nav_flow *f) {
@@ -59,7 +51,8 @@ nav_err nav_flow_state_restored(nav_flow *f) {
   if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, &f->box, f->halo, &f->tbc, f->T));
   if (f->diff && f->diff->implicit)
     NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
-  NAV_CALL(nav_turbulence_restored(f)); /* ghosts of k, omega and nu_t */
+  NAV_CALL(nav_models_restored(&f->models, nav_flow_view_sync(f)));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_RESTART)); /* nu_t is state: its ghosts */
   f->change = -1;
   return NAV_OK;
 }

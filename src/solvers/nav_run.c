@@ -16,7 +16,6 @@
 #include "core/nav_timer.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_reduce.h"
-#include "io/nav_channel.h"
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
 #include "io/nav_snapshot.h"
@@ -361,7 +360,8 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
              s.steady_work);
   }
   nav_body_stats body_stats[NAV_MAX_BODIES];
-  if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
+  const nav_err e_fetch = nav_host_fields_fetch(&f, &h);
+  if (e_fetch == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
     if (f.body) {
       v.analytic = 0; /* a uniform initial stream is no solution around a body */
@@ -372,11 +372,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     if (err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
     if (err == NAV_OK) err = ew;
   }
+  /* the models' reports of the end of the run (a driven channel's DIR/channel_profile.csv, ...) */
+  const nav_err e_report = nav_models_report(&f.models, nav_flow_view_sync(&f), &h, dir);
   nav_host_fields_free(&h);
-  nav_channel_diag channel; /* a driven channel: DIR/channel_profile.csv and summary "channel" */
-  const nav_err e_channel = nav_channel_profile(&f, dir, &channel);
-  if (err == NAV_OK) err = e_channel;
-  s.channel = &channel;
+  if (err == NAV_OK) err = e_report;
   err = nav_agree(&f, err);
   /* the final fields: with snapshots on, and for the figures of plots = true */
   const int plots = !strcmp(c->plots, "true");
