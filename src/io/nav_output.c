@@ -111,7 +111,6 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
     fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
   }
   nav_models_monitor_header(&f->models, &f->view, *out); /* the models' columns (nav_model.h) */
-  nav_body_monitor_header(f, *out); /* cd_<name>, cl_<name> (cs_<name>) of the bodies */
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
@@ -128,7 +127,6 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
     fprintf(out, ",%.8e,%.6e,%.8e,%.6e", h->u_max, h->u_max_y, h->v_max, h->v_max_x);
   }
   nav_models_monitor_row(&f->models, &f->view, out);
-  nav_body_monitor_row(f, out);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else
@@ -298,10 +296,6 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
             h->v_max, h->v_max_x);
   }
   nav_models_summary(&f->models, &f->view, out); /* the models' entries (nav_model.h) */
-  if (f->body && s->bodies) {
-    fprintf(out, ",\n  ");
-    nav_body_summary_json(f, s->bodies, out);
-  }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");
     nav_validation_json(v, out);

@@ -194,6 +194,7 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
     v->t_err_rms = sqrt(tsum / (double)tcount);
   }
   if (strcmp(cfg->turbulence_model, "off")) return NAV_OK; /* the laminar analytic fields are only a start then */
+  if (cfg->nbodies > 0) return NAV_OK; /* a uniform initial stream is no solution around a body */
   for (int c = 0; c < f->dim; c++)
     if (!nav_error_norms(f, h, c, &v->err_max, &sum, &count)) return NAV_OK;
   v->analytic = 1;

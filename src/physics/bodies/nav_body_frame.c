@@ -4,8 +4,6 @@
 
 #include <math.h>
 
-#include "solvers/nav_flow.h"
-
 double nav_body_distance(const nav_body_one *o, const double x[3]) {
   const double r[3] = {x[0] - o->center[0], x[1] - o->center[1], x[2] - o->center[2]};
   /* q = R(-angle) r / scale */
@@ -49,21 +47,21 @@ void nav_body_world_bounds(nav_body_one *o) {
   o->hi[2] = o->center[2] + o->scale * hi[2];
 }
 
-void nav_body_face_x(const nav_flow *f, int c, const int g[3], double x[3]) {
+void nav_body_face_x(const nav_flow_view *v, int c, const int g[3], double x[3]) {
   for (int d = 0; d < 3; d++) {
-    if (d >= f->dim) {
+    if (d >= v->dim) {
       x[d] = 0;
       continue;
     }
-    const double face = g[d] >= 0 ? f->xf[d][g[d]] : f->xf[d][0] - f->w[d][-1];
-    x[d] = d == c ? face : face + 0.5 * f->w[d][g[d]];
+    const double face = g[d] >= 0 ? v->xf[d][g[d]] : v->xf[d][0] - v->w[d][-1];
+    x[d] = d == c ? face : face + 0.5 * v->w[d][g[d]];
   }
 }
 
-double nav_body_face_volume(const nav_flow *f, int c, const int g[3]) {
-  double v = 1;
-  for (int d = 0; d < f->dim; d++) v *= d == c ? 0.5 * (f->w[d][g[d] - 1] + f->w[d][g[d]]) : f->w[d][g[d]];
-  return v;
+double nav_body_face_volume(const nav_flow_view *v, int c, const int g[3]) {
+  double vol = 1;
+  for (int d = 0; d < v->dim; d++) vol *= d == c ? 0.5 * (v->w[d][g[d] - 1] + v->w[d][g[d]]) : v->w[d][g[d]];
+  return vol;
 }
 
 double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]) {
