@@ -106,10 +106,6 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   if (append) return NAV_OK;
   fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual,residual");
   if (f->ac) fprintf(*out, ",residual_momentum,residual_continuity,residual_temperature");
-  if (f->T) { /* the convection monitors (nav_heat.h) */
-    for (int m = 0; m < f->heat.nfaces; m++) fprintf(*out, ",nusselt_%s", nav_face_name(f->heat.face[m][0], f->heat.face[m][1]));
-    fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
-  }
   nav_models_monitor_header(&f->models, &f->view, *out); /* the models' columns (nav_model.h) */
   fprintf(*out, ",change\n");
   fflush(*out);
@@ -121,11 +117,6 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e,%.4e", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
           f->p_relres, f->change);
   if (f->ac) fprintf(out, ",%.4e,%.4e,%.4e", f->res[0], f->res[1], f->res[2]);
-  if (f->T) {
-    const nav_heat_diag *h = &f->heat;
-    for (int m = 0; m < h->nfaces; m++) fprintf(out, ",%.8e", h->nusselt[m]);
-    fprintf(out, ",%.8e,%.6e,%.8e,%.6e", h->u_max, h->u_max_y, h->v_max, h->v_max_x);
-  }
   nav_models_monitor_row(&f->models, &f->view, out);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
@@ -286,14 +277,6 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
             s->steady_converged ? "true" : "false", s->steady_wall_s);
     if (s->steady_work >= 0) fprintf(out, ", \"work_units\": %.1f", s->steady_work);
     fprintf(out, "}");
-  }
-  if (f->T) {
-    const nav_heat_diag *h = &f->heat;
-    fprintf(out, ",\n  \"convection\": {\"ra\": %.10g, \"pr\": %.10g, \"nusselt\": {", c->ra, c->pr);
-    for (int m = 0; m < h->nfaces; m++)
-      fprintf(out, "%s\"%s\": %.8g", m ? ", " : "", nav_face_name(h->face[m][0], h->face[m][1]), h->nusselt[m]);
-    fprintf(out, "}, \"u_max\": %.8g, \"u_max_y\": %.6g, \"v_max\": %.8g, \"v_max_x\": %.6g}", h->u_max, h->u_max_y,
-            h->v_max, h->v_max_x);
   }
   nav_models_summary(&f->models, &f->view, out); /* the models' entries (nav_model.h) */
   if (v && (v->cavity || v->analytic)) {

@@ -22,8 +22,8 @@ void nav_output_abandon(const char *dir);
 nav_err nav_output_commit(FILE *out, const char *tmp, const char *path);
 
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row);
- * with a temperature then nusselt_<face> for each face of f->heat, u_max, u_max_y, v_max, v_max_x
- * (nav_heat.h; measured on monitor steps); last the steady-state change of the progress line
+ * then the models' columns (nav_model.h monitor hooks, in registry order: the convection monitors of
+ * the temperature, the walls and fluxes, ...); last the steady-state change of the progress line
  * (f->change; nan where not measured). Every row is flushed as it is written. restart_step >= 0 (a restart from that step): keep the
  * rows of an existing monitor.csv up to that step and append to it, instead of starting a new file. */
 nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, FILE **out);

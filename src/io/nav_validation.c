@@ -8,6 +8,7 @@
 #include "core/nav_error.h"
 #include "io/nav_output.h"
 #include "grid/nav_geometry.h"
+#include "physics/heat/nav_heat.h" /* the analytic temperature of the heat-wave verification */
 
 extern const char nav_data_ghia1982_csv[];
 extern const char nav_data_ghia1982_flags_csv[];
@@ -44,10 +45,10 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   nav_real *local = malloc((size_t)lb->ntot * sizeof *local);
   double *block = malloc(nb * sizeof *block), *global = root ? malloc(ng * sizeof *global) : NULL;
   nav_err e = local && block && (global || !root) ? NAV_OK : NAV_ERR_MEMORY;
-  const int last = f->T ? f->dim : f->dim - 1; /* c == dim: the temperature */
+  const int last = f->scalar.T ? f->dim : f->dim - 1; /* c == dim: the temperature */
   for (int c = -1; c <= last && e == NAV_OK; c++) {
     nav_real **dst = c < 0 ? &h->p : c == f->dim ? &h->T : &h->u[c];
-    const nav_real *src = c < 0 ? f->p : c == f->dim ? f->T : f->u[c];
+    const nav_real *src = c < 0 ? f->p : c == f->dim ? f->scalar.T : f->u[c];
     e = nav_host_gather(f, src, local, block, global, gb, dst);
   }
   /* the values on inflow and outflow faces (solvers/nav_open.h), for the ghosts below */
@@ -67,7 +68,7 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   if (!root) return NAV_OK;
   /* the ghosts of the global grid, as one block would have them */
   NAV_CALL(nav_fill_velocity_ghosts(&nav_kernel_ops_cpu, gb, NULL, &vbc, h->u));
-  if (h->T) NAV_CALL(nav_fill_temperature_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->tbc, h->T));
+  if (h->T) NAV_CALL(nav_fill_temperature_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->scalar.tbc, h->T));
   return nav_fill_scalar_ghosts(&nav_kernel_ops_cpu, gb, NULL, (const nav_scalar_bc(*)[2])f->pbc, h->p);
 }
 

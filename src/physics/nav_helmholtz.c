@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "grid/nav_reduce.h"
 
 void nav_helmholtz_options(const nav_config *cfg, nav_psolver_options *po) {
   memset(po, 0, sizeof *po);
@@ -38,5 +39,14 @@ nav_err nav_helmholtz_solve(const nav_config *cfg, const nav_kernel_ops *ops, co
             "cycles (tolerance %.1e); raise [pressure] max_iterations or [time] diffusion_tolerance",
             step, t, st.relres, st.iterations, cfg->diffusion_tolerance);
   if (st.iterations > *iterations) *iterations = st.iterations;
+  return NAV_OK;
+}
+
+nav_err nav_helmholtz_rms(const nav_kernel_ops *ops, const nav_box *b, MPI_Comm comm, double volume,
+                          const nav_real *x, double *rms) {
+  double s;
+  NAV_CALL(ops->dot(b, x, x, &s));
+  nav_reduce_sum(comm, &s, 1);
+  *rms = sqrt(fmax(s, 0) / volume);
   return NAV_OK;
 }

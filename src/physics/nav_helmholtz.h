@@ -24,4 +24,9 @@ nav_err nav_helmholtz_solve(const nav_config *cfg, const nav_kernel_ops *ops, co
                             double sigma, double kscale, double scale, double dt, nav_real *x, nav_real *rhs,
                             long step, double t, int *iterations);
 
+/* RMS of x over the interior points of the block b, reduced over the ranks of comm (volume: of the
+ * global domain): the size of an unknown for the floor. Collective. */
+nav_err nav_helmholtz_rms(const nav_kernel_ops *ops, const nav_box *b, MPI_Comm comm, double volume,
+                          const nav_real *x, double *rms);
+
 #endif

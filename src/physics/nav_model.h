@@ -91,6 +91,7 @@ typedef struct nav_flow_view {
   nav_real *nut;               /* the eddy viscosity at the cells that viscosity hooks fill (NULL: constant nu) */
   nav_scalar_slot *scalar;     /* the transported scalar slot (a model fills it in create) */
   double *max_diffusivity;     /* the largest scalar diffusivity of the explicit time-step limit: create may raise it */
+  int implicit;                /* the solver's time scheme: [time] diffusion = implicit (Crank-Nicolson) */
   const struct nav_model_set *models; /* every active model (nav_models_field: another model's fields) */
   /* services of the solver, called with v->solver (NULL where the solver has none) */
   void *solver;
@@ -113,6 +114,7 @@ typedef struct nav_step_info {
   double pdt;     /* force: the dt of the pressure gradient the predictor left out of u* (explicit: dt;
                      implicit: 0, its u* holds grad p^{n-1/2}) */
   int implicit;   /* [time] diffusion = implicit: Crank-Nicolson predictor */
+  double theta;   /* implicit: the implicit weight of this step (1: backward Euler, 1/2: Crank-Nicolson) */
   int diagnose;   /* a monitor step */
 } nav_step_info;
 
@@ -130,6 +132,7 @@ typedef struct nav_model_ops {
   const char *sections[NAV_MODEL_SECTIONS];    /* its case-file key sections (registered with the config
                                                   parser by its <model>_keys.c), NULL-terminated */
   const char *plots;                           /* the `navier plot` kinds of its output ("convection"), or NULL */
+  int pseudo_time_diagnose;                    /* 1: the pseudo-time march calls diagnose too (nav_ac.c) */
   /* Is the model on in this case? Not collective; no allocation. NULL: always on. */
   int (*active)(const nav_config *cfg);
   /* Set m->data. Called once by nav_flow_create in registry order after the solver's own set-up;
@@ -225,6 +228,8 @@ nav_err nav_models_after_projection(nav_model_set *set, nav_flow_view *v, const 
 nav_err nav_models_viscosity(nav_model_set *set, nav_flow_view *v, nav_viscosity_when when, int *any,
                              double *nut_max);
 nav_err nav_models_diagnose(nav_model_set *set, nav_flow_view *v);
+/* diagnose of the models with pseudo_time_diagnose (the monitor iterations of artificial compressibility). */
+nav_err nav_models_diagnose_pseudo(nav_model_set *set, nav_flow_view *v);
 /* *change = max(*change, every model's change) (a model's -1 leaves it). */
 nav_err nav_models_change(nav_model_set *set, nav_flow_view *v, double dt, double *change);
 void nav_models_monitor_header(const nav_model_set *set, const nav_flow_view *v, FILE *out);

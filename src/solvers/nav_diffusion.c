@@ -21,15 +21,12 @@ static double nav_nut_linear(const nav_config *cfg, const double x[3]) {
   return v;
 }
 
-/* Boundary kinds of the increment of velocity component c (or of the temperature, c < 0). */
+/* Boundary kinds of the increment of velocity component c (the temperature's: physics/heat). */
 static void nav_diffusion_bc(const nav_flow *f, int c, nav_scalar_bc bc[3][2]) {
-  const nav_config *cfg = f->cfg;
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++) {
       if (d >= f->dim || f->pbc[d][s] == NAV_SCALAR_PERIODIC) {
         bc[d][s] = d >= f->dim ? NAV_SCALAR_NEUMANN : NAV_SCALAR_PERIODIC;
-      } else if (c < 0) {
-        bc[d][s] = cfg->tbc[d][s] == NAV_THERMAL_FIXED ? NAV_SCALAR_DIRICHLET : NAV_SCALAR_NEUMANN;
       } else if (d == c) {
         bc[d][s] = NAV_SCALAR_FACE; /* the normal velocity of the face is imposed */
       } else {
@@ -117,14 +114,6 @@ nav_err nav_diffusion_create(nav_flow *f) {
       NAV_CALL(nav_diffusion_alloc(f, &D->rhs[c]));
     }
     NAV_CALL(nav_diffusion_alloc(f, &D->phi));
-    if (f->T) {
-      nav_diffusion_bc(f, -1, bc);
-      po.staggered = 0;
-      NAV_CALL(nav_psolver_create(f->ops, &f->dc, f->dim, f->n, f->w, (const nav_scalar_bc(*)[2])bc, &po,
-                                  &D->solver_T));
-      NAV_CALL(nav_diffusion_alloc(f, &D->dT));
-      NAV_CALL(nav_diffusion_alloc(f, &D->rhs_T));
-    }
   }
   if (nut) {
     NAV_CALL(nav_diffusion_nut(f));
@@ -142,9 +131,8 @@ void nav_diffusion_destroy(nav_flow *f) {
     for (int i = 0; i < 3; i++)
       if (v[i]) f->ops->free(v[i]);
   }
-  nav_psolver_destroy(D->solver_T);
-  nav_real *v[5] = {D->dT, D->phi, D->rhs_T, D->nut, D->resp};
-  for (int i = 0; i < 5; i++)
+  nav_real *v[3] = {D->phi, D->nut, D->resp};
+  for (int i = 0; i < 3; i++)
     if (v[i]) f->ops->free(v[i]);
   free(D);
   f->diff = NULL;
@@ -152,20 +140,11 @@ void nav_diffusion_destroy(nav_flow *f) {
 
 double nav_diffusion_max_diffusivity(const nav_flow *f) {
   const double nu = f->diff ? f->diff->nu_max : f->cfg->nu;
-  return f->T ? fmax(nu, f->cfg->diffusivity) : nu;
+  return fmax(nu, f->max_diffusivity); /* the transported scalars' (0 without one) */
 }
 
 nav_err nav_diffusion_explicit(nav_flow *f, nav_real *const *rhs) {
   return f->ops->stress(&f->box, f->u, f->diff->kf, NAV_STRESS_DIAG | NAV_STRESS_CROSS, 1, rhs);
-}
-
-/* RMS of x over the block's interior points, reduced over the ranks. */
-static nav_err nav_diffusion_rms(nav_flow *f, const nav_real *x, double *rms) {
-  double s;
-  NAV_CALL(f->ops->dot(&f->box, x, x, &s));
-  nav_reduce_sum(f->comm, &s, 1);
-  *rms = sqrt(fmax(s, 0) / f->volume);
-  return NAV_OK;
 }
 
 /* The Helmholtz solve of nav_helmholtz.h for the step being computed (f->step + 1). */
@@ -181,29 +160,12 @@ nav_err nav_diffusion_predict(nav_flow *f, nav_flow_view *v, const nav_step_info
   const nav_box *b = &f->box;
   const nav_config *cfg = f->cfg;
   nav_diffusion *D = f->diff;
-  const double theta = f->step < NAV_DIFFUSION_EULER_STEPS ? 1.0 : cfg->diffusion_theta, sigma = 1 / (theta * dt);
+  const double theta = si->theta, sigma = 1 / (theta * dt);
   D->iterations = 0;
   D->theta = theta;
-  /* H^n = -div(u u) + V_cross(u) - b (T - T_ref), S^n = -div(u T) */
+  /* H^n = -div(u u) + V_cross(u) (+ the models' terms: - b (T - T_ref), which also advance T, nav_heat.h) */
   NAV_CALL(ops->momentum_rhs(b, f->u, 0, f->rhs));
   if (D->nut) NAV_CALL(ops->stress(b, f->u, D->kf, NAV_STRESS_CROSS, 1, f->rhs));
-  if (f->T) {
-    const nav_real coef[3] = {(nav_real)cfg->buoyancy[0], (nav_real)cfg->buoyancy[1], (nav_real)cfg->buoyancy[2]};
-    NAV_CALL(ops->scalar_rhs(b, f->u, f->T, 0, f->rhs_T));
-    NAV_CALL(ops->buoyancy(b, f->T, coef, (nav_real)cfg->t_ref, f->rhs));
-    /* rhs_T = ca S^n + cb S^{n-1} + dt kappa lap T^n; then the increment of T */
-    NAV_CALL(ops->laplacian(b, f->T, D->rhs_T));
-    NAV_CALL(ops->axpby(b, (nav_real)ca, f->rhs_T, (nav_real)(dt * cfg->diffusivity), D->rhs_T));
-    if (cb != 0) NAV_CALL(ops->axpby(b, (nav_real)cb, f->rhs_T_old, 1, D->rhs_T));
-    double tscale = f->t_scale;
-    if (tscale <= 0 && !cfg->diffusion_sweeps) NAV_CALL(nav_diffusion_rms(f, f->T, &tscale));
-    NAV_CALL(nav_diffusion_solve(f, D->solver_T, sigma, cfg->diffusivity, tscale, dt, D->dT, D->rhs_T));
-    NAV_CALL(ops->axpby(b, 1, D->dT, 1, f->T));
-    nav_real *tmp = f->rhs_T;
-    f->rhs_T = f->rhs_T_old;
-    f->rhs_T_old = tmp;
-    NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
-  }
   NAV_CALL(nav_models_rhs(&f->models, v, si)); /* the models' terms of H^n (nav_model.h) */
   /* rhs = ca H^n + cb H^{n-1} + dt V_diag(u^n) - dt grad p^{n-1/2} */
   for (int c = 0; c < f->dim; c++) NAV_CALL(ops->set(b, D->rhs[c], 0));
@@ -227,7 +189,7 @@ nav_err nav_diffusion_predict(nav_flow *f, nav_flow_view *v, const nav_step_info
   double uscale = 0; /* the floor of the stopping rule: none for sweeps (nothing measured) */
   for (int c = 0; c < f->dim && !cfg->diffusion_sweeps; c++) {
     double r = 0;
-    NAV_CALL(nav_diffusion_rms(f, f->u[c], &r));
+    NAV_CALL(nav_helmholtz_rms(f->ops, &f->box, f->comm, f->volume, f->u[c], &r));
     uscale = fmax(uscale, r);
   }
   for (int c = 0; c < f->dim; c++) {

@@ -38,7 +38,8 @@
  * tangential Neumann; periodic wrap) and one for the temperature (fixed: Dirichlet, flux:
  * Neumann). The adaptive dt comes from the CFL number alone (nav_flow_dt): the first step takes
  * the explicit limit, then dt grows by at most NAV_DIFFUSION_DT_GROWTH per step up to cfl / max
- * sum_d |u_d| / h_d. The state of a run (nav_flow_state) gains the last increments du, dT and phi
+ * sum_d |u_d| / h_d. The state of a run (nav_flow_state) gains the last increments du and phi (and the
+ * temperature model its dT, physics/heat/nav_heat.h)
  * (warm starts of the next solves, so restarts are bit for bit).
  *
  * The response to a unit mean pressure gradient (forcing = flow_rate, physics/drive/nav_drive.h): the velocity
@@ -63,10 +64,9 @@ struct nav_flow;
 typedef struct nav_diffusion {
   int implicit;          /* [time] diffusion = implicit */
   nav_psolver *solver[3];  /* Helmholtz solvers of the velocity components (implicit) */
-  nav_psolver *solver_T;   /* ... of the temperature (implicit with a temperature) */
-  nav_real *du[3], *dT;    /* the last increments u* - u^n, T^{n+1} - T^n (state) */
+  nav_real *du[3];         /* the last increments u* - u^n (state) */
   nav_real *phi;           /* the last pressure increment (state) */
-  nav_real *rhs[3], *rhs_T; /* right-hand sides of the solves (work) */
+  nav_real *rhs[3];        /* right-hand sides of the solves (work) */
   nav_real *nut;           /* eddy viscosity at the cells, ghosts filled (NULL: none) */
   nav_real *kf[3];         /* nu + nu_t at the faces of each component, ghosts filled (NULL: no nu_t) */
   double nu_max;           /* max of nu + nu_t (explicit time-step limit) */

@@ -13,7 +13,7 @@
  * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
  * [time] diffusion = implicit and a variable viscosity nu + nu_t: nav_diffusion.h (Crank-Nicolson
  * for the viscous and heat diffusion, incremental pressure correction, dt from the CFL number).
- * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
+ * With a temperature (physics/heat/nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
  * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
  * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ].
  * Inflow and outflow faces (nav_open.h): before the predictor the outflow face values advance
@@ -30,7 +30,6 @@
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
 #include "solvers/nav_ac.h"
-#include "solvers/nav_heat.h"
 #include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
 #include "physics/nav_model.h"
@@ -65,14 +64,9 @@ typedef struct nav_flow {
   double max_div;       /* max |div u| after the last diagnosed step */
   double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1); with a temperature
                            also max|T^{n+1} - T^n| / (dt t_scale), whichever is larger */
-  /* temperature (nav_heat.h): NULL pointers when [temperature] model = off. The state of the
-   * run is u, rhs_old, p, T and rhs_T_old (with t, step and dt_old). */
-  nav_real *T, *rhs_T, *rhs_T_old, *T_prev;
-  nav_temperature_bc tbc;
-  double t_scale;       /* temperature scale of the steady-state change */
-  nav_heat_diag heat;   /* monitors of the last diagnosed step */
-  nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
-  double *plane_host[2];
+  /* the transported scalar (the temperature): filled by the model that owns it (physics/heat), read by
+   * artificial compressibility and the output; scalar.T NULL when none */
+  nav_scalar_slot scalar;
   /* artificial compressibility (nav_ac.h): NULL with the projection */
   struct nav_ac *ac;
   double res[3];        /* its residual norms R_m, R_c, R_T of the last diagnosed iteration */

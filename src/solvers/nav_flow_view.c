@@ -35,6 +35,8 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f) {
   v->div = f->div;
   v->nut = f->diff ? f->diff->nut : NULL;
   v->max_diffusivity = &f->max_diffusivity;
+  v->implicit = f->diff && f->diff->implicit;
+  v->scalar = &f->scalar;
   v->models = &f->models;
   v->solver = f;
   v->response = nav_flow_response;

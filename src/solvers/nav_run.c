@@ -415,13 +415,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
            c->steady_tol > 0 ? "time.steady_tol not reached" : "time.steady_tol = 0",
            c->steady_tol > 0 ? ": raise time.max_steps or time.end_time" : "");
   if (rank == 0 && v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
-  if (rank == 0 && f.T) {
-    printf("convection:");
-    for (int m = 0; m < f.heat.nfaces; m++)
-      printf(" Nu %s %.5f,", nav_face_name(f.heat.face[m][0], f.heat.face[m][1]), f.heat.nusselt[m]);
-    printf(" u_max %.4f at y = %.4f, v_max %.4f at x = %.4f (u lx / kappa)\n", f.heat.u_max, f.heat.u_max_y,
-           f.heat.v_max, f.heat.v_max_x);
-  }
+  if (rank == 0) nav_models_log(&f.models, nav_flow_view_sync(&f)); /* the models' lines (convection) */
   if (rank == 0 && v.t_analytic)
     printf("validation: analytic temperature error max %.3e, rms %.3e\n", v.t_err_max, v.t_err_rms);
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);

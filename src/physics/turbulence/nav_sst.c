@@ -193,15 +193,6 @@ static nav_err nav_sst_restored(nav_model *m, nav_flow_view *v) {
   return NAV_OK;
 }
 
-/* RMS of x over the interior, reduced over the ranks. */
-static nav_err nav_sst_rms(const nav_flow_view *v, const nav_real *x, double *rms) {
-  double s;
-  NAV_CALL(v->ops->dot(v->box, x, x, &s));
-  nav_reduce_sum(v->comm, &s, 1);
-  *rms = sqrt(fmax(s, 0) / v->volume);
-  return NAV_OK;
-}
-
 /* One equation: R = q - c phi + div(Gamma grad phi) into t->rhs, then (1/dt + c) dphi - div(Gamma grad
  * dphi) = R and phi += dphi. g, q, c: the arrays of Gamma, q, c (g's ghosts filled here). The stopping
  * rule has the floor of nav_helmholtz.h: the error of dphi stays below tol F |phi|, F = dt max(1,
@@ -220,7 +211,7 @@ static nav_err nav_sst_solve(const nav_flow_view *v, nav_sst *t, double dt, nav_
   const double sigma = 1 / dt, tol = v->cfg->diffusion_tolerance;
   const double F = fmin(1, dt * fmax(1, 0.1 * v->cfg->steady_tol / tol));
   double scale = 0; /* the floor of the stopping rule: none for sweeps (nothing measured) */
-  if (!v->cfg->diffusion_sweeps) NAV_CALL(nav_sst_rms(v, phi, &scale));
+  if (!v->cfg->diffusion_sweeps) NAV_CALL(nav_helmholtz_rms(ops, v->box, v->comm, v->volume, phi, &scale));
   NAV_CALL(nav_psolver_set_coefficient(t->solver, g));
   NAV_CALL(nav_psolver_set_shift_field(t->solver, c));
   NAV_CALL(nav_psolver_set_shift(t->solver, sigma));
