@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "backend/nav_ibm_kernels.h"
+
 #ifdef NAV_HAVE_CUDA
 #include "backend/cuda/cuda_device.h"
 #endif
@@ -19,6 +21,35 @@ const nav_kernel_ops *nav_backend_get(const char *name, int local_rank) {
     return &nav_kernel_ops_cuda;
   }
 #endif
+  return NULL;
+}
+
+/* The models' kernel tables of each backend (nav_backend_kernels): one line per table. */
+typedef struct nav_backend_table {
+  const char *name;
+  const void *table;
+} nav_backend_table;
+
+static const nav_backend_table nav_backend_tables_cpu[] = {
+    {"ibm", &nav_ibm_kernels_cpu},
+    {NULL, NULL},
+};
+
+#ifdef NAV_HAVE_CUDA
+static const nav_backend_table nav_backend_tables_cuda[] = {
+    {"ibm", &nav_ibm_kernels_cuda},
+    {NULL, NULL},
+};
+#endif
+
+const void *nav_backend_kernels(const nav_kernel_ops *ops, const char *table) {
+  const nav_backend_table *t = NULL;
+  if (ops == &nav_kernel_ops_cpu) t = nav_backend_tables_cpu;
+#ifdef NAV_HAVE_CUDA
+  if (ops == &nav_kernel_ops_cuda) t = nav_backend_tables_cuda;
+#endif
+  for (; t && t->name; t++)
+    if (!strcmp(t->name, table)) return t->table;
   return NULL;
 }
 

@@ -32,10 +32,6 @@ extern "C" {
  * directions in order x, y, z makes edges and corners consistent. */
 /* Parameters of the artificial-compressibility updates (common/nav_point_ac.h). */
 typedef struct nav_ac_params nav_ac_params;
-/* Parameters of the immersed-boundary forcing (common/nav_point_ibm.h). */
-typedef struct nav_ibm_params nav_ibm_params;
-/* The stencils of the sharp-interface forcing (common/nav_point_ibm.h). */
-typedef struct nav_ibm_stencils nav_ibm_stencils;
 
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE, NAV_GHOST_REFLECT } nav_ghost_kind;
 
@@ -323,18 +319,6 @@ typedef struct nav_kernel_ops {
   nav_err (*ac_restrict_faces)(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
   nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 
-  /* immersed bodies (nav_point_ibm.h): u_c += du (nav_ibm_force) at the interior faces of every component
-   * where tag_c != 0; a is a HOST struct; q (ghosts filled) is read only if a->gscale != 0; v: the surface
-   * velocity per face (rotating bodies) or NULL (the owner's velocity in a). sums != NULL: also
-   * sums[3 k + c] = the local sum over the faces of body k of du dV_c (k < a->nbody, c < 3; the rest 0). */
-  nav_err (*ibm_force)(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                       nav_real *const *v, const nav_ibm_params *a, double *sums);
-  /* sharp-interface forcing (nav_point_ibm.h): u_c[target] <- nav_ibm_sharp_value at every face of s (a HOST
-   * struct of backend arrays), all values computed before any is written; u's ghosts must be current (sources
-   * may be ghost faces). sums != NULL: also sums[3 k + c] = the local sum over the faces of body k of du dV_c
-   * (the rest 0). */
-  nav_err (*ibm_sharp)(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
-
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
   /* r = rhs - L x; *rr = sum r^2 dV if rr != NULL */
@@ -466,6 +450,11 @@ typedef struct nav_kernel_ops {
  * a device backend it also selects the device of this rank: local_rank (the node-local rank,
  * nav_decomp_local_rank) modulo the device count, one rank per GPU. */
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
+/* The kernel table `table` of a model ("ibm": backend/nav_<table>_kernels.h, each with a typed accessor) of
+ * the backend whose core table is ops, or NULL where that backend has none. The core table above holds
+ * fields, stencils, vectors, memory and transports; a model's kernels live in its own table, registered
+ * beside the core table in backend/nav_backend.c. Not collective. */
+const void *nav_backend_kernels(const nav_kernel_ops *ops, const char *table);
 /* Names of the backends compiled in, comma separated ("cpu, cuda"). */
 const char *nav_backend_list(void);
 /* 1 if backend `name` can send device-to-device messages (p2p_*: NCCL loads), else 0; why gets

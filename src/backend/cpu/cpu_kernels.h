@@ -94,10 +94,6 @@ nav_err nav_ac_dissipation_cpu(const nav_box *b, nav_real *const *u, const nav_r
 nav_err nav_ac_restrict_faces_cpu(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
 nav_err nav_ac_prolong_faces_add_cpu(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 
-nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                          nav_real *const *v, const nav_ibm_params *a, double *sums);
-nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
-
 nav_err nav_laplacian_cpu(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
 nav_err nav_inverse_diagonal_cpu(const nav_box *b, nav_real *inv_diag);

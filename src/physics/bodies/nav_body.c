@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/common/nav_point_ibm.h"
+#include "backend/nav_ibm_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_reduce.h"
 
@@ -125,6 +126,8 @@ static nav_err nav_body_create(nav_model *m, nav_flow_view *v) {
   nav_body *B = calloc(1, sizeof *B);
   NAV_CHECK(B, NAV_ERR_MEMORY, "cannot allocate the bodies");
   m->data = B;
+  B->kern = nav_ibm_kernels_of(v->ops);
+  NAV_CHECK(B->kern, NAV_ERR_INTERNAL, "the %s backend has no kernels of the immersed bodies", v->ops->name);
   B->n = cfg->nbodies;
   B->area = v->dim == 2 ? cfg->reference_length : cfg->reference_area;
   for (int k = 0; k < B->n; k++) {
@@ -200,13 +203,13 @@ static nav_err nav_body_force(nav_model *m, nav_flow_view *v, const nav_step_inf
     if (B->sharp) /* u^n's ghosts are current */
       NAV_CALL(nav_body_sharp_force(B, v, B->scratch, 0, 0, slip));
     else
-      NAV_CALL(v->ops->ibm_force(v->box, B->scratch, B->tag, v->p, B->rotating ? B->vel : NULL, &a0, slip));
+      NAV_CALL(B->kern->ibm_force(v->box, B->scratch, B->tag, v->p, B->rotating ? B->vel : NULL, &a0, slip));
   }
   if (B->sharp) {
     NAV_CALL(nav_body_sharp_gauge(B, v));
     NAV_CALL(nav_body_sharp_force(B, v, v->u, gscale, 1, diagnose ? sums : NULL));
   } else
-    NAV_CALL(v->ops->ibm_force(v->box, v->u, B->tag, v->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
+    NAV_CALL(B->kern->ibm_force(v->box, v->u, B->tag, v->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
   double vol[NAV_MAX_BODIES];

@@ -106,6 +106,7 @@ typedef struct nav_body {
   nav_real *vel[3];   /* backend arrays: the surface velocity per face (rotating bodies only) */
   double area;        /* reference area of the coefficients */
   struct nav_sharp *sharp; /* the stencils of the sharp-interface forcing (NULL: diffuse forcing, the tags) */
+  const struct nav_ibm_kernels *kern; /* the forcings' kernel table of the backend (backend/nav_ibm_kernels.h) */
   nav_body_stats stats[NAV_MAX_BODIES]; /* of the end of the run (rank 0, when reported) */
   int reported;       /* stats are set: the summary has the "bodies" list */
 } nav_body;
@@ -131,7 +132,7 @@ double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]);
 /* The sharp-interface forcing (nav_body_sharp.c). create: B->sharp (empty). build: the stencils of this rank's
  * faces for the bodies where they are now (set-up, and each step of moving bodies), uploaded to the backend, and each
  * body's volume; not collective. force: u <- the forcing of u; gscale as in nav_point_ibm.h; fill: fill u's ghosts
- * first (collective: a halo exchange; 0 where they are current); sums as the diffuse forcing's (nav_ibm_kernels). */
+ * first (collective: a halo exchange; 0 where they are current); sums as nav_ibm_kernels.ibm_sharp's. */
 nav_err nav_body_sharp_create(nav_body *B);
 nav_err nav_body_sharp_build(nav_body *B, const nav_flow_view *v);
 nav_err nav_body_sharp_force(nav_body *B, const nav_flow_view *v, nav_real *const *u, double gscale, int fill,

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "backend/common/nav_point_ibm.h"
+#include "backend/nav_ibm_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_boundary.h"
 #include "physics/bodies/nav_body.h"
@@ -373,14 +374,14 @@ nav_err nav_body_sharp_force(nav_body *B, const nav_flow_view *v, nav_real *cons
   /* the reconstruction holds for u - g grad p, the velocity that the projection will leave (nav_point_ibm.h) */
   if (gscale != 0) NAV_CALL(ops->correct(b, u, v->p, (nav_real)gscale));
   if (fill) NAV_CALL(nav_fill_velocity_ghosts(ops, b, v->halo, v->vbc, u)); /* the sources in the ghost layer */
-  NAV_CALL(ops->ibm_sharp(u, &B->sharp->faces.s, sums));
+  NAV_CALL(B->kern->ibm_sharp(u, &B->sharp->faces.s, sums));
   if (gscale != 0) NAV_CALL(ops->correct(b, u, v->p, (nav_real)-gscale));
   return NAV_OK;
 }
 
 nav_err nav_body_sharp_gauge(nav_body *B, const nav_flow_view *v) {
   nav_real *p[3] = {v->p, NULL, NULL};
-  NAV_CALL(v->ops->ibm_sharp(p, &B->sharp->cells.s, NULL));
+  NAV_CALL(B->kern->ibm_sharp(p, &B->sharp->cells.s, NULL));
   return nav_fill_scalar_ghosts(v->ops, v->box, v->halo, v->pbc, v->p);
 }
 
