@@ -7,6 +7,7 @@
 
 #include "backend/nav_ac_kernels.h"
 #include "backend/nav_heat_kernels.h"
+#include "backend/nav_ibm_kernels.h"
 #include "backend/nav_open_kernels.h"
 #include "backend/nav_sst_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -40,6 +41,7 @@ static const nav_backend_table nav_backend_tables_cpu[] = {
     {"ac", &nav_ac_kernels_cpu},
     {"open", &nav_open_kernels_cpu},
     {"viscous", &nav_viscous_kernels_cpu},
+    {"ibm", &nav_ibm_kernels_cpu},
     {NULL, NULL},
 };
 
@@ -50,6 +52,7 @@ static const nav_backend_table nav_backend_tables_cuda[] = {
     {"ac", &nav_ac_kernels_cuda},
     {"open", &nav_open_kernels_cuda},
     {"viscous", &nav_viscous_kernels_cuda},
+    {"ibm", &nav_ibm_kernels_cuda},
     {NULL, NULL},
 };
 #endif

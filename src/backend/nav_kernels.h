@@ -31,10 +31,6 @@ extern "C" {
  *                      viscosity coefficient of a wall-normal velocity, nav_diffusion.h)
  * The whole face plane is set, ghost rows of the other directions included, so filling the
  * directions in order x, y, z makes edges and corners consistent. */
-/* Parameters of the immersed-boundary forcing (common/nav_point_ibm.h). */
-typedef struct nav_ibm_params nav_ibm_params;
-/* The stencils of the sharp-interface forcing (common/nav_point_ibm.h). */
-typedef struct nav_ibm_stencils nav_ibm_stencils;
 
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE, NAV_GHOST_REFLECT } nav_ghost_kind;
 
@@ -265,18 +261,6 @@ typedef struct nav_kernel_ops {
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
 
 
-  /* immersed bodies (nav_point_ibm.h): u_c += du (nav_ibm_force) at the interior faces of every component
-   * where tag_c != 0; a is a HOST struct; q (ghosts filled) is read only if a->gscale != 0; v: the surface
-   * velocity per face (rotating bodies) or NULL (the owner's velocity in a). sums != NULL: also
-   * sums[3 k + c] = the local sum over the faces of body k of du dV_c (k < a->nbody, c < 3; the rest 0). */
-  nav_err (*ibm_force)(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                       nav_real *const *v, const nav_ibm_params *a, double *sums);
-  /* sharp-interface forcing (nav_point_ibm.h): u_c[target] <- nav_ibm_sharp_value at every face of s (a HOST
-   * struct of backend arrays), all values computed before any is written; u's ghosts must be current (sources
-   * may be ghost faces). sums != NULL: also sums[3 k + c] = the local sum over the faces of body k of du dV_c
-   * (the rest 0). */
-  nav_err (*ibm_sharp)(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
-
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
   /* r = rhs - L x; *rr = sum r^2 dV if rr != NULL */
@@ -408,7 +392,7 @@ typedef struct nav_kernel_ops {
  * a device backend it also selects the device of this rank: local_rank (the node-local rank,
  * nav_decomp_local_rank) modulo the device count, one rank per GPU. */
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
-/* The kernel table `table` of a model ("heat", "sst", "ac": backend/nav_<table>_kernels.h, each with a
+/* The kernel table `table` of a model ("heat", "sst", "ac", "ibm", ...: backend/nav_<table>_kernels.h, each with a
  * typed accessor) of the backend whose core table is ops, or NULL where that backend has none. The
  * core table above holds fields, stencils, vectors, memory and transports; a model's kernels live in
  * its own table, registered beside the core table in backend/nav_backend.c. Not collective. */

@@ -107,7 +107,6 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual,residual");
   if (f->ac) fprintf(*out, ",residual_momentum,residual_continuity,residual_temperature");
   nav_models_monitor_header(&f->models, &f->view, *out); /* the models' columns (nav_model.h) */
-  nav_body_monitor_header(f, *out); /* cd_<name>, cl_<name> (cs_<name>) of the bodies */
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
@@ -119,7 +118,6 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
           f->p_relres, f->change);
   if (f->ac) fprintf(out, ",%.4e,%.4e,%.4e", f->res[0], f->res[1], f->res[2]);
   nav_models_monitor_row(&f->models, &f->view, out);
-  nav_body_monitor_row(f, out);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else
@@ -281,10 +279,6 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
     fprintf(out, "}");
   }
   nav_models_summary(&f->models, &f->view, out); /* the models' entries (nav_model.h) */
-  if (f->body && s->bodies) {
-    fprintf(out, ",\n  ");
-    nav_body_summary_json(f, s->bodies, out);
-  }
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");
     nav_validation_json(v, out);

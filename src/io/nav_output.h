@@ -51,7 +51,6 @@ typedef struct nav_summary {
   double steady_residual; /* the last measured steady residual (f->change) */
   int steady_converged;   /* it fell below steady_tol */
   double steady_wall_s;   /* wall seconds of the loop up to the stop */
-  const nav_body_stats *bodies; /* one per body of f->body (nav_body_report), or NULL */
   double steady_work;     /* artificial compressibility: finest-grid work units (nav_ac_work); < 0: none */
 } nav_summary;
 

@@ -84,6 +84,7 @@ typedef struct nav_flow_view {
   const nav_scalar_bc (*pbc)[2]; /* the pressure's boundary kinds [3][2] */
   /* fields (backend memory, one block array each) */
   nav_real *u[3];              /* the velocity: u^n (rhs), u* (force, ghosts not filled), u^{n+1} (after) */
+  nav_real *u_prev[3];         /* u^n with its ghosts, kept on monitor steps (s->diagnose) only */
   nav_real *rhs[3];            /* N(u^n) being assembled (rhs hooks only; else NULL) */
   nav_real *p;                 /* the pressure (ghosts filled) */
   nav_real *div;               /* work: the divergence of the last projection */
@@ -146,7 +147,8 @@ typedef struct nav_model_ops {
    * the solver fills the ghosts) and its largest value over every rank into *nut_max. */
   nav_err (*viscosity)(nav_model *m, nav_flow_view *v, nav_viscosity_when when, double *nut_max);
   /* Step phase 3: change u* at the interior faces (its ghosts are not filled; the solver fills them
-   * after the last force hook); may read p (ghosts filled, of the previous step). */
+   * after the last force hook); may read p (ghosts filled, of the previous step) and set it at cells
+   * whose faces are all forced, where it is only the projection's multiplier (refilling p's ghosts). */
   nav_err (*force)(nav_model *m, nav_flow_view *v, const nav_step_info *s);
   /* Step phase 5: with u^{n+1} and p (ghosts filled); touches the model's own arrays only. */
   nav_err (*after_projection)(nav_model *m, nav_flow_view *v, const nav_step_info *s);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "physics/bodies/nav_body.h"
 #include "physics/drive/nav_drive.h"
 #include "physics/heat/nav_heat.h"
 #include "physics/turbulence/nav_sst.h"
@@ -13,6 +14,7 @@ const nav_model_ops *const nav_model_registry[] = {
     &nav_model_heat,
     &nav_model_drive,
     &nav_model_sst,
+    &nav_model_bodies,
     NULL,
 };
 

@@ -211,7 +211,6 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(nav_models_create(&f->models, nav_flow_view_sync(f)));
   NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_START));
   NAV_CALL(nav_models_diagnose(&f->models, nav_flow_view_sync(f))); /* the monitors of the initial state */
-  NAV_CALL(nav_body_create(f));
   NAV_CALL(nav_ac_create(f));
   return nav_flow_guess_create(f);
 }
@@ -220,7 +219,6 @@ void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
   nav_models_destroy(&f->models, nav_flow_view_sync(f));
-  nav_body_destroy(f);
   nav_diffusion_destroy(f);
   nav_open_destroy(f);
   nav_psolver_destroy(f->poisson);
@@ -351,10 +349,9 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     f->rhs_old[c] = tmp;
   }
 project:
-  NAV_CALL(nav_models_force(&f->models, nav_flow_view_sync(f), &si)); /* the models' forcing of u* */
-  /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
-   * implicit one has grad p^{n-1/2} */
-  NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
+  /* the models' forcing of u* (a held flow rate, immersed bodies): the explicit predictor lacks grad p^n
+   * (si.pdt = dt), the implicit one has grad p^{n-1/2} (0) */
+  NAV_CALL(nav_models_force(&f->models, nav_flow_view_sync(f), &si));
   /* u*'s ghosts for its divergence only (the correction reads its owned faces, and the fill after it all) */
   NAV_CALL(nav_fill_velocity_normal_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */

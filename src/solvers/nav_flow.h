@@ -32,7 +32,6 @@
 #include "solvers/nav_ac.h"
 #include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
-#include "physics/nav_body.h"
 #include "physics/nav_model.h"
 
 typedef struct nav_flow {
@@ -79,7 +78,6 @@ typedef struct nav_flow {
   nav_model_set models;  /* the active physics models (physics/nav_model.h), in registry order */
   nav_flow_view view;    /* what the models see of this flow (nav_flow_view_sync refreshes it) */
   double max_diffusivity; /* the largest diffusivity of the transported scalars (the models raise it) */
-  struct nav_body *body; /* immersed bodies (physics/nav_body.h); NULL: none */
   /* a pressure solve whose NaN/Inf check of div u* is deferred (nav_psolver_deferred_bad): its step
    * (1-based, as the blow-up message counts), time and dt, for the message of nav_flow_dt/check */
   long deferred_step;

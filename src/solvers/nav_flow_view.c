@@ -29,6 +29,7 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f) {
   for (int c = 0; c < 3; c++) {
     v->u[c] = f->u[c];
     v->rhs[c] = f->rhs[c];
+    v->u_prev[c] = f->u_prev[c];
   }
   v->p = f->p;
   v->div = f->div;

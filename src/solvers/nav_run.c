@@ -359,15 +359,9 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
       printf("steady: %.1f work units (finest-grid iterations of the pseudo-time scheme, nested start included)\n",
              s.steady_work);
   }
-  nav_body_stats body_stats[NAV_MAX_BODIES];
   const nav_err e_fetch = nav_host_fields_fetch(&f, &h);
   if (e_fetch == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
-    if (f.body) {
-      v.analytic = 0; /* a uniform initial stream is no solution around a body */
-      nav_body_report(&f, &h, body_stats);
-      s.bodies = body_stats;
-    }
     nav_err ew = NAV_OK;
     if (err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
     if (err == NAV_OK) err = ew;

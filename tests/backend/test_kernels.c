@@ -20,6 +20,7 @@
 #include "backend/common/nav_point_ibm.h"
 #include "backend/nav_ac_kernels.h"
 #include "backend/nav_heat_kernels.h"
+#include "backend/nav_ibm_kernels.h"
 #include "backend/nav_kernels.h"
 #include "backend/nav_open_kernels.h"
 #include "backend/nav_sst_kernels.h"
@@ -898,8 +899,8 @@ static void test_ibm(pair_box *pb) {
   for (int pass = 0; pass < 2; pass++) {
     double sc[NAV_IBM_NSUM], sg[NAV_IBM_NSUM];
     a.gscale = pass ? (nav_real)0.37 : 0;
-    OK(cpu->ibm_force(&pb->c, uc, tc, q.c, pass ? vcp : NULL, &a, pass ? sc : NULL));
-    OK(gpu->ibm_force(&pb->g, ug, tg, q.g, pass ? vgp : NULL, &a, pass ? sg : NULL));
+    OK(nav_ibm_kernels_of(cpu)->ibm_force(&pb->c, uc, tc, q.c, pass ? vcp : NULL, &a, pass ? sc : NULL));
+    OK(nav_ibm_kernels_of(gpu)->ibm_force(&pb->g, ug, tg, q.g, pass ? vgp : NULL, &a, pass ? sg : NULL));
     for (int c = 0; c < dim; c++) check_field(pass ? "ibm_force u (grad p, v)" : "ibm_force u", pb, &u[c]);
     for (int n = 0; pass && n < 3 * a.nbody; n++)
       if (n % 3 < dim) check_scalar("ibm_force sum", pb, sc[n], sg[n]);
@@ -973,8 +974,8 @@ static void test_ibm_sharp(pair_box *pb) {
   }
   for (int pass = 0; pass < 2; pass++) {
     double sumc[NAV_IBM_NSUM], sumg[NAV_IBM_NSUM];
-    OK(cpu->ibm_sharp(uc, &sc, pass ? sumc : NULL));
-    OK(gpu->ibm_sharp(ug, &sg, pass ? sumg : NULL));
+    OK(nav_ibm_kernels_of(cpu)->ibm_sharp(uc, &sc, pass ? sumc : NULL));
+    OK(nav_ibm_kernels_of(gpu)->ibm_sharp(ug, &sg, pass ? sumg : NULL));
     for (int c = 0; c < dim; c++) check_field(pass ? "ibm_sharp u (sums)" : "ibm_sharp u", pb, &u[c]);
     for (int m = 0; pass && m < 3 * 3; m++)
       if (m % 3 < dim) check_scalar("ibm_sharp sum", pb, sumc[m], sumg[m]);

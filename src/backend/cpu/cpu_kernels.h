@@ -76,10 +76,6 @@ nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max
 nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum);
 
 
-nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                          nav_real *const *v, const nav_ibm_params *a, double *sums);
-nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
-
 nav_err nav_laplacian_cpu(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
 nav_err nav_inverse_diagonal_cpu(const nav_box *b, nav_real *inv_diag);

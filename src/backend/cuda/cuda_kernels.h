@@ -379,9 +379,6 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
 nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
 nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum);
 
-nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                           nav_real *const *v, const nav_ibm_params *a, double *sums);
-nav_err nav_ibm_sharp_cuda(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);
 nav_err nav_advance_cuda(const nav_box *b, nav_real *const *u, nav_real *const *rhs, nav_real *const *rhs_old,
                          nav_real a, nav_real c);
