@@ -5,6 +5,13 @@
 
 #include <stdio.h>
 
+#include "backend/nav_ac_kernels.h"
+#include "backend/nav_heat_kernels.h"
+#include "backend/nav_ibm_kernels.h"
+#include "backend/nav_open_kernels.h"
+#include "backend/nav_sst_kernels.h"
+#include "backend/nav_viscous_kernels.h"
+
 #ifdef NAV_HAVE_CUDA
 #include "backend/cuda/cuda_device.h"
 #endif
@@ -19,6 +26,45 @@ const nav_kernel_ops *nav_backend_get(const char *name, int local_rank) {
     return &nav_kernel_ops_cuda;
   }
 #endif
+  return NULL;
+}
+
+/* The kernel tables beside the core table of each backend (nav_backend_kernels): one line per table. */
+typedef struct nav_backend_table {
+  const char *name;
+  const void *table;
+} nav_backend_table;
+
+static const nav_backend_table nav_backend_tables_cpu[] = {
+    {"heat", &nav_heat_kernels_cpu},
+    {"sst", &nav_sst_kernels_cpu},
+    {"ac", &nav_ac_kernels_cpu},
+    {"open", &nav_open_kernels_cpu},
+    {"viscous", &nav_viscous_kernels_cpu},
+    {"ibm", &nav_ibm_kernels_cpu},
+    {NULL, NULL},
+};
+
+#ifdef NAV_HAVE_CUDA
+static const nav_backend_table nav_backend_tables_cuda[] = {
+    {"heat", &nav_heat_kernels_cuda},
+    {"sst", &nav_sst_kernels_cuda},
+    {"ac", &nav_ac_kernels_cuda},
+    {"open", &nav_open_kernels_cuda},
+    {"viscous", &nav_viscous_kernels_cuda},
+    {"ibm", &nav_ibm_kernels_cuda},
+    {NULL, NULL},
+};
+#endif
+
+const void *nav_backend_kernels(const nav_kernel_ops *ops, const char *table) {
+  const nav_backend_table *t = NULL;
+  if (ops == &nav_kernel_ops_cpu) t = nav_backend_tables_cpu;
+#ifdef NAV_HAVE_CUDA
+  if (ops == &nav_kernel_ops_cuda) t = nav_backend_tables_cuda;
+#endif
+  for (; t && t->name; t++)
+    if (!strcmp(t->name, table)) return t->table;
   return NULL;
 }
 

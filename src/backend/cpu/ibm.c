@@ -3,9 +3,10 @@
 
 #include "backend/common/nav_point_ibm.h"
 #include "backend/cpu/cpu_kernels.h"
+#include "backend/nav_ibm_kernels.h"
 
-nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                          nav_real *const *v, const nav_ibm_params *a, double *sums) {
+static nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
+                                 nav_real *const *v, const nav_ibm_params *a, double *sums) {
   double s[NAV_IBM_NSUM];
   memset(s, 0, sizeof s);
   for (int c = 0; c < b->dim; c++) {
@@ -31,7 +32,7 @@ nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real *const 
   return NAV_OK;
 }
 
-nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
+static nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
   double sum[NAV_IBM_NSUM];
   memset(sum, 0, sizeof sum);
   const int threaded = s->n >= 4096;
@@ -51,3 +52,9 @@ nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double 
   if (sums) memcpy(sums, sum, sizeof sum);
   return NAV_OK;
 }
+
+/* The ibm table of this backend (registered in backend/nav_backend.c). */
+const nav_ibm_kernels nav_ibm_kernels_cpu = {
+    .ibm_force = nav_ibm_force_cpu,
+    .ibm_sharp = nav_ibm_sharp_cpu,
+};

@@ -4,6 +4,7 @@
  * faces into s->next) and a scatter launch (u[target] = next, with the same sums), a thread per face. */
 #include "backend/common/nav_point_ibm.h"
 #include "backend/cuda/cuda_kernels.h"
+#include "backend/nav_ibm_kernels.h"
 
 template <int DIM, bool SUMS>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
@@ -30,8 +31,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   if (SUMS) nav_cuda_block_reduce<NAV_IBM_MAX_BODIES, false>(s, partial);
 }
 
-nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
-                           nav_real *const *v, const nav_ibm_params *a, double *sums) {
+static nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
+                                  nav_real *const *v, const nav_ibm_params *a, double *sums) {
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
   const size_t nblocks = nav_cuda_blocks(grid);
   for (int n = 0; sums && n < NAV_IBM_NSUM; n++) sums[n] = 0;
@@ -85,7 +86,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   if (SUMS) nav_cuda_block_reduce<NAV_IBM_MAX_BODIES, false>(v, partial);
 }
 
-nav_err nav_ibm_sharp_cuda(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
+static nav_err nav_ibm_sharp_cuda(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
   for (int n = 0; sums && n < NAV_IBM_NSUM; n++) sums[n] = 0;
   for (int c = 0; c < 3; c++) {
     const nav_idx m0 = s->start[c], m1 = s->start[c + 1];
@@ -109,3 +110,9 @@ nav_err nav_ibm_sharp_cuda(nav_real *const *u, const nav_ibm_stencils *s, double
   }
   return NAV_OK;
 }
+
+/* The ibm table of this backend (registered in backend/nav_backend.c). */
+extern "C" const nav_ibm_kernels nav_ibm_kernels_cuda = {
+    .ibm_force = nav_ibm_force_cuda,
+    .ibm_sharp = nav_ibm_sharp_cuda,
+};
