@@ -16,7 +16,6 @@
 #include "core/nav_error.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_reduce.h"
-#include "io/nav_channel.h"
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
 #include "io/nav_snapshot.h"
@@ -403,22 +402,16 @@ int nav_sim_write_summary(nav_sim *s, char *path, size_t n) {
     sum.steady_converged = f->change >= 0 && f->change < c->steady_tol;
     sum.steady_work = nav_ac_work(f);
   }
-  static nav_body_stats body_stats[NAV_MAX_BODIES];
   nav_err e = nav_host_fields_fetch(f, &h);
   if (e == NAV_OK && s->rank == 0) {
     e = nav_validate(f, &h, &v);
-    if (f->body) {
-      v.analytic = 0; /* a uniform initial stream is no solution around a body */
-      nav_body_report(f, &h, body_stats);
-      sum.bodies = body_stats;
-    }
     if (e == NAV_OK && !strcmp(c->dump_final, "true")) e = nav_dump_final(s->dir, f, &h);
   }
+  /* the models' reports of the end of the run, as nav_run (a driven channel's profile, the bodies' forces) */
+  const nav_err e_report = nav_models_report(&f->models, nav_flow_view_sync(f), &h, s->dir);
+  if (e == NAV_OK) e = e_report;
   nav_host_fields_free(&h);
   NAV_CALL(nav_sim_agree(f->comm, e));
-  nav_channel_diag channel;
-  NAV_CALL(nav_channel_profile(f, s->dir, &channel));
-  sum.channel = &channel;
   NAV_CALL(nav_flow_kinetic_energy(f, &sum.final_ke));
   NAV_CALL(nav_flow_max_abs_pressure(f, &sum.max_abs_p));
   NAV_CALL(nav_sim_agree(f->comm, s->rank == 0 ? nav_summary_write(s->dir, f, &sum, &v) : NAV_OK));
