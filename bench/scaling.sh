@@ -72,6 +72,8 @@ if [ "${1:-}" = gpu ] || [ "${1:-}" = check ]; then
     WEAK_CASES=${WEAK_CASES:-cavity3d tgv3d channel3d poisson api}
     STRONG_DECOMPS=${STRONG_DECOMPS:-all}
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+    # a build carried by bench/gpu.sh carry: its host libraries (as bench/gpu.sh loads them)
+    [ -d .carry/lib ] && export LD_LIBRARY_PATH=$PWD/.carry/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
     if [ "$BACKEND" = cuda ] && [ "$DRY" != 1 ] && ! ldconfig -p | grep -q libnccl.so.2 && [ -z "${NAV_NCCL_LIBRARY:-}" ]; then
       lib=$(find / -name 'libnccl.so.2' -not -path '/proc/*' 2>/dev/null | head -1)
       [ -n "$lib" ] && export NAV_NCCL_LIBRARY=$lib
