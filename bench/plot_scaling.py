@@ -34,7 +34,7 @@ def main(path, png):
         t, t1 = seconds(r), ref.get((r["mode"], r["case"]))
         row = [r["mode"], r["case"], str(r["gpus"]), r["decomposition"], r["kind"], r["transport"], r["overlap"]]
         if not t or not t1:
-            print("| " + " | ".join(row) + f" | failed (exit {r['exit']}) | | | |")
+            print("| " + " | ".join(row) + f" | {r.get('status', 'failed')} (exit {r['exit']}) | | | |")
             continue
         g = r["gpus"]
         eff = t1 / t if r["mode"] == "weak" else t1 / (g * t)
