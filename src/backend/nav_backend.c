@@ -5,7 +5,12 @@
 
 #include <stdio.h>
 
+#include "backend/nav_ac_kernels.h"
+#include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
+#include "backend/nav_open_kernels.h"
+#include "backend/nav_sst_kernels.h"
+#include "backend/nav_viscous_kernels.h"
 
 #ifdef NAV_HAVE_CUDA
 #include "backend/cuda/cuda_device.h"
@@ -24,20 +29,30 @@ const nav_kernel_ops *nav_backend_get(const char *name, int local_rank) {
   return NULL;
 }
 
-/* The models' kernel tables of each backend (nav_backend_kernels): one line per table. */
+/* The kernel tables beside the core table of each backend (nav_backend_kernels): one line per table. */
 typedef struct nav_backend_table {
   const char *name;
   const void *table;
 } nav_backend_table;
 
 static const nav_backend_table nav_backend_tables_cpu[] = {
+    {"heat", &nav_heat_kernels_cpu},
+    {"sst", &nav_sst_kernels_cpu},
+    {"ac", &nav_ac_kernels_cpu},
     {"ibm", &nav_ibm_kernels_cpu},
+    {"open", &nav_open_kernels_cpu},
+    {"viscous", &nav_viscous_kernels_cpu},
     {NULL, NULL},
 };
 
 #ifdef NAV_HAVE_CUDA
 static const nav_backend_table nav_backend_tables_cuda[] = {
+    {"heat", &nav_heat_kernels_cuda},
+    {"sst", &nav_sst_kernels_cuda},
+    {"ac", &nav_ac_kernels_cuda},
     {"ibm", &nav_ibm_kernels_cuda},
+    {"open", &nav_open_kernels_cuda},
+    {"viscous", &nav_viscous_kernels_cuda},
     {NULL, NULL},
 };
 #endif

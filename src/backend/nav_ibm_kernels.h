@@ -30,14 +30,7 @@ typedef struct nav_ibm_kernels {
   nav_err (*ibm_sharp)(nav_real *const *u, const nav_ibm_stencils *s, double *sums);
 } nav_ibm_kernels;
 
-extern const nav_ibm_kernels nav_ibm_kernels_cpu;
-/* Defined only when the CUDA backend is built (NAV_HAVE_CUDA). */
-extern const nav_ibm_kernels nav_ibm_kernels_cuda;
-
-/* The table of the backend whose core table is ops (NULL: none). */
-static inline const nav_ibm_kernels *nav_ibm_kernels_of(const nav_kernel_ops *ops) {
-  return (const nav_ibm_kernels *)nav_backend_kernels(ops, "ibm");
-}
+NAV_KERNEL_TABLE(nav_ibm_kernels, "ibm")
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* The kernel interface: everything the algorithm asks of a backend.
  *
- * The time stepper, the projection and the Poisson solvers call only these function pointers;
+ * The time stepper, the projection and the Poisson solvers call only these function pointers (the
+ * models' own kernels are in their tables beside this one: nav_backend_kernels);
  * backend/cpu (OpenMP) and backend/cuda fill the table with the same numerics, written once as
  * NAV_HD point functions in backend/common. All field pointers are backend memory (device
  * memory for CUDA) laid out as in nav_box.h; nav_box itself is passed by host pointer and its
@@ -30,8 +31,6 @@ extern "C" {
  *                      viscosity coefficient of a wall-normal velocity, nav_diffusion.h)
  * The whole face plane is set, ghost rows of the other directions included, so filling the
  * directions in order x, y, z makes edges and corners consistent. */
-/* Parameters of the artificial-compressibility updates (common/nav_point_ac.h). */
-typedef struct nav_ac_params nav_ac_params;
 
 typedef enum nav_ghost_kind { NAV_GHOST_MIRROR, NAV_GHOST_PERIODIC, NAV_GHOST_FACE, NAV_GHOST_REFLECT } nav_ghost_kind;
 
@@ -224,20 +223,7 @@ typedef struct nav_kernel_ops {
   nav_err (*copy_faces)(const nav_box *b, nav_real *const *x, int nf, int dir, const int layer[2],
                         nav_real *const buf[2], int pack);
 
-  /* inflow and outflow faces (nav_point_open.h). The values of the velocity on an open face
-   * (dir, side) live in a PLANE array: a block array whose layer 0 (side 0) or n-1 (side 1) along
-   * dir holds, at each point (r, q) of the face (tangential ghost rows included), the value of a
-   * component at the boundary face. */
-  /* ghosts of face (dir, side) of component x from its plane: normal (x is component dir): the
-   * boundary face = plane (side 0: also the ghost -1 = 2 plane - x_1); tangential: the ghost =
-   * 2 plane - the adjacent interior value */
-  nav_err (*fill_ghost_plane)(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane);
-  /* convective outflow, backward Euler and upwind: plane = (plane + r x_a) / (1 + r) + shift at
-   * every face point, x_a the interior value next to the face (normal: the face one cell inside,
-   * r = rate / its distance df; tangential: the adjacent cell centre, r = rate / (df / 2));
-   * rate = dt U_c; rate = 0 only shifts */
-  nav_err (*outflow_update)(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
-                            nav_real shift, nav_real *plane);
+  /* inflow and outflow faces: the plane arrays' own kernels are in nav_open_kernels.h */
   /* over the interior points of face (dir, side), area elements dA: *sum = sum x dA with x a plane
    * (what 0), or (what 1 + c) the integral of the inward normal derivative of the tangential
    * component x = u_c (ghosts filled), (x_adjacent - x_ghost) / (centre distance) at its faces,
@@ -273,51 +259,6 @@ typedef struct nav_kernel_ops {
   nav_err (*time_rates)(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
   /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
-
-  /* variable viscosity (nav_point_viscous.h) */
-  /* kf = nu + nu_t interpolated to the interior faces of component c; nut cell-centred, ghosts filled */
-  nav_err (*face_viscosity)(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
-  /* rhs_c += scale * (the parts `part` of the stress-form viscous term V_c) at the interior faces of
-   * every component, with kf[c] the viscosity at the faces of c (ghosts filled); kf == NULL: k = 1 */
-  nav_err (*stress)(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
-                    nav_real *const *rhs);
-
-  /* temperature (nav_point_scalar.h) */
-  /* rhs = kappa lap T - div(u T) at the interior cells; u and T need filled ghosts */
-  nav_err (*scalar_rhs)(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
-  /* rhs_c += -coef[c] (T at face - t_ref) at the interior faces of every component c with coef[c] != 0;
-   * coef is a HOST array of 3; T needs filled ghosts */
-  nav_err (*buoyancy)(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
-                      nav_real *const *rhs);
-
-  /* k-omega SST (nav_point_sst.h): at the interior cells, out[0..7] = nu_t, F1, the diffusivities of k and
-   * omega, their explicit parts q and implicit rates c (nav_sst_point, in that order) from u, k, w (ghosts
-   * filled) and the wall distance wd; an out[i] that is NULL is not written (the update of nu_t asks for out[0]
-   * only: 8 bytes a cell written instead of 64) */
-  nav_err (*sst_cells)(const nav_box *b, nav_real *const *u, const nav_real *k, const nav_real *w, const nav_real *wd,
-                       nav_real nu, nav_real *const *out);
-
-  /* artificial compressibility (nav_point_ac.h): one stage x = x0 + alpha dtau R of the pseudo-time
-   * march, local dtau from u0 (ghosts filled), a is a HOST struct. ac_momentum: u_c = u0_c + alpha
-   * dtau (rhs_c - grad_c p) at the interior faces but the physical boundary faces, *res_max = max
-   * |rhs_c - grad_c p| there (if not NULL); p needs filled ghosts. ac_cells: p = p0 - alpha dtau
-   * beta^2 (div u - fp) (fp: a forcing, NULL = 0) and, if T != NULL, T = T0 + alpha dtau rhs_T at
-   * the interior cells; res_max[0] = max |div u - fp|, res_max[1] = max |rhs_T| (0 without T), if
-   * res_max != NULL. ac_restrict_faces: uc_c = the area-weighted average of the fine faces of each
-   * interior coarse face (even fine counts); ac_prolong_faces_add: u_c += linear interpolation of
-   * the coarse ec_c (ghosts filled) at the interior fine faces, every component. */
-  nav_err (*ac_momentum)(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
-                         const nav_real *p, const nav_ac_params *a, double *res_max);
-  nav_err (*ac_cells)(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *p, const nav_real *p0,
-                      const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
-                      double *res_max);
-  /* ac_dissipation: rhs_c += nav_ac_dissipation(k) at the interior faces of every component and, if
-   * T != NULL, rhs_T += nav_ac_dissipation_cell(k) at the interior cells (the coarse levels of the
-   * pseudo-time multigrid); u and T need filled ghosts */
-  nav_err (*ac_dissipation)(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real k, nav_real *const *rhs,
-                            nav_real *rhs_T);
-  nav_err (*ac_restrict_faces)(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
-  nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
@@ -450,11 +391,17 @@ typedef struct nav_kernel_ops {
  * a device backend it also selects the device of this rank: local_rank (the node-local rank,
  * nav_decomp_local_rank) modulo the device count, one rank per GPU. */
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
-/* The kernel table `table` of a model ("ibm": backend/nav_<table>_kernels.h, each with a typed accessor) of
- * the backend whose core table is ops, or NULL where that backend has none. The core table above holds
- * fields, stencils, vectors, memory and transports; a model's kernels live in its own table, registered
- * beside the core table in backend/nav_backend.c. Not collective. */
+/* The kernel table `table` of a model ("heat", "sst", "ac", "ibm": backend/nav_<table>_kernels.h, each with a
+ * typed accessor) of the backend whose core table is ops, or NULL where that backend has none. The
+ * core table above holds fields, stencils, vectors, memory and transports; a model's kernels live in
+ * its own table, registered beside the core table in backend/nav_backend.c. Not collective. */
 const void *nav_backend_kernels(const nav_kernel_ops *ops, const char *table);
+/* In the header of a table type T registered as `table`: the backends' instances T_cpu and T_cuda (the
+ * latter defined only when the CUDA backend is built) and the typed accessor T_of(ops) (NULL: none). */
+#define NAV_KERNEL_TABLE(T, table)                                                                                   \
+  extern const T T##_cpu;                                                                                            \
+  extern const T T##_cuda;                                                                                           \
+  static inline const T *T##_of(const nav_kernel_ops *ops) { return (const T *)nav_backend_kernels(ops, table); }
 /* Names of the backends compiled in, comma separated ("cpu, cuda"). */
 const char *nav_backend_list(void);
 /* 1 if backend `name` can send device-to-device messages (p2p_*: NCCL loads), else 0; why gets

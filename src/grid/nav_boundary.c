@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "backend/nav_open_kernels.h"
 #include "core/nav_error.h"
 
 void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc) {
@@ -37,7 +38,7 @@ static nav_err nav_fill_velocity(const nav_kernel_ops *ops, const nav_box *b, na
         const nav_bc_type t = bc->type[d][s];
         if (nav_halo_face(halo, d, s) || (normal && c != d)) continue;
         if (t == NAV_BC_INFLOW || t == NAV_BC_OUTFLOW) {
-          NAV_CALL(ops->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
+          NAV_CALL(nav_open_kernels_of(ops)->fill_ghost_plane(b, u[c], d, s, c == d, bc->plane[d][s][c]));
           continue;
         }
         g.x[c] = u[c];

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "backend/common/nav_point_ac.h"
+#include "backend/nav_ac_kernels.h"
+#include "backend/nav_heat_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_reduce.h"
 #include "solvers/nav_flow.h"
@@ -41,6 +43,8 @@ typedef struct nav_ac {
   char cycle;           /* 'v', 'w' or 'f' ([run] ac_cycle) */
   double work;          /* smoothing iterations so far, in finest-grid units (cells_l / cells_0 each) */
   long nested_cycles[NAV_AC_MAX_LEVELS]; /* cycles of the nested-iteration start per level */
+  const nav_ac_kernels *k;       /* its kernel table of the flow's backend */
+  const nav_heat_kernels *heat;  /* the temperature's (the scalar slot's S(T) and Boussinesq force) */
 } nav_ac;
 
 
@@ -117,6 +121,9 @@ nav_err nav_ac_create(nav_flow *f) {
   nav_ac *ac = calloc(1, sizeof *ac);
   NAV_CHECK(ac, NAV_ERR_MEMORY, "cannot allocate the artificial-compressibility state");
   f->ac = ac;
+  ac->k = nav_ac_kernels_of(f->ops);
+  ac->heat = nav_heat_kernels_of(f->ops);
+  NAV_CHECK(ac->k && ac->heat, NAV_ERR_INPUT, "backend %s has no kernels of artificial compressibility", f->ops->name);
   ac->vbc0 = f->vbc;
   memset(ac->vbc0.wall_velocity, 0, sizeof ac->vbc0.wall_velocity);
   double lmin = fmin(c->lx, c->ly);
@@ -201,11 +208,11 @@ static nav_err nav_ac_rhs(nav_flow *f, nav_ac_level *L) {
   NAV_CALL(ops->momentum_rhs(L->box, L->u, (nav_real)c->nu, L->r));
   if (f->scalar.T) {
     const nav_real coef[3] = {(nav_real)c->buoyancy[0], (nav_real)c->buoyancy[1], (nav_real)c->buoyancy[2]};
-    NAV_CALL(ops->scalar_rhs(L->box, L->u, L->T, (nav_real)c->diffusivity, L->rT));
-    NAV_CALL(ops->buoyancy(L->box, L->T, coef, (nav_real)c->t_ref, L->r));
+    NAV_CALL(f->ac->heat->scalar_rhs(L->box, L->u, L->T, (nav_real)c->diffusivity, L->rT));
+    NAV_CALL(f->ac->heat->buoyancy(L->box, L->T, coef, (nav_real)c->t_ref, L->r));
     if (L->fT) NAV_CALL(ops->axpby(L->box, 1, L->fT, 1, L->rT));
   }
-  if (L->a.diss > 0) NAV_CALL(ops->ac_dissipation(L->box, L->u, f->scalar.T ? L->T : NULL, L->a.diss, L->r, L->rT));
+  if (L->a.diss > 0) NAV_CALL(f->ac->k->ac_dissipation(L->box, L->u, f->scalar.T ? L->T : NULL, L->a.diss, L->r, L->rT));
   if (L->f[0])
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(L->box, 1, L->f[k], 1, L->r[k]));
   return NAV_OK;
@@ -227,9 +234,9 @@ static nav_err nav_ac_smooth(nav_flow *f, nav_ac_level *L, double *raw) {
     L->a.alpha = (nav_real)(1.0 / (m - s));
     NAV_CALL(nav_ac_rhs(f, L));
     double rc[2] = {0, 0}, rm = 0;
-    NAV_CALL(ops->ac_cells(b, L->u, L->u0, L->p, L->p0, L->fp, L->T, L->T0, L->rT, &L->a, measure ? rc : NULL));
+    NAV_CALL(f->ac->k->ac_cells(b, L->u, L->u0, L->p, L->p0, L->fp, L->T, L->T0, L->rT, &L->a, measure ? rc : NULL));
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, L->halo, (const nav_scalar_bc(*)[2])f->pbc, L->p));
-    NAV_CALL(ops->ac_momentum(b, L->u, L->u0, L->r, L->p, &L->a, measure ? &rm : NULL));
+    NAV_CALL(f->ac->k->ac_momentum(b, L->u, L->u0, L->r, L->p, &L->a, measure ? &rm : NULL));
     NAV_CALL(nav_fill_velocity_ghosts(ops, b, L->halo, &f->vbc, L->u));
     if (f->scalar.T) NAV_CALL(nav_fill_temperature_ghosts(ops, b, L->halo, &L->tbc, L->T));
     if (measure) {
@@ -257,7 +264,7 @@ static nav_err nav_ac_residual(nav_flow *f, nav_ac_level *L) {
 static nav_err nav_ac_restrict_state(nav_flow *f, nav_ac_level *L, nav_ac_level *C) {
   const nav_kernel_ops *ops = f->ops;
   const size_t bytes = (size_t)C->box->ntot * sizeof(nav_real);
-  NAV_CALL(ops->ac_restrict_faces(L->box, L->u, C->box, C->u));
+  NAV_CALL(f->ac->k->ac_restrict_faces(L->box, L->u, C->box, C->u));
   NAV_CALL(ops->restrict_residual(L->box, L->p, C->box, C->p));
   if (f->scalar.T) NAV_CALL(ops->restrict_residual(L->box, L->T, C->box, C->T));
   NAV_CALL(nav_ac_fill(f, C));
@@ -273,7 +280,7 @@ static nav_err nav_ac_correct(nav_flow *f, nav_ac_level *C, nav_ac_level *L) {
   const nav_kernel_ops *ops = f->ops;
   for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, 1, C->u[k], -1, C->s[k]));
   NAV_CALL(nav_fill_velocity_ghosts(ops, C->box, C->halo, &f->ac->vbc0, C->s));
-  NAV_CALL(ops->ac_prolong_faces_add(C->box, C->s, L->box, L->u));
+  NAV_CALL(f->ac->k->ac_prolong_faces_add(C->box, C->s, L->box, L->u));
   NAV_CALL(ops->axpby(C->box, 1, C->p, -1, C->sp));
   NAV_CALL(nav_fill_scalar_ghosts(ops, C->box, C->halo, (const nav_scalar_bc(*)[2])f->pbc, C->sp));
   NAV_CALL(ops->prolong_add(C->box, C->sp, L->box, L->p));
@@ -308,7 +315,7 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
     for (int k = 0; k < 3; k++) C->f[k] = fc[k];
     C->fp = fp;
     C->fT = fT;
-    NAV_CALL(ops->ac_restrict_faces(L->box, L->r, C->box, C->f));
+    NAV_CALL(f->ac->k->ac_restrict_faces(L->box, L->r, C->box, C->f));
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, -1, C->r[k], 1, C->f[k]));
     NAV_CALL(ops->restrict_residual(L->box, L->rc, C->box, C->fp));
     NAV_CALL(ops->axpby(C->box, -1, C->rc, 1, C->fp));

@@ -47,7 +47,7 @@ nav_err nav_diffusion_viscosity_changed(nav_flow *f) {
   D->version++; /* the cached response to a mean pressure gradient is stale */
   NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->nut));
   for (int c = 0; c < f->dim; c++) {
-    NAV_CALL(ops->face_viscosity(b, c, (nav_real)f->cfg->nu, D->nut, D->kf[c]));
+    NAV_CALL(D->k->face_viscosity(b, c, (nav_real)f->cfg->nu, D->nut, D->kf[c]));
     /* zero normal gradient (and even about the wall-normal face, as in the solver's levels) */
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->kf[c]));
     if (f->pbc[c][0] != NAV_SCALAR_PERIODIC && !nav_halo_face(f->halo, c, 0))
@@ -99,6 +99,8 @@ nav_err nav_diffusion_create(nav_flow *f) {
   f->diff = calloc(1, sizeof *f->diff);
   NAV_CHECK(f->diff, NAV_ERR_MEMORY, "cannot allocate the diffusion solver");
   nav_diffusion *D = f->diff;
+  D->k = nav_viscous_kernels_of(f->ops);
+  NAV_CHECK(D->k, NAV_ERR_INPUT, "backend %s has no kernels of the variable viscosity", f->ops->name);
   D->implicit = implicit;
   D->nu_max = cfg->nu;
   if (implicit) {
@@ -144,7 +146,7 @@ double nav_diffusion_max_diffusivity(const nav_flow *f) {
 }
 
 nav_err nav_diffusion_explicit(nav_flow *f, nav_real *const *rhs) {
-  return f->ops->stress(&f->box, f->u, f->diff->kf, NAV_STRESS_DIAG | NAV_STRESS_CROSS, 1, rhs);
+  return f->diff->k->stress(&f->box, f->u, f->diff->kf, NAV_STRESS_DIAG | NAV_STRESS_CROSS, 1, rhs);
 }
 
 /* The Helmholtz solve of nav_helmholtz.h for the step being computed (f->step + 1). */
@@ -165,7 +167,7 @@ nav_err nav_diffusion_predict(nav_flow *f, nav_flow_view *v, const nav_step_info
   D->theta = theta;
   /* H^n = -div(u u) + V_cross(u) (+ the models' terms: - b (T - T_ref), which also advance T, nav_heat.h) */
   NAV_CALL(ops->momentum_rhs(b, f->u, 0, f->rhs));
-  if (D->nut) NAV_CALL(ops->stress(b, f->u, D->kf, NAV_STRESS_CROSS, 1, f->rhs));
+  if (D->nut) NAV_CALL(D->k->stress(b, f->u, D->kf, NAV_STRESS_CROSS, 1, f->rhs));
   NAV_CALL(nav_models_rhs(&f->models, v, si)); /* the models' terms of H^n (nav_model.h) */
   /* rhs = ca H^n + cb H^{n-1} + dt V_diag(u^n) - dt grad p^{n-1/2} */
   for (int c = 0; c < f->dim; c++) NAV_CALL(ops->set(b, D->rhs[c], 0));
@@ -173,12 +175,12 @@ nav_err nav_diffusion_predict(nav_flow *f, nav_flow_view *v, const nav_step_info
   const double kscale = D->nut ? 1 : cfg->nu;
   nav_real *const *kf = D->nut ? D->kf : NULL;
   if (!nav_open_outflow(f)) {
-    NAV_CALL(ops->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)(dt * kscale), D->rhs));
+    NAV_CALL(D->k->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)(dt * kscale), D->rhs));
   } else { /* (1 - theta) V(u^n); the outflow faces to t^{n+1}; theta V(u~^n), u~^n: u^n with their ghosts */
-    NAV_CALL(ops->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)((1 - theta) * dt * kscale), D->rhs));
+    NAV_CALL(D->k->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)((1 - theta) * dt * kscale), D->rhs));
     NAV_CALL(nav_open_advance(f, dt));
     NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, f->u));
-    NAV_CALL(ops->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)(theta * dt * kscale), D->rhs));
+    NAV_CALL(D->k->stress(b, f->u, kf, NAV_STRESS_DIAG, (nav_real)(theta * dt * kscale), D->rhs));
   }
   NAV_CALL(ops->correct(b, D->rhs, f->p, (nav_real)dt));
   for (int c = 0; c < f->dim; c++) { /* H^n becomes the previous step's */

@@ -53,6 +53,7 @@
 
 #include "core/nav_config.h"
 #include "navier/nav_types.h"
+#include "backend/nav_viscous_kernels.h"
 #include "physics/nav_model.h"
 #include "solvers/poisson/nav_psolver.h"
 
@@ -62,6 +63,7 @@ struct nav_flow;
 #define NAV_DIFFUSION_DT_GROWTH 1.1
 
 typedef struct nav_diffusion {
+  const nav_viscous_kernels *k; /* the variable-viscosity kernels of the flow's backend */
   int implicit;          /* [time] diffusion = implicit */
   nav_psolver *solver[3];  /* Helmholtz solvers of the velocity components (implicit) */
   nav_real *du[3];         /* the last increments u* - u^n (state) */

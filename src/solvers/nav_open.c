@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/nav_open_kernels.h"
 #include "core/nav_error.h"
 #include "core/nav_table.h"
 #include "grid/nav_reduce.h"
@@ -161,7 +162,7 @@ nav_err nav_open_advance(nav_flow *f, double dt) {
     for (int s = 0; s < 2; s++)
       if (f->cfg->bc[d][s] == NAV_BC_OUTFLOW && nav_open_mine(f, d, s))
         for (int c = 0; c < f->dim; c++)
-          NAV_CALL(f->ops->outflow_update(&f->box, f->u[c], d, s, c == d, (nav_real)(dt * uc), 0, f->open[d][c]));
+          NAV_CALL(nav_open_kernels_of(f->ops)->outflow_update(&f->box, f->u[c], d, s, c == d, (nav_real)(dt * uc), 0, f->open[d][c]));
   /* 2: one uniform correction of the outward normal velocity: Q_out = Q_in */
   NAV_CALL(nav_open_fluxes(f, flux));
   for (int d = 0; d < f->dim; d++)
@@ -171,7 +172,7 @@ nav_err nav_open_advance(nav_flow *f, double dt) {
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
       if (f->cfg->bc[d][s] == NAV_BC_OUTFLOW && nav_open_mine(f, d, s))
-        NAV_CALL(f->ops->outflow_update(&f->box, f->u[d], d, s, 1, 0, (nav_real)(s ? shift : -shift), f->open[d][d]));
+        NAV_CALL(nav_open_kernels_of(f->ops)->outflow_update(&f->box, f->u[d], d, s, 1, 0, (nav_real)(s ? shift : -shift), f->open[d][d]));
   f->outflow_speed = uc;
   return NAV_OK;
 }

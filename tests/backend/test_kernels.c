@@ -18,8 +18,13 @@
 #include "backend/common/nav_point_poisson.h"
 #include "backend/common/nav_point_ac.h"
 #include "backend/common/nav_point_ibm.h"
+#include "backend/nav_ac_kernels.h"
+#include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
 #include "backend/nav_kernels.h"
+#include "backend/nav_open_kernels.h"
+#include "backend/nav_sst_kernels.h"
+#include "backend/nav_viscous_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
 
@@ -339,16 +344,16 @@ static void test_box(pair_box *pb) {
     for (int side = 0; side < 2; side++)
       for (int normal = 0; normal < 2; normal++) {
         field x = field_new(pb, 0), plane = field_new(pb, 1);
-        OK(cpu->fill_ghost_plane(bc, x.c, dir, side, normal, plane.c));
-        OK(gpu->fill_ghost_plane(bg, x.g, dir, side, normal, plane.g));
+        OK(nav_open_kernels_of(cpu)->fill_ghost_plane(bc, x.c, dir, side, normal, plane.c));
+        OK(nav_open_kernels_of(gpu)->fill_ghost_plane(bg, x.g, dir, side, normal, plane.g));
         snprintf(name, sizeof name, "fill_ghost_plane d%d s%d n%d", dir, side, normal);
         check_field(name, pb, &x);
-        OK(cpu->outflow_update(bc, x.c, dir, side, normal, (nav_real)0.037, (nav_real)0.01, plane.c));
-        OK(gpu->outflow_update(bg, x.g, dir, side, normal, (nav_real)0.037, (nav_real)0.01, plane.g));
+        OK(nav_open_kernels_of(cpu)->outflow_update(bc, x.c, dir, side, normal, (nav_real)0.037, (nav_real)0.01, plane.c));
+        OK(nav_open_kernels_of(gpu)->outflow_update(bg, x.g, dir, side, normal, (nav_real)0.037, (nav_real)0.01, plane.g));
         snprintf(name, sizeof name, "outflow_update d%d s%d n%d", dir, side, normal);
         check_field(name, pb, &plane);
-        OK(cpu->outflow_update(bc, x.c, dir, side, normal, 0, (nav_real)-0.3, plane.c));
-        OK(gpu->outflow_update(bg, x.g, dir, side, normal, 0, (nav_real)-0.3, plane.g));
+        OK(nav_open_kernels_of(cpu)->outflow_update(bc, x.c, dir, side, normal, 0, (nav_real)-0.3, plane.c));
+        OK(nav_open_kernels_of(gpu)->outflow_update(bg, x.g, dir, side, normal, 0, (nav_real)-0.3, plane.g));
         snprintf(name, sizeof name, "outflow shift d%d s%d n%d", dir, side, normal);
         check_field(name, pb, &plane);
         for (int what = 0; what <= dim; what++) {
@@ -559,13 +564,13 @@ static void test_box(pair_box *pb) {
     check_scalar("kinetic_energy", pb, mc, mg);
     /* temperature: advection-diffusion right-hand side, and the force added to the momentum's */
     field T = field_new(pb, 0.5), st = field_new(pb, 0);
-    OK(cpu->scalar_rhs(bc, uc, T.c, (nav_real)0.03, st.c));
-    OK(gpu->scalar_rhs(bg, ug, T.g, (nav_real)0.03, st.g));
+    OK(nav_heat_kernels_of(cpu)->scalar_rhs(bc, uc, T.c, (nav_real)0.03, st.c));
+    OK(nav_heat_kernels_of(gpu)->scalar_rhs(bg, ug, T.g, (nav_real)0.03, st.g));
     check_field("scalar_rhs", pb, &st);
     const nav_real coef[3][3] = {{(nav_real)0.3, (nav_real)-7.1, (nav_real)2.2}, {0, (nav_real)-710, 0}};
     for (int g = 0; g < 2; g++) {
-      OK(cpu->buoyancy(bc, T.c, coef[g], (nav_real)0.45, rc));
-      OK(gpu->buoyancy(bg, T.g, coef[g], (nav_real)0.45, rg));
+      OK(nav_heat_kernels_of(cpu)->buoyancy(bc, T.c, coef[g], (nav_real)0.45, rc));
+      OK(nav_heat_kernels_of(gpu)->buoyancy(bg, T.g, coef[g], (nav_real)0.45, rg));
       for (int c = 0; c < dim; c++) {
         snprintf(name, sizeof name, "buoyancy %s c%d", g ? "g=-y" : "g oblique", c);
         check_field(name, pb, &r[c]);
@@ -689,16 +694,16 @@ static void test_box(pair_box *pb) {
       r[c] = field_new(pb, 0);
       kf[c] = field_new(pb, 1.0);
       uc[c] = u[c].c, ug[c] = u[c].g, rc[c] = r[c].c, rg[c] = r[c].g;
-      OK(cpu->face_viscosity(bc, c, (nav_real)0.01, nut.c, kf[c].c));
-      OK(gpu->face_viscosity(bg, c, (nav_real)0.01, nut.g, kf[c].g));
+      OK(nav_viscous_kernels_of(cpu)->face_viscosity(bc, c, (nav_real)0.01, nut.c, kf[c].c));
+      OK(nav_viscous_kernels_of(gpu)->face_viscosity(bg, c, (nav_real)0.01, nut.g, kf[c].g));
       snprintf(name, sizeof name, "face_viscosity c%d", c);
       check_field(name, pb, &kf[c]);
       kc[c] = kf[c].c, kg[c] = kf[c].g;
     }
     for (int part = 1; part <= 3; part++)
       for (int withk = 0; withk < 2; withk++) {
-        OK(cpu->stress(bc, uc, withk ? kc : NULL, part, (nav_real)0.7, rc));
-        OK(gpu->stress(bg, ug, withk ? kg : NULL, part, (nav_real)0.7, rg));
+        OK(nav_viscous_kernels_of(cpu)->stress(bc, uc, withk ? kc : NULL, part, (nav_real)0.7, rc));
+        OK(nav_viscous_kernels_of(gpu)->stress(bg, ug, withk ? kg : NULL, part, (nav_real)0.7, rg));
         for (int c = 0; c < dim; c++) {
           snprintf(name, sizeof name, "stress part%d%s c%d", part, withk ? " k" : "", c);
           check_field(name, pb, &r[c]);
@@ -771,8 +776,8 @@ static void test_sst(pair_box *pb) {
     out[i] = field_new(pb, 0);
     oc[i] = out[i].c, og[i] = out[i].g;
   }
-  OK(cpu->sst_cells(&pb->c, uc, k.c, w.c, wd.c, (nav_real)0.01, oc));
-  OK(gpu->sst_cells(&pb->g, ug, k.g, w.g, wd.g, (nav_real)0.01, og));
+  OK(nav_sst_kernels_of(cpu)->sst_cells(&pb->c, uc, k.c, w.c, wd.c, (nav_real)0.01, oc));
+  OK(nav_sst_kernels_of(gpu)->sst_cells(&pb->g, ug, k.g, w.g, wd.g, (nav_real)0.01, og));
   static const char *const what[8] = {"nut", "F1", "Gamma_k", "Gamma_w", "q_k", "q_w", "c_k", "c_w"};
   for (int i = 0; i < 8; i++) {
     snprintf(name, sizeof name, "sst_cells %s", what[i]);
@@ -831,8 +836,8 @@ static void test_ac(pair_box *pb) {
                      .nu = (nav_real)0.01, .diss = (nav_real)0.7, .skip_low = {1, 0, 1}};
   double mc[2], mg[2];
   for (int pass = 0; pass < 2; pass++) { /* with and without the temperature and the forcing */
-    OK(cpu->ac_cells(&pb->c, uc, u0c, q.c, q0.c, pass ? fp.c : NULL, pass ? T.c : NULL, T0.c, rT.c, &a, mc));
-    OK(gpu->ac_cells(&pb->g, ug, u0g, q.g, q0.g, pass ? fp.g : NULL, pass ? T.g : NULL, T0.g, rT.g, &a, mg));
+    OK(nav_ac_kernels_of(cpu)->ac_cells(&pb->c, uc, u0c, q.c, q0.c, pass ? fp.c : NULL, pass ? T.c : NULL, T0.c, rT.c, &a, mc));
+    OK(nav_ac_kernels_of(gpu)->ac_cells(&pb->g, ug, u0g, q.g, q0.g, pass ? fp.g : NULL, pass ? T.g : NULL, T0.g, rT.g, &a, mg));
     snprintf(name, sizeof name, "ac_cells p%s", pass ? " T f" : "");
     check_field(name, pb, &q);
     check_scalar("ac_cells max div", pb, mc[0], mg[0]);
@@ -841,15 +846,15 @@ static void test_ac(pair_box *pb) {
       check_scalar("ac_cells max S(T)", pb, mc[1], mg[1]);
     }
   }
-  OK(cpu->ac_momentum(&pb->c, uc, u0c, rc, q.c, &a, mc));
-  OK(gpu->ac_momentum(&pb->g, ug, u0g, rg, q.g, &a, mg));
+  OK(nav_ac_kernels_of(cpu)->ac_momentum(&pb->c, uc, u0c, rc, q.c, &a, mc));
+  OK(nav_ac_kernels_of(gpu)->ac_momentum(&pb->g, ug, u0g, rg, q.g, &a, mg));
   for (int c = 0; c < dim; c++) {
     snprintf(name, sizeof name, "ac_momentum c%d", c);
     check_field(name, pb, &u[c]);
   }
   check_scalar("ac_momentum max", pb, mc[0], mg[0]);
-  OK(cpu->ac_dissipation(&pb->c, uc, T.c, a.diss, rc, rT.c));
-  OK(gpu->ac_dissipation(&pb->g, ug, T.g, a.diss, rg, rT.g));
+  OK(nav_ac_kernels_of(cpu)->ac_dissipation(&pb->c, uc, T.c, a.diss, rc, rT.c));
+  OK(nav_ac_kernels_of(gpu)->ac_dissipation(&pb->g, ug, T.g, a.diss, rg, rT.g));
   for (int c = 0; c < dim; c++) {
     snprintf(name, sizeof name, "ac_dissipation c%d", c);
     check_field(name, pb, &r[c]);
@@ -997,11 +1002,11 @@ static void test_ac_transfer(pair_box *f, pair_box *c) {
     uc[k] = field_new(c, 0);
     fc[k] = uf[k].c, fg[k] = uf[k].g, cc[k] = uc[k].c, cg[k] = uc[k].g;
   }
-  OK(cpu->ac_restrict_faces(&f->c, fc, &c->c, cc));
-  OK(gpu->ac_restrict_faces(&f->g, fg, &c->g, cg));
+  OK(nav_ac_kernels_of(cpu)->ac_restrict_faces(&f->c, fc, &c->c, cc));
+  OK(nav_ac_kernels_of(gpu)->ac_restrict_faces(&f->g, fg, &c->g, cg));
   for (int k = 0; k < f->dim; k++) check_field("ac_restrict_faces", c, &uc[k]);
-  OK(cpu->ac_prolong_faces_add(&c->c, cc, &f->c, fc));
-  OK(gpu->ac_prolong_faces_add(&c->g, cg, &f->g, fg));
+  OK(nav_ac_kernels_of(cpu)->ac_prolong_faces_add(&c->c, cc, &f->c, fc));
+  OK(nav_ac_kernels_of(gpu)->ac_prolong_faces_add(&c->g, cg, &f->g, fg));
   for (int k = 0; k < f->dim; k++) check_field("ac_prolong_faces_add", f, &uf[k]);
   for (int k = 0; k < f->dim; k++) {
     field_free(&uf[k]);

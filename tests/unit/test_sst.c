@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "backend/nav_kernels.h"
+#include "backend/nav_sst_kernels.h"
 #include "grid/nav_geometry.h"
 
 static int checks, failures;
@@ -68,7 +69,7 @@ int main(void) {
       wd[p] = (nav_real)(0.05 + 5 * rnd());
     }
     for (int i = 0; i < 8; i++) out[i] = calloc(N, sizeof(nav_real));
-    if (ops->sst_cells(&b, u, kf, om, wd, (nav_real)nu, out) != NAV_OK) return 1;
+    if (nav_sst_kernels_cpu.sst_cells(&b, u, kf, om, wd, (nav_real)nu, out) != NAV_OK) return 1;
     for (int k = 0; k < n[2]; k++)
       for (int j = 0; j < n[1]; j++)
         for (int i = 0; i < n[0]; i++) {

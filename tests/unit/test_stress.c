@@ -12,6 +12,7 @@
 
 #include "backend/common/nav_point_viscous.h"
 #include "backend/nav_kernels.h"
+#include "backend/nav_viscous_kernels.h"
 #include "grid/nav_geometry.h"
 
 static int checks, failures;
@@ -69,12 +70,12 @@ int main(void) {
           }
         }
     for (int c = 0; c < dim; c++) {
-      if (ops->face_viscosity(&b, c, (nav_real)nu, nut, kf[c]) != NAV_OK) return 1;
+      if (nav_viscous_kernels_cpu.face_viscosity(&b, c, (nav_real)nu, nut, kf[c]) != NAV_OK) return 1;
       for (nav_idx p = 0; p < b.ntot; p++) expect("face_viscosity", dim, kf[c][p], kw[c][p]);
     }
     for (int part = 1; part <= 3; part++) {
       for (int c = 0; c < dim; c++) memset(r[c], 0, (size_t)b.ntot * sizeof(nav_real));
-      if (ops->stress(&b, u, kf, part, 2, r) != NAV_OK) return 1;
+      if (nav_viscous_kernels_cpu.stress(&b, u, kf, part, 2, r) != NAV_OK) return 1;
       for (int c = 0; c < dim; c++) {
         double want = 0;
         for (int d = 0; d < dim; d++)
@@ -91,7 +92,7 @@ int main(void) {
      * of the faces (uniform grid: the same widths), here checked against the stress kernel */
     for (int c = 0; c < dim; c++) {
       for (int e = 0; e < dim; e++) memset(r[e], 0, (size_t)b.ntot * sizeof(nav_real));
-      if (ops->stress(&b, u, kf, NAV_STRESS_DIAG, 1, r) != NAV_OK) return 1;
+      if (nav_viscous_kernels_cpu.stress(&b, u, kf, NAV_STRESS_DIAG, 1, r) != NAV_OK) return 1;
       nav_box h = b;
       h.kc = kf[c];
       nav_real *y = calloc((size_t)b.ntot, sizeof *y);

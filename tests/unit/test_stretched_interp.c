@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/nav_heat_kernels.h"
 #include "backend/nav_kernels.h"
 #include "grid/nav_geometry.h"
 
@@ -74,7 +75,7 @@ int main(void) {
         T[AT(i, j)] = (nav_real)centre[o][ij[o] + 1];
       }
     memset(s, 0, (size_t)b.ntot * sizeof(nav_real));
-    if (ops->scalar_rhs(&b, u, T, 0, s) != NAV_OK) return 1;
+    if (nav_heat_kernels_cpu.scalar_rhs(&b, u, T, 0, s) != NAV_OK) return 1;
     for (int j = 1; j < n[1] - 1; j++)
       for (int i = 1; i < n[0] - 1; i++)
         expect(o ? "scalar_rhs (interpolation along y)" : "scalar_rhs (interpolation along x)", i, j, s[AT(i, j)], -1);
@@ -84,7 +85,7 @@ int main(void) {
     for (int i = -1; i <= n[0]; i++) T[AT(i, j)] = (nav_real)(centre[0][i + 1] + centre[1][j + 1]);
   for (int e = 0; e < 2; e++) memset(r[e], 0, (size_t)b.ntot * sizeof(nav_real));
   const nav_real coef[3] = {1, 1, 0};
-  if (ops->buoyancy(&b, T, coef, 0, r) != NAV_OK) return 1;
+  if (nav_heat_kernels_cpu.buoyancy(&b, T, coef, 0, r) != NAV_OK) return 1;
   for (int j = 1; j < n[1]; j++)
     for (int i = 1; i < n[0]; i++) {
       expect("buoyancy on the u faces", i, j, r[0][AT(i, j)], -(face[0][i + 1] + centre[1][j + 1]));

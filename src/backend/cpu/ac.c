@@ -4,9 +4,10 @@
 
 #include "backend/common/nav_point_ac.h"
 #include "backend/cpu/cpu_kernels.h"
+#include "backend/nav_ac_kernels.h"
 
-nav_err nav_ac_momentum_cpu(const nav_box *box, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
-                            const nav_real *q, const nav_ac_params *a, double *res_max) {
+static nav_err nav_ac_momentum_cpu(const nav_box *box, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
+                                   const nav_real *q, const nav_ac_params *a, double *res_max) {
   const nav_real *const *u0c = (const nav_real *const *)u0;
   const nav_ac_params ap = *a;
   double m = 0;
@@ -26,9 +27,9 @@ nav_err nav_ac_momentum_cpu(const nav_box *box, nav_real *const *u, nav_real *co
   return NAV_OK;
 }
 
-nav_err nav_ac_cells_cpu(const nav_box *box, nav_real *const *u, nav_real *const *u0, nav_real *q, const nav_real *q0,
-                         const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
-                         double *res_max) {
+static nav_err nav_ac_cells_cpu(const nav_box *box, nav_real *const *u, nav_real *const *u0, nav_real *q, const nav_real *q0,
+                                const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
+                                double *res_max) {
   const nav_real *const *uc = (const nav_real *const *)u, *const *u0c = (const nav_real *const *)u0;
   const nav_ac_params ap = *a;
   double md = 0, mt = 0;
@@ -51,8 +52,8 @@ nav_err nav_ac_cells_cpu(const nav_box *box, nav_real *const *u, nav_real *const
   return NAV_OK;
 }
 
-nav_err nav_ac_dissipation_cpu(const nav_box *box, nav_real *const *u, const nav_real *T, nav_real coef, nav_real *const *rhs,
-                               nav_real *rhs_T) {
+static nav_err nav_ac_dissipation_cpu(const nav_box *box, nav_real *const *u, const nav_real *T, nav_real coef, nav_real *const *rhs,
+                                      nav_real *rhs_T) {
   const nav_real *const *uc = (const nav_real *const *)u;
   for (int c = 0; c < box->dim; c++) {
     nav_real *r = rhs[c];
@@ -62,7 +63,7 @@ nav_err nav_ac_dissipation_cpu(const nav_box *box, nav_real *const *u, const nav
   return NAV_OK;
 }
 
-nav_err nav_ac_restrict_faces_cpu(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc) {
+static nav_err nav_ac_restrict_faces_cpu(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc) {
   for (int c = 0; c < coarse->dim; c++) {
     const nav_real *x = u[c];
     nav_real *y = uc[c];
@@ -71,7 +72,7 @@ nav_err nav_ac_restrict_faces_cpu(const nav_box *fine, nav_real *const *u, const
   return NAV_OK;
 }
 
-nav_err nav_ac_prolong_faces_add_cpu(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u) {
+static nav_err nav_ac_prolong_faces_add_cpu(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u) {
   for (int c = 0; c < fine->dim; c++) {
     const nav_real *e = ec[c];
     nav_real *x = u[c];
@@ -79,3 +80,12 @@ nav_err nav_ac_prolong_faces_add_cpu(const nav_box *coarse, nav_real *const *ec,
   }
   return NAV_OK;
 }
+
+/* The ac table of this backend (registered in backend/nav_backend.c). */
+const nav_ac_kernels nav_ac_kernels_cpu = {
+    .ac_momentum = nav_ac_momentum_cpu,
+    .ac_cells = nav_ac_cells_cpu,
+    .ac_dissipation = nav_ac_dissipation_cpu,
+    .ac_restrict_faces = nav_ac_restrict_faces_cpu,
+    .ac_prolong_faces_add = nav_ac_prolong_faces_add_cpu,
+};

@@ -5,6 +5,7 @@
 #include "backend/common/nav_point_flow.h"
 #include "backend/common/nav_point_open.h"
 #include "backend/cpu/cpu_kernels.h"
+#include "backend/nav_open_kernels.h"
 
 /* The face plane of dir: t0, t1 and the range of q (ghost rows included when ghosts != 0). */
 static void nav_open_plane(const nav_box *b, int dir, int ghosts, int *t0, int *t1, int *lo1, int *hi1) {
@@ -13,7 +14,7 @@ static void nav_open_plane(const nav_box *b, int dir, int ghosts, int *t0, int *
   *hi1 = b->dim == 3 ? b->n[*t1] - 1 + ghosts : 0;
 }
 
-nav_err nav_fill_ghost_plane_cpu(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane) {
+static nav_err nav_fill_ghost_plane_cpu(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane) {
   int t0, t1, lo1, hi1;
   nav_open_plane(b, dir, 1, &t0, &t1, &lo1, &hi1);
 #pragma omp parallel for schedule(static) if ((long)(b->n[t0] + 2) * (hi1 - lo1 + 1) >= 8192)
@@ -22,8 +23,8 @@ nav_err nav_fill_ghost_plane_cpu(const nav_box *b, nav_real *x, int dir, int sid
   return NAV_OK;
 }
 
-nav_err nav_outflow_update_cpu(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
-                               nav_real shift, nav_real *plane) {
+static nav_err nav_outflow_update_cpu(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                                      nav_real shift, nav_real *plane) {
   int t0, t1, lo1, hi1;
   nav_open_plane(b, dir, 1, &t0, &t1, &lo1, &hi1);
 #pragma omp parallel for schedule(static) if ((long)(b->n[t0] + 2) * (hi1 - lo1 + 1) >= 8192)
@@ -58,3 +59,9 @@ nav_err nav_face_sum_cpu(const nav_box *b, const nav_real *x, int c, double *sum
   *sum = s;
   return NAV_OK;
 }
+
+/* The open table of this backend (registered in backend/nav_backend.c). */
+const nav_open_kernels nav_open_kernels_cpu = {
+    .fill_ghost_plane = nav_fill_ghost_plane_cpu,
+    .outflow_update = nav_outflow_update_cpu,
+};

@@ -1,9 +1,10 @@
 /* CPU backend: the cell terms of the k-omega SST model. The formulas are in common/nav_point_sst.h. */
 #include "backend/common/nav_point_sst.h"
 #include "backend/cpu/cpu_kernels.h"
+#include "backend/nav_sst_kernels.h"
 
-nav_err nav_sst_cells_cpu(const nav_box *box, nav_real *const *u, const nav_real *kc, const nav_real *w,
-                          const nav_real *wd, nav_real nu, nav_real *const *out) {
+static nav_err nav_sst_cells_cpu(const nav_box *box, nav_real *const *u, const nav_real *kc, const nav_real *w,
+                                 const nav_real *wd, nav_real nu, nav_real *const *out) {
   const nav_real *const *uc = (const nav_real *const *)u; /* kc: k (the loop's own k is an index) */
   nav_real *nut = out[0], *f1 = out[1], *gk = out[2], *gw = out[3], *qk = out[4], *qw = out[5], *ck = out[6],
            *cw = out[7];
@@ -20,3 +21,8 @@ nav_err nav_sst_cells_cpu(const nav_box *box, nav_real *const *u, const nav_real
   });
   return NAV_OK;
 }
+
+/* The sst table of this backend (registered in backend/nav_backend.c). */
+const nav_sst_kernels nav_sst_kernels_cpu = {
+    .sst_cells = nav_sst_cells_cpu,
+};

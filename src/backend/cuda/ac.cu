@@ -3,6 +3,7 @@
  * reduced per block and combined by nav_cuda_reduce (deterministic, like the CPU's max). */
 #include "backend/common/nav_point_ac.h"
 #include "backend/cuda/cuda_kernels.h"
+#include "backend/nav_ac_kernels.h"
 
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
@@ -26,8 +27,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   if (partial) nav_cuda_block_reduce<1, true>(m, partial);
 }
 
-nav_err nav_ac_momentum_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
-                             const nav_real *q, const nav_ac_params *a, double *res_max) {
+static nav_err nav_ac_momentum_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
+                                    const nav_real *q, const nav_ac_params *a, double *res_max) {
   const dim3 grid = nav_cuda_grid(b);
   double *partial = NULL;
   if (res_max) NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
@@ -61,9 +62,9 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   if (partial) nav_cuda_block_reduce<2, true>(m, partial);
 }
 
-nav_err nav_ac_cells_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *q, const nav_real *q0,
-                          const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
-                          double *res_max) {
+static nav_err nav_ac_cells_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *q, const nav_real *q0,
+                                 const nav_real *fp, nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
+                                 double *res_max) {
   const dim3 grid = nav_cuda_grid(b);
   double *partial = NULL;
   if (res_max) NAV_CALL(nav_cuda_partials(2, nav_cuda_blocks(grid), &partial));
@@ -84,8 +85,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   if (T) rhs_T[p] += nav_ac_dissipation_cell(b, uc, T, p, ijk, coef);
 }
 
-nav_err nav_ac_dissipation_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real coef, nav_real *const *rhs,
-                                nav_real *rhs_T) {
+static nav_err nav_ac_dissipation_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real coef, nav_real *const *rhs,
+                                       nav_real *rhs_T) {
   NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_ac_dissipation_kernel, *b, nav_cuda_pack(b, u), T, coef,
                       nav_cuda_pack(b, rhs), rhs_T);
   return NAV_OK;
@@ -102,7 +103,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   (void)b;
 }
 
-nav_err nav_ac_restrict_faces_cuda(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc) {
+static nav_err nav_ac_restrict_faces_cuda(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc) {
   NAV_CUDA_LAUNCH_DIM(coarse, nav_cuda_grid(coarse), nav_ac_restrict_faces_kernel, *fine, nav_cuda_pack(fine, u),
                       *coarse, nav_cuda_pack(coarse, uc));
   return NAV_OK;
@@ -117,8 +118,17 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   for (int c = 0; c < DIM; c++) u.c[c][p] += nav_ac_prolong_face(&cl, c, ec.c[c], b, ijk);
 }
 
-nav_err nav_ac_prolong_faces_add_cuda(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u) {
+static nav_err nav_ac_prolong_faces_add_cuda(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u) {
   NAV_CUDA_LAUNCH_DIM(fine, nav_cuda_grid(fine), nav_ac_prolong_faces_kernel, *coarse, nav_cuda_pack(coarse, ec), *fine,
                       nav_cuda_pack(fine, u));
   return NAV_OK;
 }
+
+/* The ac table of this backend (registered in backend/nav_backend.c). */
+extern "C" const nav_ac_kernels nav_ac_kernels_cuda = {
+    .ac_momentum = nav_ac_momentum_cuda,
+    .ac_cells = nav_ac_cells_cuda,
+    .ac_dissipation = nav_ac_dissipation_cuda,
+    .ac_restrict_faces = nav_ac_restrict_faces_cuda,
+    .ac_prolong_faces_add = nav_ac_prolong_faces_add_cuda,
+};

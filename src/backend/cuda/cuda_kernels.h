@@ -376,9 +376,6 @@ nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_face
 nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                             nav_real beta);
 
-nav_err nav_fill_ghost_plane_cuda(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane);
-nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
-                                nav_real shift, nav_real *plane);
 nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
 nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum);
 
@@ -393,24 +390,6 @@ nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *p
 nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
 nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *sum);
 
-nav_err nav_face_viscosity_cuda(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
-nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
-                        nav_real *const *rhs);
-nav_err nav_scalar_rhs_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
-nav_err nav_buoyancy_cuda(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,
-                          nav_real *const *rhs);
-nav_err nav_sst_cells_cuda(const nav_box *b, nav_real *const *u, const nav_real *k, const nav_real *w,
-                          const nav_real *wd, nav_real nu, nav_real *const *out);
-
-nav_err nav_ac_momentum_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *const *rhs,
-                             const nav_real *p, const nav_ac_params *a, double *res_max);
-nav_err nav_ac_cells_cuda(const nav_box *b, nav_real *const *u, nav_real *const *u0, nav_real *p, const nav_real *p0, const nav_real *fp,
-                          nav_real *T, const nav_real *T0, const nav_real *rhs_T, const nav_ac_params *a,
-                          double *res_max);
-nav_err nav_ac_dissipation_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real k, nav_real *const *rhs,
-                                nav_real *rhs_T);
-nav_err nav_ac_restrict_faces_cuda(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
-nav_err nav_ac_prolong_faces_add_cuda(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
 nav_err nav_laplacian_cuda(const nav_box *b, const nav_real *x, nav_real *y);
 nav_err nav_residual_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr);
 nav_err nav_residual_lo_cuda(const nav_box *b, const nav_real *x, const nav_real *rhs, float *r, double *rr);

@@ -5,6 +5,7 @@
 #include "backend/common/nav_point_flow.h"
 #include "backend/common/nav_point_open.h"
 #include "backend/cuda/cuda_kernels.h"
+#include "backend/nav_open_kernels.h"
 
 /* One thread per point (r, q) of the face plane of direction dir, tangential ghost rows included
  * (r = -1..n[t0], q = -1..n[t1] in 3D, 0 in 2D). */
@@ -30,7 +31,7 @@ __global__ void __launch_bounds__(256) nav_fill_ghost_plane_kernel(nav_box box, 
   if (nav_open_thread(&box, dir, &t0, &t1, &r, &q)) nav_fill_plane_point(&box, x, dir, side, normal, plane, t0, r, t1, q);
 }
 
-nav_err nav_fill_ghost_plane_cuda(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane) {
+static nav_err nav_fill_ghost_plane_cuda(const nav_box *b, nav_real *x, int dir, int side, int normal, const nav_real *plane) {
   dim3 grid, block;
   nav_open_launch_geometry(b, dir, &grid, &block);
   nav_fill_ghost_plane_kernel<<<grid, block, 0, nav_cuda_stream>>>(*b, x, dir, side, normal, plane);
@@ -46,8 +47,8 @@ __global__ void __launch_bounds__(256) nav_outflow_update_kernel(nav_box box, co
     nav_outflow_point(&box, x, dir, side, normal, rate, shift, plane, t0, r, t1, q);
 }
 
-nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
-                                nav_real shift, nav_real *plane) {
+static nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int dir, int side, int normal, nav_real rate,
+                                       nav_real shift, nav_real *plane) {
   dim3 grid, block;
   nav_open_launch_geometry(b, dir, &grid, &block);
   nav_outflow_update_kernel<<<grid, block, 0, nav_cuda_stream>>>(*b, x, dir, side, normal, rate, shift, plane);
@@ -104,3 +105,9 @@ nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *su
   NAV_CUDA_LAUNCHED("nav_face_sum_kernel");
   return nav_cuda_reduce(1, 0, nav_cuda_blocks(grid), sum);
 }
+
+/* The open table of this backend (registered in backend/nav_backend.c). */
+extern "C" const nav_open_kernels nav_open_kernels_cuda = {
+    .fill_ghost_plane = nav_fill_ghost_plane_cuda,
+    .outflow_update = nav_outflow_update_cuda,
+};

@@ -2,6 +2,7 @@
  * One launch per component. */
 #include "backend/common/nav_point_viscous.h"
 #include "backend/cuda/cuda_kernels.h"
+#include "backend/nav_viscous_kernels.h"
 
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
@@ -10,7 +11,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   kf[p] = nav_face_viscosity(b, c, nu, nut, p, ijk);
 }
 
-nav_err nav_face_viscosity_cuda(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf) {
+static nav_err nav_face_viscosity_cuda(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf) {
   NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_face_viscosity_kernel, *b, c, nu, nut, kf);
   return NAV_OK;
 }
@@ -24,10 +25,16 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   out[p] += scale * nav_stress(b, c, uc, kc, part, p, ijk);
 }
 
-nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
-                        nav_real *const *rhs) {
+static nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
+                               nav_real *const *rhs) {
   for (int c = 0; c < b->dim; c++)
     NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_stress_kernel, *b, c, nav_cuda_pack(b, u), kf ? kf[c] : NULL, part,
                         scale, rhs[c]);
   return NAV_OK;
 }
+
+/* The viscous table of this backend (registered in backend/nav_backend.c). */
+extern "C" const nav_viscous_kernels nav_viscous_kernels_cuda = {
+    .face_viscosity = nav_face_viscosity_cuda,
+    .stress = nav_stress_cuda,
+};

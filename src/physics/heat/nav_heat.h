@@ -30,6 +30,7 @@
 #ifndef NAV_HEAT_H
 #define NAV_HEAT_H
 
+#include "backend/nav_heat_kernels.h"
 #include "physics/nav_model.h"
 #include "solvers/poisson/nav_psolver.h"
 
@@ -45,6 +46,7 @@ typedef struct nav_heat_diag {
 
 /* The model's data. */
 typedef struct nav_heat {
+  const nav_heat_kernels *k; /* its kernel table of the flow's backend */
   nav_scalar_slot *sc;     /* the flow's slot that holds T and its AB2 history */
   nav_heat_diag diag;      /* monitors of the last diagnosed step */
   nav_real *plane[2];      /* backend buffers of two face planes (the monitors) */

@@ -39,6 +39,8 @@ static nav_err nav_heat_create(nav_model *m, nav_flow_view *v) {
   m->data = calloc(1, sizeof(nav_heat));
   NAV_CHECK(m->data, NAV_ERR_MEMORY, "cannot allocate the temperature model");
   nav_heat *h = m->data;
+  h->k = nav_heat_kernels_of(v->ops);
+  NAV_CHECK(h->k, NAV_ERR_INPUT, "backend %s has no kernels of the temperature model", v->ops->name);
   NAV_CALL(nav_heat_setup(h, v));
   return v->implicit ? nav_heat_implicit_create(h, v) : NAV_OK;
 }
@@ -85,8 +87,8 @@ static nav_err nav_heat_rhs(nav_model *m, nav_flow_view *v, const nav_step_info 
   if (s->diagnose) NAV_CALL(ops->copy(sc->T_prev, sc->T, (size_t)b->ntot * sizeof(nav_real)));
   const nav_real coef[3] = {(nav_real)cfg->buoyancy[0], (nav_real)cfg->buoyancy[1], (nav_real)cfg->buoyancy[2]};
   /* implicit: the diffusion of T is in the solve, S = -div(u T) */
-  NAV_CALL(ops->scalar_rhs(b, v->u, sc->T, s->implicit ? 0 : (nav_real)cfg->diffusivity, sc->rhs_T));
-  NAV_CALL(ops->buoyancy(b, sc->T, coef, (nav_real)cfg->t_ref, v->rhs));
+  NAV_CALL(h->k->scalar_rhs(b, v->u, sc->T, s->implicit ? 0 : (nav_real)cfg->diffusivity, sc->rhs_T));
+  NAV_CALL(h->k->buoyancy(b, sc->T, coef, (nav_real)cfg->t_ref, v->rhs));
   if (s->implicit) {
     NAV_CALL(nav_heat_implicit_step(h, v, s));
   } else { /* T^{n+1} = T^n + a S^n + c S^{n-1} */

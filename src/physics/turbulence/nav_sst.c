@@ -125,7 +125,7 @@ static nav_err nav_sst_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_w
   NAV_CALL(nav_fill_temperature_ghosts(ops, v->box, v->halo, &t->bc[1], t->w));
   if (alpha > 0) {
     nav_real *nut_only[8] = {t->out[0], NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    NAV_CALL(ops->sst_cells(v->box, v->u, t->k, t->w, t->wd, (nav_real)v->cfg->nu, nut_only));
+    NAV_CALL(t->kt->sst_cells(v->box, v->u, t->k, t->w, t->wd, (nav_real)v->cfg->nu, nut_only));
     NAV_CALL(ops->axpby(v->box, (nav_real)alpha, t->out[0], (nav_real)(1 - alpha), v->nut));
   }
   double mx;
@@ -144,6 +144,8 @@ static nav_err nav_sst_create(nav_model *m, nav_flow_view *v) {
   m->data = calloc(1, sizeof(nav_sst));
   NAV_CHECK(m->data, NAV_ERR_MEMORY, "cannot allocate the turbulence model");
   nav_sst *t = m->data;
+  t->kt = nav_sst_kernels_of(v->ops);
+  NAV_CHECK(t->kt, NAV_ERR_INPUT, "backend %s has no kernels of the k-omega SST model", v->ops->name);
   t->change = -1;
   t->nut = v->nut;
   nav_real **arrays[] = {&t->k, &t->w, &t->dk, &t->dw, &t->wd, &t->rhs};
@@ -253,7 +255,7 @@ static nav_err nav_sst_after_projection(nav_model *m, nav_flow_view *v, const na
   t->iterations = 0;
   /* the cell terms at (u^{n+1}, k^n, omega^n) but nu_t and F1 (not read here); ghosts of k, omega are filled */
   nav_real *terms[8] = {NULL, NULL, t->out[2], t->out[3], t->out[4], t->out[5], t->out[6], t->out[7]};
-  NAV_CALL(v->ops->sst_cells(v->box, v->u, t->k, t->w, t->wd, (nav_real)v->cfg->nu, terms));
+  NAV_CALL(t->kt->sst_cells(v->box, v->u, t->k, t->w, t->wd, (nav_real)v->cfg->nu, terms));
   NAV_CALL(nav_sst_solve(v, t, dt, t->k, t->dk, t->out[2], t->out[4], t->out[6]));
   NAV_CALL(nav_sst_solve(v, t, dt, t->w, t->dw, t->out[3], t->out[5], t->out[7]));
   if (s->diagnose) {

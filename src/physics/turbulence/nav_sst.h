@@ -38,10 +38,12 @@
 #ifndef NAV_SST_H
 #define NAV_SST_H
 
+#include "backend/nav_sst_kernels.h"
 #include "physics/nav_model.h"
 #include "solvers/poisson/nav_psolver.h"
 
 typedef struct nav_sst {
+  const nav_sst_kernels *kt; /* its kernel table of the flow's backend */
   nav_real *k, *w;       /* state: k and omega at the cells, ghosts filled */
   nav_real *dk, *dw;     /* the last increments (state: warm starts) */
   nav_real *wd;          /* wall distance at the cells */

@@ -1,0 +1,30 @@
+/* The kernels of the variable viscosity nu + nu_t in stress form (solvers/nav_diffusion.c): point
+ * formulas in common/nav_point_viscous.h.
+ * A table beside the core table (nav_kernels.h): implemented by backend/cpu and backend/cuda in files
+ * of the same name, registered in backend/nav_backend.c, found with nav_viscous_kernels_of. Conventions as in
+ * nav_kernels.h (backend memory, nav_box by host pointer, local results). */
+#ifndef NAV_VISCOUS_KERNELS_H
+#define NAV_VISCOUS_KERNELS_H
+
+#include "backend/nav_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nav_viscous_kernels {
+  /* kf = nu + nu_t interpolated to the interior faces of component c; nut cell-centred, ghosts filled */
+  nav_err (*face_viscosity)(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
+  /* rhs_c += scale * (the parts `part` of the stress-form viscous term V_c) at the interior faces of
+   * every component, with kf[c] the viscosity at the faces of c (ghosts filled); kf == NULL: k = 1 */
+  nav_err (*stress)(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
+                    nav_real *const *rhs);
+} nav_viscous_kernels;
+
+NAV_KERNEL_TABLE(nav_viscous_kernels, "viscous")
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
