@@ -39,9 +39,9 @@ static const nav_backend_table nav_backend_tables_cpu[] = {
     {"heat", &nav_heat_kernels_cpu},
     {"sst", &nav_sst_kernels_cpu},
     {"ac", &nav_ac_kernels_cpu},
-    {"ibm", &nav_ibm_kernels_cpu},
     {"open", &nav_open_kernels_cpu},
     {"viscous", &nav_viscous_kernels_cpu},
+    {"ibm", &nav_ibm_kernels_cpu},
     {NULL, NULL},
 };
 
@@ -50,9 +50,9 @@ static const nav_backend_table nav_backend_tables_cuda[] = {
     {"heat", &nav_heat_kernels_cuda},
     {"sst", &nav_sst_kernels_cuda},
     {"ac", &nav_ac_kernels_cuda},
-    {"ibm", &nav_ibm_kernels_cuda},
     {"open", &nav_open_kernels_cuda},
     {"viscous", &nav_viscous_kernels_cuda},
+    {"ibm", &nav_ibm_kernels_cuda},
     {NULL, NULL},
 };
 #endif

@@ -260,6 +260,7 @@ typedef struct nav_kernel_ops {
   /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
 
+
   /* Poisson (nav_point_poisson.h); x needs filled ghosts */
   nav_err (*laplacian)(const nav_box *b, const nav_real *x, nav_real *y); /* y = L x */
   /* r = rhs - L x; *rr = sum r^2 dV if rr != NULL */
@@ -391,7 +392,7 @@ typedef struct nav_kernel_ops {
  * a device backend it also selects the device of this rank: local_rank (the node-local rank,
  * nav_decomp_local_rank) modulo the device count, one rank per GPU. */
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
-/* The kernel table `table` of a model ("heat", "sst", "ac", "ibm": backend/nav_<table>_kernels.h, each with a
+/* The kernel table `table` of a model ("heat", "sst", "ac", "ibm", ...: backend/nav_<table>_kernels.h, each with a
  * typed accessor) of the backend whose core table is ops, or NULL where that backend has none. The
  * core table above holds fields, stencils, vectors, memory and transports; a model's kernels live in
  * its own table, registered beside the core table in backend/nav_backend.c. Not collective. */

@@ -32,7 +32,8 @@
 nav_err nav_checkpoint_write(const char *dir, nav_flow *f, char *path, size_t n);
 
 /* Load the checkpoint path into f (created from the same case, any rank count): t, step, dt_old
- * and the state arrays, ghosts refilled. Everything is checked before f changes: a file that
+ * and the interior points of the state arrays; the caller then refills the ghosts and what depends
+ * on the state (nav_flow_restored). Everything is checked before f changes: a file that
  * cannot be read, a wrong magic or version, a truncated or corrupt file (sizes, checksums), or a
  * checkpoint of another precision, grid or case fails with NAV_ERR_INPUT and a message naming the
  * file and what is wrong; f is then unchanged. Collective. */

@@ -112,7 +112,7 @@ nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);
 nav_err nav_flow_max_abs_pressure(nav_flow *f, double *pmax);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
  * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
- * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
+ * dt_old; ghosts are refilled from them by nav_flow_restored. */
 #define NAV_FLOW_MAX_STATE NAV_STATE_MAX
 typedef nav_state_array nav_flow_array; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old"; then the models' */
 /* Fill a[] with the state arrays (the current pointers: the AB2 history swaps every step);
@@ -120,7 +120,7 @@ typedef nav_state_array nav_flow_array; /* "u", "v", "w", "rhs_old_u", ..., "p",
 int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]);
 /* After the interior points of the state arrays were set (restart): refill the ghosts of the
  * velocity and the pressure (halo exchange and boundaries). Collective. */
-nav_err nav_flow_state_restored(nav_flow *f);
+nav_err nav_flow_restored(nav_flow *f);
 /* Where the state is bad, for a blow-up message: the first non-finite value of the state arrays
  * (fields in nav_flow_state order, points in global x-fastest order), else (all finite) the
  * largest |u_c| / h_c, the point that sets the CFL number. Writes "field u at face (i,j,k) =

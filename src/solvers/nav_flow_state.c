@@ -41,17 +41,6 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
   return nav_models_state(&f->models, a, n); /* the models' (nav_model.h): k, omega, ... */
 }
 
-nav_err nav_flow_state_restored(nav_flow *f) {
-  NAV_CALL(nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u));
-  NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
-  if (f->diff && f->diff->implicit)
-    NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
-  NAV_CALL(nav_models_restored(&f->models, nav_flow_view_sync(f)));
-  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_RESTART)); /* nu_t is state: its ghosts */
-  f->change = -1;
-  return NAV_OK;
-}
-
 /* Global linear index (x fastest) of local interior point (i,j,k). */
 static double nav_flow_global_index(const nav_flow *f, int i, int j, int k) {
   const nav_box *b = &f->box;

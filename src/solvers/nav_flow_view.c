@@ -1,4 +1,6 @@
-/* The view of the flow that the physics models see (physics/nav_model.h, nav_flow.h). */
+/* The view of the flow that the physics models see (physics/nav_model.h, nav_flow.h), the solver's
+ * services in it, and the steps of the solver that go through the models outside nav_flow_step (nu_t,
+ * a restart). */
 #include "solvers/nav_flow.h"
 
 #include "core/nav_error.h"
@@ -54,4 +56,15 @@ nav_err nav_flow_viscosity(nav_flow *f, nav_viscosity_when when) {
   if (!any) return NAV_OK;
   f->diff->nu_max = f->cfg->nu + m; /* the explicit time-step limit */
   return nav_diffusion_viscosity_changed(f);
+}
+
+nav_err nav_flow_restored(nav_flow *f) {
+  NAV_CALL(nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u));
+  NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
+  if (f->diff && f->diff->implicit)
+    NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
+  NAV_CALL(nav_models_restored(&f->models, nav_flow_view_sync(f)));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_RESTART)); /* nu_t is state: its ghosts */
+  f->change = -1;
+  return NAV_OK;
 }

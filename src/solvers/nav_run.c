@@ -296,6 +296,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   nav_flow f;
   nav_err ec = nav_flow_create(c, ops, &f);
   if (ec == NAV_OK && opt->restart) ec = nav_checkpoint_read(opt->restart, &f); /* every check before step 1 */
+  if (ec == NAV_OK && opt->restart) ec = nav_flow_restored(&f); /* ghosts, the models' restored hooks, nu_t */
   if (ec == NAV_OK && rank == 0) ec = nav_config_save(c, dir);
   if (ec != NAV_OK) {
     nav_flow_destroy(&f);

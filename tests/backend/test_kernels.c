@@ -762,7 +762,7 @@ static void test_box(pair_box *pb) {
 
 /* The k-omega SST cell terms (nav_point_sst.h) on random fields: k in [0.5, 2.5), omega in [2, 4), the
  * wall distance in [0.5, 2.5) (F1, F2 between 0 and 1), every output array; and the Helmholtz
- * operator with a variable shift (the k, omega solves of nav_turbulence.h). */
+ * operator with a variable shift (the k, omega solves of physics/turbulence/nav_sst.h). */
 static void test_sst(pair_box *pb) {
   const int dim = pb->dim;
   char name[64];
