@@ -122,6 +122,7 @@ static nav_err nav_sim_setup(MPI_Comm comm, const nav_sim_options *opt, nav_sim 
   nav_err e = nav_flow_create(&s->cfg, s->ops, &s->f);
   s->flow_up = 1;
   if (e == NAV_OK && opt && opt->restart) e = nav_checkpoint_read(opt->restart, &s->f);
+  if (e == NAV_OK && opt && opt->restart) e = nav_flow_restored(&s->f); /* ghosts, the models' restored hooks, nu_t */
   if (e == NAV_OK && s->rank == 0) { /* DIR/config.ini: the effective configuration */
     char path[NAV_CONFIG_STR + 100];
     snprintf(path, sizeof path, "%s/config.ini", s->dir);
@@ -342,7 +343,7 @@ int nav_sim_set_field(nav_sim *s, const char *name, const double *block) {
     free(h);
   }
   NAV_CALL(nav_sim_agree(s->f.comm, e));
-  return nav_flow_state_restored(&s->f);
+  return nav_flow_restored(&s->f);
 }
 
 int nav_sim_clock(const nav_sim *s, double *t, long *step, double *dt_old) {
