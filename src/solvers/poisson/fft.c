@@ -26,7 +26,7 @@
  * L_d = V^-1 K with V = diag(w) and K symmetric tridiagonal (K = V L_d), so with
  * T = V^-1/2 K V^-1/2 = Q diag(lam) Q^T (LAPACK dstevr, Q orthogonal):
  *   L_d = E diag(lam) E^-1,   E = V^-1/2 Q (inverse transform),   E^-1 = Q^T V^1/2 (forward),
- * each applied to all lines at once as a dense matrix-matrix product (ops->matrix_*: BLAS gemm,
+ * each applied to all lines at once as a dense matrix-matrix product (nav_fft_kernels.matrix_*: BLAS gemm,
  * cuBLAS): 2 N_d multiply-adds per cell and transform, against O(log N) for an FFT, but at the
  * speed of the GPU's matrix units and independent of the flow (no iteration count). With two
  * Neumann faces the eigenvalue of the constant (0 up to round-off) is set to exactly 0, so the
