@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "app/nav_bench.h"
+#include "backend/nav_mg_kernels.h"
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
 #include "solvers/nav_flow.h"
@@ -74,7 +75,7 @@ static nav_err nav_k_relax(nav_flow *f, nav_level *l0, nav_level *l1) {
 }
 /* One colour of the zebra line relaxation of level 0 along x or y (mg_line.c; lines on one rank). */
 static nav_err nav_k_line(nav_level *l0, int d) {
-  return l0->ops->relax_line(&l0->box, l0->x, l0->b, l0->lw, l0->r, d, 0, l0->line_kind[d], 1);
+  return nav_mg_kernels_of(l0->ops)->relax_line(&l0->box, l0->x, l0->b, l0->lw, l0->r, d, 0, l0->line_kind[d], 1);
 }
 static nav_err nav_k_line_x(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)f, (void)l1;

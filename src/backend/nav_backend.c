@@ -6,8 +6,10 @@
 #include <stdio.h>
 
 #include "backend/nav_ac_kernels.h"
+#include "backend/nav_fft_kernels.h"
 #include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
+#include "backend/nav_mg_kernels.h"
 #include "backend/nav_open_kernels.h"
 #include "backend/nav_sst_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -42,6 +44,8 @@ static const nav_backend_table nav_backend_tables_cpu[] = {
     {"open", &nav_open_kernels_cpu},
     {"viscous", &nav_viscous_kernels_cpu},
     {"ibm", &nav_ibm_kernels_cpu},
+    {"fft", &nav_fft_kernels_cpu},
+    {"mg", &nav_mg_kernels_cpu},
     {NULL, NULL},
 };
 
@@ -53,6 +57,8 @@ static const nav_backend_table nav_backend_tables_cuda[] = {
     {"open", &nav_open_kernels_cuda},
     {"viscous", &nav_viscous_kernels_cuda},
     {"ibm", &nav_ibm_kernels_cuda},
+    {"fft", &nav_fft_kernels_cuda},
+    {"mg", &nav_mg_kernels_cuda},
     {NULL, NULL},
 };
 #endif

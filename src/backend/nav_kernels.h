@@ -1,7 +1,8 @@
 /* The kernel interface: everything the algorithm asks of a backend.
  *
  * The time stepper, the projection and the Poisson solvers call only these function pointers (the
- * models' own kernels are in their tables beside this one: nav_backend_kernels);
+ * models' kernels and those of the FFT and multigrid solvers are in their tables beside this one:
+ * nav_backend_kernels);
  * backend/cpu (OpenMP) and backend/cuda fill the table with the same numerics, written once as
  * NAV_HD point functions in backend/common. All field pointers are backend memory (device
  * memory for CUDA) laid out as in nav_box.h; nav_box itself is passed by host pointer and its
@@ -85,42 +86,6 @@ typedef struct nav_ipc_copy {
   const nav_real *src;
   size_t count;
 } nav_ipc_copy;
-
-/* The real-to-real transforms of the FFT Poisson solver along one direction (FFTW's r2r kinds and
- * their unnormalised definitions; "inverse" kinds undo the forward ones up to the factor 2N, or N
- * for the DFT): DCT2 = REDFT10 (Neumann faces), DCT3 = REDFT01 (its inverse), DST2 = RODFT10
- * (Dirichlet), DST3 = RODFT01, DCT4 = REDFT11 (Neumann low, Dirichlet high; its own inverse),
- * DST4 = RODFT11 (Dirichlet low, Neumann high), R2HC / HC2R (periodic: the DFT in halfcomplex
- * order, r_0 .. r_{N/2}, i_{(N+1)/2-1} .. i_1). */
-typedef enum nav_fft_kind {
-  NAV_FFT_DCT2, NAV_FFT_DCT3, NAV_FFT_DST2, NAV_FFT_DST3, NAV_FFT_DCT4, NAV_FFT_DST4, NAV_FFT_R2HC, NAV_FFT_HC2R
-} nav_fft_kind;
-
-/* The FFT solver's slabs (solvers/poisson/fft.c "slabs", nav_point_fft.h): the ranks split only the
- * last direction (dim - 1), every other direction is periodic or even and is transformed plane by
- * plane as the box is, and the last direction is solved by tridiagonal lines split over the ranks. */
-typedef struct nav_fft_slab {
-  int dim;                 /* 2 or 3 */
-  int m[3];                /* the rank's block (m[2] = 1 in 2D); at least 3 rows along dim - 1 */
-  int z0;                  /* its first global row along dim - 1 */
-  int P, me;               /* the ranks along dim - 1, this one's place (0: the first rows) */
-  int pin;                 /* two Neumann faces along dim - 1 and this rank holds the last row: the
-                              lines of eigenvalue 0 (singular) are pinned to 0 there */
-  const nav_real *tw[2];   /* plane directions: the box's twiddles (NULL: periodic) */
-  const nav_real *lam[2];  /* their eigenvalues times S (lam[1] NULL in 2D) */
-  const nav_real *a, *b, *c; /* the rows of L along dim - 1 times S, all N global rows */
-  nav_real scale;          /* 2^(even plane directions) */
-  int reps, ns;            /* representatives per plane, entries per block (2^(dim - 1)) */
-  int nq;                  /* components of an entry's line: 1 where every plane direction is even (the X form
-                              holds the real DCT coefficients: no imaginary part), else 2 (real, imaginary) */
-  int chunks;              /* the rank's rows are cut into this many chunks of at least 3 rows */
-  /* a singular problem (the lines pinned; nav_point_fft.h "the mean"), else NULL: */
-  const nav_real *mean_u;  /* backend memory, the rank's rows: the weights of its sum of x dz, u = T_r^-T dz */
-  const nav_real *mean_v1; /* backend memory, the rank's rows: the pinned line's response to ones */
-  const nav_real *mean_pq; /* backend memory, 2 P values: each rank's Pw, Qw */
-  double mean_w, mean_m1, mean_sigma; /* W = sum dz, M1 = sum v1 dz / W, n0 n1 / volume */
-  double *mean;            /* backend memory, 3 doubles: the ranks' sum of b dV, sigma, the constant c */
-} nav_fft_slab;
 
 typedef struct nav_kernel_ops {
   const char *name;
@@ -271,32 +236,6 @@ typedef struct nav_kernel_ops {
    * may divide by the stencil's diagonal instead of reading inv_diag (CUDA: nav_relax with inv_diag = NULL) */
   nav_err (*relax_colour)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                           nav_real omega);
-  /* the first half sweep from x = 0 without reading x: the cells of the colour get nav_relax_from_zero, the
-   * others 0, the ghosts are left as they are (set(x, 0) then relax_colour in one pass over the cells) */
-  nav_err (*relax_first)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
-                         nav_real omega);
-  /* a whole red-black sweep, colour `first` then the other, from x into out (apart from x: a kernel reads x once and
-   * writes out; the caller alternates the two), or with x = NULL from x = 0 (the first colour by
-   * nav_relax_from_zero); out's interior is written whole, its ghosts are not (fill them after). The values of
-   * relax_colour (or relax_first), the ghost fill, relax_colour, for a 3D block with nav_box.uniform and the plain
-   * Poisson operator (no kc, sc, shift) whose ghosts hold the mirror rules of nav_fill_scalar_ghosts (no halo, no
-   * periodic face: mg.c, nav_mg_wavefront). NULL on a backend without it (CPU). */
-  nav_err (*relax_sweep)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
-                         nav_real omega);
-  /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
-   * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
-   * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays
-   * (their contents afterwards unspecified: the CUDA backend works in shared memory, and in cp for long lines) */
-  nav_err (*relax_line)(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
-                        int colour, const int kind[2], nav_real omega);
-  /* nav_line_solve (mode 0, 1, 2) along direction dir on the lines of one colour (every line if
-   * colour < 0) into out; ends (backend memory, may be NULL): the first and last value of line
-   * l = ka + n[oa] kb (oa, ob: nav_line_others) at ends[2 l], ends[2 l + 1] */
-  nav_err (*line_solve)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out, int dir,
-                        int colour, const int kind[2], int mode, nav_real *ends);
-  /* nav_line_update on the lines of one colour, alpha = coef[2 l], beta = coef[2 l + 1] */
-  nav_err (*line_update)(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
-                         const nav_real *coef, int dir, int colour, nav_real omega);
   /* damped Jacobi: x_new = x + omega (rhs - L x) / diag */
   nav_err (*jacobi)(const nav_box *b, const nav_real *x, const nav_real *rhs, const nav_real *inv_diag,
                     nav_real *x_new, nav_real omega);
@@ -304,20 +243,8 @@ typedef struct nav_kernel_ops {
   nav_err (*diag_scale)(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
   /* coarse rhs = volume-weighted average of the fine residual r */
   nav_err (*restrict_residual)(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
-  /* coarse rhs = restrict_residual of the fine residual b - L x, that residual not stored (bit for bit
-   * residual then restrict_residual); NULL on a backend without it (the CPU: the two calls) */
-  nav_err (*residual_restrict)(const nav_box *fine, const nav_real *x, const nav_real *b, const nav_box *coarse,
-                               nav_real *rhs);
   /* x += linear interpolation of the coarse xc (coarse ghosts filled) */
   nav_err (*prolong_add)(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
-  /* The mixed-precision multigrid (solvers/poisson/mg.c; NULL on a backend without it, the CPU): the
-   * outer residual r = rhs - L x of the nav_real iterate x, computed in nav_real and stored in float (the
-   * next float cycle's right-hand side), *rr = sum r^2 dV of the unrounded r if rr != NULL; and the
-   * update x += e of the iterate by the float correction e, at every point, ghosts included (the
-   * homogeneous ghost rules are linear: x keeps valid ghosts when e's are filled). The other Poisson
-   * entries above serve the float levels through nav_box.lo. */
-  nav_err (*residual_lo)(const nav_box *b, const nav_real *x, const nav_real *rhs, float *r, double *rr);
-  nav_err (*add_lo)(const nav_box *b, nav_real *x, const float *e);
 
   /* vector algebra and reductions over the interior (cell-centred fields unless stated) */
   nav_err (*axpby)(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y); /* y = a x + beta y */
@@ -334,68 +261,17 @@ typedef struct nav_kernel_ops {
    * faces too since the index range is the same; *bad = 1 if a value is NaN or Inf */
   nav_err (*max_abs_diff)(const nav_box *b, const nav_real *x, const nav_real *y, double *max_diff, double *max_x,
                           int *bad);
-
-  /* FFT Poisson solver (solvers/poisson/fft.c, nav_point_fft.h); fft_plan is NULL where the backend
-   * was built without an FFT library. Dense arrays: x fastest, m[0] x m[1] x m[2] values (m[2] = 1
-   * in 2D). */
-  /* the box of cnt points: dst[doff + i dst_st[0] + j dst_st[1] + k dst_st[2]] = src[soff + i sst[0] + ...];
-   * src and dst do not overlap */
-  nav_err (*copy_box)(const int cnt[3], const nav_real *src, nav_idx soff, const nav_idx sst[3], nav_real *dst,
-                      nav_idx doff, const nav_idx dst_st[3]);
-  /* a plan of the transform `kind` along direction dir of every line of a dense m array, in place;
-   * data is the array it will run on (planning may overwrite it) */
-  nav_err (*fft_plan)(const int m[3], int dir, nav_fft_kind kind, nav_real *data, void **plan);
-  nav_err (*fft_execute)(void *plan, nav_real *data);
-  void (*fft_plan_free)(void *plan);
-  /* optional (NULL: the build has no BLAS): the dense transform of a stretched direction (fft.c,
-   * "two or three stretched directions"): a plan for direction dir of every line of a dense m array,
-   * y_k = sum_i A[k][i] x_i with A the m[dir] x m[dir] matrix given as row-major host doubles (the
-   * plan keeps its own copy in nav_real), applied in place as one matrix-matrix product (BLAS gemm,
-   * cuBLAS on the GPU) */
-  nav_err (*matrix_plan)(const int m[3], int dir, const double *A, void **plan);
-  nav_err (*matrix_apply)(void *plan, nav_real *data);
-  void (*matrix_plan_free)(void *plan);
-  /* data = nav_fft_divide(data, lam[0][i] + lam[1][j] + lam[2][k]); lam[2] NULL in 2D */
-  nav_err (*fft_divide)(const int m[3], const nav_real *const lam[3], nav_real *data);
-  /* every line along dir: nav_fft_thomas with a, b, c (m[dir] values) and the shift of the other
-   * directions' lam; lam[dir] is not read; work: a dense m array */
-  nav_err (*fft_tridiag)(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a, const nav_real *b,
-                         const nav_real *c, int singular, nav_real *data, nav_real *work);
-  /* optional (NULL: the solver transforms direction by direction): one rank, every direction
-   * periodic or even (two Neumann faces), the whole box in one multi-dimensional real-to-complex
-   * transform (nav_point_fft.h, "the whole box"): plan once (*state NULL), then x = L^-1 b, b and x
-   * with ghosts (first cell at off, strides st; they may be the same array), scratch a dense
-   * m0 m1 m2 array. tw[d]: the twiddles of an even direction (NULL: periodic), lam[d] the
-   * eigenvalues of nav_fft_direction (lam[2] NULL in 2D), scale = 2^(even directions); fft_box_free
-   * releases the state. bsum (BACKEND memory, or NULL): the transform reads b + (nav_real)(-*bsum /
-   * volume) instead of b, the mean of b removed on the way in (bsum = sum b dV, volume = sum dV; bit
-   * for bit what shift of that value then fft_box give), b itself unchanged. */
-  nav_err (*fft_box)(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
-                     const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
-                     const nav_idx st[3], nav_real *scratch, void **state);
-  void (*fft_box_free)(void *state);
-  /* optional (NULL: the solver moves pencils): slabs (nav_fft_slab, nav_point_fft.h "slabs").
-   * fft_slab_forward: plan once (*state NULL; fft_box_free releases it), b (ghosts: first cell at
-   * off, strides st) reordered into scratch (a dense m array) and transformed plane by plane into
-   * the state's half spectrum, then ends = the ends of this rank's lines and, where sl->mean_u, its
-   * sums: Gw and this rank's sum of b dV (*bsum, backend memory; 0 where bsum is NULL: b compatible)
-   * (nav_fft_slab_part values, backend memory). fft_slab_inverse: with all = every rank's ends (P such
-   * arrays in the order of the ranks' rows), the rank's rows of the lines solved (a singular problem:
-   * b's mean removed and x's, in the spectrum) and transformed back into x (off, st; it may be b). */
-  nav_err (*fft_slab_forward)(const nav_fft_slab *sl, const nav_real *b, const double *bsum, nav_idx off,
-                              const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state);
-  nav_err (*fft_slab_inverse)(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
-                              const nav_idx st[3], nav_real *scratch, void **state);
 } nav_kernel_ops;
 
 /* The registered backends. nav_backend_get returns NULL for an unknown or unavailable name; for
  * a device backend it also selects the device of this rank: local_rank (the node-local rank,
  * nav_decomp_local_rank) modulo the device count, one rank per GPU. */
 const nav_kernel_ops *nav_backend_get(const char *name, int local_rank);
-/* The kernel table `table` of a model ("heat", "sst", "ac", "ibm", ...: backend/nav_<table>_kernels.h, each with a
- * typed accessor) of the backend whose core table is ops, or NULL where that backend has none. The
- * core table above holds fields, stencils, vectors, memory and transports; a model's kernels live in
- * its own table, registered beside the core table in backend/nav_backend.c. Not collective. */
+/* The kernel table `table` of a model or a solver ("heat", "sst", "ac", "ibm", "fft", "mg", ...:
+ * backend/nav_<table>_kernels.h, each with a typed accessor) of the backend whose core table is ops, or NULL where that
+ * backend has none. The core table above holds fields, stencils, vectors, memory and transports; a model's kernels (and
+ * those only one Poisson solver calls) live in its own table, registered beside the core table in
+ * backend/nav_backend.c. Not collective. */
 const void *nav_backend_kernels(const nav_kernel_ops *ops, const char *table);
 /* In the header of a table type T registered as `table`: the backends' instances T_cpu and T_cuda (the
  * latter defined only when the CUDA backend is built) and the typed accessor T_of(ops) (NULL: none). */

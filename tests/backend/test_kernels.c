@@ -15,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/common/nav_point_poisson.h"
 #include "backend/common/nav_point_ac.h"
 #include "backend/common/nav_point_ibm.h"
+#include "backend/common/nav_point_poisson.h"
 #include "backend/nav_ac_kernels.h"
 #include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
 #include "backend/nav_kernels.h"
+#include "backend/nav_mg_kernels.h"
 #include "backend/nav_open_kernels.h"
 #include "backend/nav_sst_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -209,8 +210,8 @@ static void test_lines(pair_box *pb) {
       field x = field_new(pb, 0), rhs = field_new(pb, 0), cp = field_new(pb, 0), out = field_new(pb, 0);
       field v = field_new(pb, 0), w = field_new(pb, 0), ends = array_new(2 * lines), coef = array_new(2 * lines);
       for (int colour = 0; colour < 2; colour++) {
-        OK(cpu->relax_line(bc, x.c, rhs.c, cp.c, out.c, d, colour, kind, (nav_real)1));
-        OK(gpu->relax_line(bg, x.g, rhs.g, cp.g, out.g, d, colour, kind, (nav_real)1));
+        OK(nav_mg_kernels_of(cpu)->relax_line(bc, x.c, rhs.c, cp.c, out.c, d, colour, kind, (nav_real)1));
+        OK(nav_mg_kernels_of(gpu)->relax_line(bg, x.g, rhs.g, cp.g, out.g, d, colour, kind, (nav_real)1));
         snprintf(name, sizeof name, "relax_line %c %s %s", "xyz"[d], colour ? "black" : "red", k ? "walls" : "kept");
         check_field(name, pb, &x);
       }
@@ -222,15 +223,15 @@ static void test_lines(pair_box *pb) {
         field *o = mode == 0 ? &out : mode == 1 ? &v : &w;
         /* mode 0 on the lines of colour 0: those of colour 1 were relaxed last, and their line
          * residual is round-off (two backends' round-off compared relatively says nothing) */
-        OK(cpu->line_solve(bc, x.c, rhs.c, cp.c, o->c, d, mode ? -1 : 0, kind, mode, ends.c));
-        OK(gpu->line_solve(bg, x.g, rhs.g, cp.g, o->g, d, mode ? -1 : 0, kind, mode, ends.g));
+        OK(nav_mg_kernels_of(cpu)->line_solve(bc, x.c, rhs.c, cp.c, o->c, d, mode ? -1 : 0, kind, mode, ends.c));
+        OK(nav_mg_kernels_of(gpu)->line_solve(bg, x.g, rhs.g, cp.g, o->g, d, mode ? -1 : 0, kind, mode, ends.g));
         snprintf(name, sizeof name, "line_solve %c mode %d %s", "xyz"[d], mode, k ? "walls" : "kept");
         check_field(name, pb, o);
         snprintf(name, sizeof name, "line_solve ends %c %d %s", "xyz"[d], mode, k ? "walls" : "kept");
         check_field(name, pb, &ends);
       }
-      OK(cpu->line_update(bc, x.c, out.c, v.c, w.c, coef.c, d, 0, (nav_real)1));
-      OK(gpu->line_update(bg, x.g, out.g, v.g, w.g, coef.g, d, 0, (nav_real)1));
+      OK(nav_mg_kernels_of(cpu)->line_update(bc, x.c, out.c, v.c, w.c, coef.c, d, 0, (nav_real)1));
+      OK(nav_mg_kernels_of(gpu)->line_update(bg, x.g, out.g, v.g, w.g, coef.g, d, 0, (nav_real)1));
       snprintf(name, sizeof name, "line_update %c %s", "xyz"[d], k ? "walls" : "kept");
       check_field(name, pb, &x);
       field *all[8] = {&x, &rhs, &cp, &out, &v, &w, &ends, &coef};
@@ -611,8 +612,8 @@ static void test_box(pair_box *pb) {
       check_field(name, pb, &x);
     }
     for (int colour = 0; colour < 2; colour++) { /* the first half sweep from x = 0 (x's interior rewritten) */
-      OK(cpu->relax_first(bc, x.c, rhs.c, inv.c, colour, (nav_real)1.3));
-      OK(gpu->relax_first(bg, x.g, rhs.g, inv.g, colour, (nav_real)1.3));
+      OK(nav_mg_kernels_of(cpu)->relax_first(bc, x.c, rhs.c, inv.c, colour, (nav_real)1.3));
+      OK(nav_mg_kernels_of(gpu)->relax_first(bg, x.g, rhs.g, inv.g, colour, (nav_real)1.3));
       snprintf(name, sizeof name, "relax_first %s", colour ? "black" : "red");
       check_field(name, pb, &x);
     }
@@ -672,8 +673,8 @@ static void test_box(pair_box *pb) {
       snprintf(name, sizeof name, "helmholtz relax %s", colour ? "black" : "red");
       check_field(name, pb, &x);
     }
-    OK(cpu->relax_first(&hc, x.c, rhs.c, inv.c, 1, (nav_real)1.2));
-    OK(gpu->relax_first(&hg, x.g, rhs.g, inv.g, 1, (nav_real)1.2));
+    OK(nav_mg_kernels_of(cpu)->relax_first(&hc, x.c, rhs.c, inv.c, 1, (nav_real)1.2));
+    OK(nav_mg_kernels_of(gpu)->relax_first(&hg, x.g, rhs.g, inv.g, 1, (nav_real)1.2));
     check_field("helmholtz relax_first black", pb, &x);
     OK(cpu->jacobi(&hc, x.c, rhs.c, inv.c, y.c, (nav_real)0.8));
     OK(gpu->jacobi(&hg, x.g, rhs.g, inv.g, y.g, (nav_real)0.8));
@@ -1024,7 +1025,7 @@ static void test_transfer(pair_box *f, pair_box *c) {
     field xr = field_new(f, 0), br = field_new(f, 0), rr = field_new(f, 0), cr = field_new(c, 0);
     OK(cpu->residual(&f->c, xr.c, br.c, rr.c, NULL));
     OK(cpu->restrict_residual(&f->c, rr.c, &c->c, cr.c));
-    OK(gpu->residual_restrict(&f->g, xr.g, br.g, &c->g, cr.g));
+    OK(nav_mg_kernels_of(gpu)->residual_restrict(&f->g, xr.g, br.g, &c->g, cr.g));
     check_field("residual_restrict", c, &cr);
     field_free(&xr);
     field_free(&br);
@@ -1046,7 +1047,7 @@ static void test_transfer(pair_box *f, pair_box *c) {
  * CUDA backend's own float colour kernels (the same operations: the tolerance is float's 1e-6, not TOL). */
 static void test_sweep(pair_box *pb) {
   const nav_box *bc = &pb->c, *bg = &pb->g;
-  if (!gpu->relax_sweep || pb->dim != 3 || !bc->uniform) return;
+  if (!nav_mg_kernels_of(gpu)->relax_sweep || pb->dim != 3 || !bc->uniform) return;
   char name[96];
   nav_ghost_faces gf;
   for (int d = 0; d < 3; d++)
@@ -1065,13 +1066,13 @@ static void test_sweep(pair_box *pb) {
       OK(gpu->fill_ghosts(bg, x.g, &gf));
       OK(cpu->copy(out.c, x.c, out.n * sizeof(nav_real)));
       if (from_zero)
-        OK(cpu->relax_first(bc, out.c, rhs.c, inv.c, first, omega));
+        OK(nav_mg_kernels_of(cpu)->relax_first(bc, out.c, rhs.c, inv.c, first, omega));
       else
         OK(cpu->relax_colour(bc, out.c, rhs.c, inv.c, first, omega));
       OK(cpu->fill_ghosts(bc, out.c, &gf));
       OK(cpu->relax_colour(bc, out.c, rhs.c, inv.c, 1 - first, omega));
       OK(cpu->fill_ghosts(bc, out.c, &gf));
-      OK(gpu->relax_sweep(bg, from_zero ? NULL : x.g, rhs.g, out.g, first, omega));
+      OK(nav_mg_kernels_of(gpu)->relax_sweep(bg, from_zero ? NULL : x.g, rhs.g, out.g, first, omega));
       OK(gpu->fill_ghosts(bg, out.g, &gf));
       snprintf(name, sizeof name, "relax_sweep %s%s", first ? "black" : "red", from_zero ? " from 0" : "");
       check_field(name, pb, &out);
@@ -1098,14 +1099,15 @@ static void test_sweep(pair_box *pb) {
       OK(gpu->fill_ghosts(&lo, (nav_real *)xf, &gf));
       OK(gpu->copy(of, xf, n * sizeof *h));
       if (from_zero)
-        OK(gpu->relax_first(&lo, (nav_real *)of, (nav_real *)rf, NULL, first, omega));
+        OK(nav_mg_kernels_of(gpu)->relax_first(&lo, (nav_real *)of, (nav_real *)rf, NULL, first, omega));
       else
         OK(gpu->relax_colour(&lo, (nav_real *)of, (nav_real *)rf, NULL, first, omega));
       OK(gpu->fill_ghosts(&lo, (nav_real *)of, &gf));
       OK(gpu->relax_colour(&lo, (nav_real *)of, (nav_real *)rf, NULL, 1 - first, omega));
       OK(gpu->fill_ghosts(&lo, (nav_real *)of, &gf));
       OK(gpu->to_host(ref, of, n * sizeof *h));
-      OK(gpu->relax_sweep(&lo, from_zero ? NULL : (nav_real *)xf, (nav_real *)rf, (nav_real *)of, first, omega));
+      OK(nav_mg_kernels_of(gpu)->relax_sweep(&lo, from_zero ? NULL : (nav_real *)xf, (nav_real *)rf, (nav_real *)of,
+                                             first, omega));
       OK(gpu->fill_ghosts(&lo, (nav_real *)of, &gf));
       OK(gpu->to_host(got, of, n * sizeof *h));
       double dmax = 0, xmax = 0;

@@ -21,7 +21,7 @@
 #include "backend/common/nav_hd.h"
 #include <math.h>
 
-#include "backend/nav_kernels.h"
+#include "backend/nav_fft_kernels.h"
 
 /* bhat / eigenvalue; the zero mode gives 0. */
 NAV_HD static inline nav_real nav_fft_divide(nav_real bhat, nav_real lam) { return lam != 0 ? bhat / lam : 0; }

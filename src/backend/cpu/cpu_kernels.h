@@ -3,7 +3,9 @@
 #ifndef NAV_CPU_KERNELS_H
 #define NAV_CPU_KERNELS_H
 
+#include "backend/nav_fft_kernels.h"
 #include "backend/nav_kernels.h"
+#include "backend/nav_mg_kernels.h"
 
 /* Linear index of local point (i,j,k). */
 static inline nav_idx nav_cpu_index(const nav_box *b, int i, int j, int k) {

@@ -342,3 +342,24 @@ void nav_matrix_plan_free_cpu(void *plan) {
   free(p);
 }
 #endif
+
+/* The FFT table of this backend (registered in backend/nav_backend.c). */
+const nav_fft_kernels nav_fft_kernels_cpu = {
+    .copy_box = nav_copy_box_cpu,
+#ifdef NAV_HAVE_FFTW
+    .fft_plan = nav_fft_plan_cpu,
+    .fft_execute = nav_fft_execute_cpu,
+    .fft_plan_free = nav_fft_plan_free_cpu,
+    .fft_box = nav_fft_box_cpu,
+    .fft_box_free = nav_fft_box_free_cpu,
+    .fft_slab_forward = nav_fft_slab_forward_cpu,
+    .fft_slab_inverse = nav_fft_slab_inverse_cpu,
+#endif
+#ifdef NAV_HAVE_LAPACK
+    .matrix_plan = nav_matrix_plan_cpu,
+    .matrix_apply = nav_matrix_apply_cpu,
+    .matrix_plan_free = nav_matrix_plan_free_cpu,
+#endif
+    .fft_divide = nav_fft_divide_cpu,
+    .fft_tridiag = nav_fft_tridiag_cpu,
+};

@@ -33,10 +33,6 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .residual = nav_residual_cpu,
     .inverse_diagonal = nav_inverse_diagonal_cpu,
     .relax_colour = nav_relax_colour_cpu,
-    .relax_first = nav_relax_first_cpu,
-    .relax_line = nav_relax_line_cpu,
-    .line_solve = nav_line_solve_cpu,
-    .line_update = nav_line_update_cpu,
     .jacobi = nav_jacobi_cpu,
     .diag_scale = nav_diag_scale_cpu,
     .restrict_residual = nav_restrict_residual_cpu,
@@ -48,21 +44,4 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .extrapolate = nav_extrapolate_cpu,
     .dense_copy = nav_dense_copy_cpu,
     .max_abs_diff = nav_max_abs_diff_cpu,
-    .copy_box = nav_copy_box_cpu,
-#ifdef NAV_HAVE_FFTW
-    .fft_plan = nav_fft_plan_cpu,
-    .fft_execute = nav_fft_execute_cpu,
-    .fft_plan_free = nav_fft_plan_free_cpu,
-    .fft_box = nav_fft_box_cpu,
-    .fft_box_free = nav_fft_box_free_cpu,
-    .fft_slab_forward = nav_fft_slab_forward_cpu,
-    .fft_slab_inverse = nav_fft_slab_inverse_cpu,
-#endif
-#ifdef NAV_HAVE_LAPACK
-    .matrix_plan = nav_matrix_plan_cpu,
-    .matrix_apply = nav_matrix_apply_cpu,
-    .matrix_plan_free = nav_matrix_plan_free_cpu,
-#endif
-    .fft_divide = nav_fft_divide_cpu,
-    .fft_tridiag = nav_fft_tridiag_cpu,
 };

@@ -129,3 +129,12 @@ nav_err nav_prolong_add_cpu(const nav_box *coarse, const nav_real *xc, const nav
   NAV_CPU_LOOP(fine, , { x[p] += nav_prolong(coarse, xc, b, ijk); });
   return NAV_OK;
 }
+
+/* The multigrid table of this backend (registered in backend/nav_backend.c); relax_sweep, residual_restrict,
+ * residual_lo and add_lo are NULL here (nav_mg_kernels.h). */
+const nav_mg_kernels nav_mg_kernels_cpu = {
+    .relax_first = nav_relax_first_cpu,
+    .relax_line = nav_relax_line_cpu,
+    .line_solve = nav_line_solve_cpu,
+    .line_update = nav_line_update_cpu,
+};

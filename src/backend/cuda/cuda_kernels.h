@@ -26,7 +26,9 @@
 #include <cuda_runtime.h>
 
 #include "backend/common/nav_metric.h"
+#include "backend/nav_fft_kernels.h"
 #include "backend/nav_kernels.h"
+#include "backend/nav_mg_kernels.h"
 #include "core/nav_error.h"
 
 /* ---- errors ---------------------------------------------------------------------------- */

@@ -611,3 +611,21 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
   NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_slab_copy(0, sl, x, off, st, scratch);
 }
+
+/* The FFT table of this backend (registered in backend/nav_backend.c); entries in the order of
+ * struct nav_fft_kernels (C++ designated initializers must follow it). */
+extern "C" const nav_fft_kernels nav_fft_kernels_cuda = {
+    .copy_box = nav_copy_box_cuda,
+    .fft_plan = nav_fft_plan_cuda,
+    .fft_execute = nav_fft_execute_cuda,
+    .fft_plan_free = nav_fft_plan_free_cuda,
+    .matrix_plan = nav_matrix_plan_cuda,
+    .matrix_apply = nav_matrix_apply_cuda,
+    .matrix_plan_free = nav_matrix_plan_free_cuda,
+    .fft_divide = nav_fft_divide_cuda,
+    .fft_tridiag = nav_fft_tridiag_cuda,
+    .fft_box = nav_fft_box_cuda,
+    .fft_box_free = nav_fft_box_free_cuda,
+    .fft_slab_forward = nav_fft_slab_forward_cuda,
+    .fft_slab_inverse = nav_fft_slab_inverse_cuda,
+};

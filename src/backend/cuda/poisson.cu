@@ -740,3 +740,16 @@ nav_err nav_prolong_add_cuda(const nav_box *coarse, const nav_real *xc, const na
                         nav_prolong_add_kernel, *coarse, (const nav_cuda_t *)xc, *fine, (nav_cuda_t *)x, kz);
   return NAV_OK;
 }
+
+/* The multigrid table of this backend (registered in backend/nav_backend.c); entries in the order of
+ * struct nav_mg_kernels (C++ designated initializers must follow it). */
+extern "C" const nav_mg_kernels nav_mg_kernels_cuda = {
+    .relax_first = nav_relax_first_cuda,
+    .relax_sweep = nav_relax_sweep_cuda,
+    .relax_line = nav_relax_line_cuda,
+    .line_solve = nav_line_solve_cuda,
+    .line_update = nav_line_update_cuda,
+    .residual_restrict = nav_residual_restrict_cuda,
+    .residual_lo = nav_residual_lo_cuda,
+    .add_lo = nav_add_lo_cuda,
+};

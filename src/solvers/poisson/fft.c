@@ -26,7 +26,7 @@
  * L_d = V^-1 K with V = diag(w) and K symmetric tridiagonal (K = V L_d), so with
  * T = V^-1/2 K V^-1/2 = Q diag(lam) Q^T (LAPACK dstevr, Q orthogonal):
  *   L_d = E diag(lam) E^-1,   E = V^-1/2 Q (inverse transform),   E^-1 = Q^T V^1/2 (forward),
- * each applied to all lines at once as a dense matrix-matrix product (ops->matrix_*: BLAS gemm,
+ * each applied to all lines at once as a dense matrix-matrix product (nav_fft_kernels.matrix_*: BLAS gemm,
  * cuBLAS): 2 N_d multiply-adds per cell and transform, against O(log N) for an FFT, but at the
  * speed of the GPU's matrix units and independent of the flow (no iteration count). With two
  * Neumann faces the eigenvalue of the constant (0 up to round-off) is set to exactly 0, so the
@@ -47,11 +47,11 @@
  *
  * Slabs: where the ranks split only the last direction z (dim - 1, not periodic; blocks of at least
  * 3 rows in rank order) and every other direction is uniform and periodic or even, nothing moves.
- * Each rank transforms its planes as the one-rank box does (ops->fft_slab_forward), and z, uniform
+ * Each rank transforms its planes as the one-rank box does (nav_fft_kernels.fft_slab_forward), and z, uniform
  * or stretched, is solved by tridiagonal lines split over the ranks with the partition method
  * (nav_point_fft.h "slabs"): each rank reduces its part of every line to its two ends, every rank
  * gets every rank's ends (one allgather of 8 values per line and rank, the path of the moves), and
- * each solves its rows with the neighbours' end values (ops->fft_slab_inverse). The moves of the
+ * each solves its rows with the neighbours' end values (nav_fft_kernels.fft_slab_inverse). The moves of the
  * pencils carried half of every GPU's field twice per solve (1.05 ms of a 4.45-ms cavity step at
  * 256^3 per GPU on 2 H200s, docs/performance.md); the ends are 8 values per line. */
 #include <math.h>
@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "backend/common/nav_point_fft.h"
+#include "backend/nav_fft_kernels.h"
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
 #include "solvers/poisson/poisson_impl.h"
@@ -139,19 +140,21 @@ static const int nav_fft_have_lapack = 0;
  * would have fewer than NAV_FFT_TRI_LINES_DEVICE lines: the line solve is a thread per line, and
  * a few thousand sequential lines leave the GPU idle (the snake's 1704 lines of 1704 cells). */
 static int nav_fft_tri_direction(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3]) {
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
   int tri = -1;
   for (int d = 0; d < dim; d++)
     if (!nav_fft_uniform(w[d], n[d]) && (tri < 0 || n[d] > n[tri])) tri = d;
   const long lines = tri < 0 ? 0 : (long)n[0] * n[1] * (dim == 3 ? n[2] : 1) / n[tri];
   if (tri >= 0 && ops != &nav_kernel_ops_cpu && lines < NAV_FFT_TRI_LINES_DEVICE &&
-      n[tri] <= NAV_FFT_DENSE_AUTO_DEVICE && nav_fft_have_lapack && ops->matrix_plan)
+      n[tri] <= NAV_FFT_DENSE_AUTO_DEVICE && nav_fft_have_lapack && fk->matrix_plan)
     tri = -1;
   return tri;
 }
 
 int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
                     const nav_scalar_bc bc[3][2], char *why, int size) {
-  if (!ops->fft_plan) {
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
+  if (!fk->fft_plan) {
     snprintf(why, (size_t)size, "the %s backend of this build has no FFT library (%s)", ops->name,
              strcmp(ops->name, "cpu") ? "cuFFT missing" : "FFTW was not found at configure: install libfftw3-dev");
     return 0;
@@ -166,7 +169,7 @@ int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *
                "xyz"[d]);
       return 0;
     }
-    if (d != tri && !(nav_fft_have_lapack && ops->matrix_plan)) {
+    if (d != tri && !(nav_fft_have_lapack && fk->matrix_plan)) {
       snprintf(why, (size_t)size,
                "the spacing of %c and of %c is not uniform: a second stretched direction needs LAPACK (%s) for its "
                "dense transform (use solver = mg or auto)",
@@ -246,9 +249,10 @@ static nav_fft_path nav_fft_path_of(const nav_kernel_ops *ops, const nav_decomp 
  * order, at least 3 rows each, that direction not periodic, the others uniform and periodic or even. */
 static int nav_fft_slab_fits(const nav_kernel_ops *ops, const nav_decomp *dc, double *const w[3],
                              const nav_scalar_bc bc[3][2]) {
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
   const int s = dc->dim - 1;
   const char *one = getenv("NAV_FFT_SLABS"); /* "1": slabs on one rank too (measurements: against the box) */
-  if ((dc->size < 2 && !(one && !strcmp(one, "1"))) || !ops->fft_slab_forward || dc->p[s] != dc->size ||
+  if ((dc->size < 2 && !(one && !strcmp(one, "1"))) || !fk->fft_slab_forward || dc->p[s] != dc->size ||
       bc[s][0] == NAV_SCALAR_PERIODIC)
     return 0;
   for (int d = 0; d < s; d++)
@@ -279,18 +283,19 @@ static nav_err nav_fft_move_parts(nav_psolver *ps, const nav_fft_layout *a, cons
                                   const nav_fft_layout *b, nav_real *dst) {
   nav_fft *f = ps->fft;
   const nav_kernel_ops *ops = ps->ops;
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
   const int me = f->rank, *ac = a->cnt[me], *bc = b->cnt[me];
   const nav_idx ast[3] = {1, ac[0], (nav_idx)ac[0] * ac[1]}, bst[3] = {1, bc[0], (nav_idx)bc[0] * bc[1]};
   int lo[3], cnt[3], ns = 0, nr = 0;
   if (nav_fft_overlap(a->lo[me], ac, b->lo[me], bc, lo, cnt)) /* my own part, directly */
-    NAV_CALL(ops->copy_box(cnt, src, nav_fft_offset(lo, a->lo[me], ast), ast, dst, nav_fft_offset(lo, b->lo[me], bst),
-                           bst));
+    NAV_CALL(
+        fk->copy_box(cnt, src, nav_fft_offset(lo, a->lo[me], ast), ast, dst, nav_fft_offset(lo, b->lo[me], bst), bst));
   for (int r = 0; r < f->P; r++) { /* pack what rank r gets from me */
     f->sd[r] = ns;
     f->sc[r] = r == me ? 0 : (int)nav_fft_overlap(a->lo[me], ac, b->lo[r], b->cnt[r], lo, cnt);
     if (f->sc[r]) {
       const nav_idx dst_st[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
-      NAV_CALL(ops->copy_box(cnt, src, nav_fft_offset(lo, a->lo[me], ast), ast, f->sbuf, ns, dst_st));
+      NAV_CALL(fk->copy_box(cnt, src, nav_fft_offset(lo, a->lo[me], ast), ast, f->sbuf, ns, dst_st));
     }
     ns += f->sc[r];
     f->rd[r] = nr;
@@ -319,7 +324,7 @@ static nav_err nav_fft_move_parts(nav_psolver *ps, const nav_fft_layout *a, cons
     if (!f->rc[r]) continue;
     nav_fft_overlap(a->lo[r], a->cnt[r], b->lo[me], bc, lo, cnt);
     const nav_idx sst[3] = {1, cnt[0], (nav_idx)cnt[0] * cnt[1]};
-    NAV_CALL(ops->copy_box(cnt, f->rbuf, f->rd[r], sst, dst, nav_fft_offset(lo, b->lo[me], bst), bst));
+    NAV_CALL(fk->copy_box(cnt, f->rbuf, f->rd[r], sst, dst, nav_fft_offset(lo, b->lo[me], bst), bst));
   }
   return NAV_OK;
 }
@@ -457,7 +462,7 @@ static nav_err nav_fft_upload(const nav_kernel_ops *ops, const double *v, int n,
 static nav_err nav_fft_box_setup(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   const int *N = ps->lev[0].dc.N;
-  f->box = f->P == 1 && f->tri < 0 && ps->ops->fft_box;
+  f->box = f->P == 1 && f->tri < 0 && nav_fft_kernels_of(ps->ops)->fft_box;
   for (int d = 0; d < f->dim; d++) {
     const nav_scalar_bc lo = ps->bc[d][0], hi = ps->bc[d][1];
     f->box &= !f->dense[d] && (lo == NAV_SCALAR_PERIODIC || (lo == NAV_SCALAR_NEUMANN && hi == NAV_SCALAR_NEUMANN));
@@ -627,6 +632,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   const nav_level *l0 = &ps->lev[0];
   const nav_decomp *dc = &l0->dc;
   const nav_kernel_ops *ops = ps->ops;
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
   const int dim = dc->dim;
   char why[256];
   NAV_CHECK(nav_fft_applies(ops, dim, dc->N, l0->w, (const nav_scalar_bc(*)[2])ps->bc, why, sizeof why),
@@ -742,12 +748,12 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     const int *m = f->lay[t].cnt[f->rank];
     if (d == f->tri || nav_fft_cells(m) == 0) continue;
     if (f->dense[d]) {
-      e = ops->matrix_plan(m, d, mat[d][0], &f->mat_f[d]);
-      if (e == NAV_OK) e = ops->matrix_plan(m, d, mat[d][1], &f->mat_i[d]);
+      e = fk->matrix_plan(m, d, mat[d][0], &f->mat_f[d]);
+      if (e == NAV_OK) e = fk->matrix_plan(m, d, mat[d][1], &f->mat_i[d]);
       continue;
     }
-    e = ops->fft_plan(m, d, f->fwd[d], f->buf[f->buf_of[t]], &f->plan_f[d]);
-    if (e == NAV_OK) e = ops->fft_plan(m, d, f->inv[d], f->buf[f->buf_of[t]], &f->plan_i[d]);
+    e = fk->fft_plan(m, d, f->fwd[d], f->buf[f->buf_of[t]], &f->plan_f[d]);
+    if (e == NAV_OK) e = fk->fft_plan(m, d, f->inv[d], f->buf[f->buf_of[t]], &f->plan_i[d]);
   }
   for (int d = 0; d < 3; d++) free(mat[d][0]), free(mat[d][1]);
   if (e == NAV_OK && f->slab) e = nav_fft_slab_setup(ps);
@@ -756,7 +762,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
 
 nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const double *bsum) {
   nav_fft *f = ps->fft;
-  const nav_kernel_ops *ops = ps->ops;
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ps->ops);
   const nav_box *box = &ps->lev[0].box;
   const int dim = f->dim, me = f->rank;
   const nav_idx dense[3] = {1, box->n[0], (nav_idx)box->n[0] * box->n[1]};
@@ -764,41 +770,41 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
   if (f->box) {
     const nav_real *const lamb[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
     const nav_real *const tw[3] = {f->tw[0], f->tw[1], f->tw[2]};
-    return ops->fft_box(box->n, tw, lamb, f->box_scale, b, bsum, ps->lev[0].volume, x, box->off, gst, f->buf[0],
-                        &f->box_state);
+    return fk->fft_box(box->n, tw, lamb, f->box_scale, b, bsum, ps->lev[0].volume, x, box->off, gst, f->buf[0],
+                       &f->box_state);
   }
   NAV_CHECK(!bsum || f->sl.mean_u, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the box or the slabs");
   if (f->slab) {
-    NAV_CALL(ops->fft_slab_forward(&f->sl, b, bsum, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
-                                   &f->slab_state));
+    NAV_CALL(fk->fft_slab_forward(&f->sl, b, bsum, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
+                                  &f->slab_state));
     NAV_CALL(nav_fft_share_ends(ps));
-    return ops->fft_slab_inverse(&f->sl, f->all, x, box->off, gst, f->buf[0], &f->slab_state);
+    return fk->fft_slab_inverse(&f->sl, f->all, x, box->off, gst, f->buf[0], &f->slab_state);
   }
-  NAV_CALL(ops->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
+  NAV_CALL(fk->copy_box(box->n, b, box->off, gst, f->buf[0], 0, dense));
   for (int t = 1; t <= dim; t++) { /* forward */
     const int d = f->order[t - 1];
     nav_real *data = f->buf[f->buf_of[t]];
     if (!f->same[t]) NAV_CALL(nav_fft_move(ps, &f->lay[t - 1], f->buf[f->buf_of[t - 1]], &f->lay[t], data));
-    if (f->plan_f[d]) NAV_CALL(ops->fft_execute(f->plan_f[d], data));
-    if (f->mat_f[d]) NAV_CALL(ops->matrix_apply(f->mat_f[d], data));
+    if (f->plan_f[d]) NAV_CALL(fk->fft_execute(f->plan_f[d], data));
+    if (f->mat_f[d]) NAV_CALL(fk->matrix_apply(f->mat_f[d], data));
   }
   const int *m = f->lay[dim].cnt[me];
   nav_real *data = f->buf[f->buf_of[dim]];
   const nav_real *const lam[3] = {f->lam[0], f->lam[1], dim == 3 ? f->lam[2] : NULL};
   if (nav_fft_cells(m) > 0) {
     if (f->tri >= 0)
-      NAV_CALL(ops->fft_tridiag(m, f->tri, lam, f->ta, f->tb, f->tc, f->tri_singular, data, f->work));
+      NAV_CALL(fk->fft_tridiag(m, f->tri, lam, f->ta, f->tb, f->tc, f->tri_singular, data, f->work));
     else
-      NAV_CALL(ops->fft_divide(m, lam, data));
+      NAV_CALL(fk->fft_divide(m, lam, data));
   }
   for (int t = dim; t >= 1; t--) { /* inverse */
     const int d = f->order[t - 1];
     nav_real *cur = f->buf[f->buf_of[t]];
-    if (f->plan_i[d]) NAV_CALL(ops->fft_execute(f->plan_i[d], cur));
-    if (f->mat_i[d]) NAV_CALL(ops->matrix_apply(f->mat_i[d], cur));
+    if (f->plan_i[d]) NAV_CALL(fk->fft_execute(f->plan_i[d], cur));
+    if (f->mat_i[d]) NAV_CALL(fk->matrix_apply(f->mat_i[d], cur));
     if (!f->same[t]) NAV_CALL(nav_fft_move(ps, &f->lay[t], cur, &f->lay[t - 1], f->buf[f->buf_of[t - 1]]));
   }
-  return ops->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
+  return fk->copy_box(box->n, f->buf[0], 0, dense, x, box->off, gst);
 }
 
 int nav_fft_zero_mean(const nav_psolver *ps) {
@@ -852,13 +858,14 @@ void nav_fft_destroy(nav_psolver *ps) {
   nav_fft *f = ps->fft;
   if (!f) return;
   const nav_kernel_ops *ops = ps->ops;
-  if (f->box_state) ops->fft_box_free(f->box_state);
-  if (f->slab_state) ops->fft_box_free(f->slab_state);
+  const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
+  if (f->box_state) fk->fft_box_free(f->box_state);
+  if (f->slab_state) fk->fft_box_free(f->slab_state);
   for (int d = 0; d < 3; d++) {
-    if (f->plan_f[d]) ops->fft_plan_free(f->plan_f[d]);
-    if (f->plan_i[d]) ops->fft_plan_free(f->plan_i[d]);
-    if (f->mat_f[d]) ops->matrix_plan_free(f->mat_f[d]);
-    if (f->mat_i[d]) ops->matrix_plan_free(f->mat_i[d]);
+    if (f->plan_f[d]) fk->fft_plan_free(f->plan_f[d]);
+    if (f->plan_i[d]) fk->fft_plan_free(f->plan_i[d]);
+    if (f->mat_f[d]) fk->matrix_plan_free(f->mat_f[d]);
+    if (f->mat_i[d]) fk->matrix_plan_free(f->mat_i[d]);
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }

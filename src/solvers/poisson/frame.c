@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/nav_mg_kernels.h"
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
 #include "solvers/poisson/poisson_impl.h"
@@ -90,7 +91,7 @@ nav_err nav_psolver_finish(nav_psolver *ps, nav_real *x, double t0, nav_psolver_
 static nav_err nav_psolver_residual(nav_psolver *ps, const nav_real *x, const nav_real *b, double *rr) {
   nav_level *l0 = &ps->lev[0];
   if (ps->lo)
-    NAV_CALL(ps->ops->residual_lo(&l0->box, x, b, (float *)(void *)ps->lo0[1], rr));
+    NAV_CALL(nav_mg_kernels_of(ps->ops)->residual_lo(&l0->box, x, b, (float *)(void *)ps->lo0[1], rr));
   else
     NAV_CALL(ps->ops->residual(&l0->box, x, b, l0->r, rr));
   nav_reduce_sum(l0->comm, rr, 1);

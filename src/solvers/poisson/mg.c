@@ -40,8 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/nav_error.h"
 #include "backend/common/nav_metric.h"
+#include "backend/nav_mg_kernels.h"
+#include "core/nav_error.h"
 #include "core/nav_profile.h"
 #include "solvers/poisson/poisson_impl.h"
 
@@ -386,7 +387,7 @@ static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const na
 
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. On a level whose x is 0 but
  * not stored (x_zero, nav_mg_zero), the first colour is relaxed from zero and writes every cell
- * (ops->relax_first): the memset of x and the colour's reads of x saved, the same values. */
+ * (nav_mg_kernels.relax_first): the memset of x and the colour's reads of x saved, the same values. */
 static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
   nav_box shell[6], core;
   const long cells = (long)lev->box.n[0] * lev->box.n[1] * lev->box.n[2];
@@ -405,7 +406,8 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
       continue;
     }
     if (h == 0 && from_zero)
-      NAV_CALL(lev->ops->relax_first(&lev->box, lev->x, lev->b, lev->inv_diag, order, (nav_real)NAV_MG_OMEGA));
+      NAV_CALL(nav_mg_kernels_of(lev->ops)->relax_first(&lev->box, lev->x, lev->b, lev->inv_diag, order,
+                                                        (nav_real)NAV_MG_OMEGA));
     else
       NAV_CALL(lev->ops->relax_colour(&lev->box, lev->x, lev->b, lev->inv_diag, h ^ order, (nav_real)NAV_MG_OMEGA));
     NAV_CALL(nav_level_fill(lev, lev->x));
@@ -413,15 +415,15 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
   return NAV_OK;
 }
 
-/* Does level lev relax whole sweeps in one pass (ops->relax_sweep: the CUDA backend's wavefront kernel, 12 bytes
- * per cell and sweep in float instead of 24, one ghost fill instead of two)? Where its contract holds: a 3D block
+/* Does level lev relax whole sweeps in one pass (nav_mg_kernels.relax_sweep: the CUDA backend's wavefront kernel, 12
+ * bytes per cell and sweep in float instead of 24, one ghost fill instead of two)? Where its contract holds: a 3D block
  * that is the whole grid (no halo), uniform, the plain Poisson operator, and ghosts by the mirror rules (no
  * periodic face; not level 0 of a staggered solve, whose pinned face slots are another rule). The environment
  * variable NAV_MG_WAVEFRONT=0 turns it off (to measure it; the same values to round-off). */
 static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
   const nav_box *b = &lev->box;
-  if (nav_profile_switched_off("NAV_MG_WAVEFRONT") || !lev->ops->relax_sweep || b->dim != 3 || lev->halo ||
-      lev->nline || lev->dc.size > 1 || !nav_box_plain(b) || (lev == &ps->lev[0] && ps->opt.staggered))
+  if (nav_profile_switched_off("NAV_MG_WAVEFRONT") || !nav_mg_kernels_of(lev->ops)->relax_sweep || b->dim != 3 ||
+      lev->halo || lev->nline || lev->dc.size > 1 || !nav_box_plain(b) || (lev == &ps->lev[0] && ps->opt.staggered))
     return 0;
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++)
@@ -434,20 +436,20 @@ static int nav_mg_wavefront(const nav_psolver *ps, const nav_level *lev) {
  * scratch while the level smooths), so that the level's x stays the same array (a graphed cycle holds the
  * pointers); an odd last sweep runs colour by colour. */
 static nav_err nav_mg_smooth_level(nav_psolver *ps, nav_level *lev, int count, int order) {
-  const nav_kernel_ops *ops = lev->ops;
+  const nav_mg_kernels *mk = nav_mg_kernels_of(lev->ops);
   const nav_real omega = (nav_real)NAV_MG_OMEGA;
   int s = 0;
   if (count > 0 && nav_mg_wavefront(ps, lev)) {
     if (lev->x_zero) {
       lev->x_zero = 0;
-      NAV_CALL(ops->relax_sweep(&lev->box, NULL, lev->b, lev->x, order, omega));
+      NAV_CALL(mk->relax_sweep(&lev->box, NULL, lev->b, lev->x, order, omega));
       NAV_CALL(nav_level_fill(lev, lev->x));
       s = 1;
     }
     for (; s + 1 < count; s += 2) {
-      NAV_CALL(ops->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega));
+      NAV_CALL(mk->relax_sweep(&lev->box, lev->x, lev->b, lev->r, order, omega));
       NAV_CALL(nav_level_fill(lev, lev->r));
-      NAV_CALL(ops->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega));
+      NAV_CALL(mk->relax_sweep(&lev->box, lev->r, lev->b, lev->x, order, omega));
       NAV_CALL(nav_level_fill(lev, lev->x));
     }
   }
@@ -493,7 +495,7 @@ static nav_err nav_mg_coarse_solve(nav_psolver *ps, nav_level *lev) {
 nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_real *z) {
   if (ps->lo) { /* mixed precision: one iteration from z = 0, whose residual is r itself (in float) */
     NAV_CALL(lev->ops->set(&lev->box, z, 0));
-    NAV_CALL(lev->ops->residual_lo(&lev->box, z, r, (float *)(void *)ps->lo0[1], NULL));
+    NAV_CALL(nav_mg_kernels_of(lev->ops)->residual_lo(&lev->box, z, r, (float *)(void *)ps->lo0[1], NULL));
     return nav_mg_cycle_lo(ps, z, 0);
   }
   nav_real *x = lev->x, *b = lev->b;
@@ -506,7 +508,7 @@ nav_err nav_precond_mg(nav_psolver *ps, nav_level *lev, const nav_real *r, nav_r
   return e;
 }
 
-/* Whether nav_mg_down fuses the residual and its restriction where the backend can (ops->residual_restrict):
+/* Whether nav_mg_down fuses the residual and its restriction where the backend can (nav_mg_kernels.residual_restrict):
  * the environment variable NAV_MG_FUSED=0 turns it off (to measure what it saves; the same result bit for bit). */
 static int nav_mg_fused(void) { return !nav_profile_switched_off("NAV_MG_FUSED"); }
 
@@ -517,8 +519,9 @@ static nav_err nav_mg_down(nav_psolver *ps, int l) {
   nav_level *lev = &ps->lev[l], *c = &ps->lev[l + 1];
   NAV_CALL(nav_mg_smooth_level(ps, lev, ps->opt.pre_smooth, 0));
   const int below = l + 1 != ps->gather && c->active; /* restricted to level l + 1 here */
-  if (below && c->ops == lev->ops && lev->ops->residual_restrict && nav_mg_fused()) { /* lev->r: only restricted */
-    NAV_CALL(lev->ops->residual_restrict(&lev->box, lev->x, lev->b, &c->box, c->b));
+  const nav_mg_kernels *mk = nav_mg_kernels_of(lev->ops);
+  if (below && c->ops == lev->ops && mk->residual_restrict && nav_mg_fused()) { /* lev->r: only restricted */
+    NAV_CALL(mk->residual_restrict(&lev->box, lev->x, lev->b, &c->box, c->b));
   } else {
     NAV_CALL(lev->ops->residual(&lev->box, lev->x, lev->b, lev->r, NULL));
     if (!below) return NAV_OK;
@@ -657,7 +660,8 @@ int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size) {
   const char *no = NULL;
   if (sizeof(nav_real) == sizeof(float)) no = "the build is single precision";
   else if (!ps->multigrid || ps->symmetric) no = "it serves the solver mg only";
-  else if (!ps->ops->residual_lo) no = "the backend has no float cycles (a device backend has)";
+  else if (!nav_mg_kernels_of(ps->ops)->residual_lo)
+    no = "the backend has no float cycles (a device backend has)";
   else if (ps->opt.helmholtz) no = "it serves the Poisson problem only";
   else if (ps->gather >= ps->nlev) no = "the coarsest level is not on the CPU ([pressure] cpu_coarse_cells)";
   for (int l = 0; l < ps->nlev && !no; l++) {
@@ -707,5 +711,5 @@ nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle) {
   l0->b = keep[1];
   l0->r = keep[2];
   NAV_CALL(e);
-  return l0->ops->add_lo(&l0->box, x, (const float *)(void *)ps->lo0[0]);
+  return nav_mg_kernels_of(l0->ops)->add_lo(&l0->box, x, (const float *)(void *)ps->lo0[0]);
 }

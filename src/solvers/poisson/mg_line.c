@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "backend/common/nav_point_poisson.h"
+#include "backend/nav_mg_kernels.h"
 #include "core/nav_error.h"
 #include "solvers/poisson/poisson_impl.h"
 
@@ -129,9 +130,10 @@ static nav_err nav_mg_line_responses(nav_level *lev, int d) {
   const nav_box *b = &lev->box;
   double *mine = malloc(4 * (size_t)s->L * sizeof(double));
   NAV_CHECK(mine, NAV_ERR_MEMORY, "cannot allocate the line solver");
-  nav_err e = ops->line_solve(b, s->v, s->v, lev->lw, s->v, d, -1, lev->line_kind[d], 1, s->ends);
+  nav_err e = nav_mg_kernels_of(ops)->line_solve(b, s->v, s->v, lev->lw, s->v, d, -1, lev->line_kind[d], 1, s->ends);
   if (e == NAV_OK) e = nav_mg_line_fetch(lev, s, s->ends, mine, 4, 0);
-  if (e == NAV_OK) e = ops->line_solve(b, s->w, s->w, lev->lw, s->w, d, -1, lev->line_kind[d], 2, s->ends);
+  if (e == NAV_OK)
+    e = nav_mg_kernels_of(ops)->line_solve(b, s->w, s->w, lev->lw, s->w, d, -1, lev->line_kind[d], 2, s->ends);
   if (e == NAV_OK) e = nav_mg_line_fetch(lev, s, s->ends, mine, 4, 2);
   if (e == NAV_OK && MPI_Allgather(mine, (int)(4 * s->L), MPI_DOUBLE, s->resp, (int)(4 * s->L), MPI_DOUBLE, s->comm) !=
                          MPI_SUCCESS)
@@ -222,8 +224,9 @@ static void nav_mg_line_reduced(const struct nav_line_split *s, long l, double *
 static nav_err nav_mg_line_split_colour(nav_level *lev, int d, int colour) {
   struct nav_line_split *s = lev->split[d];
   const nav_kernel_ops *ops = lev->ops;
+  const nav_mg_kernels *mk = nav_mg_kernels_of(ops);
   const nav_box *b = &lev->box;
-  NAV_CALL(ops->line_solve(b, lev->x, lev->b, lev->lw, lev->r, d, colour, lev->line_kind[d], 0, s->ends));
+  NAV_CALL(mk->line_solve(b, lev->x, lev->b, lev->lw, lev->r, d, colour, lev->line_kind[d], 0, s->ends));
   double *mine = s->all + (size_t)s->q * 2 * s->L; /* this rank's place in the gathered array */
   NAV_CALL(nav_mg_line_fetch(lev, s, s->ends, mine, 2, 0));
   NAV_CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, s->all, (int)(2 * s->L), MPI_DOUBLE, s->comm) ==
@@ -239,7 +242,7 @@ static nav_err nav_mg_line_split_colour(nav_level *lev, int d, int colour) {
     s->stage[2 * l + 1] = (nav_real)beta;
   }
   NAV_CALL(ops->from_host(s->coef, s->stage, 2 * (size_t)s->L * sizeof(nav_real)));
-  return ops->line_update(b, lev->x, lev->r, s->v, s->w, s->coef, d, colour, (nav_real)NAV_MG_LINE_OMEGA);
+  return mk->line_update(b, lev->x, lev->r, s->v, s->w, s->coef, d, colour, (nav_real)NAV_MG_LINE_OMEGA);
 }
 
 nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order) {
@@ -250,8 +253,8 @@ nav_err nav_mg_line_sweep(nav_psolver *ps, nav_level *lev, int order) {
       if (lev->split[d])
         NAV_CALL(nav_mg_line_split_colour(lev, d, h ^ order));
       else
-        NAV_CALL(lev->ops->relax_line(&lev->box, lev->x, lev->b, lev->lw, lev->r, d, h ^ order, lev->line_kind[d],
-                                      (nav_real)NAV_MG_LINE_OMEGA));
+        NAV_CALL(nav_mg_kernels_of(lev->ops)->relax_line(&lev->box, lev->x, lev->b, lev->lw, lev->r, d, h ^ order,
+                                                         lev->line_kind[d], (nav_real)NAV_MG_LINE_OMEGA));
       NAV_CALL(nav_level_fill(lev, lev->x));
     }
   }

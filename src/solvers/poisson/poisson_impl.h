@@ -173,7 +173,7 @@ nav_err nav_mg_smooth(nav_psolver *ps, int sweeps);
 void nav_mg_graphs_free(nav_psolver *ps);
 /* Mixed precision (mg.c): whether it applies to the hierarchy built (else 0 and the reason in why); its
  * set-up (float arrays on the device levels); one iteration on the nav_real iterate x whose float residual
- * ps->lo0[1] holds (the caller computes it with ops->residual_lo): x += one float cycle. */
+ * ps->lo0[1] holds (the caller computes it with nav_mg_kernels.residual_lo): x += one float cycle. */
 int nav_mg_mixed_applies(const nav_psolver *ps, char *why, int size);
 nav_err nav_mg_mixed_setup(nav_psolver *ps);
 nav_err nav_mg_cycle_lo(nav_psolver *ps, nav_real *x, int fcycle);
@@ -208,7 +208,7 @@ nav_err nav_mg_shift_fields(nav_psolver *ps);
  * else 0 with the reason in why. nav_fft_setup: plans, eigenvalues, layouts of level 0 (collective);
  * nav_fft_solve: x = L^{-1} b on the interior (b compatible; ghosts of x not filled; collective);
  * bsum (backend memory, only where nav_fft_one_transform or nav_fft_spectral_mean): this rank's sum of b dV,
- * whose mean the solve removes (the box from what it reads, ops->fft_box; the slabs in the spectrum), b
+ * whose mean the solve removes (the box from what it reads, nav_fft_kernels.fft_box; the slabs in the spectrum), b
  * itself left as it is; NULL: b compatible already (the slabs then take b's mean as 0). */
 int nav_fft_applies(const nav_kernel_ops *ops, int dim, const int n[3], double *const w[3],
                     const nav_scalar_bc bc[3][2], char *why, int size);
@@ -225,7 +225,7 @@ void nav_fft_destroy(nav_psolver *ps);
 /* 1 if the solution has zero mean: every direction is transformed by an FFT (no tridiagonal or dense
  * one), or the slabs of a singular problem remove it in the spectrum (nav_point_fft.h "the mean"). */
 int nav_fft_zero_mean(const nav_psolver *ps);
-/* 1 if the whole box is one multi-dimensional transform (ops->fft_box): the solve can remove b's mean. */
+/* 1 if the whole box is one multi-dimensional transform (nav_fft_kernels.fft_box): the solve can remove b's mean. */
 int nav_fft_one_transform(const nav_psolver *ps);
 /* 1 if the slabs of a singular problem remove both means in the spectrum (nav_point_fft.h "the mean"): every
  * solve takes b as it is with its sum (nav_fft_solve's bsum), so that all paths give the same bits. */
