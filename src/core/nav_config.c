@@ -68,7 +68,9 @@ typedef struct nav_key {
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", "cuda-ipc", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
-static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave",
+                                                 "taylor_green_3d", "channel", "file", NULL};
+static const char *const nav_channel_profile_values[] = {"laminar", "log_law", NULL};
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
 static const char *const nav_turbulence_values[] = {"off", "k_omega_sst", NULL};
 static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
@@ -235,8 +237,30 @@ static const nav_key nav_keys[] = {
      "(Kovasznay flow, dim = 2: u = 1 - exp(l x) cos(2 pi y), v = l/(2 pi) exp(l x) sin(2 pi y), l = Re/2 - "
      "sqrt(Re^2/4 + 4 pi^2), Re = 1/nu, in absolute coordinates) or poiseuille (plane Poiseuille flow of "
      "bulk velocity amplitude along forcing_direction, between the two walls of the first other direction "
-     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across).",
+     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across), taylor_green_3d (u = amplitude "
+     "sin x cos y cos z, v = -amplitude cos x sin y cos z, w = 0 and its pressure amplitude^2/16 (cos 2x + cos 2y) "
+     "(cos 2z + 2), x scaled from the box to 2 pi; dim = 3, a cubic box, all faces periodic), channel (a mean "
+     "profile of bulk velocity amplitude along forcing_direction between the walls of the first other direction "
+     "with walls on both faces, channel_profile, plus the smooth seeded perturbation of noise) or file (the "
+     "velocity and pressure of initial_file).",
      .values = nav_initial_values},
+    {"physics", "noise", NAV_KT_REAL, NAV_FIELD(noise), "0",
+     "Add a seeded divergence-free perturbation of largest component |u'| = noise to the initial velocity: the "
+     "discrete curl of a vector potential that vanishes on the non-periodic faces, from a counter-based hash of "
+     "(seed, global index), so the field is the same on any rank count (solvers/nav_initial.h). Grid-scale noise, "
+     "except with initial = channel: large-scale modes (wavelengths the box to a quarter of it). 0 = none.",
+     NAV_ATLEAST(0)},
+    {"physics", "seed", NAV_KT_LONG, NAV_FIELD(seed), "1", "The seed of the noise perturbation.", NAV_ATLEAST(0)},
+    {"physics", "channel_profile", NAV_KT_CHOICE, NAV_FIELD(channel_profile), "laminar",
+     "initial = channel: the mean profile, laminar (6 amplitude s (1 - s)) or log_law (Reichardt's law with u_tau "
+     "from Re_tau = 0.09 Re_b^0.88, Re_b = amplitude h / nu, h the wall distance, scaled to bulk velocity "
+     "amplitude on the grid).",
+     .values = nav_channel_profile_values},
+    {"physics", "initial_file", NAV_KT_TEXT, NAV_FIELD(initial_file), "",
+     "initial = file: a checkpoint (.nck) or HDF5 snapshot (.h5) of a run of the same dimension; a relative path is "
+     "taken from the case file's folder. The same grid: its face velocities and pressure as they are; another "
+     "grid (same box): trilinear interpolation onto the staggered points (the first projection makes the "
+     "interpolated field divergence-free).", .values = NULL},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
     {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
@@ -1272,7 +1296,10 @@ static void nav_check_grid(nav_load *ld) {
 }
 
 /* 1 if physics.initial has an analytic velocity (nav_flow_exact_velocity). */
-static int nav_initial_analytic(const nav_config *c) { return strcmp(c->initial, "rest") != 0; }
+static int nav_initial_analytic(const nav_config *c) {
+  return strcmp(c->initial, "rest") && strcmp(c->initial, "taylor_green_3d") && strcmp(c->initial, "channel") &&
+         strcmp(c->initial, "file");
+}
 
 /* The tangential direction along which an inflow table of face direction d varies: the first
  * non-periodic one, or -1 if every tangential direction is periodic. */
@@ -1339,7 +1366,8 @@ static void nav_check_open(nav_load *ld) {
     }
   const int fkey = nav_key_id("physics", "forcing"), fdir = nav_key_id("physics", "forcing_direction");
   const int fd = c->forcing_direction[0] - 'x';
-  const int need_periodic = strcmp(c->forcing, "none") || !strcmp(c->initial, "poiseuille");
+  const int chan = !strcmp(c->initial, "poiseuille") || !strcmp(c->initial, "channel");
+  const int need_periodic = strcmp(c->forcing, "none") || chan;
   const int by = strcmp(c->forcing, "none") ? fkey : initial;
   if (need_periodic && fd >= ndir)
     nav_conflict(ld, nav_later(ld, nav_later(ld, by, fdir), nav_key_id("grid", "dim")),
@@ -1348,12 +1376,12 @@ static void nav_check_open(nav_load *ld) {
     nav_conflict(ld, nav_later(ld, nav_later(ld, by, fdir), nav_key_id("boundary", nav_face_name(fd, 0))),
                  "%s = %s needs a periodic forcing_direction, but %s is %s", by == fkey ? "forcing" : "initial",
                  by == fkey ? c->forcing : c->initial, nav_face_name(fd, 0), nav_bc_values[c->bc[fd][0]]);
-  if (!strcmp(c->initial, "poiseuille")) {
+  if (chan) {
     int walls = 0;
     for (int e = 0; e < ndir; e++) walls |= e != fd && c->bc[e][0] == NAV_BC_WALL && c->bc[e][1] == NAV_BC_WALL;
     if (!walls)
       nav_conflict(ld, ld->at[initial].bad ? -1 : initial,
-                   "initial = poiseuille needs a direction other than forcing_direction with walls on both faces");
+                   "initial = %s needs a direction other than forcing_direction with walls on both faces", c->initial);
   }
   if (!strcmp(c->initial, "kovasznay") && c->dim != 2)
     nav_conflict(ld, nav_later(ld, initial, nav_key_id("grid", "dim")), "initial = kovasznay needs dim = 2, got %d",
@@ -1537,6 +1565,26 @@ static void nav_check_bodies(nav_load *ld) {
   }
 }
 
+/* initial = taylor_green_3d (a cubic, periodic 3D box) and initial_file (only with initial = file). */
+static void nav_check_initial_3d(nav_load *ld) {
+  const nav_config *c = ld->cfg;
+  const int initial = nav_key_id("physics", "initial"), file = nav_key_id("physics", "initial_file");
+  int d, s;
+  if (!strcmp(c->initial, "file") != (c->initial_file[0] != 0))
+    nav_conflict(ld, nav_later(ld, initial, file), "initial = file goes with initial_file (a path), got initial = %s%s",
+                 c->initial, c->initial_file[0] ? " and an initial_file" : " and no initial_file");
+  if (strcmp(c->initial, "taylor_green_3d")) return;
+  if (c->dim != 3)
+    nav_conflict(ld, nav_later(ld, initial, nav_key_id("grid", "dim")), "initial = taylor_green_3d needs dim = 3");
+  else if (nav_first_nonperiodic(c, 3, &d, &s))
+    nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
+                 "initial = taylor_green_3d needs all faces periodic, but %s is %s", nav_face_name(d, s),
+                 nav_bc_values[c->bc[d][s]]);
+  else if (c->lx != c->ly || c->ly != c->lz)
+    nav_conflict(ld, nav_later(ld, initial, nav_key_id("grid", "lz")),
+                 "initial = taylor_green_3d needs a cubic box (lx = ly = lz), got %g x %g x %g", c->lx, c->ly, c->lz);
+}
+
 static void nav_check_consistency(nav_load *ld) {
   nav_config *c = ld->cfg;
   int ndir = c->dim == 3 ? 3 : 2;
@@ -1572,6 +1620,7 @@ static void nav_check_consistency(nav_load *ld) {
                    "initial = abc needs all faces periodic, but %s is %s", nav_face_name(d, s),
                    nav_bc_values[c->bc[d][s]]);
   }
+  nav_check_initial_3d(ld);
   if (!strcmp(c->initial, "shear_wave") &&
       (c->bc[0][0] != NAV_BC_PERIODIC || c->bc[1][0] != NAV_BC_FREE_SLIP || c->bc[1][1] != NAV_BC_FREE_SLIP))
     nav_conflict(ld, initial, "initial = shear_wave needs periodic x faces and free_slip y faces");
