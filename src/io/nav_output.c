@@ -120,12 +120,13 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   if (strcmp(f->cfg->forcing, "none")) fprintf(*out, ",forcing_gradient");
   for (int m = 0; m < g->nopen; m++) fprintf(*out, ",flux_%s", nav_face_name(g->open[m][0], g->open[m][1]));
   nav_body_monitor_header(f, *out); /* cd_<name>, cl_<name> (cs_<name>) of the bodies */
+  if (f->dim == 3) fprintf(*out, ",dissipation,enstrophy"); /* solvers/nav_dissipation.h */
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
 }
 
-void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
+void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke, const double turb[2]) {
   if (!out) return;
   fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e,%.4e", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
           f->p_relres, f->change);
@@ -143,6 +144,7 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   if (strcmp(f->cfg->forcing, "none")) fprintf(out, ",%.8e", g->gradient);
   for (int m = 0; m < g->nopen; m++) fprintf(out, ",%.16e", g->flux[m]);
   nav_body_monitor_row(f, out);
+  if (f->dim == 3) fprintf(out, ",%.10e,%.10e", turb[0], turb[1]);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else
