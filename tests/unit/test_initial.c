@@ -6,8 +6,8 @@
  * component, and an order-free checksum of the interior velocity and pressure: the sum mod 2^64 of
  * splitmix64(bits of the value ^ splitmix64(4 G + c)) over the points, G the global x-fastest index, c = 0..3
  * (u, v, w, p), the same whichever ranks hold which points, so equal checksums on 1 and 4 ranks mean equal
- * fields (tests/verification/initial_check.py). --vs KEY=VALUE: also build the case with that override on top
- * and print "maxdiff R", max over the velocity components of max |u_c - u_c'| / max |u_c'|. --backends: build
+ * fields (tests/verification/initial_check.py). --vs KEY=VALUE (repeatable): also build the case with those
+ * overrides in place of the same keys' and print "maxdiff R", max over the velocity components of max |u_c - u_c'| / max |u_c'|. --backends: build
  * the case on the CPU and the CUDA backend and print "backends E": the largest relative difference of the
  * two monitors (exit 77, skipped, with no CUDA device). Runs under mpiexec with any rank count. */
 #include <math.h>
@@ -98,11 +98,10 @@ static int run(int argc, char **argv) {
     fprintf(stderr, "usage: test_initial CASE [section.key=value ...] [--vs section.key=value] [--backends]\n");
     return 2;
   }
-  char *sets[64];
-  int nsets = 0, backends = 0;
-  const char *vs = NULL;
-  for (int a = 2; a < argc && nsets < 63; a++) {
-    if (!strcmp(argv[a], "--vs") && a + 1 < argc) vs = argv[++a];
+  char *sets[64], *vs[8];
+  int nsets = 0, nvs = 0, backends = 0;
+  for (int a = 2; a < argc && nsets < 56; a++) {
+    if (!strcmp(argv[a], "--vs") && a + 1 < argc && nvs < 8) vs[nvs++] = argv[++a];
     else if (!strcmp(argv[a], "--backends")) backends = 1;
     else sets[nsets++] = argv[a];
   }
@@ -121,10 +120,20 @@ static int run(int argc, char **argv) {
     printf("ek %.17g div %.3e eps %.17g enstrophy %.17g umax %.17g %.17g %.17g checksum %016llx\n", m.ek, m.div,
            m.eps, m.ens, m.umax[0], m.umax[1], m.umax[2], (unsigned long long)m.sum);
   int fail = 0;
-  if (vs) { /* the same case with one more override */
-    sets[nsets] = (char *)vs;
+  if (nvs) { /* the same case with more overrides */
+    char *sets2[64]; /* the overrides with those of --vs replaced (a key given twice is an input error) */
+    int n2 = 0;
+    for (int a = 0; a < nsets; a++) {
+      int replaced = 0;
+      for (int v = 0; v < nvs; v++) {
+        const size_t len = strcspn(vs[v], "=");
+        replaced |= !strncmp(sets[a], vs[v], len + 1);
+      }
+      if (!replaced) sets2[n2++] = sets[a];
+    }
+    for (int v = 0; v < nvs; v++) sets2[n2++] = vs[v];
     nav_config cfg2;
-    rc = load(&cfg2, argv[1], nsets + 1, sets);
+    rc = load(&cfg2, argv[1], n2, sets2);
     if (rc) return rc;
     nav_flow g;
     measures m2;
