@@ -9,10 +9,10 @@ usage: initial_check.py CHECK ARGS
                                    and 2 nu enstrophy = dissipation (1e-12)
   ranks MPIEXEC TEST_INITIAL CASE NOISE [k=v ...]   the case's initial field on 1 rank, on 4 ranks (automatic
                                    split) and on 4 ranks split 1,2,2: the order-free checksums of u, v, w, p equal
-                                   (bit-identical fields), max|div_h u| <= 1e-12 (U ~ 1), and with NOISE > 0 and
+                                   (bit-identical fields), the monitors equal to 1e-12, max|div_h u| <= 1e-12 (U ~ 1), and with NOISE > 0 and
                                    a zero base flow max|u_c| = NOISE (1e-14)
   tgv_run NAVIER CASE SCRATCH REF N T   run CASE on N^3 to T: E_k within 1 % of REF (tgv_re1600.csv, linear in t)
-                                   at every monitor row; the dissipation monitor against -dE_k/dt (central
+                                   at every monitor row; the dissipation monitor against -dE_k/dt (3-point
                                    differences of monitor.csv) within 2 % for t >= 0.5
   file NAVIER TEST_INITIAL CASE SCRATCH   initial = file: a same-grid checkpoint loads bit for bit (the
                                    checksum of test_initial equals the one computed here from the file's
@@ -20,6 +20,10 @@ usage: initial_check.py CHECK ARGS
                                    32^3/64^3 match the analytic start with an observed order in [1.8, 2.3], each within the
                                    trilinear error bound 3 h^2/8 (unit wavenumbers, A = 1); an
                                    HDF5 snapshot (when the build writes them) interpolated onto 64^3 within 2 %
+  channel_power NAVIER CASE SCRATCH   the channel CASE laminar on 4 x 16 x 4 cells (tanh in y) at Re_b = 40, run to
+                                   a steady state (steady_tol 1e-9): the dissipation monitor equals the power of
+                                   the flow-rate forcing, forcing_gradient * bulk_velocity (1e-7), which holds only
+                                   with the walls' half edge volumes of the monitor
   bad NAVIER CASE SCRATCH          bad initial inputs exit 2 with "FILE:LINE: key 'physics.<key>': ..."
 """
 import csv
@@ -89,6 +93,9 @@ def ranks(mpiexec, test_initial, case, noise, *sets):
     for label, m in zip(("1 rank", "4 ranks", "4 ranks 1,2,2"), ms):
         print(f"{label}: checksum {m['checksum']}, max|div| {m['div']:.3e}, max|u_c| {m['umax']}, E_k {m['ek']:.15g}")
     check(ms[0]["checksum"] == ms[1]["checksum"] == ms[2]["checksum"], "the same field bit for bit on 1 and 4 ranks")
+    for key in ("eps", "ens"):
+        rel = max(abs(m[key] / ms[0][key] - 1) for m in ms)
+        check(rel <= 1e-12, f"monitor {key} the same on 1 and 4 ranks to round-off ({rel:.1e})")
     check(max(m["div"] for m in ms) <= 1e-12, "max|div_h u| at round-off (<= 1e-12; U ~ 1, h >= 1e-3)")
     if noise > 0 and any(s.startswith("physics.uniform_velocity=0,0,0") for s in sets):
         check(abs(max(ms[0]["umax"]) - noise) <= 1e-14, f"max |u'_c| = noise = {noise}")
@@ -124,12 +131,26 @@ def tgv_run(navier, case, scratch, ref, n, tend):
     for i in range(1, len(t) - 1):
         if t[i] < 0.5:
             continue
-        rate = -(E[i + 1] - E[i - 1]) / (t[i + 1] - t[i - 1])
+        h1, h2 = t[i] - t[i - 1], t[i + 1] - t[i]  # the 3-point derivative on unequal steps (the last one is cut)
+        rate = -(-h2 / (h1 * (h1 + h2)) * E[i - 1] + (h2 - h1) / (h1 * h2) * E[i] + h1 / (h2 * (h1 + h2)) * E[i + 1])
         dev.append((abs(D[i] / rate - 1), t[i], D[i], rate))
     w = max(dev)
     print(f"dissipation monitor against -dE_k/dt (t >= 0.5, {len(dev)} rows): max deviation {w[0]:.3e} at t = {w[1]:.3f}"
           f" ({w[2]:.6e} against {w[3]:.6e})")
     check(w[0] <= 0.02, "dissipation = -dE_k/dt within 2 %")
+
+
+def channel_power(navier, case, scratch):
+    out = os.path.join(scratch, "channel_power")
+    shutil.rmtree(out, ignore_errors=True)
+    sets = ["grid.nx=4", "grid.ny=16", "grid.nz=4", "physics.nu=0.05", "physics.noise=0", "physics.channel_profile=laminar",
+            "time.end_time=0", "time.steady_tol=1e-9", "output.checkpoint_dt=0", "output.monitor_every=100"]
+    run([navier, "run", case, "--output", out] + sum((["--set", x] for x in sets), []))
+    last = list(csv.DictReader(open(os.path.join(out, "monitor.csv"))))[-1]
+    G, U, D = float(last["forcing_gradient"]), float(last["bulk_velocity"]), float(last["dissipation"])
+    print(f"steady laminar channel (tanh grid, Re_b = 40) at step {last['step']}: dissipation {D:.10e}, forcing "
+          f"power G U_b = {G:.10e} x {U:.10e}: relative difference {D / (G * U) - 1:.3e}")
+    check(abs(D / (G * U) - 1) <= 1e-7, "dissipation = forcing power at the steady state (wall edges, stretched grid)")
 
 
 def mix(z):
@@ -240,7 +261,8 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     what, args = sys.argv[1], sys.argv[2:]
-    {"tgv_init": tgv_init, "ranks": ranks, "tgv_run": tgv_run, "file": file_check, "bad": bad}[what](*args)
+    {"tgv_init": tgv_init, "ranks": ranks, "tgv_run": tgv_run, "file": file_check, "bad": bad,
+     "channel_power": channel_power}[what](*args)
     if FAIL:
         sys.exit(f"initial_check {what}: {len(FAIL)} check(s) failed")
     print(f"initial_check {what}: passed")

@@ -142,7 +142,7 @@ nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum
   return NAV_OK;
 }
 
-nav_err nav_monitor_sums_cpu(const nav_box *b, nav_real *const *u, int hi, double sum[2]) {
+nav_err nav_monitor_sums_cpu(const nav_box *b, nav_real *const *u, int bnd, double sum[2]) {
   const nav_real *const *uc = (const nav_real *const *)u;
   double ss = 0, ens = 0;
 #pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : ss, ens)
@@ -152,7 +152,7 @@ nav_err nav_monitor_sums_cpu(const nav_box *b, nav_real *const *u, int hi, doubl
       nav_idx p = nav_cpu_index(b, 0, j, k);
       for (int i = 0; i < b->n[0]; i++, p++) {
         ijk[0] = i;
-        nav_monitor_point(b, uc, hi, p, ijk, &ss, &ens);
+        nav_monitor_point(b, uc, bnd, p, ijk, &ss, &ens);
       }
     }
   sum[0] = ss;

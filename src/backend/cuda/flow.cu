@@ -391,7 +391,7 @@ nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *su
 
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_monitor_sums_kernel(nav_box box, nav_cuda_fields u, int hi, double *partial) {
+    nav_monitor_sums_kernel(nav_box box, nav_cuda_fields u, int bnd, double *partial) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   int ijk[3];
@@ -399,16 +399,16 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   double s[2] = {0, 0};
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-    nav_monitor_point(b, uc, hi, p, ijk, &s[0], &s[1]);
+    nav_monitor_point(b, uc, bnd, p, ijk, &s[0], &s[1]);
   }
   nav_cuda_block_reduce<2, false>(s, partial);
 }
 
-nav_err nav_monitor_sums_cuda(const nav_box *b, nav_real *const *u, int hi, double sum[2]) {
+nav_err nav_monitor_sums_cuda(const nav_box *b, nav_real *const *u, int bnd, double sum[2]) {
   const dim3 grid = nav_cuda_grid(b);
   double *partial;
   NAV_CALL(nav_cuda_partials(2, nav_cuda_blocks(grid), &partial));
-  NAV_CUDA_LAUNCH_DIM(b, grid, nav_monitor_sums_kernel, *b, nav_cuda_pack(b, u), hi, partial);
+  NAV_CUDA_LAUNCH_DIM(b, grid, nav_monitor_sums_kernel, *b, nav_cuda_pack(b, u), bnd, partial);
   NAV_CALL(nav_cuda_reduce(2, 0, nav_cuda_blocks(grid), sum));
   return NAV_OK;
 }
