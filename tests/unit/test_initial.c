@@ -1,9 +1,9 @@
 /* The initial field of a case, as nav_flow_create sets it, measured without stepping.
  *
  * usage: test_initial CASE [section.key=value ...] [--vs section.key=value] [--backends]
- * Prints one line "ek E div D eps S enstrophy Z umax U0 U1 U2 checksum C" on rank 0: the mean kinetic energy,
+ * Prints one line "ek E div D eps S enstrophy Z umax U0 U1 U2 checksum C pmax P" on rank 0: the mean kinetic energy,
  * max |div_h u| over the cells, the dissipation and enstrophy monitors (solvers/nav_dissipation.h), max |u_c| per
- * component, and an order-free checksum of the interior velocity and pressure: the sum mod 2^64 of
+ * component, max |p|, and an order-free checksum of the interior velocity and pressure: the sum mod 2^64 of
  * splitmix64(bits of the value ^ splitmix64(4 G + c)) over the points, G the global x-fastest index, c = 0..3
  * (u, v, w, p), the same whichever ranks hold which points, so equal checksums on 1 and 4 ranks mean equal
  * fields (tests/verification/initial_check.py). --vs KEY=VALUE (repeatable): also build the case with those
@@ -41,7 +41,7 @@ static uint64_t mix(uint64_t z) {
 }
 
 typedef struct measures {
-  double ek, div, eps, ens, umax[3];
+  double ek, div, eps, ens, umax[3], pmax;
   uint64_t sum;
 } measures;
 
@@ -75,10 +75,13 @@ static int measure(nav_flow *f, measures *m, nav_real *host[3]) {
     if (c < 3) {
       m->umax[c] = mx;
       if (host) memcpy(host[c], h, bytes);
+    } else {
+      m->pmax = mx;
     }
   }
   free(h);
   nav_reduce_max(f->comm, m->umax, 3);
+  nav_reduce_max(f->comm, &m->pmax, 1);
   if (f->comm != MPI_COMM_NULL) MPI_Allreduce(MPI_IN_PLACE, &m->sum, 1, MPI_UINT64_T, MPI_SUM, f->comm);
   return 0;
 }
@@ -117,8 +120,8 @@ static int run(int argc, char **argv) {
   nav_real *host[3] = {malloc(bytes), malloc(bytes), malloc(bytes)};
   if (!host[0] || !host[1] || !host[2] || measure(&f, &m, host)) return 1;
   if (rank == 0)
-    printf("ek %.17g div %.3e eps %.17g enstrophy %.17g umax %.17g %.17g %.17g checksum %016llx\n", m.ek, m.div,
-           m.eps, m.ens, m.umax[0], m.umax[1], m.umax[2], (unsigned long long)m.sum);
+    printf("ek %.17g div %.3e eps %.17g enstrophy %.17g umax %.17g %.17g %.17g checksum %016llx pmax %.17g\n", m.ek,
+           m.div, m.eps, m.ens, m.umax[0], m.umax[1], m.umax[2], (unsigned long long)m.sum, m.pmax);
   int fail = 0;
   if (nvs) { /* the same case with more overrides */
     char *sets2[64]; /* the overrides with those of --vs replaced (a key given twice is an input error) */

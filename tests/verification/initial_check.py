@@ -5,10 +5,11 @@ usage: initial_check.py CHECK ARGS
   tgv_init TEST_INITIAL CASE N     the taylor_green_3d start on N^3 cells: E_k = 1/8 (1e-13), max|div_h u| at
                                    round-off (<= 1e-12 A/h), the dissipation monitor equal to its discrete exact
                                    value (3/4) nu A^2 sinc^2(h/2) (rel. 1e-12; every difference of a sampled sine
-                                   is the derivative times sinc(h/2)), within 3 (h/2)^2/3 of the analytic 3 nu A^2/4,
-                                   and 2 nu enstrophy = dissipation (1e-12)
+                                   is the derivative times sinc(h/2)), within (h/2)^2 of the analytic 3 nu A^2/4,
+                                   2 nu enstrophy = dissipation (1e-12), max |p| = the pressure formula at the first
+                                   cell centre (1e-14)
   ranks MPIEXEC TEST_INITIAL CASE NOISE [k=v ...]   the case's initial field on 1 rank, on 4 ranks (automatic
-                                   split) and on 4 ranks split 1,2,2: the order-free checksums of u, v, w, p equal
+                                   split) and on 4 ranks split 1,2,2 (seed 2 gives another field): the order-free checksums of u, v, w, p equal
                                    (bit-identical fields), the monitors equal to 1e-12, max|div_h u| <= 1e-12 (U ~ 1), and with NOISE > 0 and
                                    a zero base flow max|u_c| = NOISE (1e-14)
   tgv_run NAVIER CASE SCRATCH REF N T   run CASE on N^3 to T: E_k within 1 % of REF (tgv_re1600.csv, linear in t)
@@ -23,7 +24,8 @@ usage: initial_check.py CHECK ARGS
   channel_power NAVIER CASE SCRATCH   the channel CASE laminar on 4 x 16 x 4 cells (tanh in y) at Re_b = 40, run to
                                    a steady state (steady_tol 1e-9): the dissipation monitor equals the power of
                                    the flow-rate forcing, forcing_gradient * bulk_velocity (1e-7), which holds only
-                                   with the walls' half edge volumes of the monitor
+                                   with the walls' half edge volumes of the monitor; the laminar and log-law
+                                   starts (with noise) have bulk velocity 1 (1e-12)
   bad NAVIER CASE SCRATCH          bad initial inputs exit 2 with "FILE:LINE: key 'physics.<key>': ..."
 """
 import csv
@@ -57,7 +59,7 @@ def measures(cmd):
     out = run(cmd).stdout
     line = [l for l in out.splitlines() if l.startswith("ek ")][-1].split()
     m = {"ek": float(line[1]), "div": float(line[3]), "eps": float(line[5]), "ens": float(line[7]),
-         "umax": [float(x) for x in line[9:12]], "checksum": line[13]}
+         "umax": [float(x) for x in line[9:12]], "checksum": line[13], "pmax": float(line[15])}
     d = [l for l in out.splitlines() if l.startswith("maxdiff ")]
     if d:
         m["maxdiff"] = float(d[-1].split()[1])
@@ -81,6 +83,9 @@ def tgv_init(test_initial, case, n):
     check(abs(m["eps"] / exact_h - 1) <= 1e-12, "dissipation = (3/4) nu A^2 sinc^2(h/2)")
     check(abs(m["eps"] / exact - 1) <= (h / 2) ** 2, "dissipation within (h/2)^2 of 3 nu A^2 / 4")
     check(abs(2 * nu * m["ens"] / m["eps"] - 1) <= 1e-12, "2 nu enstrophy = dissipation (solenoidal, periodic)")
+    pmax = (2 * math.cos(h)) * (math.cos(h) + 2) / 16 * A * A  # at the first cell centre, x = y = z = h/2
+    print(f"max |p| {m['pmax']:.15g}, A^2/16 (cos 2x + cos 2y)(cos 2z + 2) at the first centre {pmax:.15g}")
+    check(abs(m["pmax"] - pmax) <= 1e-14, "the pressure of the start at the cell centres")
 
 
 def ranks(mpiexec, test_initial, case, noise, *sets):
@@ -93,6 +98,8 @@ def ranks(mpiexec, test_initial, case, noise, *sets):
     for label, m in zip(("1 rank", "4 ranks", "4 ranks 1,2,2"), ms):
         print(f"{label}: checksum {m['checksum']}, max|div| {m['div']:.3e}, max|u_c| {m['umax']}, E_k {m['ek']:.15g}")
     check(ms[0]["checksum"] == ms[1]["checksum"] == ms[2]["checksum"], "the same field bit for bit on 1 and 4 ranks")
+    other = measures([test_initial, case] + sets + ["physics.seed=2"])
+    check(other["checksum"] != ms[0]["checksum"], "another seed, another field")
     for key in ("eps", "ens"):
         rel = max(abs(m[key] / ms[0][key] - 1) for m in ms)
         check(rel <= 1e-12, f"monitor {key} the same on 1 and 4 ranks to round-off ({rel:.1e})")
@@ -151,6 +158,15 @@ def channel_power(navier, case, scratch):
     print(f"steady laminar channel (tanh grid, Re_b = 40) at step {last['step']}: dissipation {D:.10e}, forcing "
           f"power G U_b = {G:.10e} x {U:.10e}: relative difference {D / (G * U) - 1:.3e}")
     check(abs(D / (G * U) - 1) <= 1e-7, "dissipation = forcing power at the steady state (wall edges, stretched grid)")
+    for prof in ("laminar", "log_law"):  # the start's bulk velocity is amplitude = 1 on the grid
+        o = os.path.join(scratch, "bulk_" + prof)
+        shutil.rmtree(o, ignore_errors=True)
+        run([navier, "run", case, "--output", o, "--set", "grid.nx=8", "--set", "grid.ny=32", "--set", "grid.nz=8",
+             "--set", "time.max_steps=1", "--set", "output.checkpoint_dt=0", "--set", f"physics.channel_profile={prof}"])
+        first = list(csv.DictReader(open(os.path.join(o, "monitor.csv"))))[0]
+        ub = float(first["bulk_velocity"])
+        print(f"channel start, {prof} profile with noise 0.3: bulk velocity {ub:.12f}")
+        check(abs(ub - 1) <= 1e-12, f"the {prof} start has bulk velocity 1")
 
 
 def mix(z):
