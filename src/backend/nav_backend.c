@@ -8,6 +8,7 @@
 #include "backend/nav_ac_kernels.h"
 #include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
+#include "backend/nav_monitor_kernels.h"
 #include "backend/nav_open_kernels.h"
 #include "backend/nav_sst_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -42,6 +43,7 @@ static const nav_backend_table nav_backend_tables_cpu[] = {
     {"open", &nav_open_kernels_cpu},
     {"viscous", &nav_viscous_kernels_cpu},
     {"ibm", &nav_ibm_kernels_cpu},
+    {"monitor", &nav_monitor_kernels_cpu},
     {NULL, NULL},
 };
 
@@ -53,6 +55,7 @@ static const nav_backend_table nav_backend_tables_cuda[] = {
     {"open", &nav_open_kernels_cuda},
     {"viscous", &nav_viscous_kernels_cuda},
     {"ibm", &nav_ibm_kernels_cuda},
+    {"monitor", &nav_monitor_kernels_cuda},
     {NULL, NULL},
 };
 #endif
