@@ -68,7 +68,7 @@ typedef struct nav_key {
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_transport_values[] = {"auto", "mpi", "cuda-aware", "nccl", "cuda-ipc", NULL};
 static const char *const nav_overlap_values[] = {"on", "off", NULL};
-static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", NULL};
+static const char *const nav_initial_values[] = {"rest", "taylor_green", "abc", "uniform", "kovasznay", "poiseuille", "shear_wave", "pulse", NULL};
 static const char *const nav_forcing_values[] = {"none", "pressure_gradient", "flow_rate", NULL};
 static const char *const nav_turbulence_values[] = {"off", "k_omega_sst", NULL};
 static const char *const nav_direction_values[] = {"x", "y", "z", NULL};
@@ -235,12 +235,16 @@ static const nav_key nav_keys[] = {
      "(Kovasznay flow, dim = 2: u = 1 - exp(l x) cos(2 pi y), v = l/(2 pi) exp(l x) sin(2 pi y), l = Re/2 - "
      "sqrt(Re^2/4 + 4 pi^2), Re = 1/nu, in absolute coordinates) or poiseuille (plane Poiseuille flow of "
      "bulk velocity amplitude along forcing_direction, between the two walls of the first other direction "
-     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across).",
+     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across), "
+     "pulse (uniform_velocity plus v = amplitude (s0/s) exp(-(x' - lx/2 - U t)^2 / (2 s^2)), x' = x - x0, U the x "
+     "component of uniform_velocity, s^2 = s0^2 + 2 nu t, s0 = lx/12: a band of v carried along x and spread by "
+     "diffusion, exact while it stays clear of the x faces it is not carried through; periodic y and z).",
      .values = nav_initial_values},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
-     "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
+     "Velocity amplitude of the analytic initial fields (taylor_green, abc, shear_wave, pulse).", NAV_ABOVE(0)},
     {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
-     "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box).",
+     "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box), "
+     "and the flow that carries the band of initial = pulse.",
      NAV_ANY},
     {"physics", "forcing", NAV_KT_CHOICE, NAV_FIELD(forcing), "none",
      "Drive a flow along the periodic direction forcing_direction: none, pressure_gradient (a constant mean "
@@ -579,7 +583,7 @@ static const char *const nav_rules[] = {
     "With `dim = 2`, `nz` must be 1 and the z faces and their velocities are ignored.",
     "At least one stop criterion among `end_time`, `max_steps` and `steady_tol` is non-zero.",
     "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.",
-    "`initial = shear_wave` needs periodic x faces and `free_slip` y faces.",
+    "`initial = shear_wave` needs periodic x faces and `free_slip` y faces; `initial = pulse` periodic y (and z) faces.",
     "A wall may move only tangentially: the normal component of its velocity is 0 (`x_low_velocity = 0,v,w`).",
     "On a periodic, free_slip or outflow face the velocity is `0,0,0` (it is not imposed there).",
     "`inflow` and `outflow` faces need a non-periodic direction. `<face>_profile` other than `uniform` and "
@@ -1575,6 +1579,8 @@ static void nav_check_consistency(nav_load *ld) {
   if (!strcmp(c->initial, "shear_wave") &&
       (c->bc[0][0] != NAV_BC_PERIODIC || c->bc[1][0] != NAV_BC_FREE_SLIP || c->bc[1][1] != NAV_BC_FREE_SLIP))
     nav_conflict(ld, initial, "initial = shear_wave needs periodic x faces and free_slip y faces");
+  if (!strcmp(c->initial, "pulse") && (c->bc[1][0] != NAV_BC_PERIODIC || (c->dim == 3 && c->bc[2][0] != NAV_BC_PERIODIC)))
+    nav_conflict(ld, initial, "initial = pulse needs periodic y (and z) faces");
   if (!strcmp(c->initial, "taylor_green") && nav_first_nonperiodic(c, 2, &d, &s))
     nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
                  "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),
