@@ -1579,7 +1579,8 @@ static void nav_check_consistency(nav_load *ld) {
   if (!strcmp(c->initial, "shear_wave") &&
       (c->bc[0][0] != NAV_BC_PERIODIC || c->bc[1][0] != NAV_BC_FREE_SLIP || c->bc[1][1] != NAV_BC_FREE_SLIP))
     nav_conflict(ld, initial, "initial = shear_wave needs periodic x faces and free_slip y faces");
-  if (!strcmp(c->initial, "pulse") && (c->bc[1][0] != NAV_BC_PERIODIC || (c->dim == 3 && c->bc[2][0] != NAV_BC_PERIODIC)))
+  if (!strcmp(c->initial, "pulse") &&
+      (c->bc[1][0] != NAV_BC_PERIODIC || (c->dim == 3 && c->bc[2][0] != NAV_BC_PERIODIC)))
     nav_conflict(ld, initial, "initial = pulse needs periodic y (and z) faces");
   if (!strcmp(c->initial, "taylor_green") && nav_first_nonperiodic(c, 2, &d, &s))
     nav_conflict(ld, nav_later(ld, initial, nav_key_id("boundary", nav_face_name(d, s))),
