@@ -102,7 +102,7 @@ static nav_err nav_k_prolong(nav_flow *f, nav_level *l0, nav_level *l1) {
 }
 static nav_err nav_k_ibm(nav_flow *f, nav_level *l0, nav_level *l1) { /* the body forcing, with its pressure term */
   (void)l0, (void)l1;
-  return nav_body_force(f, 1, 1, 0);
+  return nav_body_force(f, 1, 1, 0, NULL);
 }
 static nav_err nav_k_pack(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;

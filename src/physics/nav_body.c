@@ -246,7 +246,7 @@ void nav_body_destroy(nav_flow *f) {
   f->body = NULL;
 }
 
-nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
+nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose, nav_real *const *ref) {
   nav_body *B = f->body;
   if (!B) return NAV_OK;
   if (B->moving) NAV_CALL(nav_body_place(f, f->t + dt)); /* the bodies where they are at the end of the step */
@@ -277,6 +277,20 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
   } else
     NAV_CALL(f->ops->ibm_force(&f->box, f->u, B->tag, f->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
+  /* With implicit diffusion the predictor of a step whose dt differs from the last one's puts part of the forced
+   * faces' change on the fluid faces beside them ((I - theta dt nu L)^-1 spreads it by another amount), where the
+   * forcing does not see it (it returns over the next steps): the force of this step is then that of the
+   * predictor at the last dt, ref (docs/validation.md, "the force after a change of dt"). */
+  double rate = dt;
+  if (ref) {
+    const size_t bytes = (size_t)f->box.ntot * sizeof(nav_real);
+    for (int c = 0; c < f->dim; c++) NAV_CALL(f->ops->copy(B->scratch[c], ref[c], bytes));
+    if (B->sharp)
+      NAV_CALL(nav_body_sharp_force(f, B->scratch, gscale, 1, sums));
+    else
+      NAV_CALL(f->ops->ibm_force(&f->box, B->scratch, B->tag, f->p, B->rotating ? B->vel : NULL, &a, sums));
+    rate = dt_old;
+  }
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
   double vol[NAV_MAX_BODIES];
   for (int k = 0; k < NAV_MAX_BODIES; k++) vol[k] = k < B->n ? B->b[k].volume : 0;
@@ -288,7 +302,7 @@ nav_err nav_body_force(nav_flow *f, double dt, double gscale, int diagnose) {
     for (int c = 0; c < 3; c++) {
       const double s0 = slip[3 * k + c], s = slip[NAV_IBM_NSUM + 3 * k + c];
       /* plus the inner fluid's rate of momentum, volume times the prescribed acceleration */
-      o->force[c] = c < f->dim ? -s0 / dt_old - (s - s0) / dt + vol[k] * o->accel[c] : 0;
+      o->force[c] = c < f->dim ? -s0 / dt_old - (s - s0) / rate + vol[k] * o->accel[c] : 0;
       o->coef[c] = 2 * o->force[c] / (U * U * B->area);
     }
     if (t < f->cfg->average_start * (1 - 1e-12)) continue;

@@ -135,8 +135,9 @@ nav_err nav_body_create(struct nav_flow *f);
 void nav_body_destroy(struct nav_flow *f);
 /* The forcing of one step on f->u (before the projection; ghosts are filled after it by the caller);
  * gscale as in nav_point_ibm.h. diagnose: also the forces and coefficients of every body (collective).
- * No-op without bodies. */
-nav_err nav_body_force(struct nav_flow *f, double dt, double gscale, int diagnose);
+ * ref (diagnose only; NULL: none): the predictor of this step at the previous step's dt (implicit diffusion
+ * after a change of dt, nav_diffusion_reference), whose forcing the forces then report. No-op without bodies. */
+nav_err nav_body_force(struct nav_flow *f, double dt, double gscale, int diagnose, nav_real *const *ref);
 
 /* Reports (nav_body_report.c), rank 0 unless stated. */
 /* monitor.csv columns cd_<name>, cl_<name> (and cs_<name> in 3D) and their values. */

@@ -149,8 +149,8 @@ void nav_diffusion_destroy(nav_flow *f) {
   if (!D) return;
   for (int c = 0; c < 3; c++) {
     nav_psolver_destroy(D->solver[c]);
-    nav_real *v[4] = {D->du[c], D->rhs[c], D->kf[c], NULL};
-    for (int i = 0; i < 3; i++)
+    nav_real *v[5] = {D->du[c], D->rhs[c], D->kf[c], D->keep[c], D->ref[c]};
+    for (int i = 0; i < 5; i++)
       if (v[i]) f->ops->free(v[i]);
   }
   nav_psolver_destroy(D->solver_T);
@@ -260,10 +260,35 @@ nav_err nav_diffusion_predict(nav_flow *f, double dt, double ca, double cb) {
     NAV_CALL(nav_diffusion_rms(f, f->u[c], &r));
     uscale = fmax(uscale, r);
   }
+  D->uscale = uscale;
   for (int c = 0; c < f->dim; c++) {
+    if (D->keep_rhs) {
+      if (!D->keep[c]) NAV_CALL(nav_diffusion_alloc(f, &D->keep[c]));
+      NAV_CALL(ops->copy(D->keep[c], D->rhs[c], (size_t)b->ntot * sizeof(nav_real)));
+    }
     NAV_CALL(nav_diffusion_solve(f, D->solver[c], sigma, kscale, uscale, dt, D->du[c], D->rhs[c]));
     NAV_CALL(ops->axpby(b, 1, D->du[c], 1, f->u[c]));
   }
+  return NAV_OK;
+}
+
+nav_err nav_diffusion_reference(nav_flow *f, double dt, double dt_ref) {
+  nav_diffusion *D = f->diff;
+  const nav_kernel_ops *ops = f->ops;
+  const nav_box *b = &f->box;
+  const double kscale = D->nut ? 1 : f->cfg->nu, r = dt_ref / dt;
+  const int iterations = D->iterations; /* the step's figure, not the report's */
+  for (int c = 0; c < f->dim; c++) {
+    NAV_CHECK(D->keep[c], NAV_ERR_INTERNAL, "nav_diffusion_reference: the right-hand sides were not kept");
+    if (!D->ref[c]) NAV_CALL(nav_diffusion_alloc(f, &D->ref[c]));
+    /* e from r du (the increment at dt scaled to dt_ref), then u^n + e as the predictor adds them */
+    NAV_CALL(ops->axpby(b, (nav_real)r, D->du[c], 0, D->ref[c]));
+    NAV_CALL(ops->axpby(b, 0, D->du[c], (nav_real)r, D->keep[c]));
+    NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / (D->theta * dt_ref), kscale, D->uscale, dt_ref, D->ref[c],
+                                 D->keep[c]));
+    NAV_CALL(ops->axpby(b, 1, f->u_prev[c], 1, D->ref[c]));
+  }
+  D->iterations = iterations;
   return NAV_OK;
 }
 

@@ -326,8 +326,12 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const nav_real ca = (nav_real)(dt * (1 + 0.5 * omega)), cb = (nav_real)(-dt * 0.5 * omega);
   nav_profile_work(NAV_PHASE_PREDICTOR);
   const int implicit = f->diff && f->diff->implicit;
+  /* the force report of an implicit run after a change of dt: the predictor at the previous dt too (nav_body.h) */
+  const int force_ref = implicit && diagnose && f->body && f->dt_old > 0 && dt != f->dt_old;
   if (implicit) {
+    f->diff->keep_rhs = force_ref;
     NAV_CALL(nav_diffusion_predict(f, dt, ca, cb));
+    if (force_ref) NAV_CALL(nav_diffusion_reference(f, dt, f->dt_old));
     goto project;
   }
   if (nav_flow_fused(f)) {
@@ -370,7 +374,7 @@ project:
   NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the mean pressure gradient that holds the bulk velocity */
   /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
    * implicit one has grad p^{n-1/2} */
-  NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
+  NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose, force_ref ? f->diff->ref : NULL));
   /* u*'s ghosts for its divergence only (the correction reads its owned faces, and the fill after it all) */
   NAV_CALL(nav_fill_velocity_normal_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
