@@ -292,21 +292,27 @@ nav_err nav_diffusion_reference(nav_flow *f, double dt, double dt_ref) {
   return NAV_OK;
 }
 
-nav_err nav_diffusion_response(nav_flow *f, int c, double dt, const nav_real **r, double *bulk) {
+nav_err nav_diffusion_response_into(nav_flow *f, int c, double dt, nav_real *r, double *bulk) {
   nav_diffusion *D = f->diff;
   const nav_box *b = &f->box;
+  const double kscale = D->nut ? 1 : f->cfg->nu;
+  /* r - theta dt V_diag(r) = dt e_c from r = 0; scale 0: no floor, the plain relative rule */
+  NAV_CALL(f->ops->set(b, D->rhs[c], (nav_real)dt));
+  NAV_CALL(f->ops->set(b, r, 0));
+  NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / (D->theta * dt), kscale, 0, dt, r, D->rhs[c]));
+  double s;
+  NAV_CALL(f->ops->face_sum(b, r, c, &s));
+  nav_reduce_sum(f->comm, &s, 1);
+  *bulk = s / f->volume;
+  return NAV_OK;
+}
+
+nav_err nav_diffusion_response(nav_flow *f, int c, double dt, const nav_real **r, double *bulk) {
+  nav_diffusion *D = f->diff;
   const double key = D->theta * dt;
   if (!D->resp) NAV_CALL(nav_diffusion_alloc(f, &D->resp));
   if (D->resp_key != key || D->resp_version != D->version) {
-    const double kscale = D->nut ? 1 : f->cfg->nu;
-    /* r - theta dt V_diag(r) = dt e_c from r = 0; scale 0: no floor, the plain relative rule */
-    NAV_CALL(f->ops->set(b, D->rhs[c], (nav_real)dt));
-    NAV_CALL(f->ops->set(b, D->resp, 0));
-    NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / key, kscale, 0, dt, D->resp, D->rhs[c]));
-    double s;
-    NAV_CALL(f->ops->face_sum(b, D->resp, c, &s));
-    nav_reduce_sum(f->comm, &s, 1);
-    D->resp_bulk = s / f->volume;
+    NAV_CALL(nav_diffusion_response_into(f, c, dt, D->resp, &D->resp_bulk));
     D->resp_key = key;
     D->resp_version = D->version;
   }

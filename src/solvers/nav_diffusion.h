@@ -100,6 +100,9 @@ nav_err nav_diffusion_predict(struct nav_flow *f, double dt, double ca, double c
  * (theta of the last nav_diffusion_predict, dt) and its bulk velocity (see above); *r is backend
  * memory owned by f->diff, valid until the next call. Collective. */
 nav_err nav_diffusion_response(struct nav_flow *f, int c, double dt, const nav_real **r, double *bulk);
+/* The same response computed into r (backend memory of the block's size), not cached; the right-hand sides of
+ * f->diff are its work. Collective. */
+nav_err nav_diffusion_response_into(struct nav_flow *f, int c, double dt, nav_real *r, double *bulk);
 /* Implicit diffusion: the predictor of the last step (of dt, whose right-hand sides rhs were kept: keep_rhs set)
  * at the step dt_ref: f->diff->ref[c] = u^n + e_c, (I - theta dt_ref V_diag) e_c = (dt_ref / dt) rhs_c (u^n in
  * f->u_prev, ghosts not filled). At a steady state e is the increment of a step of dt_ref, where the predictor of

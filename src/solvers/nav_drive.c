@@ -41,6 +41,16 @@ nav_err nav_drive_hold(nav_flow *f, double dt) {
   return f->ops->shift(&f->box, f->u[c], (nav_real)(G * dt));
 }
 
+nav_err nav_drive_hold_reference(nav_flow *f, double dt_ref, nav_real *const *u) {
+  if (strcmp(f->cfg->forcing, "flow_rate")) return NAV_OK;
+  const int c = nav_drive_dir(f);
+  double ub = 0, rb;
+  nav_real *r = f->diff->keep[c]; /* free after nav_diffusion_reference */
+  NAV_CALL(nav_drive_bulk(f, c, u[c], &ub));
+  NAV_CALL(nav_diffusion_response_into(f, c, dt_ref, r, &rb));
+  return f->ops->axpby(&f->box, (nav_real)((f->cfg->forcing_value - ub) / rb), r, 1, u[c]);
+}
+
 nav_err nav_drive_diagnose(nav_flow *f) {
   const nav_config *cfg = f->cfg;
   nav_drive_diag *g = &f->drive;

@@ -51,6 +51,10 @@ nav_err nav_drive_force(struct nav_flow *f);
 /* flow_rate: u* += G r with the G that holds the bulk velocity (above), after the predictor of a step
  * of dt and before the projection (u* ghosts NOT filled). Collective. */
 nav_err nav_drive_hold(struct nav_flow *f, double dt);
+/* forcing = flow_rate with implicit diffusion: the same hold on the reference predictor u (the velocity arrays of
+ * nav_diffusion_reference, at the step dt_ref), with the response at dt_ref, for the force report after a change
+ * of dt; the step's gradient is left as it is. No-op for other forcings. Collective. */
+nav_err nav_drive_hold_reference(struct nav_flow *f, double dt_ref, nav_real *const *u);
 /* The monitors above into f->drive. Collective. */
 nav_err nav_drive_diagnose(struct nav_flow *f);
 

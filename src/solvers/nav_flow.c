@@ -372,6 +372,7 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   }
 project:
   NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the mean pressure gradient that holds the bulk velocity */
+  if (force_ref) NAV_CALL(nav_drive_hold_reference(f, f->dt_old, f->diff->ref));
   /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
    * implicit one has grad p^{n-1/2} */
   NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose, force_ref ? f->diff->ref : NULL));
