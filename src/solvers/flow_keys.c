@@ -13,8 +13,8 @@
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_initial_values[] = {"rest",      "taylor_green", "abc",        "uniform",
-                                                 "kovasznay", "poiseuille",   "shear_wave", "taylor_green_3d",
-                                                 "channel",   "file",         NULL};
+                                                 "kovasznay", "poiseuille",   "shear_wave", "pulse",
+                                                 "taylor_green_3d", "channel", "file",      NULL};
 static const char *const nav_channel_profile_values[] = {"laminar", "log_law", NULL};
 static const char *const nav_nut_values[] = {"none", "linear", NULL};
 static const char *const nav_diffusion_values[] = {"explicit", "implicit", NULL};
@@ -90,7 +90,11 @@ static const nav_key nav_physics_rows[] = {
      "(Kovasznay flow, dim = 2: u = 1 - exp(l x) cos(2 pi y), v = l/(2 pi) exp(l x) sin(2 pi y), l = Re/2 - "
      "sqrt(Re^2/4 + 4 pi^2), Re = 1/nu, in absolute coordinates) or poiseuille (plane Poiseuille flow of "
      "bulk velocity amplitude along forcing_direction, between the two walls of the first other direction "
-     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across), taylor_green_3d (u = amplitude "
+     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across), "
+     "pulse (uniform_velocity plus v = amplitude (s0/s) exp(-(x' - lx/2 - U t)^2 / (2 s^2)), x' = x - x0, U the x "
+     "component of uniform_velocity, s^2 = s0^2 + 2 nu t, s0 = lx/12: a band of v carried along x and spread by "
+     "diffusion, exact while it stays clear of the x faces it is not carried through; periodic y and z), "
+     "taylor_green_3d (u = amplitude "
      "sin x cos y cos z, v = -amplitude cos x sin y cos z, w = 0 and its pressure amplitude^2/16 (cos 2x + cos 2y) "
      "(cos 2z + 2), x scaled from the box to 2 pi; dim = 3, a cubic box, all faces periodic), channel (a mean "
      "profile of bulk velocity amplitude along forcing_direction between the walls of the first other direction "
@@ -115,9 +119,10 @@ static const nav_key nav_physics_rows[] = {
      "grid (same box): trilinear interpolation onto the staggered points (the first projection makes the "
      "interpolated field divergence-free).", .values = NULL},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
-     "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
+     "Velocity amplitude of the analytic initial fields (taylor_green, abc, shear_wave, pulse).", NAV_ABOVE(0)},
     {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
-     "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box).",
+     "The velocity u,v,w of initial = uniform (a uniform flow, which the equations keep exactly in a periodic box), "
+     "and the flow that carries the band of initial = pulse.",
      NAV_ANY},
 };
 
@@ -266,7 +271,8 @@ const char nav_rule_stop[] = "At least one stop criterion among `end_time`, `max
 const char nav_rule_initial[] =
     "`initial = abc` needs `dim = 3` and all faces periodic; `initial = taylor_green` needs periodic x and y faces.";
 
-const char nav_rule_shear_wave[] = "`initial = shear_wave` needs periodic x faces and `free_slip` y faces.";
+const char nav_rule_shear_wave[] =
+    "`initial = shear_wave` needs periodic x faces and `free_slip` y faces; `initial = pulse` periodic y (and z) faces.";
 
 const char nav_rule_inflow[] =
     "`inflow` and `outflow` faces need a non-periodic direction. `<face>_profile` other than `uniform` and "
@@ -381,6 +387,9 @@ void nav_check_initial(nav_config_check *ck, nav_config *c) {
   if (!strcmp(c->initial, "shear_wave") &&
       (c->bc[0][0] != NAV_BC_PERIODIC || c->bc[1][0] != NAV_BC_FREE_SLIP || c->bc[1][1] != NAV_BC_FREE_SLIP))
     nav_conflict(ck, initial, "initial = shear_wave needs periodic x faces and free_slip y faces");
+  if (!strcmp(c->initial, "pulse") &&
+      (c->bc[1][0] != NAV_BC_PERIODIC || (c->dim == 3 && c->bc[2][0] != NAV_BC_PERIODIC)))
+    nav_conflict(ck, initial, "initial = pulse needs periodic y (and z) faces");
   if (!strcmp(c->initial, "taylor_green") && nav_first_nonperiodic(c, 2, &d, &s))
     nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "boundary", nav_face_name(d, s))),
                  "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),

@@ -231,10 +231,20 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const int implicit = f->diff && f->diff->implicit;
   /* the implicit weight: backward Euler for the first steps (nav_diffusion.h), then diffusion_theta */
   const double theta = !implicit ? 0 : f->step < NAV_DIFFUSION_EULER_STEPS ? 1.0 : f->cfg->diffusion_theta;
-  const nav_step_info si = {.dt = dt, .ca = ca, .cb = cb, .pdt = implicit ? 0 : dt, .implicit = implicit,
-                            .theta = theta, .diagnose = diagnose};
+  nav_step_info si = {.dt = dt, .ca = ca, .cb = cb, .pdt = implicit ? 0 : dt, .implicit = implicit,
+                      .theta = theta, .diagnose = diagnose};
+  /* the force report of an implicit run after a change of dt: the predictor at the previous dt too (nav_model.h) */
+  const int force_ref =
+      implicit && diagnose && nav_models_force_reference(&f->models) && f->dt_old > 0 && dt != f->dt_old;
   if (implicit) {
+    f->diff->keep_rhs = force_ref;
     NAV_CALL(nav_diffusion_predict(f, nav_flow_view_sync(f), &si));
+    if (force_ref) {
+      NAV_CALL(nav_diffusion_reference(f, dt, f->dt_old));
+      si.ref = f->diff->ref;
+      si.ref_work = f->diff->keep; /* free after nav_diffusion_reference */
+      si.dt_ref = f->dt_old;
+    }
     goto project;
   }
   if (nav_flow_fused(f)) {

@@ -32,6 +32,12 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
     if (c == 0) *value = A * cos(kk * X[1]) * exp(-cfg->nu * kk * kk * t);
   } else if (!strcmp(cfg->initial, "uniform")) {
     *value = cfg->uniform_velocity[c];
+  } else if (!strcmp(cfg->initial, "pulse")) {
+    /* v(x - U t) carried by the uniform flow and spread by diffusion (the heat kernel of a Gaussian):
+     * exact on an unbounded x, the pressure uniform */
+    const double s0 = cfg->lx / 12, s2 = s0 * s0 + 2 * cfg->nu * t;
+    const double xi = X[0] - 0.5 * cfg->lx - cfg->uniform_velocity[0] * t;
+    *value = cfg->uniform_velocity[c] + (c == 1 ? A * s0 / sqrt(s2) * exp(-xi * xi / (2 * s2)) : 0);
   } else if (!strcmp(cfg->initial, "kovasznay")) {
     /* Kovasznay (1948): steady, Re = 1/nu, absolute coordinates */
     const double re = 1 / cfg->nu, lam = 0.5 * re - sqrt(0.25 * re * re + 4 * NAV_PI * NAV_PI);
