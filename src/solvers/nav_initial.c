@@ -59,18 +59,6 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
   }
 }
 
-void nav_initial_position(const nav_flow *f, int c, const int ijk[3], double x[3]) {
-  for (int d = 0; d < 3; d++) {
-    if (d >= f->dim) {
-      x[d] = 0;
-      continue;
-    }
-    const int i = ijk[d];
-    const double face = i <= f->n[d] ? f->xf[d][i] : f->xf[d][f->n[d]] + f->w[d][f->n[d]];
-    x[d] = d == c ? face : face + 0.5 * f->w[d][i];
-  }
-}
-
 /* ---- the perturbation ------------------------------------------------------------------------------------ */
 
 /* splitmix64 (Steele, Lea & Flood 2014): a bijective mix of a 64-bit counter */

@@ -33,8 +33,19 @@ void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], do
  * file. Collective. */
 nav_err nav_initial_set(nav_flow *f);
 
-/* Position of the point ijk (global indices) of component c (c < 0: the cell centre). Not collective. */
-void nav_initial_position(const nav_flow *f, int c, const int ijk[3], double x[3]);
+/* Position of the point ijk (global indices) of component c (c < 0: the cell centre). Not collective.
+ * Inline: nav_initial.c and nav_initial_file.c both use it (no call circle between them). */
+static inline void nav_initial_position(const nav_flow *f, int c, const int ijk[3], double x[3]) {
+  for (int d = 0; d < 3; d++) {
+    if (d >= f->dim) {
+      x[d] = 0;
+      continue;
+    }
+    const int i = ijk[d];
+    const double face = i <= f->n[d] ? f->xf[d][i] : f->xf[d][f->n[d]] + f->w[d][f->n[d]];
+    x[d] = d == c ? face : face + 0.5 * f->w[d][i];
+  }
+}
 
 /* initial = file (nav_initial_file.c): read u (and p) of cfg->initial_file into the host arrays of this
  * rank's block (b->ntot points each, interior points set), interpolating when the grids differ. *has_p
