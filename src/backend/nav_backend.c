@@ -10,6 +10,7 @@
 #include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
 #include "backend/nav_mg_kernels.h"
+#include "backend/nav_monitor_kernels.h"
 #include "backend/nav_open_kernels.h"
 #include "backend/nav_sst_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -46,6 +47,7 @@ static const nav_backend_table nav_backend_tables_cpu[] = {
     {"ibm", &nav_ibm_kernels_cpu},
     {"fft", &nav_fft_kernels_cpu},
     {"mg", &nav_mg_kernels_cpu},
+    {"monitor", &nav_monitor_kernels_cpu},
     {NULL, NULL},
 };
 
@@ -59,6 +61,7 @@ static const nav_backend_table nav_backend_tables_cuda[] = {
     {"ibm", &nav_ibm_kernels_cuda},
     {"fft", &nav_fft_kernels_cuda},
     {"mg", &nav_mg_kernels_cuda},
+    {"monitor", &nav_monitor_kernels_cuda},
     {NULL, NULL},
 };
 #endif

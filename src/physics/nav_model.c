@@ -20,6 +20,12 @@ int nav_models_viscous(const nav_model_set *set) {
   return 0;
 }
 
+int nav_models_force_reference(const nav_model_set *set) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->force_reference) return 1;
+  return 0;
+}
+
 int nav_models_rhs_on(const nav_model_set *set) {
   for (int i = 0; i < set->n; i++)
     if (set->m[i].ops->rhs && !set->m[i].rhs_off) return 1;

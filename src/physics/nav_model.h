@@ -99,6 +99,8 @@ typedef struct nav_flow_view {
    * NULL, r = dt e_c; implicit: the Helmholtz response, backend memory owned by the solver) and its bulk
    * velocity (1/V) sum r dV_c */
   nav_err (*response)(void *solver, int c, double dt, const nav_real **r, double *bulk);
+  /* the same response computed into r (backend memory of the block's size), not cached (implicit only) */
+  nav_err (*response_into)(void *solver, int c, double dt, nav_real *r, double *bulk);
   /* the volume flux through every inflow and outflow face, outward positive (0 on other faces) */
   nav_err (*open_fluxes)(void *solver, double flux[3][2]);
   /* time: of u^n in rhs and force hooks, of u^{n+1} in after_projection and later hooks */
@@ -116,6 +118,16 @@ typedef struct nav_step_info {
   int implicit;   /* [time] diffusion = implicit: Crank-Nicolson predictor */
   double theta;   /* implicit: the implicit weight of this step (1: backward Euler, 1/2: Crank-Nicolson) */
   int diagnose;   /* a monitor step */
+  /* force hooks of a monitor step of an implicit run whose dt differs from the last (dt_old > 0), when an
+   * active model asks (nav_model_ops.force_reference; else NULL): the predictor of this step at the last
+   * step's dt_ref, u^n + e with (I - theta dt_ref V_diag) e = (dt_ref / dt) rhs (solvers/nav_diffusion.h,
+   * nav_diffusion_reference), ghosts not filled. A force hook that changes u* (a held flow rate) does the
+   * same to ref at dt_ref, in ref_work (3 block arrays, free); one that reports forces reports those of ref
+   * over dt_ref: the forcing of the predictor at the new dt misses the part that its other Helmholtz
+   * operator spreads from the forced faces onto the fluid faces beside them. The step itself ignores ref. */
+  nav_real *const *ref;
+  nav_real *const *ref_work;
+  double dt_ref;
 } nav_step_info;
 
 /* When a viscosity hook runs. */
@@ -133,6 +145,8 @@ typedef struct nav_model_ops {
                                                   parser by its <model>_keys.c), NULL-terminated */
   const char *plots;                           /* the `navier plot` kinds of its output ("convection"), or NULL */
   int pseudo_time_diagnose;                    /* 1: the pseudo-time march calls diagnose too (nav_ac.c) */
+  int force_reference;                         /* 1: its force hook reports from nav_step_info.ref (the solver
+                                                  makes ref only when an active model asks) */
   /* Is the model on in this case? Not collective; no allocation. NULL: always on. */
   int (*active)(const nav_config *cfg);
   /* Set m->data. Called once by nav_flow_create in registry order after the solver's own set-up;
@@ -204,6 +218,8 @@ const nav_model_ops *nav_model_find(const char *name);
 void nav_models_select(const nav_config *cfg, nav_model_set *set);
 /* 1 if a model of set has a viscosity hook (the solver then keeps a nu_t array). Not collective. */
 int nav_models_viscous(const nav_model_set *set);
+/* 1 if an active model of set asks for the reference predictor (force_reference). Not collective. */
+int nav_models_force_reference(const nav_model_set *set);
 /* 1 if an active model of set adds to N(u) (an rhs hook not switched off). Not collective. */
 int nav_models_rhs_on(const nav_model_set *set);
 /* The cell field called name of some model of set (nav_model_ops.fields), or NULL. Not collective. */

@@ -22,7 +22,7 @@ void nav_check_stop(nav_config_check *ck, nav_config *c);      /* a stop criteri
 void nav_check_output(nav_config_check *ck, nav_config *c);    /* formats this build writes */
 void nav_check_method(nav_config_check *ck, nav_config *c);    /* artificial compressibility */
 void nav_check_sweeps(nav_config_check *ck, nav_config *c);    /* time.diffusion_sweeps */
-void nav_check_initial(nav_config_check *ck, nav_config *c);   /* abc, shear_wave, taylor_green */
+void nav_check_initial(nav_config_check *ck, nav_config *c);   /* abc, shear_wave, pulse, taylor_green(_3d), initial_file */
 void nav_check_inflow(nav_config_check *ck, nav_config *c);    /* inflow and outflow faces, profiles */
 void nav_check_kovasznay(nav_config_check *ck, nav_config *c); /* initial = kovasznay in 2D */
 void nav_check_nu_t(nav_config_check *ck, nav_config *c);      /* physics.nu_t = linear >= 0 */

@@ -129,8 +129,8 @@ void nav_diffusion_destroy(nav_flow *f) {
   if (!D) return;
   for (int c = 0; c < 3; c++) {
     nav_psolver_destroy(D->solver[c]);
-    nav_real *v[4] = {D->du[c], D->rhs[c], D->kf[c], NULL};
-    for (int i = 0; i < 3; i++)
+    nav_real *v[5] = {D->du[c], D->rhs[c], D->kf[c], D->keep[c], D->ref[c]};
+    for (int i = 0; i < 5; i++)
       if (v[i]) f->ops->free(v[i]);
   }
   nav_real *v[3] = {D->phi, D->nut, D->resp};
@@ -194,28 +194,59 @@ nav_err nav_diffusion_predict(nav_flow *f, nav_flow_view *v, const nav_step_info
     NAV_CALL(nav_helmholtz_rms(f->ops, &f->box, f->comm, f->volume, f->u[c], &r));
     uscale = fmax(uscale, r);
   }
+  D->uscale = uscale;
   for (int c = 0; c < f->dim; c++) {
+    if (D->keep_rhs) {
+      if (!D->keep[c]) NAV_CALL(nav_diffusion_alloc(f, &D->keep[c]));
+      NAV_CALL(ops->copy(D->keep[c], D->rhs[c], (size_t)b->ntot * sizeof(nav_real)));
+    }
     NAV_CALL(nav_diffusion_solve(f, D->solver[c], sigma, kscale, uscale, dt, D->du[c], D->rhs[c]));
     NAV_CALL(ops->axpby(b, 1, D->du[c], 1, f->u[c]));
   }
   return NAV_OK;
 }
 
-nav_err nav_diffusion_response(nav_flow *f, int c, double dt, const nav_real **r, double *bulk) {
+nav_err nav_diffusion_reference(nav_flow *f, double dt, double dt_ref) {
+  nav_diffusion *D = f->diff;
+  const nav_kernel_ops *ops = f->ops;
+  const nav_box *b = &f->box;
+  const double kscale = D->nut ? 1 : f->cfg->nu, r = dt_ref / dt;
+  const int iterations = D->iterations; /* the step's figure, not the report's */
+  for (int c = 0; c < f->dim; c++) {
+    NAV_CHECK(D->keep[c], NAV_ERR_INTERNAL, "nav_diffusion_reference: the right-hand sides were not kept");
+    if (!D->ref[c]) NAV_CALL(nav_diffusion_alloc(f, &D->ref[c]));
+    /* e from r du (the increment at dt scaled to dt_ref), then u^n + e as the predictor adds them */
+    NAV_CALL(ops->axpby(b, (nav_real)r, D->du[c], 0, D->ref[c]));
+    NAV_CALL(ops->axpby(b, 0, D->du[c], (nav_real)r, D->keep[c]));
+    NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / (D->theta * dt_ref), kscale, D->uscale, dt_ref, D->ref[c],
+                                 D->keep[c]));
+    NAV_CALL(ops->axpby(b, 1, f->u_prev[c], 1, D->ref[c]));
+  }
+  D->iterations = iterations;
+  return NAV_OK;
+}
+
+nav_err nav_diffusion_response_into(nav_flow *f, int c, double dt, nav_real *r, double *bulk) {
   nav_diffusion *D = f->diff;
   const nav_box *b = &f->box;
+  const double kscale = D->nut ? 1 : f->cfg->nu;
+  /* r - theta dt V_diag(r) = dt e_c from r = 0; scale 0: no floor, the plain relative rule */
+  NAV_CALL(f->ops->set(b, D->rhs[c], (nav_real)dt));
+  NAV_CALL(f->ops->set(b, r, 0));
+  NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / (D->theta * dt), kscale, 0, dt, r, D->rhs[c]));
+  double s;
+  NAV_CALL(f->ops->face_sum(b, r, c, &s));
+  nav_reduce_sum(f->comm, &s, 1);
+  *bulk = s / f->volume;
+  return NAV_OK;
+}
+
+nav_err nav_diffusion_response(nav_flow *f, int c, double dt, const nav_real **r, double *bulk) {
+  nav_diffusion *D = f->diff;
   const double key = D->theta * dt;
   if (!D->resp) NAV_CALL(nav_diffusion_alloc(f, &D->resp));
   if (D->resp_key != key || D->resp_version != D->version) {
-    const double kscale = D->nut ? 1 : f->cfg->nu;
-    /* r - theta dt V_diag(r) = dt e_c from r = 0; scale 0: no floor, the plain relative rule */
-    NAV_CALL(f->ops->set(b, D->rhs[c], (nav_real)dt));
-    NAV_CALL(f->ops->set(b, D->resp, 0));
-    NAV_CALL(nav_diffusion_solve(f, D->solver[c], 1 / key, kscale, 0, dt, D->resp, D->rhs[c]));
-    double s;
-    NAV_CALL(f->ops->face_sum(b, D->resp, c, &s));
-    nav_reduce_sum(f->comm, &s, 1);
-    D->resp_bulk = s / f->volume;
+    NAV_CALL(nav_diffusion_response_into(f, c, dt, D->resp, &D->resp_bulk));
     D->resp_key = key;
     D->resp_version = D->version;
   }

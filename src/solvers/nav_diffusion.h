@@ -79,6 +79,10 @@ typedef struct nav_diffusion {
   double resp_bulk;        /* (1/V) sum r dV_c: its bulk velocity */
   double resp_key;         /* theta dt of r (0: none yet) */
   long resp_version;       /* version of the viscosity of r */
+  int keep_rhs;            /* set by the step: the next predictor keeps its right-hand sides in keep */
+  double uscale;           /* the scale of the stopping rule of the last predictor's solves */
+  nav_real *keep[3];       /* the kept right-hand sides (work; NULL until needed) */
+  nav_real *ref[3];        /* u^n + the increment at a reference step (nav_diffusion_reference; NULL until needed) */
 } nav_diffusion;
 
 /* Set up f->diff (NULL when diffusion = explicit and nu_t = none): the eddy viscosity, the face
@@ -99,6 +103,16 @@ nav_err nav_diffusion_predict(struct nav_flow *f, nav_flow_view *v, const nav_st
  * (theta of the last nav_diffusion_predict, dt) and its bulk velocity (see above); *r is backend
  * memory owned by f->diff, valid until the next call. Collective. */
 nav_err nav_diffusion_response(struct nav_flow *f, int c, double dt, const nav_real **r, double *bulk);
+/* The same response computed into r (backend memory of the block's size), not cached; the right-hand sides of
+ * f->diff are its work. Collective. */
+nav_err nav_diffusion_response_into(struct nav_flow *f, int c, double dt, nav_real *r, double *bulk);
+/* Implicit diffusion: the predictor of the last step (of dt, whose right-hand sides rhs were kept: keep_rhs set)
+ * at the step dt_ref: f->diff->ref[c] = u^n + e_c, (I - theta dt_ref V_diag) e_c = (dt_ref / dt) rhs_c (u^n in
+ * f->u_prev, ghosts not filled). At a steady state e is the increment of a step of dt_ref, where the predictor of
+ * dt spreads part of it from the forced faces of a body over the fluid faces beside them (the force report after a
+ * change of dt, nav_body_force). Changes nothing of the step (the solvers' shift is set by every solve); the kept
+ * right-hand sides are overwritten. Collective. */
+nav_err nav_diffusion_reference(struct nav_flow *f, double dt, double dt_ref);
 /* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa). */
 double nav_diffusion_max_diffusivity(const struct nav_flow *f);
 

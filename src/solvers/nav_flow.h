@@ -133,8 +133,4 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f);
  * coefficients. Nothing without a viscous model. Collective. */
 nav_err nav_flow_viscosity(nav_flow *f, nav_viscosity_when when);
 
-/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform, shear_wave): *has = 0 if
- * none. */
-void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
-
 #endif

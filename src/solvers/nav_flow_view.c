@@ -11,6 +11,10 @@ static nav_err nav_flow_response(void *solver, int c, double dt, const nav_real 
   return nav_diffusion_response(solver, c, dt, r, bulk);
 }
 
+static nav_err nav_flow_response_into(void *solver, int c, double dt, nav_real *r, double *bulk) {
+  return nav_diffusion_response_into(solver, c, dt, r, bulk);
+}
+
 static nav_err nav_flow_open_fluxes(void *solver, double flux[3][2]) { return nav_open_fluxes(solver, flux); }
 
 nav_flow_view *nav_flow_view_sync(nav_flow *f) {
@@ -42,6 +46,7 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f) {
   v->models = &f->models;
   v->solver = f;
   v->response = nav_flow_response;
+  v->response_into = nav_flow_response_into;
   v->open_fluxes = nav_flow_open_fluxes;
   v->t = f->t;
   v->step = f->step;

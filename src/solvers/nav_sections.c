@@ -61,7 +61,7 @@ static const nav_config_check_fn nav_checks[] = {
     nav_check_method,        /* flow: artificial compressibility */
     nav_check_sweeps,        /* flow: diffusion_sweeps */
     nav_check_turbulence,    /* turbulence */
-    nav_check_initial,       /* flow: abc, shear_wave, taylor_green */
+    nav_check_initial,       /* flow: abc, shear_wave, pulse, taylor_green(_3d), initial_file */
     nav_check_face_velocity, /* grid: wall and face velocities */
     nav_check_temperature,   /* heat (sets diffusivity, buoyancy, nu = pr) */
     nav_check_inflow,        /* flow: inflow and outflow faces */

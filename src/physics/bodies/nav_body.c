@@ -178,7 +178,8 @@ static nav_err nav_body_create(nav_model *m, nav_flow_view *v) {
 
 /* The forcing of one step on v->u (u*, before the projection; the solver fills its ghosts after the force hooks);
  * gscale = s->pdt as in nav_point_ibm.h. On monitor steps also the forces and coefficients of every body
- * (collective), from the slip that u^n (v->u_prev) leaves and the change of this step. */
+ * (collective), from the slip that u^n (v->u_prev) leaves and the change of this step (of the reference
+ * predictor s->ref over the last dt where the solver made one: nav_model.h). */
 static nav_err nav_body_force(nav_model *m, nav_flow_view *v, const nav_step_info *s) {
   nav_body *B = m->data;
   const double dt = s->dt, gscale = s->pdt;
@@ -211,6 +212,20 @@ static nav_err nav_body_force(nav_model *m, nav_flow_view *v, const nav_step_inf
   } else
     NAV_CALL(B->kern->ibm_force(v->box, v->u, B->tag, v->p, B->rotating ? B->vel : NULL, &a, diagnose ? sums : NULL));
   if (!diagnose) return NAV_OK;
+  /* With implicit diffusion the predictor of a step whose dt differs from the last one's puts part of the forced
+   * faces' change on the fluid faces beside them ((I - theta dt nu L)^-1 spreads it by another amount), where the
+   * forcing does not see it (it returns over the next steps): the force of this step is then that of the
+   * predictor at the last dt, s->ref (nav_model.h; docs/validation.md, "the force after a change of dt"). */
+  double rate = dt;
+  if (s->ref) {
+    const size_t bytes = (size_t)v->box->ntot * sizeof(nav_real);
+    for (int c = 0; c < v->dim; c++) NAV_CALL(v->ops->copy(B->scratch[c], s->ref[c], bytes));
+    if (B->sharp)
+      NAV_CALL(nav_body_sharp_force(B, v, B->scratch, gscale, 1, sums));
+    else
+      NAV_CALL(B->kern->ibm_force(v->box, B->scratch, B->tag, v->p, B->rotating ? B->vel : NULL, &a, sums));
+    rate = dt_old;
+  }
   memcpy(slip + NAV_IBM_NSUM, sums, sizeof sums);
   double vol[NAV_MAX_BODIES];
   for (int k = 0; k < NAV_MAX_BODIES; k++) vol[k] = k < B->n ? B->b[k].volume : 0;
@@ -222,7 +237,7 @@ static nav_err nav_body_force(nav_model *m, nav_flow_view *v, const nav_step_inf
     for (int c = 0; c < 3; c++) {
       const double s0 = slip[3 * k + c], sk = slip[NAV_IBM_NSUM + 3 * k + c];
       /* plus the inner fluid's rate of momentum, volume times the prescribed acceleration */
-      o->force[c] = c < v->dim ? -s0 / dt_old - (sk - s0) / dt + vol[k] * o->accel[c] : 0;
+      o->force[c] = c < v->dim ? -s0 / dt_old - (sk - s0) / rate + vol[k] * o->accel[c] : 0;
       o->coef[c] = 2 * o->force[c] / (U * U * B->area);
     }
     if (t < v->cfg->average_start * (1 - 1e-12)) continue;
@@ -245,6 +260,7 @@ static nav_err nav_body_force(nav_model *m, nav_flow_view *v, const nav_step_inf
 const nav_model_ops nav_model_bodies = {
     .name = "bodies",
     .sections = {"bodies", "body", "forces", NULL},
+    .force_reference = 1, /* the force report after a change of dt with implicit diffusion */
     .active = nav_body_active,
     .create = nav_body_create,
     .destroy = nav_body_destroy,

@@ -41,6 +41,17 @@ static nav_err nav_drive_bulk(const nav_flow_view *v, int c, const nav_real *x, 
   return NAV_OK;
 }
 
+/* flow_rate with implicit diffusion, on a monitor step after a change of dt (nav_step_info.ref): the same hold on
+ * the reference predictor s->ref, with the response at s->dt_ref (not cached: the step's stays) in s->ref_work[c],
+ * for the force report; the step's gradient is left as it is. */
+static nav_err nav_drive_hold_reference(nav_flow_view *v, const nav_step_info *s, int c) {
+  double ub = 0, rb;
+  nav_real *r = s->ref_work[c];
+  NAV_CALL(nav_drive_bulk(v, c, s->ref[c], &ub));
+  NAV_CALL(v->response_into(v->solver, c, s->dt_ref, r, &rb));
+  return v->ops->axpby(v->box, (nav_real)((v->cfg->forcing_value - ub) / rb), r, 1, s->ref[c]);
+}
+
 /* flow_rate: u* += G r with the G that holds the bulk velocity (nav_drive.h), after the predictor of a
  * step of dt and before the projection (u* ghosts NOT filled). */
 static nav_err nav_drive_force(nav_model *m, nav_flow_view *v, const nav_step_info *s) {
@@ -55,7 +66,11 @@ static nav_err nav_drive_force(nav_model *m, nav_flow_view *v, const nav_step_in
   /* U_b(u* + G r) = U_b(u*) + G U_b(r) = U */
   const double G = (v->cfg->forcing_value - ub) / rb;
   g->gradient = G;
-  if (r) return v->ops->axpby(v->box, (nav_real)G, r, 1, v->u[c]);
+  if (r) {
+    NAV_CALL(v->ops->axpby(v->box, (nav_real)G, r, 1, v->u[c]));
+    if (s->ref) NAV_CALL(nav_drive_hold_reference(v, s, c));
+    return NAV_OK;
+  }
   return v->ops->shift(v->box, v->u[c], (nav_real)(G * dt));
 }
 
