@@ -9,7 +9,7 @@
 #include "io/nav_output.h"
 #include "grid/nav_geometry.h"
 #include "physics/heat/nav_heat.h" /* the analytic temperature of the heat-wave verification */
-#include "solvers/nav_initial.h" /* the analytic velocity of the initial condition */
+#include "physics/nav_analytic.h"
 
 extern const char nav_data_ghia1982_csv[];
 extern const char nav_data_ghia1982_flags_csv[];

@@ -22,11 +22,9 @@
 #ifndef NAV_INITIAL_H
 #define NAV_INITIAL_H
 
+#include "physics/nav_analytic.h"
 #include "solvers/nav_flow.h"
 
-/* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform, shear_wave, pulse,
- * kovasznay, poiseuille): *has = 0 if none. Not collective. */
-void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has);
 
 /* Set f->u (and f->p where the initial condition has a pressure) to the initial condition of f->cfg and
  * fill the ghosts. NAV_ERR_INPUT with "FILE:LINE: key 'physics.initial_file': why" for a bad initial

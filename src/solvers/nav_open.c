@@ -10,7 +10,7 @@
 #include "core/nav_error.h"
 #include "core/nav_table.h"
 #include "grid/nav_reduce.h"
-#include "solvers/nav_initial.h"
+#include "physics/nav_analytic.h"
 
 static int nav_open_face(const nav_flow *f, int d, int s) {
   const nav_bc_type t = f->cfg->bc[d][s];
