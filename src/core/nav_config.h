@@ -1,9 +1,10 @@
 /* Case-file configuration: one INI file (parsed with inih) plus command-line overrides.
  *
- * Every key is described once in a schema table (nav_config.c): section, key, type, default,
- * range, documentation. The same table drives parsing, validation, the echo of the effective
- * configuration and docs/case-file.md (`navier doc case-file`). Key names equal the struct field
- * names below. Parsing validates everything before anything is allocated; every error is
+ * Every key is described once, in a row of its owner's key table (grid/grid_keys.c,
+ * solvers/flow_keys.c, physics/heat/heat_keys.c, ...; core/nav_config_schema.h has the row type):
+ * section, key, type, default, range, documentation. The rows drive parsing, validation, the echo of
+ * the effective configuration and docs/case-file.md (`navier doc case-file`). Key names equal the
+ * struct field names below. Parsing validates everything before anything is allocated; every error is
  * collected as "FILE:LINE: key 'section.key': reason" and the caller exits with status 2.
  * Once loaded the configuration is read-only (const nav_config *). */
 #ifndef NAV_CONFIG_H
@@ -53,7 +54,10 @@ typedef struct nav_body_config {
   char file[NAV_CONFIG_STR]; /* points, stl: the geometry file (relative to the case file's folder) */
 } nav_body_config;
 
+struct nav_config_schema;
+
 typedef struct nav_config {
+  const struct nav_config_schema *schema; /* the keys of this configuration (set by nav_config_defaults) */
   char source[NAV_CONFIG_STR]; /* case file path, or "(default)" for the embedded case */
 
   /* [run] */
@@ -171,7 +175,7 @@ typedef struct nav_config {
    * span) or reference_area (3D); time averages over t >= average_start */
   double reference_velocity, reference_length, reference_area, average_start;
   /* where each key's value came from (nav_config_where), set by nav_config_load; index = the key's
-   * row in the schema table. src: 0 default, 1 case file, 2 --set; line: file line or --set index. */
+   * row in the schema (its blocks in the registry's order). src: 0 default, 1 case file, 2 --set; line: file line or --set index. */
   struct nav_config_origin {
     unsigned char src;
     int line;
@@ -189,6 +193,10 @@ typedef struct nav_config_errors {
   int count;
   char text[8192];
 } nav_config_errors;
+
+/* nav_config_defaults, nav_config_load and nav_config_markdown are defined by the registry of sections,
+ * above the core (solvers/nav_sections.c): they pass its schema to the core's *_schema functions
+ * (core/nav_config_schema.h). The functions after them read the schema that cfg holds. */
 
 /* Fill cfg with the defaults (the embedded default case: 2D cavity, Re = 100, 128x128). Not collective. */
 void nav_config_defaults(nav_config *cfg);

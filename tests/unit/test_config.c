@@ -1,4 +1,5 @@
-/* Unit test of the case-file configuration (src/core/nav_config.c).
+/* Unit test of the case-file configuration (src/core/nav_config*.c, the key files of the modules and their
+ * registry src/solvers/nav_sections.c).
  *
  * Every fixture is written by the test itself into a fresh temporary folder (mkdtemp), so the
  * program needs no arguments and no files from the source tree. Error messages are checked
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/nav_config.h"
+#include "core/nav_config_schema.h"
 
 static int nav_checks, nav_failures;
 
@@ -426,6 +428,82 @@ static void test_markdown(void) {
   free(md);
 }
 
+/* The core with a schema of the test's own (no module, no registry): two sections, one numbered, a check
+ * that reports at the later key. The core must parse, locate, echo and document whatever schema it is
+ * given. */
+static const char *const mini_choice[] = {"a", "b", NULL};
+static const nav_key mini_rows[] = {
+    {"mesh", "nx", NAV_KT_INT, NAV_FIELD(nx), "8", "Cells.", NAV_RANGE(1, 0, 64, 0)},
+    {"mesh", "mode", NAV_KT_CHOICE, NAV_FIELD(cycle), "a", "Mode.", .values = mini_choice},
+    {"item", "radius", NAV_KT_REAL, NAV_FIELD(body[0].radius), "0.5", "Radius.", NAV_ABOVE(0)},
+};
+static const nav_config_keys mini_keys = NAV_CONFIG_KEYS(mini_rows);
+static const nav_config_section mini_mesh = {.name = "mesh", .doc = "The mesh."};
+static const nav_config_section mini_item = {.name = "item",
+                                             .doc = "Items.",
+                                             .count = 2,
+                                             .stride = sizeof(nav_body_config),
+                                             .given_offset = offsetof(nav_config, nbodies),
+                                             .plural = "items",
+                                             .key_list = "an item has radius"};
+static void mini_check(nav_config_check *ck, nav_config *c) {
+  c->nbodies = 2;
+  if (c->nx > 16 && !strcmp(c->cycle, "b"))
+    nav_conflict(ck, nav_later(ck, nav_key_id(ck, "mesh", "nx"), nav_key_id(ck, "mesh", "mode")),
+                 "mode = b needs nx <= 16, got %d", c->nx);
+}
+static const nav_config_section *const mini_sections[] = {&mini_mesh, &mini_item};
+static const nav_config_keys *const mini_blocks[] = {&mini_keys};
+static const nav_config_check_fn mini_checks[] = {mini_check};
+static const char *const mini_rules[] = {"`mode = b` needs `nx` <= 16."};
+static const nav_config_schema mini_schema = {.sections = mini_sections,
+                                              .nsections = 2,
+                                              .blocks = mini_blocks,
+                                              .nblocks = 1,
+                                              .checks = mini_checks,
+                                              .nchecks = 1,
+                                              .rules = mini_rules,
+                                              .nrules = 1};
+
+static void test_own_schema(void) {
+  char path[256], *sets[] = {"item.2.radius=2", "mesh.mode=b"};
+  write_fixture(path, sizeof path, "mini.ini", "[mesh]\nnx = 20\n[grid]\nnx = 1\n[item.3]\nradius = 1\n[item.1]\nq = 1\n");
+  nav_err e = nav_config_load_schema(&cfg, &mini_schema, path, 2, sets, &errs);
+  char want[4][512];
+  snprintf(want[0], sizeof want[0], "%s:3: section '[grid]': unknown section (known: mesh, item.N)\n", path);
+  snprintf(want[1], sizeof want[1], "%s:5: section '[item.3]': items are numbered 1 to 2\n", path);
+  snprintf(want[2], sizeof want[2], "%s:8: key 'item.1.q': unknown key (an item has radius)\n", path);
+  snprintf(want[3], sizeof want[3], "--set:2: key 'mesh.mode': mode = b needs nx <= 16, got 20\n");
+  char all[2048];
+  snprintf(all, sizeof all, "%s%s%s%s", want[0], want[1], want[2], want[3]);
+  NAV_TEST(e == NAV_ERR_INPUT && errs.count == 4 && !strcmp(errs.text, all),
+           "own schema: unknown section, numbered section, its keys, a check at the later key");
+  NAV_TEST(cfg.schema == &mini_schema && cfg.nx == 20 && cfg.body[1].radius == 2 && cfg.body[0].radius == 0.5,
+           "own schema: values, numbered instances at their stride");
+  char where[300], value[64];
+  NAV_TEST(!strcmp(nav_config_where(&cfg, "item.2", "radius", where, sizeof where), "--set:1") &&
+               nav_config_value(&cfg, "item.2", "radius", value, sizeof value) == 0 && !strcmp(value, "2") &&
+               nav_config_value(&cfg, "grid", "nx", value, sizeof value) == -1,
+           "own schema: where and value of its keys only");
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  nav_config_print(&cfg, f);
+  fclose(f);
+  NAV_TEST(text && !strcmp(text, "[mesh]\nnx = 20\nmode = b\n\n[item.1]\nradius = 0.5\n\n[item.2]\nradius = 2\n"),
+           "own schema: the echo");
+  free(text);
+  f = open_memstream(&text, &len);
+  nav_config_markdown_schema(f, &mini_schema);
+  fclose(f);
+  NAV_TEST(text && strstr(text, "- `mode = b` needs `nx` <= 16.\n") && strstr(text, "## [item.N]\n\nItems.") &&
+               strstr(text, "| `nx` | integer | `8` | 1 &lt;= nx &lt;= 64 | Cells. |") && !strstr(text, "## Scaling") &&
+               !strstr(text, "[grid]"),
+           "own schema: the reference");
+  free(text);
+  unlink(path);
+}
+
 int main(void) {
   if (!mkdtemp(tmpdir)) {
     perror("mkdtemp");
@@ -437,6 +515,7 @@ int main(void) {
   test_set_errors();
   test_cross_key();
   test_markdown();
+  test_own_schema();
   const char *names[] = {"case.ini", "printed.ini", "case-file.md"};
   for (int i = 0; i < 3; i++) {
     char path[256];
