@@ -102,7 +102,11 @@ static nav_err nav_k_prolong(nav_flow *f, nav_level *l0, nav_level *l1) {
 }
 static nav_err nav_k_ibm(nav_flow *f, nav_level *l0, nav_level *l1) { /* the body forcing, with its pressure term */
   (void)l0, (void)l1;
-  return nav_body_force(f, 1, 1, 0);
+  const nav_step_info si = {.dt = 1, .pdt = 1};
+  for (int i = 0; i < f->models.n; i++) /* the force hook of the model "bodies" (physics/bodies/nav_body.h) */
+    if (!strcmp(f->models.m[i].ops->name, "bodies"))
+      return f->models.m[i].ops->force(&f->models.m[i], nav_flow_view_sync(f), &si);
+  return NAV_OK;
 }
 static nav_err nav_k_pack(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;
@@ -217,7 +221,7 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
       k[i].bytes = list[i].bytes;
       k[i].seconds = -1;
       /* the FFT solver has no multigrid levels to smooth on (its level 0 keeps no inverse diagonal) */
-      if (list[i].needs == 3 && !f->body) continue; /* no immersed body */
+      if (list[i].needs == 3 && !nav_models_data(&f->models, "bodies")) continue; /* no immersed body */
       if (list[i].needs && list[i].needs < 3 && f->poisson->impl == &nav_psolver_fft) continue;
       if (list[i].needs >= 4) {
         if (f->poisson->impl != &nav_psolver_fft && nav_bench_has_lines(l0, list[i].needs - 4))

@@ -74,7 +74,7 @@ static void nav_cell_vorticity_magnitude(const nav_cell_input *in, int i, int j,
 int nav_cell_fields(const nav_flow *f, nav_cell_field out[NAV_CELL_MAX_FIELDS]) {
   int n = 0;
   out[n++] = (nav_cell_field){"pressure", 1, nav_cell_pressure};
-  if (f->T) out[n++] = (nav_cell_field){"temperature", 1, nav_cell_temperature};
+  if (f->scalar.T) out[n++] = (nav_cell_field){"temperature", 1, nav_cell_temperature};
   out[n++] = (nav_cell_field){"velocity", 3, nav_cell_velocity};
   if (f->dim == 3) {
     out[n++] = (nav_cell_field){"vorticity", 3, nav_cell_vorticity};

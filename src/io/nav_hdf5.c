@@ -20,10 +20,10 @@ static nav_err nav_hdf5_fetch(nav_flow *f, nav_real *u[3], nav_real **p, nav_rea
     NAV_CHECK(u[c], NAV_ERR_MEMORY, "cannot allocate the snapshot buffers");
     NAV_CALL(f->ops->to_host(u[c], f->u[c], bytes));
   }
-  if (f->T) {
+  if (f->scalar.T) {
     *T = malloc(bytes);
     NAV_CHECK(*T, NAV_ERR_MEMORY, "cannot allocate the snapshot buffers");
-    NAV_CALL(f->ops->to_host(*T, f->T, bytes));
+    NAV_CALL(f->ops->to_host(*T, f->scalar.T, bytes));
   }
   *p = malloc(bytes);
   NAV_CHECK(*p, NAV_ERR_MEMORY, "cannot allocate the snapshot buffers");

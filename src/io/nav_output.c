@@ -12,8 +12,6 @@
 #include "core/nav_error.h"
 #include "core/nav_profile.h"
 #include "io/nav_cellfields.h"
-#include "io/nav_channel.h"
-#include "physics/nav_turbulence.h"
 
 /* The first folder that nav_output_prepare created ("" if none): nav_output_abandon removes it and
  * the folders below it on the way to dir. */
@@ -108,18 +106,7 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   if (append) return NAV_OK;
   fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual,residual");
   if (f->ac) fprintf(*out, ",residual_momentum,residual_continuity,residual_temperature");
-  if (f->T) { /* the convection monitors (nav_heat.h) */
-    for (int m = 0; m < f->heat.nfaces; m++) fprintf(*out, ",nusselt_%s", nav_face_name(f->heat.face[m][0], f->heat.face[m][1]));
-    fprintf(*out, ",u_max,u_max_y,v_max,v_max_x");
-  }
-  const nav_drive_diag *g = &f->drive; /* walls, bulk velocity, fluxes (nav_drive.h) */
-  for (int m = 0; m < g->nwalls; m++) fprintf(*out, ",tau_w_%s", nav_face_name(g->wall[m][0], g->wall[m][1]));
-  for (int m = 0; m < g->nwalls; m++) fprintf(*out, ",cf_%s", nav_face_name(g->wall[m][0], g->wall[m][1]));
-  fprintf(*out, ",bulk_velocity");
-  if (g->channel) fprintf(*out, ",re_tau");
-  if (strcmp(f->cfg->forcing, "none")) fprintf(*out, ",forcing_gradient");
-  for (int m = 0; m < g->nopen; m++) fprintf(*out, ",flux_%s", nav_face_name(g->open[m][0], g->open[m][1]));
-  nav_body_monitor_header(f, *out); /* cd_<name>, cl_<name> (cs_<name>) of the bodies */
+  nav_models_monitor_header(&f->models, &f->view, *out); /* the models' columns (nav_model.h) */
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
@@ -130,19 +117,7 @@ void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
   fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e,%.4e", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
           f->p_relres, f->change);
   if (f->ac) fprintf(out, ",%.4e,%.4e,%.4e", f->res[0], f->res[1], f->res[2]);
-  if (f->T) {
-    const nav_heat_diag *h = &f->heat;
-    for (int m = 0; m < h->nfaces; m++) fprintf(out, ",%.8e", h->nusselt[m]);
-    fprintf(out, ",%.8e,%.6e,%.8e,%.6e", h->u_max, h->u_max_y, h->v_max, h->v_max_x);
-  }
-  const nav_drive_diag *g = &f->drive;
-  for (int m = 0; m < g->nwalls; m++) fprintf(out, ",%.8e", g->tau_w[m]);
-  for (int m = 0; m < g->nwalls; m++) fprintf(out, ",%.8e", g->cf[m]);
-  fprintf(out, ",%.10e", g->bulk_velocity);
-  if (g->channel) fprintf(out, ",%.8e", g->re_tau);
-  if (strcmp(f->cfg->forcing, "none")) fprintf(out, ",%.8e", g->gradient);
-  for (int m = 0; m < g->nopen; m++) fprintf(out, ",%.16e", g->flux[m]);
-  nav_body_monitor_row(f, out);
+  nav_models_monitor_row(&f->models, &f->view, out);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else
@@ -244,12 +219,6 @@ static void nav_json_string(FILE *out, const char *s) {
   fputc('"', out);
 }
 
-const char *nav_json_real(double v, const char *fmt, char buf[32]) {
-  if (!isfinite(v)) return "null";
-  snprintf(buf, 32, fmt, v);
-  return buf;
-}
-
 nav_err nav_output_commit(FILE *out, const char *tmp, const char *path) {
   const int bad = ferror(out);
   if (fclose(out) != 0 || bad) {
@@ -309,50 +278,7 @@ nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary 
     if (s->steady_work >= 0) fprintf(out, ", \"work_units\": %.1f", s->steady_work);
     fprintf(out, "}");
   }
-  if (f->T) {
-    const nav_heat_diag *h = &f->heat;
-    fprintf(out, ",\n  \"convection\": {\"ra\": %.10g, \"pr\": %.10g, \"nusselt\": {", c->ra, c->pr);
-    for (int m = 0; m < h->nfaces; m++)
-      fprintf(out, "%s\"%s\": %.8g", m ? ", " : "", nav_face_name(h->face[m][0], h->face[m][1]), h->nusselt[m]);
-    fprintf(out, "}, \"u_max\": %.8g, \"u_max_y\": %.6g, \"v_max\": %.8g, \"v_max_x\": %.6g}", h->u_max, h->u_max_y,
-            h->v_max, h->v_max_x);
-  }
-  const nav_drive_diag *g = &f->drive; /* nav_drive.h */
-  char num[32];
-  fprintf(out, ",\n  \"walls\": {");
-  for (int m = 0; m < g->nwalls; m++) {
-    fprintf(out, "%s\"%s\": {\"tau_w\": %s", m ? ", " : "", nav_face_name(g->wall[m][0], g->wall[m][1]),
-            nav_json_real(g->tau_w[m], "%.16e", num));
-    fprintf(out, ", \"cf\": %s}", nav_json_real(g->cf[m], "%.16e", num));
-  }
-  fprintf(out, "},\n  \"bulk_velocity\": %s", nav_json_real(g->bulk_velocity, "%.16e", num));
-  if (g->channel) fprintf(out, ",\n  \"re_tau\": %s", nav_json_real(g->re_tau, "%.16e", num));
-  if (f->turb) {
-    char a[3][32];
-    fprintf(out, ",\n  \"turbulence\": {\"model\": \"%s\", \"k_max\": %s, \"omega_max\": %s, \"nut_max\": %s}",
-            c->turbulence_model, nav_json_real(f->turb->k_max, "%.16e", a[0]),
-            nav_json_real(f->turb->w_max, "%.16e", a[1]), nav_json_real(f->turb->nut_max, "%.16e", a[2]));
-  }
-  if (s->channel && s->channel->on) {
-    const nav_channel_diag *ch = s->channel;
-    char a[5][32];
-    fprintf(out, ",\n  \"channel\": {\"u_tau\": %s, \"re_tau\": %s, \"cf\": %s, \"ub_plus\": %s, \"uc_plus\": %s}",
-            nav_json_real(ch->u_tau, "%.12e", a[0]), nav_json_real(ch->re_tau, "%.12e", a[1]),
-            nav_json_real(ch->cf, "%.12e", a[2]), nav_json_real(ch->ub_plus, "%.12e", a[3]),
-            nav_json_real(ch->uc_plus, "%.12e", a[4]));
-  }
-  if (strcmp(c->forcing, "none")) fprintf(out, ",\n  \"forcing_gradient\": %s", nav_json_real(g->gradient, "%.16e", num));
-  if (g->nopen) {
-    fprintf(out, ",\n  \"flux\": {");
-    for (int m = 0; m < g->nopen; m++)
-      fprintf(out, "%s\"%s\": %s", m ? ", " : "", nav_face_name(g->open[m][0], g->open[m][1]),
-              nav_json_real(g->flux[m], "%.16e", num));
-    fprintf(out, "}");
-  }
-  if (f->body && s->bodies) {
-    fprintf(out, ",\n  ");
-    nav_body_summary_json(f, s->bodies, out);
-  }
+  nav_models_summary(&f->models, &f->view, out); /* the models' entries (nav_model.h) */
   if (v && (v->cavity || v->analytic)) {
     fprintf(out, ",\n");
     nav_validation_json(v, out);

@@ -22,8 +22,8 @@ void nav_output_abandon(const char *dir);
 nav_err nav_output_commit(FILE *out, const char *tmp, const char *path);
 
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row);
- * with a temperature then nusselt_<face> for each face of f->heat, u_max, u_max_y, v_max, v_max_x
- * (nav_heat.h; measured on monitor steps); last the steady-state change of the progress line
+ * then the models' columns (nav_model.h monitor hooks, in registry order: the convection monitors of
+ * the temperature, the walls and fluxes, ...); last the steady-state change of the progress line
  * (f->change; nan where not measured). Every row is flushed as it is written. restart_step >= 0 (a restart from that step): keep the
  * rows of an existing monitor.csv up to that step and append to it, instead of starting a new file. */
 nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, FILE **out);
@@ -51,8 +51,6 @@ typedef struct nav_summary {
   double steady_residual; /* the last measured steady residual (f->change) */
   int steady_converged;   /* it fell below steady_tol */
   double steady_wall_s;   /* wall seconds of the loop up to the stop */
-  const struct nav_channel_diag *channel; /* a driven channel (io/nav_channel.h): "channel": {...}; NULL: none */
-  const nav_body_stats *bodies; /* one per body of f->body (nav_body_report), or NULL */
   double steady_work;     /* artificial compressibility: finest-grid work units (nav_ac_work); < 0: none */
 } nav_summary;
 
@@ -62,8 +60,5 @@ typedef struct nav_summary {
 nav_err nav_dump_final(const char *dir, const nav_flow *f, const nav_host_fields *h);
 
 nav_err nav_summary_write(const char *dir, const nav_flow *f, const nav_summary *s, const nav_validation *v);
-/* A number for JSON, printed by fmt into buf: "null" when it is NaN or Inf (a failed run), which JSON cannot
- * write. */
-const char *nav_json_real(double v, const char *fmt, char buf[32]);
 
 #endif

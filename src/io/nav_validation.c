@@ -8,6 +8,7 @@
 #include "core/nav_error.h"
 #include "io/nav_output.h"
 #include "grid/nav_geometry.h"
+#include "physics/heat/nav_heat.h" /* the analytic temperature of the heat-wave verification */
 
 extern const char nav_data_ghia1982_csv[];
 extern const char nav_data_ghia1982_flags_csv[];
@@ -44,10 +45,10 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   nav_real *local = malloc((size_t)lb->ntot * sizeof *local);
   double *block = malloc(nb * sizeof *block), *global = root ? malloc(ng * sizeof *global) : NULL;
   nav_err e = local && block && (global || !root) ? NAV_OK : NAV_ERR_MEMORY;
-  const int last = f->T ? f->dim : f->dim - 1; /* c == dim: the temperature */
+  const int last = f->scalar.T ? f->dim : f->dim - 1; /* c == dim: the temperature */
   for (int c = -1; c <= last && e == NAV_OK; c++) {
     nav_real **dst = c < 0 ? &h->p : c == f->dim ? &h->T : &h->u[c];
-    const nav_real *src = c < 0 ? f->p : c == f->dim ? f->T : f->u[c];
+    const nav_real *src = c < 0 ? f->p : c == f->dim ? f->scalar.T : f->u[c];
     e = nav_host_gather(f, src, local, block, global, gb, dst);
   }
   /* the values on inflow and outflow faces (solvers/nav_open.h), for the ghosts below */
@@ -67,7 +68,7 @@ nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h) {
   if (!root) return NAV_OK;
   /* the ghosts of the global grid, as one block would have them */
   NAV_CALL(nav_fill_velocity_ghosts(&nav_kernel_ops_cpu, gb, NULL, &vbc, h->u));
-  if (h->T) NAV_CALL(nav_fill_temperature_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->tbc, h->T));
+  if (h->T) NAV_CALL(nav_fill_temperature_ghosts(&nav_kernel_ops_cpu, gb, NULL, &f->scalar.tbc, h->T));
   return nav_fill_scalar_ghosts(&nav_kernel_ops_cpu, gb, NULL, (const nav_scalar_bc(*)[2])f->pbc, h->p);
 }
 
@@ -80,38 +81,8 @@ void nav_host_fields_free(nav_host_fields *h) {
   memset(h, 0, sizeof *h);
 }
 
-/* Position of index i (ghosts -1 and n included) along d: face if staggered, else centre. */
-static double nav_coord(const nav_flow *f, int d, int i, int staggered) {
-  const int n = f->n[d];
-  double face = i < 0 ? f->xf[d][0] - f->w[d][-1] : i <= n ? f->xf[d][i] : f->xf[d][n] + f->w[d][n];
-  return staggered ? face : face + 0.5 * f->w[d][i];
-}
-
 double nav_host_interpolate(const nav_flow *f, const nav_host_fields *h, int c, const double x[3]) {
-  int i0[3] = {0, 0, 0};
-  double t[3] = {0, 0, 0};
-  for (int d = 0; d < f->dim; d++) {
-    const int st = d == c;
-    int lo = -1;
-    const int hi = f->n[d]; /* points -1..n have positions (ghosts included) */
-    while (lo + 1 < hi && nav_coord(f, d, lo + 1, st) <= x[d]) lo++;
-    const double a = nav_coord(f, d, lo, st), b = nav_coord(f, d, lo + 1, st);
-    i0[d] = lo;
-    t[d] = fmin(fmax((x[d] - a) / (b - a), 0), 1);
-  }
-  const nav_real *q = c < 0 ? h->p : h->u[c];
-  const nav_box *bx = &h->box;
-  double v = 0;
-  const int kmax = f->dim == 3 ? 2 : 1;
-  for (int dk = 0; dk < kmax; dk++)
-    for (int dj = 0; dj < 2; dj++)
-      for (int di = 0; di < 2; di++) {
-        const double wt = (di ? t[0] : 1 - t[0]) * (dj ? t[1] : 1 - t[1]) * (f->dim == 3 ? (dk ? t[2] : 1 - t[2]) : 1);
-        const nav_idx p =
-            bx->off + (i0[0] + di) * bx->st[0] + (i0[1] + dj) * bx->st[1] + (f->dim == 3 ? (i0[2] + dk) * bx->st[2] : 0);
-        v += wt * q[p];
-      }
-  return v;
+  return nav_host_interpolate_grid(f->dim, f->n, f->xf, f->w, h, c, x);
 }
 
 /* Is (re, profile, coord) flagged SUSPECT_EXCLUDE? */
@@ -165,7 +136,7 @@ static int nav_error_norms(const nav_flow *f, const nav_host_fields *h, int c, d
         const int ijk[3] = {i, j, k};
         double x[3] = {0, 0, 0}, ex;
         int has;
-        for (int d = 0; d < f->dim; d++) x[d] = nav_coord(f, d, ijk[d], d == c);
+        for (int d = 0; d < f->dim; d++) x[d] = nav_host_coord(f->n, f->xf, f->w, d, ijk[d], d == c);
         if (c < 0)
           nav_flow_exact_temperature(f->cfg, x, f->t, &ex, &has);
         else
@@ -224,6 +195,7 @@ nav_err nav_validate(nav_flow *f, const nav_host_fields *h, nav_validation *v) {
     v->t_err_rms = sqrt(tsum / (double)tcount);
   }
   if (strcmp(cfg->turbulence_model, "off")) return NAV_OK; /* the laminar analytic fields are only a start then */
+  if (cfg->nbodies > 0) return NAV_OK; /* a uniform initial stream is no solution around a body */
   for (int c = 0; c < f->dim; c++)
     if (!nav_error_norms(f, h, c, &v->err_max, &sum, &count)) return NAV_OK;
   v->analytic = 1;

@@ -14,22 +14,14 @@
 
 #include <stdio.h>
 
+#include "grid/nav_host_fields.h"
 #include "solvers/nav_flow.h"
-
-typedef struct nav_host_fields {
-  nav_box box;          /* layout of the GLOBAL grid (no metric arrays) */
-  nav_real *u[3], *p;   /* host copies of the global fields on rank 0, ghosts included (filled as
-                           one block would have them); NULL on the other ranks */
-  nav_real *T;          /* the temperature likewise (NULL without one) */
-  nav_real *open[3][3]; /* the plane arrays of inflow and outflow faces likewise (solvers/nav_open.h) */
-} nav_host_fields;
 
 /* Gather the fields of every rank into global host copies on rank 0. Collective. */
 nav_err nav_host_fields_fetch(nav_flow *f, nav_host_fields *h);
 void nav_host_fields_free(nav_host_fields *h);
 
-/* Value of the staggered component c (c < 0: pressure) at position x by bilinear/trilinear
- * interpolation between the points that surround it (ghosts included). */
+/* nav_host_interpolate_grid (grid/nav_host_fields.h) on the grid of f. */
 double nav_host_interpolate(const nav_flow *f, const nav_host_fields *h, int c, const double x[3]);
 
 typedef struct nav_validation {

@@ -70,7 +70,7 @@ static nav_err nav_ac_level_coarse(nav_flow *f, nav_ac_level *L, nav_level *pl) 
   }
   nav_real **q[5] = {&L->p, &L->p0, &L->rc, &L->fp, &L->sp};
   for (int i = 0; i < 5; i++) NAV_CALL(nav_ac_alloc(ops, L->box, q[i]));
-  if (f->T) {
+  if (f->scalar.T) {
     nav_real **t[5] = {&L->T, &L->T0, &L->rT, &L->fT, &L->sT};
     for (int i = 0; i < 5; i++) NAV_CALL(nav_ac_alloc(ops, L->box, t[i]));
     nav_temperature_bc_from_config(f->cfg, pl->w, pl->N, &L->tbc);
@@ -92,10 +92,10 @@ static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
   L0->p = f->p;
   L0->p0 = f->div;
   L0->rc = f->rhs_old[0];
-  L0->T = f->T;
-  L0->T0 = f->T_prev;
-  L0->rT = f->rhs_T;
-  L0->tbc = f->tbc;
+  L0->T = f->scalar.T;
+  L0->T0 = f->scalar.T_prev;
+  L0->rT = f->scalar.rhs_T;
+  L0->tbc = f->scalar.tbc;
   ac->nlev = 1;
   const int want = f->cfg->ac_levels > 0 ? f->cfg->ac_levels : NAV_AC_MAX_LEVELS;
   nav_psolver *ps = f->poisson;
@@ -124,17 +124,17 @@ nav_err nav_ac_create(nav_flow *f) {
   memset(ac->vbc0.wall_velocity, 0, sizeof ac->vbc0.wall_velocity);
   double lmin = fmin(c->lx, c->ly);
   if (f->dim == 3) lmin = fmin(lmin, c->lz);
-  const double nu = fmax(c->nu, f->T ? c->diffusivity : 0);
+  const double nu = fmax(c->nu, f->scalar.T ? c->diffusivity : 0);
   ac->u_floor = nu / lmin;
   ac->nu = nu;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
       if (c->bc[d][s] == NAV_BC_WALL)
         for (int k = 0; k < f->dim; k++) ac->u_floor = fmax(ac->u_floor, fabs(c->wall_velocity[d][s][k]));
-  if (f->T) {
+  if (f->scalar.T) {
     const double b = sqrt(c->buoyancy[0] * c->buoyancy[0] + c->buoyancy[1] * c->buoyancy[1] +
                           c->buoyancy[2] * c->buoyancy[2]);
-    ac->u_floor = fmax(ac->u_floor, sqrt(b * f->t_scale * lmin));
+    ac->u_floor = fmax(ac->u_floor, sqrt(b * f->scalar.t_scale * lmin));
   }
   ac->cycle = c->ac_cycle[0];
   for (int d = 0; d < f->dim; d++)
@@ -195,7 +195,7 @@ static nav_err nav_ac_max(nav_flow *f, const nav_box *b, nav_real *const *x, int
 static nav_err nav_ac_fill(nav_flow *f, nav_ac_level *L) {
   NAV_CALL(nav_fill_velocity_ghosts(f->ops, L->box, L->halo, &f->vbc, L->u));
   NAV_CALL(nav_fill_scalar_ghosts(f->ops, L->box, L->halo, (const nav_scalar_bc(*)[2])f->pbc, L->p));
-  if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, L->box, L->halo, &L->tbc, L->T));
+  if (f->scalar.T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, L->box, L->halo, &L->tbc, L->T));
   return NAV_OK;
 }
 
@@ -205,13 +205,13 @@ static nav_err nav_ac_rhs(nav_flow *f, nav_ac_level *L) {
   const nav_kernel_ops *ops = f->ops;
   const nav_config *c = f->cfg;
   NAV_CALL(ops->momentum_rhs(L->box, L->u, (nav_real)c->nu, L->r));
-  if (f->T) {
+  if (f->scalar.T) {
     const nav_real coef[3] = {(nav_real)c->buoyancy[0], (nav_real)c->buoyancy[1], (nav_real)c->buoyancy[2]};
     NAV_CALL(ops->scalar_rhs(L->box, L->u, L->T, (nav_real)c->diffusivity, L->rT));
     NAV_CALL(ops->buoyancy(L->box, L->T, coef, (nav_real)c->t_ref, L->r));
     if (L->fT) NAV_CALL(ops->axpby(L->box, 1, L->fT, 1, L->rT));
   }
-  if (L->a.diss > 0) NAV_CALL(ops->ac_dissipation(L->box, L->u, f->T ? L->T : NULL, L->a.diss, L->r, L->rT));
+  if (L->a.diss > 0) NAV_CALL(ops->ac_dissipation(L->box, L->u, f->scalar.T ? L->T : NULL, L->a.diss, L->r, L->rT));
   if (L->f[0])
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(L->box, 1, L->f[k], 1, L->r[k]));
   return NAV_OK;
@@ -225,7 +225,7 @@ static nav_err nav_ac_smooth(nav_flow *f, nav_ac_level *L, double *raw) {
   const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
   for (int k = 0; k < f->dim; k++) NAV_CALL(ops->copy(L->u0[k], L->u[k], bytes));
   NAV_CALL(ops->copy(L->p0, L->p, bytes));
-  if (f->T) NAV_CALL(ops->copy(L->T0, L->T, bytes));
+  if (f->scalar.T) NAV_CALL(ops->copy(L->T0, L->T, bytes));
   const int m = f->cfg->ac_stages;
   f->ac->work += nav_ac_cells(b) / nav_ac_cells(&f->box);
   for (int s = 0; s < m; s++) {
@@ -237,7 +237,7 @@ static nav_err nav_ac_smooth(nav_flow *f, nav_ac_level *L, double *raw) {
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, L->halo, (const nav_scalar_bc(*)[2])f->pbc, L->p));
     NAV_CALL(ops->ac_momentum(b, L->u, L->u0, L->r, L->p, &L->a, measure ? &rm : NULL));
     NAV_CALL(nav_fill_velocity_ghosts(ops, b, L->halo, &f->vbc, L->u));
-    if (f->T) NAV_CALL(nav_fill_temperature_ghosts(ops, b, L->halo, &L->tbc, L->T));
+    if (f->scalar.T) NAV_CALL(nav_fill_temperature_ghosts(ops, b, L->halo, &L->tbc, L->T));
     if (measure) {
       raw[0] = rm;
       raw[1] = rc[0];
@@ -265,11 +265,11 @@ static nav_err nav_ac_restrict_state(nav_flow *f, nav_ac_level *L, nav_ac_level 
   const size_t bytes = (size_t)C->box->ntot * sizeof(nav_real);
   NAV_CALL(ops->ac_restrict_faces(L->box, L->u, C->box, C->u));
   NAV_CALL(ops->restrict_residual(L->box, L->p, C->box, C->p));
-  if (f->T) NAV_CALL(ops->restrict_residual(L->box, L->T, C->box, C->T));
+  if (f->scalar.T) NAV_CALL(ops->restrict_residual(L->box, L->T, C->box, C->T));
   NAV_CALL(nav_ac_fill(f, C));
   for (int k = 0; k < f->dim; k++) NAV_CALL(ops->copy(C->s[k], C->u[k], bytes));
   NAV_CALL(ops->copy(C->sp, C->p, bytes));
-  if (f->T) NAV_CALL(ops->copy(C->sT, C->T, bytes));
+  if (f->scalar.T) NAV_CALL(ops->copy(C->sT, C->T, bytes));
   return NAV_OK;
 }
 
@@ -283,7 +283,7 @@ static nav_err nav_ac_correct(nav_flow *f, nav_ac_level *C, nav_ac_level *L) {
   NAV_CALL(ops->axpby(C->box, 1, C->p, -1, C->sp));
   NAV_CALL(nav_fill_scalar_ghosts(ops, C->box, C->halo, (const nav_scalar_bc(*)[2])f->pbc, C->sp));
   NAV_CALL(ops->prolong_add(C->box, C->sp, L->box, L->p));
-  if (f->T) {
+  if (f->scalar.T) {
     NAV_CALL(ops->axpby(C->box, 1, C->T, -1, C->sT));
     NAV_CALL(nav_fill_temperature_ghosts(ops, C->box, C->halo, &C->tbc0, C->sT));
     NAV_CALL(ops->prolong_add(C->box, C->sT, L->box, L->T));
@@ -318,7 +318,7 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, -1, C->r[k], 1, C->f[k]));
     NAV_CALL(ops->restrict_residual(L->box, L->rc, C->box, C->fp));
     NAV_CALL(ops->axpby(C->box, -1, C->rc, 1, C->fp));
-    if (f->T) {
+    if (f->scalar.T) {
       NAV_CALL(ops->restrict_residual(L->box, L->rT, C->box, C->fT));
       NAV_CALL(ops->axpby(C->box, -1, C->rT, 1, C->fT));
     }
@@ -351,7 +351,7 @@ static nav_err nav_ac_norms(nav_flow *f, double *raw, double umax, double *res) 
             "[run] ac_cfl", f->step + 1);
   res[0] = umax > 0 ? raw[0] / umax : raw[0];
   res[1] = raw[1];
-  res[2] = f->T && f->t_scale > 0 ? raw[2] / f->t_scale : 0;
+  res[2] = f->scalar.T && f->scalar.t_scale > 0 ? raw[2] / f->scalar.t_scale : 0;
   return NAV_OK;
 }
 
@@ -370,7 +370,7 @@ static nav_err nav_ac_nested(nav_flow *f) {
     nav_ac_level *L = &ac->lev[l];
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->set(L->box, L->f[k], 0));
     NAV_CALL(ops->set(L->box, L->fp, 0));
-    if (f->T) NAV_CALL(ops->set(L->box, L->fT, 0));
+    if (f->scalar.T) NAV_CALL(ops->set(L->box, L->fT, 0));
     for (int it = 0; it < NAV_AC_NESTED_MAX; it++) {
       double umax, raw[3] = {0, 0, 0}, res[3];
       NAV_CALL(nav_ac_max(f, L->box, L->u, f->dim, &umax));
@@ -414,7 +414,7 @@ nav_err nav_ac_step(nav_flow *f, int diagnose) {
     for (int d = 0; d < f->dim; d++)
       ac->rate_max += (umax + sqrt(umax * umax + beta2)) * ac->rh_max[d] +
                       2 * ac->nu * ac->rh_max[d] * ac->rh_max[d];
-    if (f->T) NAV_CALL(nav_heat_diagnose(f));
+    NAV_CALL(nav_models_diagnose_pseudo(&f->models, nav_flow_view_sync(f))); /* the temperature's monitors */
   }
   return NAV_OK;
 }

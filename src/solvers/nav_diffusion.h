@@ -38,10 +38,11 @@
  * tangential Neumann; periodic wrap) and one for the temperature (fixed: Dirichlet, flux:
  * Neumann). The adaptive dt comes from the CFL number alone (nav_flow_dt): the first step takes
  * the explicit limit, then dt grows by at most NAV_DIFFUSION_DT_GROWTH per step up to cfl / max
- * sum_d |u_d| / h_d. The state of a run (nav_flow_state) gains the last increments du, dT and phi
+ * sum_d |u_d| / h_d. The state of a run (nav_flow_state) gains the last increments du and phi (and the
+ * temperature model its dT, physics/heat/nav_heat.h)
  * (warm starts of the next solves, so restarts are bit for bit).
  *
- * The response to a unit mean pressure gradient (forcing = flow_rate, nav_drive.h): the velocity
+ * The response to a unit mean pressure gradient (forcing = flow_rate, physics/drive/nav_drive.h): the velocity
  * increment of a uniform body force e_c over one step, with the operator and the homogeneous
  * boundary conditions of the increments,
  *   r - theta dt V_diag(r) = dt e_c,
@@ -52,6 +53,7 @@
 
 #include "core/nav_config.h"
 #include "navier/nav_types.h"
+#include "physics/nav_model.h"
 #include "solvers/poisson/nav_psolver.h"
 
 struct nav_flow;
@@ -62,10 +64,9 @@ struct nav_flow;
 typedef struct nav_diffusion {
   int implicit;          /* [time] diffusion = implicit */
   nav_psolver *solver[3];  /* Helmholtz solvers of the velocity components (implicit) */
-  nav_psolver *solver_T;   /* ... of the temperature (implicit with a temperature) */
-  nav_real *du[3], *dT;    /* the last increments u* - u^n, T^{n+1} - T^n (state) */
+  nav_real *du[3];         /* the last increments u* - u^n (state) */
   nav_real *phi;           /* the last pressure increment (state) */
-  nav_real *rhs[3], *rhs_T; /* right-hand sides of the solves (work) */
+  nav_real *rhs[3];        /* right-hand sides of the solves (work) */
   nav_real *nut;           /* eddy viscosity at the cells, ghosts filled (NULL: none) */
   nav_real *kf[3];         /* nu + nu_t at the faces of each component, ghosts filled (NULL: no nu_t) */
   double nu_max;           /* max of nu + nu_t (explicit time-step limit) */
@@ -89,16 +90,13 @@ nav_err nav_diffusion_viscosity_changed(struct nav_flow *f);
 /* Explicit diffusion with nu_t: rhs += V(u) (both parts; f->u ghosts filled). */
 nav_err nav_diffusion_explicit(struct nav_flow *f, nav_real *const *rhs);
 /* Implicit diffusion: the predictor of nav_flow_step, u^n -> u* (ghosts NOT filled) and T^n ->
- * T^{n+1} (ghosts filled), with the AB2 weights ca, cb of H^n, H^{n-1}; swaps the AB2 histories.
- * Collective. */
-nav_err nav_diffusion_predict(struct nav_flow *f, double dt, double ca, double cb);
+ * T^{n+1} (ghosts filled), with the AB2 weights si->ca, si->cb of H^n, H^{n-1}, the models' rhs hooks
+ * on v (synced) adding to H^n; swaps the AB2 histories. Collective. */
+nav_err nav_diffusion_predict(struct nav_flow *f, nav_flow_view *v, const nav_step_info *si);
 /* Implicit diffusion: the response r to a unit mean pressure gradient along c over the last step
  * (theta of the last nav_diffusion_predict, dt) and its bulk velocity (see above); *r is backend
  * memory owned by f->diff, valid until the next call. Collective. */
 nav_err nav_diffusion_response(struct nav_flow *f, int c, double dt, const nav_real **r, double *bulk);
-/* The options of the Helmholtz solves of implicit diffusion (multigrid V(2,2) cycles to
- * diffusion_tolerance, cell-centred; the caller sets staggered). Not collective. */
-void nav_diffusion_options(const nav_config *cfg, nav_psolver_options *po);
 /* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa). */
 double nav_diffusion_max_diffusivity(const struct nav_flow *f);
 

@@ -12,7 +12,6 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 #include "grid/nav_spacing.h"
-#include "physics/nav_turbulence.h"
 #include "solvers/nav_open.h"
 
 /* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
@@ -130,6 +129,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   f->cfg = cfg;
   f->ops = ops;
   f->dim = cfg->dim;
+  nav_models_select(cfg, &f->models); /* the active models (their create comes after the solver's set-up) */
   const int nn[3] = {cfg->nx, cfg->ny, cfg->dim == 3 ? cfg->nz : 1};
   if (!strcmp(cfg->initial, "abc"))
     NAV_CHECK(cfg->lx == cfg->ly && cfg->ly == cfg->lz, NAV_ERR_INPUT,
@@ -207,11 +207,10 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   f->change = -1;
   NAV_CALL(nav_open_create(f));
   NAV_CALL(nav_flow_initial(f));
-  NAV_CALL(nav_drive_diagnose(f)); /* the monitors of the initial state */
-  NAV_CALL(nav_heat_create(f));
   NAV_CALL(nav_diffusion_create(f));
-  NAV_CALL(nav_turbulence_create(f));
-  NAV_CALL(nav_body_create(f));
+  NAV_CALL(nav_models_create(&f->models, nav_flow_view_sync(f)));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_START));
+  NAV_CALL(nav_models_diagnose(&f->models, nav_flow_view_sync(f))); /* the monitors of the initial state */
   NAV_CALL(nav_ac_create(f));
   return nav_flow_guess_create(f);
 }
@@ -219,10 +218,8 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
 void nav_flow_destroy(nav_flow *f) {
   if (!f->ops) return;
   nav_ac_destroy(f);
-  nav_turbulence_destroy(f);
-  nav_body_destroy(f);
+  nav_models_destroy(&f->models, nav_flow_view_sync(f));
   nav_diffusion_destroy(f);
-  nav_heat_destroy(f);
   nav_open_destroy(f);
   nav_psolver_destroy(f->poisson);
   for (int c = 0; c < f->dim; c++) {
@@ -266,11 +263,11 @@ nav_err nav_flow_check(nav_flow *f) {
 /* The predictor in one pass (ops->momentum_advance) where nothing is added to N(u^n) between
  * momentum_rhs and advance and no one keeps the flow's array pointers across steps (the pass
  * rotates u, rhs and rhs_old): constant viscosity with explicit diffusion (no f->diff: nu_t, or
- * implicit), no temperature (buoyancy), no mean pressure gradient (nav_drive_force), no inflow or
+ * implicit), no temperature (buoyancy), no model that adds to N(u) (nav_models_rhs_on), no inflow or
  * outflow faces (nav_open_advance reads u^n in between), not artificial compressibility (nav_ac.c
  * keeps the pointers). The one place that states the condition. */
 static int nav_flow_fused(const nav_flow *f) {
-  if (f->diff || f->T || f->ac || !strcmp(f->cfg->forcing, "pressure_gradient")) return 0;
+  if (f->diff || f->ac || nav_models_rhs_on(&f->models)) return 0;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
       if (f->cfg->bc[d][s] == NAV_BC_INFLOW || f->cfg->bc[d][s] == NAV_BC_OUTFLOW) return 0;
@@ -312,7 +309,6 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
   if (diagnose) {
     for (int c = 0; c < f->dim; c++) NAV_CALL(ops->copy(f->u_prev[c], f->u[c], bytes));
-    if (f->T) NAV_CALL(ops->copy(f->T_prev, f->T, bytes));
   }
   /* u* = u + a N(u^n) + c N(u^{n-1}): variable-step AB2, forward Euler at the first step */
   nav_profile_enter(NAV_PHASE_PREDICTOR);
@@ -320,8 +316,12 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   const nav_real ca = (nav_real)(dt * (1 + 0.5 * omega)), cb = (nav_real)(-dt * 0.5 * omega);
   nav_profile_work(NAV_PHASE_PREDICTOR);
   const int implicit = f->diff && f->diff->implicit;
+  /* the implicit weight: backward Euler for the first steps (nav_diffusion.h), then diffusion_theta */
+  const double theta = !implicit ? 0 : f->step < NAV_DIFFUSION_EULER_STEPS ? 1.0 : f->cfg->diffusion_theta;
+  const nav_step_info si = {.dt = dt, .ca = ca, .cb = cb, .pdt = implicit ? 0 : dt, .implicit = implicit,
+                            .theta = theta, .diagnose = diagnose};
   if (implicit) {
-    NAV_CALL(nav_diffusion_predict(f, dt, ca, cb));
+    NAV_CALL(nav_diffusion_predict(f, nav_flow_view_sync(f), &si));
     goto project;
   }
   if (nav_flow_fused(f)) {
@@ -338,13 +338,9 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   }
   NAV_CALL(ops->momentum_rhs(b, f->u, f->diff ? 0 : (nav_real)f->cfg->nu, f->rhs));
   if (f->diff) NAV_CALL(nav_diffusion_explicit(f, f->rhs)); /* nu + nu_t in stress form */
-  if (f->T) { /* S(T^n) with u^n, and the force of T^n in N(u^n) */
-    const nav_real coef[3] = {(nav_real)f->cfg->buoyancy[0], (nav_real)f->cfg->buoyancy[1],
-                              (nav_real)f->cfg->buoyancy[2]};
-    NAV_CALL(ops->scalar_rhs(b, f->u, f->T, (nav_real)f->cfg->diffusivity, f->rhs_T));
-    NAV_CALL(ops->buoyancy(b, f->T, coef, (nav_real)f->cfg->t_ref, f->rhs));
-  }
-  NAV_CALL(nav_drive_force(f));   /* a mean pressure gradient (nav_drive.h) */
+  /* the models' terms of N(u^n) (a Boussinesq force, a mean pressure gradient) and their explicit parts
+   * (a transported temperature to T^{n+1}) */
+  NAV_CALL(nav_models_rhs(&f->models, nav_flow_view_sync(f), &si));
   NAV_CALL(nav_open_advance(f, dt)); /* outflow faces to t^{n+1}, flux correction (nav_open.h) */
   NAV_CALL(ops->advance(b, f->u, f->rhs, f->rhs_old, ca, cb));
   for (int c = 0; c < f->dim; c++) { /* N(u^n) becomes the previous step's */
@@ -352,19 +348,10 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     f->rhs[c] = f->rhs_old[c];
     f->rhs_old[c] = tmp;
   }
-  if (f->T) { /* T^{n+1} = T^n + a S^n + c S^{n-1} */
-    NAV_CALL(ops->axpby(b, ca, f->rhs_T, 1, f->T));
-    if (cb != 0) NAV_CALL(ops->axpby(b, cb, f->rhs_T_old, 1, f->T));
-    nav_real *tmp = f->rhs_T;
-    f->rhs_T = f->rhs_T_old;
-    f->rhs_T_old = tmp;
-    NAV_CALL(nav_fill_temperature_ghosts(ops, b, f->halo, &f->tbc, f->T));
-  }
 project:
-  NAV_CALL(nav_drive_hold(f, dt)); /* flow_rate: the mean pressure gradient that holds the bulk velocity */
-  /* immersed bodies: direct forcing of u* (nav_body.h); the explicit predictor lacks grad p^n, the
-   * implicit one has grad p^{n-1/2} */
-  NAV_CALL(nav_body_force(f, dt, implicit ? 0 : dt, diagnose));
+  /* the models' forcing of u* (a held flow rate, immersed bodies): the explicit predictor lacks grad p^n
+   * (si.pdt = dt), the implicit one has grad p^{n-1/2} (0) */
+  NAV_CALL(nav_models_force(&f->models, nav_flow_view_sync(f), &si));
   /* u*'s ghosts for its divergence only (the correction reads its owned faces, and the fill after it all) */
   NAV_CALL(nav_fill_velocity_normal_ghosts(ops, b, f->halo, &f->vbc, f->u));
   /* L p = div u* / dt; u = u* - dt grad p (implicit: the increment phi, p += phi) */
@@ -407,7 +394,9 @@ project:
     NAV_CALL(ops->axpby(b, 1, q, 1, f->p));
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
   }
-  NAV_CALL(nav_turbulence_step(f, dt, diagnose)); /* k, omega with u^{n+1}; nu_t of the next step */
+  /* the models after the projection (k, omega with u^{n+1}; statistics), then nu_t of the next step */
+  NAV_CALL(nav_models_after_projection(&f->models, nav_flow_view_sync(f), &si));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_STEP));
   nav_profile_enter(NAV_PHASE_OTHER);
   f->dt_old = dt;
   f->t += dt;
@@ -429,19 +418,8 @@ project:
       umax = fmax(umax, v[1]);
     }
     f->change = umax > 0 ? dmax / (dt * umax) : 0;
-    NAV_CALL(nav_drive_diagnose(f));
-    if (f->T) {
-      double d, m;
-      int bad;
-      NAV_CALL(ops->max_abs_diff(b, f->T, f->T_prev, &d, &m, &bad));
-      double v[3] = {d, m, bad};
-      nav_reduce_max(f->comm, v, 3);
-      NAV_CHECK(!v[2], NAV_ERR_BLOWUP, "the temperature is NaN or Inf after step %ld (time %.6g)", f->step, f->t);
-      const double scale = f->t_scale > 0 ? f->t_scale : v[1];
-      if (scale > 0) f->change = fmax(f->change, v[0] / (dt * scale));
-      NAV_CALL(nav_heat_diagnose(f));
-    }
-    if (f->turb) f->change = fmax(f->change, f->turb->change);
+    NAV_CALL(nav_models_diagnose(&f->models, nav_flow_view_sync(f))); /* the models' monitors */
+    NAV_CALL(nav_models_change(&f->models, nav_flow_view_sync(f), dt, &f->change));
   }
   return NAV_OK;
 }

@@ -13,15 +13,14 @@
  * dt = min(cfl / max sum_d |u_d|/h_d, fourier / (max(nu, kappa) max sum_d 1/h_d^2)) or fixed.
  * [time] diffusion = implicit and a variable viscosity nu + nu_t: nav_diffusion.h (Crank-Nicolson
  * for the viscous and heat diffusion, incremental pressure correction, dt from the CFL number).
- * With a temperature (nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
+ * With a temperature (physics/heat/nav_heat.h) N(u) also holds the Boussinesq force -b (T^n - T_ref), and T
  * is advanced by the same AB2 with S(T) = kappa lap T - div(u T) at u^n, T^n, before the
  * projection: T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ].
  * Inflow and outflow faces (nav_open.h): before the predictor the outflow face values advance
- * from u^n and are flux-corrected; the ghosts of u* and u^{n+1} come from them. Forcing
- * (nav_drive.h): a mean pressure gradient is part of N(u); a held flow rate adds G r to u*. With
- * implicit diffusion the outflow faces advance inside the predictor (nav_diffusion.h). A
- * turbulence model (physics/nav_turbulence.h) advances k and omega with u^{n+1} after the projection
- * and sets the eddy viscosity of the next step. */
+ * from u^n and are flux-corrected; the ghosts of u* and u^{n+1} come from them. With
+ * implicit diffusion the outflow faces advance inside the predictor (nav_diffusion.h).
+ * The physics models (physics/nav_model.h: a turbulence model, ...) are called through their hooks
+ * in the fixed order of nav_model.h; the step names none of them. */
 #ifndef NAV_FLOW_H
 #define NAV_FLOW_H
 
@@ -30,12 +29,10 @@
 #include "grid/nav_boundary.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_halo.h"
-#include "solvers/nav_drive.h"
 #include "solvers/nav_ac.h"
-#include "solvers/nav_heat.h"
 #include "solvers/nav_diffusion.h"
 #include "solvers/poisson/nav_psolver.h"
-#include "physics/nav_body.h"
+#include "physics/nav_model.h"
 
 typedef struct nav_flow {
   const nav_config *cfg;
@@ -67,14 +64,9 @@ typedef struct nav_flow {
   double max_div;       /* max |div u| after the last diagnosed step */
   double change;        /* max|u^{n+1} - u^n| / (dt max|u|), when measured (else -1); with a temperature
                            also max|T^{n+1} - T^n| / (dt t_scale), whichever is larger */
-  /* temperature (nav_heat.h): NULL pointers when [temperature] model = off. The state of the
-   * run is u, rhs_old, p, T and rhs_T_old (with t, step and dt_old). */
-  nav_real *T, *rhs_T, *rhs_T_old, *T_prev;
-  nav_temperature_bc tbc;
-  double t_scale;       /* temperature scale of the steady-state change */
-  nav_heat_diag heat;   /* monitors of the last diagnosed step */
-  nav_real *plane[2];   /* backend buffers of two face planes (the monitors) */
-  double *plane_host[2];
+  /* the transported scalar (the temperature): filled by the model that owns it (physics/heat), read by
+   * artificial compressibility and the output; scalar.T NULL when none */
+  nav_scalar_slot scalar;
   /* artificial compressibility (nav_ac.h): NULL with the projection */
   struct nav_ac *ac;
   double res[3];        /* its residual norms R_m, R_c, R_T of the last diagnosed iteration */
@@ -82,10 +74,10 @@ typedef struct nav_flow {
   /* inflow and outflow faces (nav_open.h): the plane arrays (NULL where a direction has none) */
   nav_real *open[3][3];
   double outflow_speed; /* U_c of the last step */
-  nav_drive_diag drive; /* forcing and wall monitors (nav_drive.h) of the last diagnosed step */
   nav_diffusion *diff;  /* implicit diffusion and variable viscosity (nav_diffusion.h); NULL: explicit, nu constant */
-  struct nav_turbulence *turb; /* the k-omega SST model (physics/nav_turbulence.h); NULL: [turbulence] model = off */
-  struct nav_body *body; /* immersed bodies (physics/nav_body.h); NULL: none */
+  nav_model_set models;  /* the active physics models (physics/nav_model.h), in registry order */
+  nav_flow_view view;    /* what the models see of this flow (nav_flow_view_sync refreshes it) */
+  double max_diffusivity; /* the largest diffusivity of the transported scalars (the models raise it) */
   /* a pressure solve whose NaN/Inf check of div u* is deferred (nav_psolver_deferred_bad): its step
    * (1-based, as the blow-up message counts), time and dt, for the message of nav_flow_dt/check */
   long deferred_step;
@@ -121,11 +113,8 @@ nav_err nav_flow_max_abs_pressure(nav_flow *f, double *pmax);
 /* The state of a run (nav_flow_state.c): every array whose values the next steps read, by name,
  * in a fixed order. A checkpoint is these arrays (interior points, global order) plus t, step and
  * dt_old; ghosts are refilled from them by nav_flow_state_restored. */
-#define NAV_FLOW_MAX_STATE 24
-typedef struct nav_flow_array {
-  const char *name; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old" */
-  nav_real *data;   /* backend memory, one block array (f->box) */
-} nav_flow_array;
+#define NAV_FLOW_MAX_STATE NAV_STATE_MAX
+typedef nav_state_array nav_flow_array; /* "u", "v", "w", "rhs_old_u", ..., "p", "T", "rhs_T_old"; then the models' */
 /* Fill a[] with the state arrays (the current pointers: the AB2 history swaps every step);
  * returns their count. Not collective. */
 int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]);
@@ -137,6 +126,12 @@ nav_err nav_flow_state_restored(nav_flow *f);
  * largest |u_c| / h_c, the point that sets the CFL number. Writes "field u at face (i,j,k) =
  * (..), x = (..): value" to msg. Collective. */
 nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n);
+/* Refresh f->view (the current field pointers, time and step) before a round of model hooks. Not collective. */
+nav_flow_view *nav_flow_view_sync(nav_flow *f);
+/* The models' nu_t (their viscosity hooks, physics/nav_model.h) at `when`: then the explicit limit
+ * nu_max and, as nav_diffusion_viscosity_changed, the ghosts, face viscosities and solver
+ * coefficients. Nothing without a viscous model. Collective. */
+nav_err nav_flow_viscosity(nav_flow *f, nav_viscosity_when when);
 
 /* Analytic velocity of the initial condition at time t (taylor_green, abc, uniform, shear_wave): *has = 0 if
  * none. */

@@ -7,15 +7,15 @@
  * step's pressure where that start is extrapolated (p_old, nav_flow.c). Only interior
  * points are state: the kernels write and read the history at interior points only, and the
  * ghosts of u and p are functions of the interior points (halo exchange, boundary conditions).
- * With a temperature, T and its history rhs_T_old too. A new transported field adds its array and
- * its history here, one line each, and its ghost fill to nav_flow_state_restored. */
+ * Then the solver's inflow/outflow planes and implicit increments, then the models' arrays in registry
+ * order (their state hook, physics/nav_model.h: the temperature T and its history rhs_T_old, k and
+ * omega, ...); a model refills its ghosts in its restored hook. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/nav_error.h"
-#include "physics/nav_turbulence.h"
 #include "solvers/nav_flow.h"
 
 int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
@@ -27,10 +27,6 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
     a[n++] = (nav_flow_array){hname[c], f->rhs_old[c]};
   a[n++] = (nav_flow_array){"p", f->p};
   if (f->p_old) a[n++] = (nav_flow_array){"p_old", f->p_old}; /* the extrapolated guess's p^{n-1} */
-  if (f->T) { /* the temperature and its AB2 history */
-    a[n++] = (nav_flow_array){"T", f->T};
-    a[n++] = (nav_flow_array){"rhs_T_old", f->rhs_T_old};
-  }
   static const char *const oname[3][3] = {
       {"open_x_u", "open_x_v", "open_x_w"}, {"open_y_u", "open_y_v", "open_y_w"}, {"open_z_u", "open_z_v", "open_z_w"}};
   for (int d = 0; d < 3; d++) /* inflow and outflow faces: the values on them (nav_open.h) */
@@ -41,25 +37,17 @@ int nav_flow_state(nav_flow *f, nav_flow_array a[NAV_FLOW_MAX_STATE]) {
     for (int c = 0; c < f->dim; c++)
       a[n++] = (nav_flow_array){dname[c], f->diff->du[c]};
     a[n++] = (nav_flow_array){"phi", f->diff->phi};
-    if (f->T) a[n++] = (nav_flow_array){"dT", f->diff->dT};
   }
-  if (f->turb) { /* k, omega and the warm starts of their solves (nav_turbulence.h) */
-    a[n++] = (nav_flow_array){"k", f->turb->k};
-    a[n++] = (nav_flow_array){"omega", f->turb->w};
-    a[n++] = (nav_flow_array){"dk", f->turb->dk};
-    a[n++] = (nav_flow_array){"domega", f->turb->dw};
-    a[n++] = (nav_flow_array){"nut", f->diff->nut}; /* relaxed: not a function of the rest */
-  }
-  return n;
+  return nav_models_state(&f->models, a, n); /* the models' (nav_model.h): k, omega, ... */
 }
 
 nav_err nav_flow_state_restored(nav_flow *f) {
   NAV_CALL(nav_fill_velocity_ghosts(f->ops, &f->box, f->halo, &f->vbc, f->u));
   NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p));
-  if (f->T) NAV_CALL(nav_fill_temperature_ghosts(f->ops, &f->box, f->halo, &f->tbc, f->T));
   if (f->diff && f->diff->implicit)
     NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->diff->phi));
-  NAV_CALL(nav_turbulence_restored(f)); /* ghosts of k, omega and nu_t */
+  NAV_CALL(nav_models_restored(&f->models, nav_flow_view_sync(f)));
+  NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_RESTART)); /* nu_t is state: its ghosts */
   f->change = -1;
   return NAV_OK;
 }

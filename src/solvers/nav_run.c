@@ -16,7 +16,6 @@
 #include "core/nav_timer.h"
 #include "grid/nav_decomp.h"
 #include "grid/nav_reduce.h"
-#include "io/nav_channel.h"
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
 #include "io/nav_snapshot.h"
@@ -397,23 +396,17 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
       printf("steady: %.1f work units (finest-grid iterations of the pseudo-time scheme, nested start included)\n",
              s.steady_work);
   }
-  nav_body_stats body_stats[NAV_MAX_BODIES];
-  if (nav_host_fields_fetch(&f, &h) == NAV_OK && rank == 0) {
+  const nav_err e_fetch = nav_host_fields_fetch(&f, &h);
+  if (e_fetch == NAV_OK && rank == 0) {
     nav_validate(&f, &h, &v);
-    if (f.body) {
-      v.analytic = 0; /* a uniform initial stream is no solution around a body */
-      nav_body_report(&f, &h, body_stats);
-      s.bodies = body_stats;
-    }
     nav_err ew = NAV_OK;
     if (err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
     if (err == NAV_OK) err = ew;
   }
+  /* the models' reports of the end of the run (a driven channel's DIR/channel_profile.csv, ...) */
+  const nav_err e_report = nav_models_report(&f.models, nav_flow_view_sync(&f), &h, dir);
   nav_host_fields_free(&h);
-  nav_channel_diag channel; /* a driven channel: DIR/channel_profile.csv and summary "channel" */
-  const nav_err e_channel = nav_channel_profile(&f, dir, &channel);
-  if (err == NAV_OK) err = e_channel;
-  s.channel = &channel;
+  if (err == NAV_OK) err = e_report;
   err = nav_agree(&f, err);
   /* the final fields: with snapshots on, and for the figures of plots = true */
   const int plots = !strcmp(c->plots, "true");
@@ -459,13 +452,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
            c->steady_tol > 0 ? "time.steady_tol not reached" : "time.steady_tol = 0",
            c->steady_tol > 0 ? ": raise time.max_steps or time.end_time" : "");
   if (rank == 0 && v.analytic) printf("validation: analytic velocity error max %.3e, rms %.3e\n", v.err_max, v.err_rms);
-  if (rank == 0 && f.T) {
-    printf("convection:");
-    for (int m = 0; m < f.heat.nfaces; m++)
-      printf(" Nu %s %.5f,", nav_face_name(f.heat.face[m][0], f.heat.face[m][1]), f.heat.nusselt[m]);
-    printf(" u_max %.4f at y = %.4f, v_max %.4f at x = %.4f (u lx / kappa)\n", f.heat.u_max, f.heat.u_max_y,
-           f.heat.v_max, f.heat.v_max_x);
-  }
+  if (rank == 0) nav_models_log(&f.models, nav_flow_view_sync(&f)); /* the models' lines (convection) */
   if (rank == 0 && v.t_analytic)
     printf("validation: analytic temperature error max %.3e, rms %.3e\n", v.t_err_max, v.t_err_rms);
   nav_err es = nav_agree(&f, rank == 0 ? nav_summary_write(dir, &f, &s, &v) : NAV_OK);

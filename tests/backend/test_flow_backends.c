@@ -20,7 +20,6 @@
 #include "core/nav_error.h"
 #include "core/nav_timer.h"
 #include "io/nav_validation.h"
-#include "physics/nav_turbulence.h"
 #include "solvers/nav_flow.h"
 
 #define OK(call)                                                                                                     \
@@ -97,12 +96,12 @@ static int run(int argc, char **argv) {
     printf("%s: max |cuda - cpu| / max(max |cpu|, %s) = %.3e (max |cpu| %.4g)  %s\n", names[q],
            q < 3 ? "U" : q == 3 ? "U^2" : "0", rel, xmax, ok ? "ok" : "FAIL");
   }
-  if (f[0].turb) { /* the k-omega SST state (physics/nav_turbulence.h) and the eddy viscosity, every point */
+  if (nav_models_field(&f[0].models, nav_flow_view_sync(&f[0]), "k")) { /* the k-omega SST state and nu_t, every point */
     nav_real *hk[2] = {malloc(n * sizeof(nav_real)), malloc(n * sizeof(nav_real))};
     static const char *tnames[3] = {"k", "omega", "nu_t"};
     for (int q = 0; q < 3 && hk[0] && hk[1]; q++) {
       for (int k = 0; k < 2; k++) {
-        const nav_real *src = q == 0 ? f[k].turb->k : q == 1 ? f[k].turb->w : f[k].diff->nut;
+        const nav_real *src = nav_models_field(&f[k].models, nav_flow_view_sync(&f[k]), q == 0 ? "k" : q == 1 ? "omega" : "nut");
         OK(f[k].ops->to_host(hk[k], src, n * sizeof(nav_real)));
       }
       double dmax = 0, xmax = 0;

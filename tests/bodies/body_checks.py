@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks of the immersed bodies (physics/nav_body.h); each subcommand fails (exit 1) with a message.
+"""Checks of the immersed bodies (physics/bodies/nav_body.h); each subcommand fails (exit 1) with a message.
 
 usage: body_checks.py NAVIER SCRATCH CHECK [ARGS]
   errors                     bad [body.N] input exits 2 naming FILE:LINE and the key; nothing computed

@@ -1,4 +1,4 @@
-/* libFuzzer target: the polyline reader of `points` bodies (nav_geom_poly_parse, src/physics/nav_geom.h).
+/* libFuzzer target: the polyline reader of `points` bodies (nav_geom_poly_parse, src/physics/bodies/nav_geom.h).
  *
  * Input: the bytes of a points file. Properties checked beyond the sanitizers (abort on violation):
  *   - a rejected file leaves no polygon and a message that starts with the file's name;
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/nav_geom.h"
+#include "physics/bodies/nav_geom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char msg[NAV_GEOM_MSG] = "";

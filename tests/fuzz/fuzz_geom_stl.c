@@ -1,4 +1,4 @@
-/* libFuzzer target: the STL reader of `stl` bodies (nav_geom_mesh_parse, src/physics/nav_geom.h), ASCII and
+/* libFuzzer target: the STL reader of `stl` bodies (nav_geom_mesh_parse, src/physics/bodies/nav_geom.h), ASCII and
  * binary.
  *
  * Input: the bytes of an STL file. Properties checked beyond the sanitizers (abort on violation):
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/nav_geom.h"
-#include "physics/nav_geom_impl.h"
+#include "physics/bodies/nav_geom.h"
+#include "physics/bodies/nav_geom_impl.h"
 
 /* Crossings of the ray x + s r (s > 0) with the triangles, even-odd; -1 when a hit is too close to an edge
  * or the ray too close to parallel for the count to be trusted. */

@@ -1,4 +1,4 @@
-/* Polylines of the geometry module (src/physics/nav_geom.h) and the rigid placement.
+/* Polylines of the geometry module (src/physics/bodies/nav_geom.h) and the rigid placement.
  *
  *   test_geom SCRATCH_DIR SNAKE_CSV SLIVER_CSV
  *

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "physics/nav_geom.h"
+#include "physics/bodies/nav_geom.h"
 
 static int checks, failures;
 #define CHECK(cond, ...)                                                                                               \

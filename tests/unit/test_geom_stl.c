@@ -1,4 +1,4 @@
-/* Triangulated surfaces of the geometry module (src/physics/nav_geom.h): STL reading and signed distance.
+/* Triangulated surfaces of the geometry module (src/physics/bodies/nav_geom.h): STL reading and signed distance.
  *
  *   test_geom_stl SCRATCH_DIR [SPHERE_STL]
  *

@@ -1,4 +1,4 @@
-/* Point functions of the immersed-boundary forcing (physics/nav_body.h has the method).
+/* Point functions of the immersed-boundary forcing (physics/bodies/nav_body.h has the method).
  *
  * Direct forcing on the MAC velocity faces with a solid fraction alpha in [0, 1] per face (1 inside a
  * body, 0 in the fluid, a ramp over about one cell across the surface), computed once from the signed
@@ -57,7 +57,7 @@ NAV_HD static inline double nav_ibm_fraction(double phi, double delta) {
   return a < 0 ? 0 : a > 1 ? 1 : a;
 }
 
-/* Sharp-interface forcing (physics/nav_body_sharp.c builds the stencils; nav_body.h has the method). Each
+/* Sharp-interface forcing (physics/bodies/nav_body_sharp.c builds the stencils; nav_body.h has the method). Each
  * forced face m (a face inside a body, or a fluid face next to one) gets
  *   u_m <- value_m + sum_q weight_qm u[src_qm]                                   (nav_ibm_sharp_value)
  * from the values before the update (Jacobi: every new value is computed before any is written, so the result

@@ -5,22 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/nav_validation.h"
-#include "physics/nav_body.h"
-#include "solvers/nav_flow.h"
+#include "grid/nav_host_fields.h"
+#include "physics/bodies/nav_body.h"
 
-void nav_body_monitor_header(const nav_flow *f, FILE *out) {
-  const nav_body *B = f->body;
-  for (int k = 0; B && k < B->n; k++) {
+/* Component c (c < 0: pressure) of the global host fields h at x (nav_host_fields.h). */
+static double nav_body_sample(const nav_flow_view *v, const nav_host_fields *h, int c, const double x[3]) {
+  return nav_host_interpolate_grid(v->dim, v->n, v->xf, v->w, h, c, x);
+}
+
+void nav_body_monitor_header(const nav_model *m, const nav_flow_view *v, FILE *out) {
+  const nav_body *B = m->data;
+  for (int k = 0; k < B->n; k++) {
     fprintf(out, ",cd_%s,cl_%s", B->b[k].name, B->b[k].name);
-    if (f->dim == 3) fprintf(out, ",cs_%s", B->b[k].name);
+    if (v->dim == 3) fprintf(out, ",cs_%s", B->b[k].name);
   }
 }
 
-void nav_body_monitor_row(const nav_flow *f, FILE *out) {
-  const nav_body *B = f->body;
-  for (int k = 0; B && k < B->n; k++)
-    for (int c = 0; c < f->dim; c++) fprintf(out, ",%.15e", B->b[k].coef[c]);
+void nav_body_monitor_row(const nav_model *m, const nav_flow_view *v, FILE *out) {
+  const nav_body *B = m->data;
+  for (int k = 0; k < B->n; k++)
+    for (int c = 0; c < v->dim; c++) fprintf(out, ",%.15e", B->b[k].coef[c]);
 }
 
 /* Mean (trapezoidal in time), amplitude (half the range) of column col of the history; the Strouhal
@@ -38,7 +42,7 @@ static double nav_hist_mean(const nav_body_one *o, int col) {
   return T > 0 ? s / T : o->hist[col];
 }
 
-static void nav_hist_stats(const nav_flow *f, const nav_body_one *o, nav_body_stats *st) {
+static void nav_hist_stats(const nav_flow_view *v, const nav_body_one *o, nav_body_stats *st) {
   st->cd_mean = nav_hist_mean(o, 1);
   st->cl_mean = nav_hist_mean(o, 2);
   st->cs_mean = nav_hist_mean(o, 3);
@@ -61,7 +65,7 @@ static void nav_hist_stats(const nav_flow *f, const nav_body_one *o, nav_body_st
     }
   }
   st->st = crossings >= 2 && st->cl_amplitude > 1e-6
-               ? f->cfg->reference_length * (crossings - 1) / ((last - first) * f->cfg->reference_velocity)
+               ? v->cfg->reference_length * (crossings - 1) / ((last - first) * v->cfg->reference_velocity)
                : NAN;
 }
 
@@ -72,41 +76,41 @@ static void nav_hist_stats(const nav_flow *f, const nav_body_one *o, nav_body_st
  * 1.5 h and 3 h out along the normal (slip_ext_*: 2 u(1.5 h) - u(3 h), h the smallest width of the cell; the
  * interpolation cells of those points lie outside a flat surface, and the extrapolation errs by O(h^2), so it
  * measures the slip of the flow next to the body to second order). */
-static void nav_body_slip(const nav_flow *f, const nav_host_fields *h, const nav_body_one *o, nav_body_stats *st) {
+static void nav_body_slip(const nav_flow_view *v, const nav_host_fields *h, const nav_body_one *o, nav_body_stats *st) {
   double smax = 0, s2 = 0, xmax = 0, x2 = 0;
   int count = 0;
-  const int n3 = f->dim == 3 ? f->n[2] : 1;
+  const int n3 = v->dim == 3 ? v->n[2] : 1;
   for (int k = 0; k < n3; k++)
-    for (int j = 0; j < f->n[1]; j++)
-      for (int i = 0; i < f->n[0]; i++) {
+    for (int j = 0; j < v->n[1]; j++)
+      for (int i = 0; i < v->n[0]; i++) {
         const int g[3] = {i, j, k};
         double x[3] = {0, 0, 0}, hmin = HUGE_VAL;
         int inside = 1;
-        for (int d = 0; d < f->dim; d++) {
-          x[d] = f->xf[d][g[d]] + 0.5 * f->w[d][g[d]];
-          hmin = fmin(hmin, f->w[d][g[d]]);
-          inside = inside && x[d] >= o->lo[d] - 2 * f->w[d][g[d]] && x[d] <= o->hi[d] + 2 * f->w[d][g[d]];
+        for (int d = 0; d < v->dim; d++) {
+          x[d] = v->xf[d][g[d]] + 0.5 * v->w[d][g[d]];
+          hmin = fmin(hmin, v->w[d][g[d]]);
+          inside = inside && x[d] >= o->lo[d] - 2 * v->w[d][g[d]] && x[d] <= o->hi[d] + 2 * v->w[d][g[d]];
         }
         if (!inside) continue;
         const double phi = nav_body_distance(o, x);
         if (fabs(phi) > 0.5 * hmin) continue;
         double n[3];
-        if (!(nav_body_normal(o, f->dim, x, 1e-6 * hmin, n) > 0)) continue;
+        if (!(nav_body_normal(o, v->dim, x, 1e-6 * hmin, n) > 0)) continue;
         double xs[3] = {x[0], x[1], x[2]}, e2 = 0;
-        for (int d = 0; d < f->dim; d++) xs[d] -= phi * n[d];
+        for (int d = 0; d < v->dim; d++) xs[d] -= phi * n[d];
         double x1[3] = {xs[0], xs[1], xs[2]}, x2p[3] = {xs[0], xs[1], xs[2]}, ex2 = 0;
-        for (int d = 0; d < f->dim; d++) {
+        for (int d = 0; d < v->dim; d++) {
           x1[d] += 1.5 * hmin * n[d];
           x2p[d] += 3 * hmin * n[d];
         }
-        for (int c = 0; c < f->dim; c++) { /* against the rigid velocity of the surface there */
-          const double v = nav_body_rigid_velocity(o, c, xs);
-          const double du = nav_host_interpolate(f, h, c, xs) - v;
-          const double dx = 2 * nav_host_interpolate(f, h, c, x1) - nav_host_interpolate(f, h, c, x2p) - v;
+        for (int c = 0; c < v->dim; c++) { /* against the rigid velocity of the surface there */
+          const double vs = nav_body_rigid_velocity(o, c, xs);
+          const double du = nav_body_sample(v, h, c, xs) - vs;
+          const double dx = 2 * nav_body_sample(v, h, c, x1) - nav_body_sample(v, h, c, x2p) - vs;
           e2 += du * du;
           ex2 += dx * dx;
         }
-        const double e = sqrt(e2) / f->cfg->reference_velocity, ex = sqrt(ex2) / f->cfg->reference_velocity;
+        const double e = sqrt(e2) / v->cfg->reference_velocity, ex = sqrt(ex2) / v->cfg->reference_velocity;
         smax = fmax(smax, e);
         s2 += e * e;
         xmax = fmax(xmax, ex);
@@ -121,18 +125,18 @@ static void nav_body_slip(const nav_flow *f, const nav_host_fields *h, const nav
 }
 
 /* 2D: the recirculation length behind body o along y = center_y, in units of reference_length. */
-static double nav_body_wake(const nav_flow *f, const nav_host_fields *h, const nav_body_one *o) {
-  if (f->dim != 2) return NAN;
+static double nav_body_wake(const nav_flow_view *v, const nav_host_fields *h, const nav_body_one *o) {
+  if (v->dim != 2) return NAN;
   double hmin = HUGE_VAL;
-  for (int i = 0; i < f->n[0]; i++) hmin = fmin(hmin, f->w[0][i]);
-  const double step = 0.25 * hmin, xend = f->xf[0][f->n[0]] - f->w[0][f->n[0] - 1];
+  for (int i = 0; i < v->n[0]; i++) hmin = fmin(hmin, v->w[0][i]);
+  const double step = 0.25 * hmin, xend = v->xf[0][v->n[0]] - v->w[0][v->n[0] - 1];
   double x[3] = {o->hi[0], o->center[1], 0};
   /* march from the rear: the wake region of u < 0 must start within a cell of it */
-  double u = nav_host_interpolate(f, h, 0, x);
-  const double limit = o->hi[0] + 2 * f->w[0][0] + 4 * hmin;
+  double u = nav_body_sample(v, h, 0, x);
+  const double limit = o->hi[0] + 2 * v->w[0][0] + 4 * hmin;
   while (u >= 0 && x[0] < limit && x[0] < xend) {
     x[0] += step;
-    u = nav_host_interpolate(f, h, 0, x);
+    u = nav_body_sample(v, h, 0, x);
   }
   if (u >= 0) return 0;
   double xprev = x[0], uprev = u;
@@ -140,45 +144,53 @@ static double nav_body_wake(const nav_flow *f, const nav_host_fields *h, const n
     xprev = x[0];
     uprev = u;
     x[0] += step;
-    u = nav_host_interpolate(f, h, 0, x);
+    u = nav_body_sample(v, h, 0, x);
   }
   const double xz = u >= 0 ? xprev + (x[0] - xprev) * (-uprev) / (u - uprev) : x[0];
-  return (xz - o->hi[0]) / f->cfg->reference_length;
+  return (xz - o->hi[0]) / v->cfg->reference_length;
 }
 
-void nav_body_report(const nav_flow *f, const nav_host_fields *h, nav_body_stats *st) {
-  const nav_body *B = f->body;
-  for (int k = 0; B && k < B->n; k++) {
+nav_err nav_body_report(nav_model *m, nav_flow_view *v, const nav_host_fields *h, const char *dir) {
+  (void)dir;
+  nav_body *B = m->data;
+  nav_body_stats *st = B->stats;
+  if (v->dc->rank != 0 || !h->p) return NAV_OK; /* the global fields are on rank 0 (none: the gather failed) */
+  for (int c = 0; c < v->dim; c++)
+    if (!h->u[c]) return NAV_OK;
+  B->reported = 1;
+  for (int k = 0; k < B->n; k++) {
     const nav_body_one *o = &B->b[k];
     memset(&st[k], 0, sizeof st[k]);
-    nav_hist_stats(f, o, &st[k]);
-    nav_body_slip(f, h, o, &st[k]);
-    st[k].lw_over_d = nav_body_wake(f, h, o);
+    nav_hist_stats(v, o, &st[k]);
+    nav_body_slip(v, h, o, &st[k]);
+    st[k].lw_over_d = nav_body_wake(v, h, o);
     printf("body %s: cd %.5f cl %.5f (mean over %d monitor rows from t = %g), cl amplitude %.5f, St %.5f, "
            "L_w/D %.4f, no-slip error max %.3e rms %.3e (extrapolated from the fluid: max %.3e rms %.3e; %d surface "
            "points)\n",
-           o->name, st[k].cd_mean, st[k].cl_mean, o->nhist, f->cfg->average_start, st[k].cl_amplitude, st[k].st,
+           o->name, st[k].cd_mean, st[k].cl_mean, o->nhist, v->cfg->average_start, st[k].cl_amplitude, st[k].st,
            st[k].lw_over_d, st[k].slip_max, st[k].slip_rms, st[k].slip_ext_max, st[k].slip_ext_rms, st[k].samples);
   }
+  return NAV_OK;
 }
 
-static void nav_json_num(FILE *out, const char *key, double v) {
-  if (isfinite(v))
-    fprintf(out, ", \"%s\": %.10g", key, v);
-  else
-    fprintf(out, ", \"%s\": null", key);
+/* ", \"key\": value" of one number of summary.json (null when not finite). */
+static void nav_json_num(FILE *out, const char *key, double x) {
+  char buf[32];
+  fprintf(out, ", \"%s\": %s", key, nav_json_real(x, "%.10g", buf));
 }
 
-void nav_body_summary_json(const nav_flow *f, const nav_body_stats *st, FILE *out) {
-  const nav_body *B = f->body;
-  fprintf(out, "\"bodies\": [");
-  for (int k = 0; B && k < B->n; k++) {
+void nav_body_summary(const nav_model *m, const nav_flow_view *v, FILE *out) {
+  const nav_body *B = m->data;
+  const nav_body_stats *st = B->stats;
+  if (!B->reported) return;
+  fprintf(out, ",\n  \"bodies\": [");
+  for (int k = 0; k < B->n; k++) {
     const nav_body_one *o = &B->b[k];
     fprintf(out, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"rows\": %d", k ? "," : "", o->name, o->shape.kind,
             o->nhist);
     nav_json_num(out, "cd_mean", st[k].cd_mean);
     nav_json_num(out, "cl_mean", st[k].cl_mean);
-    if (f->dim == 3) nav_json_num(out, "cs_mean", st[k].cs_mean);
+    if (v->dim == 3) nav_json_num(out, "cs_mean", st[k].cs_mean);
     nav_json_num(out, "cl_amplitude", st[k].cl_amplitude);
     nav_json_num(out, "st", st[k].st);
     nav_json_num(out, "lw_over_d", st[k].lw_over_d);

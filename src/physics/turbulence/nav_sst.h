@@ -3,7 +3,7 @@
  *
  * State: k and omega at the cells (ghosts filled), the last increments dk, domega (the warm starts of
  * their solves) and the eddy viscosity f->diff->nut of the variable-viscosity momentum equation
- * (nav_diffusion.h): after every step nu_t <- alpha nu_t(model) + (1 - alpha) nu_t with the model's
+ * (solvers/nav_diffusion.h, filled through the model's viscosity hook): after every step nu_t <- alpha nu_t(model) + (1 - alpha) nu_t with the model's
  * nu_t = a1 k / max(a1 omega, S F2) and alpha = [turbulence] nut_relaxation. With large implicit
  * steps the momentum answers a change of nu_t at once (S ~ tau / (nu + nu_t), so P = nu_t S^2 ~ 1 /
  * nu_t): k then flips between two states each step (measured: the Re_tau 550 channel at dt = 1 and
@@ -11,7 +11,7 @@
  * channel: 3220 steps with alpha = 0.5, 370 with 0.2, 320 with 0.1). A steady state is the same for
  * every alpha (nu_t = nu_t(model) there); alpha = 1 is the time-accurate choice.
  *
- * Time step (nav_turbulence_step, after the projection of nav_flow_step, with u^{n+1}): each of
+ * Time step (the after_projection hook, nav_model.h, with u^{n+1}): each of
  * phi = k, omega is advanced by one linearised backward-Euler step in delta form,
  *   (1/dt + c) dphi - div(Gamma grad dphi) = R(phi^n) = q - c phi^n + div(Gamma grad phi^n),
  * with q >= 0, c >= 0, Gamma = nu + sigma nu_t from nav_sst_cell at (u^{n+1}, k^n, omega^n) (Jacobi
@@ -30,22 +30,24 @@
  * box; immersed bodies will add their surfaces once they exist); 1e30 without walls (F1 = F2 = 0).
  *
  * Steady-state change (diagnosed steps): max(max|dk| / max k, max|domega| / max omega) / dt, max
- * norms over the grid, folded into f->change with the velocity's (nav_flow.h). */
-#ifndef NAV_TURBULENCE_H
-#define NAV_TURBULENCE_H
+ * norms over the grid, folded into the flow's change with the velocity's (the change hook).
+ *
+ * A model of the interface of physics/nav_model.h ("sst", key section [turbulence]): create, destroy,
+ * after_projection (k, omega), viscosity (nu_t), change, summary ("turbulence"), state (k, omega, dk,
+ * domega, nu_t), fields (k, omega, nut), restored. */
+#ifndef NAV_SST_H
+#define NAV_SST_H
 
-#include "grid/nav_boundary.h"
-#include "navier/nav_types.h"
+#include "physics/nav_model.h"
 #include "solvers/poisson/nav_psolver.h"
 
-struct nav_flow;
-
-typedef struct nav_turbulence {
+typedef struct nav_sst {
   nav_real *k, *w;       /* state: k and omega at the cells, ghosts filled */
   nav_real *dk, *dw;     /* the last increments (state: warm starts) */
   nav_real *wd;          /* wall distance at the cells */
   nav_real *out[8];      /* nav_sst_point arrays: the model's nu_t, F1, Gamma_k, Gamma_w, q_k, q_w, c_k, c_w */
   nav_real *rhs;         /* work */
+  nav_real *nut;         /* the flow's eddy viscosity (the view's nut; state: relaxed) */
   nav_psolver *solver;   /* Helmholtz solver of both increments */
   nav_temperature_bc bc[2]; /* mirror ghosts of k and omega */
   nav_scalar_bc ibc[3][2];  /* boundary kinds of the increments */
@@ -53,17 +55,9 @@ typedef struct nav_turbulence {
   double k_max, w_max;   /* max k, max omega of the last diagnosed step (summary.json "turbulence") */
   double change;         /* the steady-state change of the last diagnosed step (-1: none) */
   int iterations;        /* most multigrid cycles of the two solves of the last step */
-} nav_turbulence;
+} nav_sst;
 
-/* f->turb (NULL when [turbulence] model = off): allocate, set the wall distance, the boundaries, the
- * initial k, omega (nav_config.c rules) and nu_t. Called by nav_flow_create after the diffusion
- * set-up. Collective. */
-nav_err nav_turbulence_create(struct nav_flow *f);
-void nav_turbulence_destroy(struct nav_flow *f);
-/* Advance k, omega by dt with the velocity u^{n+1} (ghosts filled), then nu_t; measures
- * f->turb->change when diagnose. Collective. */
-nav_err nav_turbulence_step(struct nav_flow *f, double dt, int diagnose);
-/* After a restart set the interior of k, omega: refill the ghosts and nu_t. Collective. */
-nav_err nav_turbulence_restored(struct nav_flow *f);
+/* The model ([turbulence] model = k_omega_sst). */
+extern const nav_model_ops nav_model_sst;
 
 #endif

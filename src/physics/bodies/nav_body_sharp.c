@@ -36,8 +36,8 @@
 
 #include "backend/common/nav_point_ibm.h"
 #include "core/nav_error.h"
-#include "physics/nav_body.h"
-#include "solvers/nav_flow.h"
+#include "grid/nav_boundary.h"
+#include "physics/bodies/nav_body.h"
 
 /* One forced face as built on the host. */
 typedef struct nav_sharp_face {
@@ -61,29 +61,28 @@ typedef struct nav_sharp {
   nav_idx ccap;
   void *pack;           /* host: one array of a set at a time, for the upload (pack_bytes) */
   size_t pack_bytes;
-  double *phi;          /* host, f->box.ntot: phi of the c-faces of the block, ghosts included */
-  int *near;            /* host, f->box.ntot: the nearest body (-1: none near) */
-  unsigned char *forced; /* host, f->box.ntot: at the owned cells, how many of their faces are forced */
+  double *phi;          /* host, one block array: phi of the c-faces of the block, ghosts included */
+  int *near;            /* host, one block array: the nearest body (-1: none near) */
+  unsigned char *forced; /* host, one block array: at the owned cells, how many of their faces are forced */
 } nav_sharp;
 
 /* Coordinate along d of the c-face with global index g along d (-1 .. n[d]). */
-static double nav_sharp_coord(const nav_flow *f, int c, int d, int g) {
+static double nav_sharp_coord(const nav_flow_view *v, int c, int d, int g) {
   int gg[3] = {0, 0, 0};
   double x[3];
   gg[d] = g;
-  nav_body_face_x(f, c, gg, x);
+  nav_body_face_x(v, c, gg, x);
   return x[d];
 }
 
 /* phi of the c-face with global index g and its nearest body (*near; -1 and HUGE_VAL far from every body). */
-static double nav_sharp_phi(const nav_flow *f, int c, const int g[3], int *near) {
-  const nav_body *B = f->body;
+static double nav_sharp_phi(const nav_body *B, const nav_flow_view *v, int c, const int g[3], int *near) {
   double x[3], margin = 0, best = HUGE_VAL;
-  nav_body_face_x(f, c, g, x);
-  for (int d = 0; d < f->dim; d++) margin += 3 * f->w[d][g[d]]; /* forcing faces and their sources */
+  nav_body_face_x(v, c, g, x);
+  for (int d = 0; d < v->dim; d++) margin += 3 * v->w[d][g[d]]; /* forcing faces and their sources */
   *near = -1;
   for (int n = 0; n < B->n; n++) {
-    if (!nav_body_near(&B->b[n], f->dim, x, margin)) continue;
+    if (!nav_body_near(&B->b[n], v->dim, x, margin)) continue;
     const double phi = nav_body_distance(&B->b[n], x);
     if (phi < best) {
       best = phi;
@@ -94,63 +93,63 @@ static double nav_sharp_phi(const nav_flow *f, int c, const int g[3], int *near)
 }
 
 /* phi and the nearest body at every c-face of the block (ghosts included). */
-static void nav_sharp_distances(nav_flow *f, int c) {
-  nav_sharp *S = f->body->sharp;
-  const nav_box *b = &f->box;
-  const int k0 = f->dim == 3 ? -1 : 0, k1 = f->dim == 3 ? b->n[2] : 0;
+static void nav_sharp_distances(nav_body *B, const nav_flow_view *v, int c) {
+  nav_sharp *S = B->sharp;
+  const nav_box *b = v->box;
+  const int k0 = v->dim == 3 ? -1 : 0, k1 = v->dim == 3 ? b->n[2] : 0;
   for (int k = k0; k <= k1; k++)
     for (int j = -1; j <= b->n[1]; j++)
       for (int i = -1; i <= b->n[0]; i++) {
         const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
-        S->phi[p] = nav_sharp_phi(f, c, g, &S->near[p]);
+        S->phi[p] = nav_sharp_phi(B, v, c, g, &S->near[p]);
       }
 }
 
 /* phi of the c-face at local index l: the stored value within the ghost layer; past it (only l[c] = n[c] + 1, the
  * neighbour of an owned cell's high face) from the shapes, or HUGE_VAL past the domain's last face. */
-static double nav_sharp_phi_local(const nav_flow *f, int c, const int l[3]) {
-  const nav_box *b = &f->box;
-  if (l[c] <= b->n[c]) return f->body->sharp->phi[b->off + l[0] * b->st[0] + l[1] * b->st[1] + l[2] * b->st[2]];
+static double nav_sharp_phi_local(const nav_body *B, const nav_flow_view *v, int c, const int l[3]) {
+  const nav_box *b = v->box;
+  if (l[c] <= b->n[c]) return B->sharp->phi[b->off + l[0] * b->st[0] + l[1] * b->st[1] + l[2] * b->st[2]];
   const int g[3] = {l[0] + b->g0[0], l[1] + b->g0[1], l[2] + b->g0[2]};
   int near;
-  return g[c] > f->n[c] ? HUGE_VAL : nav_sharp_phi(f, c, g, &near);
+  return g[c] > v->n[c] ? HUGE_VAL : nav_sharp_phi(B, v, c, g, &near);
 }
 
 /* Whether the c-face at local index l (an owned face, or an owned cell's high face) is forced: solid, or a solid
  * neighbour c-face along some direction (a forcing face). */
-static int nav_sharp_forced(const nav_flow *f, int c, const int l[3]) {
-  if (nav_sharp_phi_local(f, c, l) < 0) return 1;
-  for (int d = 0; d < f->dim; d++)
+static int nav_sharp_forced(const nav_body *B, const nav_flow_view *v, int c, const int l[3]) {
+  if (nav_sharp_phi_local(B, v, c, l) < 0) return 1;
+  for (int d = 0; d < v->dim; d++)
     for (int s = -1; s <= 1; s += 2) {
       int m[3] = {l[0], l[1], l[2]};
       m[d] += s;
-      if (nav_sharp_phi_local(f, c, m) < 0) return 1;
+      if (nav_sharp_phi_local(B, v, c, m) < 0) return 1;
     }
   return 0;
 }
 
 /* The stencil of the forcing face of component c at global index g (local point p): see the file's header. */
-static nav_err nav_sharp_stencil(const nav_flow *f, int c, const int g[3], nav_idx p, nav_sharp_face *e) {
-  const nav_body *B = f->body;
+static nav_err nav_sharp_stencil(const nav_body *B, const nav_flow_view *v, int c, const int g[3], nav_idx p,
+                                 nav_sharp_face *e) {
   const nav_sharp *S = B->sharp;
-  const nav_box *b = &f->box;
+  const nav_box *b = v->box;
   const nav_body_one *o = &B->b[S->near[p]];
   const double phi = S->phi[p];
   double x[3], n[3], hmin = HUGE_VAL;
-  nav_body_face_x(f, c, g, x);
-  for (int d = 0; d < f->dim; d++) hmin = fmin(hmin, f->w[d][g[d]]);
-  if (nav_body_normal(o, f->dim, x, 1e-6 * hmin, n) == 0) { /* no direction (a point of the medial axis): u = V */
+  nav_body_face_x(v, c, g, x);
+  for (int d = 0; d < v->dim; d++) hmin = fmin(hmin, v->w[d][g[d]]);
+  if (nav_body_normal(o, v->dim, x, 1e-6 * hmin, n) == 0) { /* no direction (a point of the medial axis): u = V */
     e->value = nav_body_rigid_velocity(o, c, x);
     return NAV_OK;
   }
   /* s = min_d gap_d / |n_d|: the distance along n to the first plane of c-faces, normal to d* */
   int dstar = -1, sgn[3] = {0, 0, 0};
   double s = HUGE_VAL;
-  for (int d = 0; d < f->dim; d++) {
+  for (int d = 0; d < v->dim; d++) {
     if (n[d] == 0) continue;
     sgn[d] = n[d] > 0 ? 1 : -1;
-    const double sd = fabs(nav_sharp_coord(f, c, d, g[d] + sgn[d]) - x[d]) / fabs(n[d]);
+    const double sd = fabs(nav_sharp_coord(v, c, d, g[d] + sgn[d]) - x[d]) / fabs(n[d]);
     if (sd < s) {
       s = sd;
       dstar = d;
@@ -160,20 +159,20 @@ static nav_err nav_sharp_stencil(const nav_flow *f, int c, const int g[3], nav_i
   int lo[3] = {g[0], g[1], g[2]};
   double t[3] = {0, 0, 0};
   lo[dstar] = g[dstar] + sgn[dstar];
-  for (int d = 0; d < f->dim; d++) {
+  for (int d = 0; d < v->dim; d++) {
     if (d == dstar || sgn[d] == 0) continue;
     lo[d] = sgn[d] > 0 ? g[d] : g[d] - 1;
-    const double a = nav_sharp_coord(f, c, d, lo[d]), z = nav_sharp_coord(f, c, d, lo[d] + 1);
+    const double a = nav_sharp_coord(v, c, d, lo[d]), z = nav_sharp_coord(v, c, d, lo[d] + 1);
     t[d] = fmin(1, fmax(0, (x[d] + s * n[d] - a) / (z - a)));
   }
   const double r = phi / (phi + s); /* u_f = (1 - r) V_s + r u_ip */
   double xs[3];
   for (int d = 0; d < 3; d++) xs[d] = x[d] - phi * n[d];
   e->value = (1 - r) * nav_body_rigid_velocity(o, c, xs);
-  for (int q = 0; q < (1 << (f->dim - 1)); q++) { /* the corners: bit m of q picks lo or lo + 1 along the m-th d */
+  for (int q = 0; q < (1 << (v->dim - 1)); q++) { /* the corners: bit m of q picks lo or lo + 1 along the m-th d */
     int gs[3] = {lo[0], lo[1], lo[2]}, m = 0;
     double w = 1;
-    for (int d = 0; d < f->dim; d++) {
+    for (int d = 0; d < v->dim; d++) {
       if (d == dstar) continue;
       const int up = (q >> m++) & 1;
       gs[d] += up;
@@ -181,14 +180,14 @@ static nav_err nav_sharp_stencil(const nav_flow *f, int c, const int g[3], nav_i
     }
     if (w == 0) continue;
     nav_idx ps = b->off;
-    for (int d = 0; d < f->dim; d++) {
+    for (int d = 0; d < v->dim; d++) {
       const int l = gs[d] - b->g0[d];
       NAV_CHECK(l >= -1 && l <= b->n[d], NAV_ERR_INTERNAL, "sharp forcing: a source outside the ghost layer");
       ps += l * b->st[d];
     }
     if (S->phi[ps] < 0) { /* a solid source: its rigid velocity */
       double xq[3];
-      nav_body_face_x(f, c, gs, xq);
+      nav_body_face_x(v, c, gs, xq);
       e->value += r * w * nav_body_rigid_velocity(&B->b[S->near[ps]], c, xq);
     } else {
       e->src[q] = ps;
@@ -218,31 +217,30 @@ static nav_err nav_sharp_append(nav_sharp_face **arr, nav_idx *cap, nav_idx *n, 
 
 /* Append the forced faces of component c; counts the solid volume of the u faces into each body's volume, and each
  * forced face into S->forced of the owned cells it bounds. */
-static nav_err nav_sharp_faces(nav_flow *f, int c, nav_idx *count) {
-  nav_body *B = f->body;
+static nav_err nav_sharp_faces(nav_body *B, const nav_flow_view *v, int c, nav_idx *count) {
   nav_sharp *S = B->sharp;
-  const nav_box *b = &f->box;
-  nav_sharp_distances(f, c);
+  const nav_box *b = v->box;
+  nav_sharp_distances(B, v, c);
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++)
       for (int i = 0; i < b->n[0]; i++) {
         const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]}, l[3] = {i, j, k};
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
-        if (!nav_sharp_forced(f, c, l)) continue;
+        if (!nav_sharp_forced(B, v, c, l)) continue;
         S->forced[p]++; /* the low c-face of cell l, the high one of the cell below */
         if (l[c] > 0) S->forced[p - b->st[c]]++;
         const int solid = S->phi[p] < 0;
         nav_sharp_face *e = NULL;
         NAV_CALL(nav_sharp_append(&S->face, &S->hcap, count, p, &e));
         e->owner = S->near[p];
-        e->volume = nav_body_face_volume(f, c, g);
+        e->volume = nav_body_face_volume(v, c, g);
         if (solid) {
           double x[3];
-          nav_body_face_x(f, c, g, x);
+          nav_body_face_x(v, c, g, x);
           e->value = nav_body_rigid_velocity(&B->b[e->owner], c, x);
           if (c == 0) B->b[e->owner].volume += e->volume;
         } else {
-          NAV_CALL(nav_sharp_stencil(f, c, g, p, e));
+          NAV_CALL(nav_sharp_stencil(B, v, c, g, p, e));
         }
       }
   return NAV_OK;
@@ -308,9 +306,9 @@ static nav_err nav_sharp_upload(nav_sharp *S, const nav_kernel_ops *ops, nav_sha
 }
 
 /* Count the high c-faces of the block's last layer of cells along c (the other faces: nav_sharp_faces). */
-static void nav_sharp_count_high(nav_flow *f, int c) {
-  nav_sharp *S = f->body->sharp;
-  const nav_box *b = &f->box;
+static void nav_sharp_count_high(nav_body *B, const nav_flow_view *v, int c) {
+  nav_sharp *S = B->sharp;
+  const nav_box *b = v->box;
   int lo[3] = {0, 0, 0};
   lo[c] = b->n[c] - 1;
   for (int k = lo[2]; k < b->n[2]; k++)
@@ -318,79 +316,79 @@ static void nav_sharp_count_high(nav_flow *f, int c) {
       for (int i = lo[0]; i < b->n[0]; i++) {
         int l[3] = {i, j, k};
         l[c]++;
-        if (nav_sharp_forced(f, c, l)) S->forced[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]]++;
+        if (nav_sharp_forced(B, v, c, l)) S->forced[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]]++;
       }
 }
 
 /* The enclosed cells (every one of their 2 dim faces forced) as entries that set p to 0. */
-static nav_err nav_sharp_cells(nav_flow *f, nav_idx *count) {
-  nav_sharp *S = f->body->sharp;
-  const nav_box *b = &f->box;
+static nav_err nav_sharp_cells(nav_body *B, const nav_flow_view *v, nav_idx *count) {
+  nav_sharp *S = B->sharp;
+  const nav_box *b = v->box;
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++)
       for (int i = 0; i < b->n[0]; i++) {
         const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
-        if (S->forced[p] < 2 * f->dim) continue;
+        if (S->forced[p] < 2 * v->dim) continue;
         nav_sharp_face *e = NULL;
         NAV_CALL(nav_sharp_append(&S->cell, &S->ccap, count, p, &e));
       }
   return NAV_OK;
 }
 
-nav_err nav_body_sharp_build(nav_flow *f) {
-  nav_body *B = f->body;
+nav_err nav_body_sharp_build(nav_body *B, const nav_flow_view *v) {
   nav_sharp *S = B->sharp;
   if (!S->phi) {
-    S->phi = malloc((size_t)f->box.ntot * sizeof *S->phi);
-    S->near = malloc((size_t)f->box.ntot * sizeof *S->near);
-    S->forced = malloc((size_t)f->box.ntot);
+    S->phi = malloc((size_t)v->box->ntot * sizeof *S->phi);
+    S->near = malloc((size_t)v->box->ntot * sizeof *S->near);
+    S->forced = malloc((size_t)v->box->ntot);
     NAV_CHECK(S->phi && S->near && S->forced, NAV_ERR_MEMORY, "cannot allocate the distances of the sharp forcing");
   }
-  memset(S->forced, 0, (size_t)f->box.ntot);
+  memset(S->forced, 0, (size_t)v->box->ntot);
   for (int k = 0; k < B->n; k++) B->b[k].volume = 0;
   nav_idx n = 0, start[4], ncell = 0;
   for (int c = 0; c < 3; c++) {
     start[c] = n;
-    if (c >= f->dim) continue;
-    NAV_CALL(nav_sharp_faces(f, c, &n));
-    nav_sharp_count_high(f, c);
+    if (c >= v->dim) continue;
+    NAV_CALL(nav_sharp_faces(B, v, c, &n));
+    nav_sharp_count_high(B, v, c);
   }
   start[3] = n;
-  NAV_CALL(nav_sharp_cells(f, &ncell));
+  NAV_CALL(nav_sharp_cells(B, v, &ncell));
   B->forced_faces = (long)n;
-  NAV_CALL(nav_sharp_upload(S, f->ops, &S->faces, S->face, n, start));
+  NAV_CALL(nav_sharp_upload(S, v->ops, &S->faces, S->face, n, start));
   const nav_idx cstart[4] = {0, ncell, ncell, ncell};
-  return nav_sharp_upload(S, f->ops, &S->cells, S->cell, ncell, cstart);
+  return nav_sharp_upload(S, v->ops, &S->cells, S->cell, ncell, cstart);
 }
 
-nav_err nav_body_sharp_create(nav_flow *f) {
-  f->body->sharp = calloc(1, sizeof(nav_sharp));
-  NAV_CHECK(f->body->sharp, NAV_ERR_MEMORY, "cannot allocate the sharp forcing");
+nav_err nav_body_sharp_create(nav_body *B) {
+  B->sharp = calloc(1, sizeof(nav_sharp));
+  NAV_CHECK(B->sharp, NAV_ERR_MEMORY, "cannot allocate the sharp forcing");
   return NAV_OK;
 }
 
-nav_err nav_body_sharp_force(nav_flow *f, nav_real *const *u, double gscale, int fill, double *sums) {
-  const nav_kernel_ops *ops = f->ops;
-  const nav_box *b = &f->box;
+nav_err nav_body_sharp_force(nav_body *B, const nav_flow_view *v, nav_real *const *u, double gscale, int fill,
+                             double *sums) {
+  const nav_kernel_ops *ops = v->ops;
+  const nav_box *b = v->box;
   /* the reconstruction holds for u - g grad p, the velocity that the projection will leave (nav_point_ibm.h) */
-  if (gscale != 0) NAV_CALL(ops->correct(b, u, f->p, (nav_real)gscale));
-  if (fill) NAV_CALL(nav_fill_velocity_ghosts(ops, b, f->halo, &f->vbc, u)); /* the sources in the ghost layer */
-  NAV_CALL(ops->ibm_sharp(u, &f->body->sharp->faces.s, sums));
-  if (gscale != 0) NAV_CALL(ops->correct(b, u, f->p, (nav_real)-gscale));
+  if (gscale != 0) NAV_CALL(ops->correct(b, u, v->p, (nav_real)gscale));
+  if (fill) NAV_CALL(nav_fill_velocity_ghosts(ops, b, v->halo, v->vbc, u)); /* the sources in the ghost layer */
+  NAV_CALL(ops->ibm_sharp(u, &B->sharp->faces.s, sums));
+  if (gscale != 0) NAV_CALL(ops->correct(b, u, v->p, (nav_real)-gscale));
   return NAV_OK;
 }
 
-nav_err nav_body_sharp_gauge(nav_flow *f) {
-  nav_real *p[3] = {f->p, NULL, NULL};
-  NAV_CALL(f->ops->ibm_sharp(p, &f->body->sharp->cells.s, NULL));
-  return nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, f->p);
+nav_err nav_body_sharp_gauge(nav_body *B, const nav_flow_view *v) {
+  nav_real *p[3] = {v->p, NULL, NULL};
+  NAV_CALL(v->ops->ibm_sharp(p, &B->sharp->cells.s, NULL));
+  return nav_fill_scalar_ghosts(v->ops, v->box, v->halo, v->pbc, v->p);
 }
 
-void nav_body_sharp_destroy(nav_flow *f) {
-  nav_sharp *S = f->body ? f->body->sharp : NULL;
+void nav_body_sharp_destroy(nav_body *B, const nav_kernel_ops *ops) {
+  nav_sharp *S = B->sharp;
   if (!S) return;
-  nav_sharp_set_free(&S->faces, f->ops);
-  nav_sharp_set_free(&S->cells, f->ops);
+  nav_sharp_set_free(&S->faces, ops);
+  nav_sharp_set_free(&S->cells, ops);
   free(S->pack);
   free(S->face);
   free(S->cell);
@@ -398,5 +396,5 @@ void nav_body_sharp_destroy(nav_flow *f) {
   free(S->near);
   free(S->forced);
   free(S);
-  f->body->sharp = NULL;
+  B->sharp = NULL;
 }

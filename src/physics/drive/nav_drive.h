@@ -24,11 +24,19 @@
  *     first inflow face, else x;
  *   re_tau = u_tau h / nu for a driven channel (forcing on and a direction with walls on both
  *     faces: h half its width, u_tau = sqrt(mean tau_w of its two walls)), else not reported;
- *   flux of each inflow and outflow face, outward positive (nav_open_fluxes). */
+ *   flux of each inflow and outflow face, outward positive (the solver's open_fluxes service).
+ * At the end of a run of a driven channel: DIR/channel_profile.csv and the summary entry "channel"
+ * (nav_channel.h).
+ *
+ * A model of physics/nav_model.h ("drive", key section [physics] forcing_*; always active: the wall
+ * and flux monitors serve every flow): rhs (pressure_gradient), force (flow_rate), diagnose,
+ * monitor columns (tau_w_*, cf_*, bulk_velocity, re_tau, forcing_gradient, flux_*), summary entries
+ * (walls, bulk_velocity, re_tau, forcing_gradient, flux, channel), report (the channel profile). */
 #ifndef NAV_DRIVE_H
 #define NAV_DRIVE_H
 
-#include "navier/nav_types.h"
+#include "physics/drive/nav_channel.h"
+#include "physics/nav_model.h"
 
 #define NAV_DRIVE_FACES 6
 
@@ -42,16 +50,10 @@ typedef struct nav_drive_diag {
   int nopen, open[NAV_DRIVE_FACES][2];
   double flux[NAV_DRIVE_FACES];
   double gradient; /* the mean pressure gradient G: of the last step (flow_rate) or forcing_value */
+  nav_channel_diag ch; /* the driven channel's profile summary of the end of a run (ch.on = 0: none) */
 } nav_drive_diag;
 
-struct nav_flow;
-
-/* pressure_gradient: rhs_c += G (after N(u^n) is computed). */
-nav_err nav_drive_force(struct nav_flow *f);
-/* flow_rate: u* += G r with the G that holds the bulk velocity (above), after the predictor of a step
- * of dt and before the projection (u* ghosts NOT filled). Collective. */
-nav_err nav_drive_hold(struct nav_flow *f, double dt);
-/* The monitors above into f->drive. Collective. */
-nav_err nav_drive_diagnose(struct nav_flow *f);
+/* The model (always active). */
+extern const nav_model_ops nav_model_drive;
 
 #endif

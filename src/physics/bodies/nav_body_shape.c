@@ -4,7 +4,7 @@
  *   box (half edges e)          phi = |max(|q| - e, 0)| + min(max_d (|q_d| - e_d), 0)   (exact outside and inside)
  * A 2D box ignores z. points (a closed 2D polyline, extruded along z in 3D) and stl (a closed
  * triangulated surface): the file's coordinates are the body frame, the exact signed distance of the
- * readers of physics/nav_geom.h, which check the file (FILE:LINE: key 'body.N.file': PATH:LINE: reason,
+ * readers of physics/bodies/nav_geom.h, which check the file (FILE:LINE: key 'body.N.file': PATH:LINE: reason,
  * an input error before the first step). */
 #include <math.h>
 #include <stdio.h>
@@ -13,8 +13,8 @@
 
 #include "core/nav_error.h"
 #include "core/nav_table.h"
-#include "physics/nav_body.h"
-#include "physics/nav_geom.h"
+#include "physics/bodies/nav_body.h"
+#include "physics/bodies/nav_geom.h"
 
 typedef struct nav_round {
   double r;

@@ -54,9 +54,7 @@
 
 #include "core/nav_config.h"
 #include "navier/nav_types.h"
-
-struct nav_flow;
-struct nav_host_fields;
+#include "physics/nav_model.h"
 
 /* The shape of one body in its own frame: the signed distance (negative inside) and its bounds. */
 typedef struct nav_shape {
@@ -88,6 +86,14 @@ typedef struct nav_body_one {
   int nhist, cap;
 } nav_body_one;
 
+/* The statistics of one body at the end of a run (nav_body_report.c). */
+typedef struct nav_body_stats {
+  double cd_mean, cl_mean, cs_mean, cl_amplitude, st, lw_over_d, slip_max, slip_rms;
+  double slip_ext_max, slip_ext_rms; /* the no-slip error extrapolated from the fluid side (nav_body_report.c) */
+  int samples;
+} nav_body_stats;
+
+/* The model's data (nav_model.data of "bodies"). */
 typedef struct nav_body {
   int n;
   nav_body_one b[NAV_MAX_BODIES];
@@ -100,8 +106,13 @@ typedef struct nav_body {
   nav_real *vel[3];   /* backend arrays: the surface velocity per face (rotating bodies only) */
   double area;        /* reference area of the coefficients */
   struct nav_sharp *sharp; /* the stencils of the sharp-interface forcing (NULL: diffuse forcing, the tags) */
+  nav_body_stats stats[NAV_MAX_BODIES]; /* of the end of the run (rank 0, when reported) */
+  int reported;       /* stats are set: the summary has the "bodies" list */
 } nav_body;
 
+/* The body frame in the world and the faces of the grid (nav_body_frame.c). */
+/* o->lo, o->hi: the world bounding box of body o where its frame is now (center, angle, scale). */
+void nav_body_world_bounds(nav_body_one *o);
 /* Signed distance of the world point x to body o (negative inside). */
 double nav_body_distance(const nav_body_one *o, const double x[3]);
 /* The unit normal n (outward) of body o's distance at x in dim directions, by central differences of step
@@ -109,52 +120,48 @@ double nav_body_distance(const nav_body_one *o, const double x[3]);
 double nav_body_normal(const nav_body_one *o, int dim, const double x[3], double eps, double n[3]);
 
 /* Coordinates x of the face of component c with global index g (each -1 .. n[d]; the cell centre along d != c). */
-void nav_body_face_x(const struct nav_flow *f, int c, const int g[3], double x[3]);
+void nav_body_face_x(const nav_flow_view *v, int c, const int g[3], double x[3]);
 /* The control volume dV_c of the face of component c with global index g (each 0 .. n[d] - 1). */
-double nav_body_face_volume(const struct nav_flow *f, int c, const int g[3]);
+double nav_body_face_volume(const nav_flow_view *v, int c, const int g[3]);
 /* Whether x lies in body o's world bounding box widened by margin (dim directions). */
 int nav_body_near(const nav_body_one *o, int dim, const double x[3], double margin);
 /* Component c of body o's rigid velocity at x: V_c + (omega e_z x (x - center))_c. */
 double nav_body_rigid_velocity(const nav_body_one *o, int c, const double x[3]);
 
-/* The sharp-interface forcing (nav_body_sharp.c). create: f->body->sharp (empty). build: the stencils of this rank's
+/* The sharp-interface forcing (nav_body_sharp.c). create: B->sharp (empty). build: the stencils of this rank's
  * faces for the bodies where they are now (set-up, and each step of moving bodies), uploaded to the backend, and each
  * body's volume; not collective. force: u <- the forcing of u; gscale as in nav_point_ibm.h; fill: fill u's ghosts
- * first (collective: a halo exchange; 0 where they are current); sums as ops->ibm_force's. */
-nav_err nav_body_sharp_create(struct nav_flow *f);
-nav_err nav_body_sharp_build(struct nav_flow *f);
-nav_err nav_body_sharp_force(struct nav_flow *f, nav_real *const *u, double gscale, int fill, double *sums);
-/* p <- 0 at the enclosed cells (every face forced) of the bodies where they are now, and p's ghosts filled: the
+ * first (collective: a halo exchange; 0 where they are current); sums as the diffuse forcing's (nav_ibm_kernels). */
+nav_err nav_body_sharp_create(nav_body *B);
+nav_err nav_body_sharp_build(nav_body *B, const nav_flow_view *v);
+nav_err nav_body_sharp_force(nav_body *B, const nav_flow_view *v, nav_real *const *u, double gscale, int fill,
+                             double *sums);
+/* v->p <- 0 at the enclosed cells (every face forced) of the bodies where they are now, and p's ghosts filled: the
  * pressure there is only the multiplier of the step (nav_body_sharp.c). Collective (a halo exchange). */
-nav_err nav_body_sharp_gauge(struct nav_flow *f);
-void nav_body_sharp_destroy(struct nav_flow *f);
+nav_err nav_body_sharp_gauge(nav_body *B, const nav_flow_view *v);
+void nav_body_sharp_destroy(nav_body *B, const nav_kernel_ops *ops);
 
-/* Set up the bodies of f->cfg (f->body = NULL when there are none): shapes, and the tags of this rank's
- * faces. Collective (the count of forced faces is reduced for the log). */
-nav_err nav_body_create(struct nav_flow *f);
-void nav_body_destroy(struct nav_flow *f);
-/* The forcing of one step on f->u (before the projection; ghosts are filled after it by the caller);
- * gscale as in nav_point_ibm.h. diagnose: also the forces and coefficients of every body (collective).
- * No-op without bodies. */
-nav_err nav_body_force(struct nav_flow *f, double dt, double gscale, int diagnose);
+/* The model "bodies" of physics/nav_model.h (nav_body.c), active when the case has [body.N] sections: create (the
+ * shapes and the tags or stencils of this rank's faces; collective, the count of forced faces is reduced for the
+ * log), destroy, force (the forcing of u* before the projection with the explicit predictor's pressure step s->pdt
+ * as gscale of nav_point_ibm.h, which also resets p at the cells a sharp forcing encloses; on monitor steps also the
+ * forces and coefficients of every body, collective; reads v->u_prev, u^n), monitor columns, summary entry and the
+ * end-of-run report (nav_body_report.c). No state: the tags follow from the case and the time. */
+extern const nav_model_ops nav_model_bodies;
 
-/* Reports (nav_body_report.c), rank 0 unless stated. */
+/* The hooks of the reports (nav_body_report.c), rank 0 unless stated. */
 /* monitor.csv columns cd_<name>, cl_<name> (and cs_<name> in 3D) and their values. */
-void nav_body_monitor_header(const struct nav_flow *f, FILE *out);
-void nav_body_monitor_row(const struct nav_flow *f, FILE *out);
+void nav_body_monitor_header(const nav_model *m, const nav_flow_view *v, FILE *out);
+void nav_body_monitor_row(const nav_model *m, const nav_flow_view *v, FILE *out);
 /* After the run, from the global host fields h: the no-slip error at surface points (the velocity
  * interpolated at the projections onto the surface of the cell centres within half a cell of it, minus
  * the rigid velocity of the surface there, in units of reference_velocity; max and rms of |u - V|; also with u
  * extrapolated from the fluid side, slip_ext_*) and, in 2D, the recirculation length
  * behind each body (the first zero of u along y = center_y after a region of u < 0 that starts at the
- * rear of the body; 0 when u >= 0 there). Prints one line per body. */
-typedef struct nav_body_stats {
-  double cd_mean, cl_mean, cs_mean, cl_amplitude, st, lw_over_d, slip_max, slip_rms;
-  double slip_ext_max, slip_ext_rms; /* the no-slip error extrapolated from the fluid side (nav_body_report.c) */
-  int samples;
-} nav_body_stats;
-void nav_body_report(const struct nav_flow *f, const struct nav_host_fields *h, nav_body_stats *st);
-/* The "bodies" list of summary.json (without a trailing comma). */
-void nav_body_summary_json(const struct nav_flow *f, const nav_body_stats *st, FILE *out);
+ * rear of the body; 0 when u >= 0 there); with the time statistics of the coefficients into B->stats (rank 0,
+ * where h has the fields; nothing on the other ranks). Prints one line per body. dir: unused. */
+nav_err nav_body_report(nav_model *m, nav_flow_view *v, const struct nav_host_fields *h, const char *dir);
+/* The "bodies" list of summary.json (after a report). */
+void nav_body_summary(const nav_model *m, const nav_flow_view *v, FILE *out);
 
 #endif

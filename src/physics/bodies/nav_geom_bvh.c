@@ -1,6 +1,6 @@
 /* Bounding-volume hierarchy of the geometry module: median-split build, nearest-primitive and box
  * queries (contract in nav_geom_bvh.h). */
-#include "physics/nav_geom_bvh.h"
+#include "physics/bodies/nav_geom_bvh.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Internals shared by the files of the geometry module (nav_geom.h): error messages into the caller's
  * buffer, whole-file reading, the mesh structure and 3-vector helpers. Not for use outside
- * src/physics/nav_geom*.c (and the module's tests). */
+ * src/physics/bodies/nav_geom*.c (and the module's tests). */
 #ifndef NAV_GEOM_IMPL_H
 #define NAV_GEOM_IMPL_H
 
@@ -9,7 +9,7 @@
 
 #include "navier/nav_types.h"
 #include "core/nav_error.h"
-#include "physics/nav_geom_bvh.h"
+#include "physics/bodies/nav_geom_bvh.h"
 
 /* Write the formatted message into msg[size] (truncated, always terminated; nothing when size is 0)
  * and return code (nav_why of core/nav_error.h). */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/nav_geom.h"
-#include "physics/nav_geom_bvh.h"
-#include "physics/nav_geom_impl.h"
+#include "physics/bodies/nav_geom.h"
+#include "physics/bodies/nav_geom_bvh.h"
+#include "physics/bodies/nav_geom_impl.h"
 
 void nav_geom_mesh_destroy(nav_geom_mesh *m) {
   if (!m) return;

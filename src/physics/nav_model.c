@@ -1,0 +1,155 @@
+/* The loops over the active models that the step, the run loop and the output call, and the helpers
+ * the models call (see nav_model.h). Below the registry (nav_models.c), which names the models. */
+#include "physics/nav_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/nav_error.h"
+
+const char *nav_json_real(double v, const char *fmt, char buf[32]) {
+  if (!isfinite(v)) return "null";
+  snprintf(buf, 32, fmt, v);
+  return buf;
+}
+
+int nav_models_viscous(const nav_model_set *set) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->viscosity) return 1;
+  return 0;
+}
+
+int nav_models_rhs_on(const nav_model_set *set) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->rhs && !set->m[i].rhs_off) return 1;
+  return 0;
+}
+
+nav_real *nav_models_field(const nav_model_set *set, const nav_flow_view *v, const char *name) {
+  for (int i = 0; i < set->n; i++) {
+    if (!set->m[i].ops->fields) continue;
+    nav_state_array a[NAV_STATE_MAX];
+    const int n = set->m[i].ops->fields(&set->m[i], v, a);
+    for (int q = 0; q < n; q++)
+      if (!strcmp(a[q].name, name)) return a[q].data;
+  }
+  return NULL;
+}
+
+nav_err nav_models_diagnose_one(nav_model_set *set, nav_flow_view *v, const char *name) {
+  for (int i = 0; i < set->n; i++)
+    if (!strcmp(set->m[i].ops->name, name) && set->m[i].ops->diagnose)
+      NAV_CALL(set->m[i].ops->diagnose(&set->m[i], v));
+  return NAV_OK;
+}
+
+void *nav_models_data(const nav_model_set *set, const char *name) {
+  for (int i = 0; i < set->n; i++)
+    if (!strcmp(set->m[i].ops->name, name)) return set->m[i].data;
+  return NULL;
+}
+
+nav_err nav_models_create(nav_model_set *set, nav_flow_view *v) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->create) NAV_CALL(set->m[i].ops->create(&set->m[i], v));
+  return NAV_OK;
+}
+
+void nav_models_destroy(nav_model_set *set, nav_flow_view *v) {
+  for (int i = set->n - 1; i >= 0; i--) { /* the reverse order of create */
+    if (set->m[i].ops->destroy) set->m[i].ops->destroy(&set->m[i], v);
+    set->m[i].data = NULL;
+  }
+}
+
+/* The loop of one step hook (rhs, force, after_projection). */
+#define NAV_MODELS_STEP_LOOP(hook)                                                                                     \
+  for (int i = 0; i < set->n; i++)                                                                                     \
+    if (set->m[i].ops->hook) NAV_CALL(set->m[i].ops->hook(&set->m[i], v, s));                                          \
+  return NAV_OK
+
+nav_err nav_models_rhs(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->rhs && !set->m[i].rhs_off) NAV_CALL(set->m[i].ops->rhs(&set->m[i], v, s));
+  return NAV_OK;
+}
+nav_err nav_models_force(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) { NAV_MODELS_STEP_LOOP(force); }
+nav_err nav_models_after_projection(nav_model_set *set, nav_flow_view *v, const nav_step_info *s) {
+  NAV_MODELS_STEP_LOOP(after_projection);
+}
+
+nav_err nav_models_viscosity(nav_model_set *set, nav_flow_view *v, nav_viscosity_when when, int *any,
+                             double *nut_max) {
+  *any = 0;
+  *nut_max = 0;
+  for (int i = 0; i < set->n; i++) {
+    if (!set->m[i].ops->viscosity) continue;
+    double m = 0;
+    NAV_CALL(set->m[i].ops->viscosity(&set->m[i], v, when, &m));
+    *nut_max = *any ? fmax(*nut_max, m) : m;
+    *any = 1;
+  }
+  return NAV_OK;
+}
+
+nav_err nav_models_diagnose(nav_model_set *set, nav_flow_view *v) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->diagnose) NAV_CALL(set->m[i].ops->diagnose(&set->m[i], v));
+  return NAV_OK;
+}
+
+nav_err nav_models_diagnose_pseudo(nav_model_set *set, nav_flow_view *v) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->diagnose && set->m[i].ops->pseudo_time_diagnose)
+      NAV_CALL(set->m[i].ops->diagnose(&set->m[i], v));
+  return NAV_OK;
+}
+
+nav_err nav_models_change(nav_model_set *set, nav_flow_view *v, double dt, double *change) {
+  for (int i = 0; i < set->n; i++) {
+    if (!set->m[i].ops->change) continue;
+    double c = -1;
+    NAV_CALL(set->m[i].ops->change(&set->m[i], v, dt, &c));
+    if (c >= 0) *change = fmax(*change, c);
+  }
+  return NAV_OK;
+}
+
+void nav_models_monitor_header(const nav_model_set *set, const nav_flow_view *v, FILE *out) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->monitor_header) set->m[i].ops->monitor_header(&set->m[i], v, out);
+}
+
+void nav_models_monitor_row(const nav_model_set *set, const nav_flow_view *v, FILE *out) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->monitor_row) set->m[i].ops->monitor_row(&set->m[i], v, out);
+}
+
+void nav_models_summary(const nav_model_set *set, const nav_flow_view *v, FILE *out) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->summary) set->m[i].ops->summary(&set->m[i], v, out);
+}
+
+void nav_models_log(const nav_model_set *set, const nav_flow_view *v) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->log) set->m[i].ops->log(&set->m[i], v);
+}
+
+nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h, const char *dir) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->report) NAV_CALL(set->m[i].ops->report(&set->m[i], v, h, dir));
+  return NAV_OK;
+}
+
+int nav_models_state(nav_model_set *set, nav_state_array *a, int n) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->state) n += set->m[i].ops->state(&set->m[i], a + n);
+  return n;
+}
+
+nav_err nav_models_restored(nav_model_set *set, nav_flow_view *v) {
+  for (int i = 0; i < set->n; i++)
+    if (set->m[i].ops->restored) NAV_CALL(set->m[i].ops->restored(&set->m[i], v));
+  return NAV_OK;
+}
