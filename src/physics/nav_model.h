@@ -23,7 +23,8 @@
  * initial state). At a restart: after the state arrays were read, restored, then viscosity
  * (NAV_VISCOSITY_RESTART). Output: monitor_header / monitor_row (monitor.csv columns), summary
  * (summary.json entries), log (the final lines of the log), report (a report from the global host
- * fields at the end of a run), state (checkpoint arrays). Every hook may be NULL (nothing to do).
+ * fields at the end of a run), state (checkpoint arrays), host_state (checkpoint host values: running
+ * sums of statistics). Every hook may be NULL (nothing to do).
  *
  * Who may call whom: solvers -> physics (this interface) -> grid/backend -> core; io -> this
  * interface. A model never calls the solver (solvers/) or the output (io/); the few services of
@@ -45,7 +46,7 @@ struct nav_host_fields; /* io/nav_validation.h: the global fields gathered on ra
 #define NAV_MODELS_MAX 16        /* models of one run */
 struct nav_model_set;
 #define NAV_MODEL_SECTIONS 4     /* key sections of one model */
-#define NAV_STATE_MAX 24         /* state arrays of a run (solver and models) */
+#define NAV_STATE_MAX 40         /* state arrays of a run (solver and models: 13 of statistics fields) */
 
 /* One array of the state of a run: what a checkpoint stores (interior points) and a restart reads. */
 typedef struct nav_state_array {
@@ -175,6 +176,12 @@ typedef struct nav_model_ops {
   /* Its cell-centred output fields (ghosts filled) by name ("k", "omega", "nut") into a[]; returns
    * their count. Not collective. */
   int (*fields)(const nav_model *m, const nav_flow_view *v, nav_state_array *a);
+  /* Its host state for the checkpoint (io/nav_checkpoint.c): values that are the same on every rank (already
+   * reduced over the ranks: running sums, counters), *count doubles at *data, owned by the model. The
+   * checkpoint writes them (rank 0) and a restart overwrites them in place before restored, when the
+   * checkpoint holds this model's block of the same count (else they stay as create left them). NULL or
+   * *count = 0: none. Not collective. */
+  void (*host_state)(nav_model *m, double **data, size_t *count);
   /* After a restart set the interior points of the state arrays: refill their ghosts and what
    * depends on them. */
   nav_err (*restored)(nav_model *m, nav_flow_view *v);
