@@ -557,6 +557,8 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
   nav_ckpt_host hs;
   nav_ckpt_hosts(f, &hs);
   double *hread[NAV_MODELS_MAX] = {NULL};
+  if (e == NAV_OK && hs.n && MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL) != MPI_SUCCESS)
+    e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__, "checkpoint %s: cannot read the host blocks", path);
   for (int i = 0; i < hs.n && e == NAV_OK; i++) {
     int at = -1;
     for (int j = 0; j < hb.n; j++)
