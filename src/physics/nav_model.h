@@ -46,6 +46,7 @@ struct nav_host_fields; /* io/nav_validation.h: the global fields gathered on ra
 #define NAV_MODELS_MAX 16        /* models of one run */
 struct nav_model_set;
 #define NAV_MODEL_SECTIONS 4     /* key sections of one model */
+#define NAV_MODEL_SNAPSHOT_MAX 8 /* snapshot fields of one model, and of all models of a run */
 #define NAV_STATE_MAX 40         /* state arrays of a run (solver and models: 13 of statistics fields) */
 
 /* One array of the state of a run: what a checkpoint stores (interior points) and a restart reads. */
@@ -182,6 +183,13 @@ typedef struct nav_model_ops {
    * checkpoint holds this model's block of the same count (else they stay as create left them). NULL or
    * *count = 0: none. Not collective. */
   void (*host_state)(nav_model *m, double **data, size_t *count);
+  /* Its extra cell fields of the HDF5 snapshots (io/nav_hdf5.c writes them after the flow's own, io/nav_xdmf.c
+   * lists them): the names and components (1 or 3) of at most NAV_MODEL_SNAPSHOT_MAX fields into name[],
+   * ncomp[]; returns their count. Not collective. */
+  int (*snapshot_fields)(const nav_model *m, const nav_flow_view *v, const char **name, int *ncomp);
+  /* The values of its snapshot field i at the interior cells of this rank's block, x fastest, ncomp values
+   * per cell, into out (host memory). Collective. */
+  nav_err (*snapshot_values)(nav_model *m, nav_flow_view *v, int i, double *out);
   /* After a restart set the interior points of the state arrays: refill their ghosts and what
    * depends on them. */
   nav_err (*restored)(nav_model *m, nav_flow_view *v);
@@ -244,6 +252,11 @@ void nav_models_monitor_row(const nav_model_set *set, const nav_flow_view *v, FI
 void nav_models_summary(const nav_model_set *set, const nav_flow_view *v, FILE *out);
 void nav_models_log(const nav_model_set *set, const nav_flow_view *v);
 nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h, const char *dir);
+/* The snapshot fields of the models of set (snapshot_fields hooks), in order, at most NAV_MODEL_SNAPSHOT_MAX: name,
+ * components and which model (index into set->m) and which of its fields each is; returns their count. Not
+ * collective. */
+int nav_models_snapshot_fields(const nav_model_set *set, const nav_flow_view *v, const char **name, int *ncomp,
+                               int *model, int *index);
 /* Appends the models' state arrays to a[] after the first n; returns the new count. */
 int nav_models_state(nav_model_set *set, nav_state_array *a, int n);
 nav_err nav_models_restored(nav_model_set *set, nav_flow_view *v);

@@ -157,6 +157,54 @@ static void nav_stat_host_state(nav_model *m, double **data, size_t *count) {
   *count = s->nstate;
 }
 
+/* Fields mode: mean_velocity, mean_pressure, rms_velocity (and mean_temperature, rms_temperature). */
+static int nav_stat_snapshot_fields(const nav_model *m, const nav_flow_view *v, const char **name, int *ncomp) {
+  const nav_statistics *s = m->data;
+  if (s->e >= 0) return 0;
+  static const char *const names[5] = {"mean_velocity", "mean_pressure", "rms_velocity", "mean_temperature",
+                                       "rms_temperature"};
+  static const int comps[5] = {3, 1, 3, 1, 1};
+  const int n = v->scalar && v->scalar->T ? 5 : 3;
+  for (int i = 0; i < n; i++) {
+    name[i] = names[i];
+    ncomp[i] = comps[i];
+  }
+  return n;
+}
+
+/* Field i of nav_stat_snapshot_fields from the running sums: mean = S_q / N, rms = sqrt(S_qq / N - mean^2)
+ * (0 before the first sample). */
+static nav_err nav_stat_snapshot_values(nav_model *m, nav_flow_view *v, int i, double *out) {
+  nav_statistics *s = m->data;
+  const nav_box *b = v->box;
+  const size_t bytes = (size_t)b->ntot * sizeof(nav_real);
+  static const int mean_q[5][3] = {{NAV_STAT_U, NAV_STAT_V, NAV_STAT_W}, {NAV_STAT_P}, {NAV_STAT_U, NAV_STAT_V,
+                                   NAV_STAT_W}, {NAV_STAT_T}, {NAV_STAT_T}};
+  static const int sq_q[5][3] = {{-1}, {-1}, {NAV_STAT_UU, NAV_STAT_VV, NAV_STAT_WW}, {-1}, {NAV_STAT_TT}};
+  const int nc = i == 0 || i == 2 ? 3 : 1;
+  nav_real *hm = malloc(bytes), *hs = malloc(bytes);
+  NAV_CHECK(hm && hs, NAV_ERR_MEMORY, "cannot allocate the statistics fields");
+  const double N = s->state[NAV_STAT_SAMPLES];
+  nav_err e = NAV_OK;
+  for (int c = 0; c < nc && e == NAV_OK; c++) {
+    const int qm = mean_q[i][c], qs = sq_q[i][0] >= 0 ? sq_q[i][c] : -1;
+    const int have = s->sum[qm] != NULL;
+    if (have) e = v->ops->to_host(hm, s->sum[qm], bytes);
+    if (have && qs >= 0 && e == NAV_OK) e = v->ops->to_host(hs, s->sum[qs], bytes);
+    size_t k = 0;
+    for (int kk = 0; kk < b->n[2]; kk++)
+      for (int j = 0; j < b->n[1]; j++)
+        for (int ii = 0; ii < b->n[0]; ii++, k++) {
+          const nav_idx p = b->off + ii * b->st[0] + j * b->st[1] + kk * b->st[2];
+          const double mean = have && N > 0 ? hm[p] / N : 0;
+          out[k * nc + c] = qs < 0 ? mean : have && N > 0 ? sqrt(fmax(nav_stat_moment(hs[p] / N, mean, mean), 0)) : 0;
+        }
+  }
+  free(hm);
+  free(hs);
+  return e;
+}
+
 const nav_model_ops nav_model_statistics = {
     .name = "statistics",
     .sections = {"statistics", NULL},
@@ -170,4 +218,6 @@ const nav_model_ops nav_model_statistics = {
     .report = nav_stat_report,
     .state = nav_stat_state,
     .host_state = nav_stat_host_state,
+    .snapshot_fields = nav_stat_snapshot_fields,
+    .snapshot_values = nav_stat_snapshot_values,
 };
