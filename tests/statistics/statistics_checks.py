@@ -6,7 +6,8 @@ usage: statistics_checks.py NAVIER CASE SCRATCH restart
        statistics_checks.py NAVIER CASE SCRATCH mpi MPIEXEC TOL SPLITS   (SPLITS: 2,2,1:1,1,4:...)
        statistics_checks.py NAVIER CASE SCRATCH bad
 restart: one run of 40 steps against 20 steps + checkpoint + a restart to 40: statistics.csv,
-  statistics_profile.csv and summary.json "statistics" identical (bytes).
+  statistics_profile.csv and summary.json "statistics" identical (bytes); the same in fields mode (walls on
+  y and z) for the checkpoint of step 40, which holds the sums.
 mpi: the 1-rank statistics_profile.csv against each decomposition's, max |a - b| / scale per column
   <= TOL (scale: the largest mean velocity for U, V, W, the largest stress for the stresses, else the
   column's largest value); summary u_tau, re_tau, cf, ub_plus likewise.
@@ -19,6 +20,11 @@ import re
 import shutil
 import subprocess
 import sys
+
+
+# walls on y and z: no profile direction, the statistics keep fields at the cells
+FIELDS = ["--set", "boundary.y_low=wall", "--set", "boundary.y_high=wall", "--set", "physics.forcing=none", "--set",
+          "physics.initial=rest", "--set", "boundary.z_high_velocity=1,0,0"]
 
 
 def run(cmd, want=0):
@@ -56,6 +62,17 @@ def restart(navier, case, scratch):
     if sa != sb:
         sys.exit(f"FAIL: summary statistics differ:\n{sa}\n{sb}")
     print(f"restart: 20 + 20 steps = 40 steps bit for bit ({sa['samples']} samples, Re_tau {sa['re_tau']:.6f})")
+    # fields mode (no profile direction): the running sums are state arrays; the checkpoints of step 40 agree
+    a, b = fresh(os.path.join(scratch, "fields_full")), fresh(os.path.join(scratch, "fields_halves"))
+    run([navier, "run", case, "--output", a] + FIELDS)
+    run([navier, "run", case, "--set", "time.max_steps=20", "--output", b] + FIELDS)
+    run([navier, "run", case, "--restart", os.path.join(b, "checkpoint_00000020.nck"), "--output", b] + FIELDS)
+    ck = "checkpoint_00000040.nck"
+    if open(os.path.join(a, ck), "rb").read() != open(os.path.join(b, ck), "rb").read():
+        sys.exit("FAIL: fields mode: the restarted checkpoint of step 40 differs from the uninterrupted one")
+    if summary(a) != summary(b):
+        sys.exit("FAIL: fields mode: summary statistics differ")
+    print("restart, fields mode: checkpoint of step 40 (the sums stat_*) bit for bit")
 
 
 def mpi(navier, case, scratch, mpiexec, tol, splits):
@@ -114,8 +131,7 @@ def bad(navier, case, scratch):
             sys.exit(f"FAIL: no FILE:LINE: key '{key}': ...{why} message")
         print(f"bad input {' '.join(sets)}: exit 2, {key}")
     f = fresh(os.path.join(scratch, "fields"))
-    run([navier, "run", case, "--output", f, "--set", "boundary.y_low=wall", "--set", "boundary.y_high=wall",
-         "--set", "physics.forcing=none", "--set", "physics.initial=rest", "--set", "boundary.z_high_velocity=1,0,0"])
+    run([navier, "run", case, "--output", f] + FIELDS)
     if os.path.exists(os.path.join(f, "statistics.csv")):
         sys.exit("FAIL: a flow without a profile direction wrote statistics.csv")
     s = summary(f)
