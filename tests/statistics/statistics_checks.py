@@ -5,12 +5,14 @@ tests/statistics/channel_tg.ini (walls z, x and y periodic, 40 steps, samples ev
 usage: statistics_checks.py NAVIER CASE SCRATCH restart
        statistics_checks.py NAVIER CASE SCRATCH mpi MPIEXEC TOL SPLITS   (SPLITS: 2,2,1:1,1,4:...)
        statistics_checks.py NAVIER CASE SCRATCH bad
+       statistics_checks.py NAVIER CASE SCRATCH backends TOL             (CUDA against CPU; 77 without CUDA)
 restart: one run of 40 steps against 20 steps + checkpoint + a restart to 40: statistics.csv,
   statistics_profile.csv and summary.json "statistics" identical (bytes); the same in fields mode (walls on
   y and z) for the checkpoint of step 40, which holds the sums.
 mpi: the 1-rank statistics_profile.csv against each decomposition's, max |a - b| / scale per column
   <= TOL (scale: the largest mean velocity for U, V, W, the largest stress for the stresses, else the
   column's largest value); summary u_tau, re_tau, cf, ub_plus likewise.
+backends: the same comparison as mpi between run.backend = cpu and cuda (one rank each).
 bad: start_time after end_time, and wall_normal along a periodic direction: exit 2 with
   FILE:LINE: key 'statistics.KEY': ...; a flow with no profile direction (walls on four faces) runs and
   keeps fields (no statistics.csv, summary "statistics" with its samples)."""
@@ -75,11 +77,38 @@ def restart(navier, case, scratch):
     print("restart, fields mode: checkpoint of step 40 (the sums stat_*) bit for bit")
 
 
+def compare(ref_dir, d, tol, label):
+    """The largest relative difference of statistics_profile.csv and the summary of d against ref_dir."""
+    head, ref = table(os.path.join(ref_dir, "statistics_profile.csv"))
+    s1 = summary(ref_dir)
+    _, got = table(os.path.join(d, "statistics_profile.csv"))
+    worst = 0.0
+    for c in range(1, len(head)):
+        # a mean velocity against the largest mean velocity, a stress against the largest stress: a
+        # column that is only round-off (V of the channel) is measured against the flow
+        group = [c]
+        for g in (("U", "V", "W"), ("uu", "vv", "ww", "uv", "uw", "vw")):
+            if head[c] in g:
+                group = [head.index(x) for x in g]
+        scale = max(abs(r[k]) for r in ref for k in group) or 1.0
+        diff = max(abs(r[c] - g[c]) for r, g in zip(ref, got)) / scale
+        if diff > tol:
+            sys.exit(f"FAIL: {label}: column {head[c]} differs by {diff:.3e} > {tol}")
+        worst = max(worst, diff)
+    sn = summary(d)
+    for k in ("u_tau", "re_tau", "cf", "ub_plus"):
+        diff = abs(sn[k] - s1[k]) / abs(s1[k])
+        if diff > tol:
+            sys.exit(f"FAIL: {label}: summary {k} {sn[k]} vs {s1[k]}")
+        worst = max(worst, diff)
+    if sn["samples"] != s1["samples"]:
+        sys.exit(f"FAIL: {label}: {sn['samples']} samples, reference {s1['samples']}")
+    return worst
+
+
 def mpi(navier, case, scratch, mpiexec, tol, splits):
     one = fresh(os.path.join(scratch, "ranks1"))
     run([navier, "run", case, "--output", one])
-    head, ref = table(os.path.join(one, "statistics_profile.csv"))
-    s1 = summary(one)
     worst_all = 0.0
     for split in splits.split(":"):
         n = 1
@@ -88,31 +117,23 @@ def mpi(navier, case, scratch, mpiexec, tol, splits):
         d = fresh(os.path.join(scratch, "ranks_" + split.replace(",", "x")))
         run([mpiexec, "-n", str(n), "--oversubscribe", navier, "run", case, "--set", f"run.decomposition={split}",
              "--output", d])
-        _, got = table(os.path.join(d, "statistics_profile.csv"))
-        worst = 0.0
-        for c in range(1, len(head)):
-            # a mean velocity against the largest mean velocity, a stress against the largest stress: a
-            # column that is only round-off (V of the channel) is measured against the flow
-            group = [c]
-            for g in (("U", "V", "W"), ("uu", "vv", "ww", "uv", "uw", "vw")):
-                if head[c] in g:
-                    group = [head.index(x) for x in g]
-            scale = max(abs(r[k]) for r in ref for k in group) or 1.0
-            diff = max(abs(r[c] - g[c]) for r, g in zip(ref, got)) / scale
-            if diff > tol:
-                sys.exit(f"FAIL: {split}: column {head[c]} differs by {diff:.3e} > {tol}")
-            worst = max(worst, diff)
-        sn = summary(d)
-        for k in ("u_tau", "re_tau", "cf", "ub_plus"):
-            diff = abs(sn[k] - s1[k]) / abs(s1[k])
-            if diff > tol:
-                sys.exit(f"FAIL: {split}: summary {k} {sn[k]} vs {s1[k]}")
-            worst = max(worst, diff)
-        if sn["samples"] != s1["samples"]:
-            sys.exit(f"FAIL: {split}: {sn['samples']} samples, 1 rank {s1['samples']}")
+        worst = compare(one, d, tol, split)
         print(f"decomposition {split}: largest relative difference {worst:.3e}")
         worst_all = max(worst_all, worst)
     print(f"mpi: every decomposition within {worst_all:.3e} (tolerance {tol})")
+
+
+def backends(navier, case, scratch, tol):
+    cpu, cuda = fresh(os.path.join(scratch, "cpu")), fresh(os.path.join(scratch, "cuda"))
+    res = subprocess.run([navier, "run", case, "--set", "run.backend=cuda", "--output", cuda], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=600)
+    if res.returncode != 0:
+        print(res.stdout[-2000:])
+        print("backends: no CUDA run possible here: skipped")
+        sys.exit(77)
+    run([navier, "run", case, "--set", "run.backend=cpu", "--output", cpu])
+    worst = compare(cpu, cuda, tol, "cuda")
+    print(f"backends: CUDA against CPU within {worst:.3e} (tolerance {tol})")
 
 
 def bad(navier, case, scratch):
@@ -147,6 +168,8 @@ def main():
         restart(navier, case, scratch)
     elif what == "mpi":
         mpi(navier, case, scratch, sys.argv[5], float(sys.argv[6]), sys.argv[7])
+    elif what == "backends":
+        backends(navier, case, scratch, float(sys.argv[5]))
     elif what == "bad":
         bad(navier, case, scratch)
     else:
