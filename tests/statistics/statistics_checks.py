@@ -63,6 +63,9 @@ def restart(navier, case, scratch):
     sa, sb = summary(a), summary(b)
     if sa != sb:
         sys.exit(f"FAIL: summary statistics differ:\n{sa}\n{sb}")
+    # the window: start_time = 0.05, every 2 of 40 steps: the even steps from the first at t >= 0.05 (step 4)
+    if sa["start"] < 0.05 or sa["samples"] != 19:
+        sys.exit(f"FAIL: window: first sample at t = {sa['start']}, {sa['samples']} samples (want t >= 0.05, 19)")
     print(f"restart: 20 + 20 steps = 40 steps bit for bit ({sa['samples']} samples, Re_tau {sa['re_tau']:.6f})")
     # fields mode (no profile direction): the running sums are state arrays; the checkpoints of step 40 agree
     a, b = fresh(os.path.join(scratch, "fields_full")), fresh(os.path.join(scratch, "fields_halves"))
