@@ -79,7 +79,7 @@ static int run(int argc, char **argv) {
   double U = 0; /* the velocity scale */
   for (int c = 0; c < f[0].dim; c++)
     for (size_t p = 0; p < n; p++) U = fmax(U, fabs((double)h[0].u[c][p]));
-  for (int c = 0; c <= f[0].dim + (f[0].T ? 1 : 0); c++) {
+  for (int c = 0; c <= f[0].dim + (f[0].scalar.T ? 1 : 0); c++) {
     const int q = c < f[0].dim ? c : c == f[0].dim ? 3 : 4;
     const nav_real *a = q < 3 ? h[0].u[q] : q == 3 ? h[0].p : h[0].T;
     const nav_real *b = q < 3 ? h[1].u[q] : q == 3 ? h[1].p : h[1].T;

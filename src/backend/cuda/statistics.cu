@@ -97,7 +97,7 @@ static nav_err nav_stat_accumulate_cuda(const nav_box *b, nav_real *const *u, co
   return NAV_OK;
 }
 
-const nav_statistics_ops nav_statistics_ops_cuda = {
+extern "C" const nav_statistics_ops nav_statistics_ops_cuda = {
     .planes = nav_stat_planes_cuda,
     .accumulate = nav_stat_accumulate_cuda,
 };
