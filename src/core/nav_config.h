@@ -167,6 +167,11 @@ typedef struct nav_config {
   double length_scale;       /* turbulence length scale; 0 = a tenth of the smallest domain length */
   double k_initial, omega_initial; /* uniform initial k, omega; 0 = from intensity and length_scale */
   double nut_relaxation;     /* nu_t <- a nu_t(model) + (1 - a) nu_t after each step */
+  /* [statistics] (physics/statistics/nav_statistics.h) */
+  char statistics_enabled[8];     /* key 'enabled': false | true */
+  double statistics_start;        /* key 'start_time': samples from this simulated time on */
+  long statistics_every;          /* key 'every': steps between samples (>= 1) */
+  char statistics_wall_normal[8]; /* key 'wall_normal': auto | x | y | z */
   /* [body.N] sections (physics/nav_body.h), body[N-1]; kind = none where a section is absent */
   nav_body_config body[NAV_MAX_BODIES];
   /* [bodies] */
@@ -174,11 +179,6 @@ typedef struct nav_config {
   /* [forces]: the coefficients C = 2 F / (reference_velocity^2 A), A = reference_length (2D, per unit
    * span) or reference_area (3D); time averages over t >= average_start */
   double reference_velocity, reference_length, reference_area, average_start;
-  /* [statistics] (physics/statistics/nav_statistics.h) */
-  char statistics_enabled[8];     /* key 'enabled': false | true */
-  double statistics_start;        /* key 'start_time': samples from this simulated time on */
-  long statistics_every;          /* key 'every': steps between samples (>= 1) */
-  char statistics_wall_normal[8]; /* key 'wall_normal': auto | x | y | z */
   /* where each key's value came from (nav_config_where), set by nav_config_load; index = the key's
    * row in the schema (its blocks in the registry's order). src: 0 default, 1 case file, 2 --set; line: file line or --set index. */
   struct nav_config_origin {
