@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "backend/nav_kernels.h"
+#include "backend/nav_statistics_kernels.h"
 
 #include <stdio.h>
 
@@ -108,4 +109,12 @@ int nav_backend_device_memory(const char *name, size_t *free_bytes, size_t *tota
   (void)name;
   *free_bytes = *total_bytes = 0;
   return -1;
+}
+
+const nav_statistics_ops *nav_statistics_backend(const char *name) {
+  if (!strcmp(name, "cpu")) return &nav_statistics_ops_cpu;
+#ifdef NAV_HAVE_CUDA
+  if (!strcmp(name, "cuda")) return &nav_statistics_ops_cuda;
+#endif
+  return NULL;
 }

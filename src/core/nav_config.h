@@ -171,6 +171,11 @@ typedef struct nav_config {
   double length_scale;       /* turbulence length scale; 0 = a tenth of the smallest domain length */
   double k_initial, omega_initial; /* uniform initial k, omega; 0 = from intensity and length_scale */
   double nut_relaxation;     /* nu_t <- a nu_t(model) + (1 - a) nu_t after each step */
+  /* [statistics] (physics/statistics/nav_statistics.h) */
+  char statistics_enabled[8];     /* key 'enabled': false | true */
+  double statistics_start;        /* key 'start_time': samples from this simulated time on */
+  long statistics_every;          /* key 'every': steps between samples (>= 1) */
+  char statistics_wall_normal[8]; /* key 'wall_normal': auto | x | y | z */
   /* [body.N] sections (physics/nav_body.h), body[N-1]; kind = none where a section is absent */
   nav_body_config body[NAV_MAX_BODIES];
   /* [bodies] */

@@ -15,7 +15,8 @@
 #include "grid/nav_reduce.h"
 
 #define NAV_CKPT_MAGIC "navier checkpoint"
-#define NAV_CKPT_VERSION 3 /* 2: the face coordinates follow the arrays; 3: key pressure.initial_guess */
+#define NAV_CKPT_VERSION 4 /* 2: the face coordinates follow the arrays; 3: key pressure.initial_guess; 4: the
+                              models' host blocks follow the coordinates */
 #define NAV_CKPT_HEADER 4096
 
 /* The case keys whose values change the solution: a restart under other values is refused. */
@@ -101,6 +102,28 @@ static void nav_ckpt_coords(const nav_flow *f, double *c) {
   for (int d = 0; d < f->dim; d++) {
     memcpy(c, f->xf[d], ((size_t)f->n[d] + 1) * sizeof *c);
     c += f->n[d] + 1;
+  }
+}
+
+/* The models' host state (nav_model.h host_state): block i of at most NAV_MODELS_MAX, with its model's name. */
+typedef struct nav_ckpt_host {
+  int n;
+  const char *name[NAV_MODELS_MAX];
+  double *data[NAV_MODELS_MAX];
+  size_t count[NAV_MODELS_MAX];
+} nav_ckpt_host;
+
+static void nav_ckpt_hosts(nav_flow *f, nav_ckpt_host *hs) {
+  memset(hs, 0, sizeof *hs);
+  for (int i = 0; i < f->models.n; i++) {
+    nav_model *m = &f->models.m[i];
+    double *d = NULL;
+    size_t c = 0;
+    if (m->ops->host_state) m->ops->host_state(m, &d, &c);
+    if (!c) continue;
+    hs->name[hs->n] = m->ops->name;
+    hs->data[hs->n] = d;
+    hs->count[hs->n++] = c;
   }
 }
 
@@ -209,7 +232,8 @@ static void nav_ckpt_prune(const char *dir, int keep) {
   free(steps);
 }
 
-static int nav_ckpt_header(const nav_flow *f, const nav_ckpt_block *k, const uint64_t *sum, char *h) {
+static int nav_ckpt_header(const nav_flow *f, const nav_ckpt_block *k, const uint64_t *sum, const nav_ckpt_host *hs,
+                           char *h) {
   int len = snprintf(h, NAV_CKPT_HEADER,
                      "%s\nformat %d\nprecision_bytes %zu\nbyte_order %s\nstep %ld\ntime %a\ndt_old %a\n"
                      "points %" PRId64 "\narrays %d\ncoordinates %zu\n",
@@ -217,6 +241,9 @@ static int nav_ckpt_header(const nav_flow *f, const nav_ckpt_block *k, const uin
                      f->step, f->t, f->dt_old, (int64_t)k->total, k->na, nav_ckpt_ncoord(f));
   for (int q = 0; q < k->na; q++)
     len += snprintf(h + len, NAV_CKPT_HEADER - len, "array %s %016" PRIx64 "\n", k->a[q].name, sum[q]);
+  for (int i = 0; i < hs->n; i++)
+    len += snprintf(h + len, NAV_CKPT_HEADER - len, "host %s %zu %016" PRIx64 "\n", hs->name[i], hs->count[i],
+                    nav_fnv1a((const char *)hs->data[i], hs->count[i] * sizeof(double)));
   for (int i = 0; i < NAV_CKPT_NKEYS; i++) {
     char key[64], value[NAV_CONFIG_STR + 8];
     snprintf(key, sizeof key, "%s", nav_checkpoint_keys[i]);
@@ -262,7 +289,9 @@ nav_err nav_checkpoint_write(const char *dir, nav_flow *f, char *path_out, size_
   memset(header, 0, sizeof header);
   snprintf(path, sizeof path, "%s/checkpoint_%08ld.nck", dir, f->step);
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  if (nav_ckpt_header(f, &k, sum, header)) {
+  nav_ckpt_host hs;
+  nav_ckpt_hosts(f, &hs);
+  if (nav_ckpt_header(f, &k, sum, &hs, header)) {
     nav_ckpt_block_free(&k);
     NAV_CHECK(0, NAV_ERR_INTERNAL, "%s: the checkpoint header does not fit in %d bytes", path, NAV_CKPT_HEADER);
   }
@@ -298,6 +327,14 @@ nav_err nav_checkpoint_write(const char *dir, nav_flow *f, char *path_out, size_
         wrc = MPI_File_write_at(fh, NAV_CKPT_HEADER + k.na * bytes, c, (int)nc, MPI_DOUBLE, &st);
         if (wrc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_DOUBLE, &got) != MPI_SUCCESS || got != (int)nc))
           wrc = MPI_ERR_IO;
+      }
+      /* the models' host blocks after the coordinates, in header order */
+      MPI_Offset at = NAV_CKPT_HEADER + k.na * bytes + (MPI_Offset)(nc * sizeof(double));
+      for (int i = 0; i < hs.n && wrc == MPI_SUCCESS; i++) {
+        wrc = MPI_File_write_at(fh, at, hs.data[i], (int)hs.count[i], MPI_DOUBLE, &st);
+        if (wrc == MPI_SUCCESS && (MPI_Get_count(&st, MPI_DOUBLE, &got) != MPI_SUCCESS || got != (int)hs.count[i]))
+          wrc = MPI_ERR_IO;
+        at += (MPI_Offset)(hs.count[i] * sizeof(double));
       }
       free(c);
     }
@@ -350,8 +387,17 @@ static const char *nav_ckpt_field(const char *h, const char *name, char *buf, si
 
 /* Check the header against f; on success fill step, t, dt_old and the checksums. Every rank
  * decides the same (same text). Returns NAV_OK or NAV_ERR_INPUT with the message. */
+/* The host blocks a checkpoint holds (its "host NAME COUNT CHECKSUM" lines, in file order). */
+typedef struct nav_ckpt_stored {
+  int n;
+  char name[NAV_MODELS_MAX][32];
+  size_t count[NAV_MODELS_MAX];
+  uint64_t sum[NAV_MODELS_MAX];
+  MPI_Offset at[NAV_MODELS_MAX]; /* file offset of the block */
+} nav_ckpt_stored;
+
 static nav_err nav_ckpt_parse(const char *path, const char *h, MPI_Offset size, nav_flow *f, const nav_ckpt_block *k,
-                              long *step, double *t, double *dt_old, uint64_t *sum) {
+                              long *step, double *t, double *dt_old, uint64_t *sum, nav_ckpt_stored *hb) {
   char v[NAV_CONFIG_STR + 16];
   NAV_CHECK(size >= NAV_CKPT_HEADER, NAV_ERR_INPUT,
             "checkpoint %s: truncated: %lld bytes, shorter than the %d-byte header", path, (long long)size,
@@ -409,8 +455,16 @@ static nav_err nav_ckpt_parse(const char *path, const char *h, MPI_Offset size, 
             "checkpoint %s: corrupt header (coordinates)", path);
   NAV_CHECK(ncoord == nav_ckpt_ncoord(f), NAV_ERR_INPUT, "checkpoint %s: holds %zu face coordinates, this grid has %zu",
             path, ncoord, nav_ckpt_ncoord(f));
-  const MPI_Offset expect = NAV_CKPT_HEADER + (MPI_Offset)na * (MPI_Offset)k->total * (MPI_Offset)sizeof(nav_real) +
-                            (MPI_Offset)(ncoord * sizeof(double));
+  MPI_Offset expect = NAV_CKPT_HEADER + (MPI_Offset)na * (MPI_Offset)k->total * (MPI_Offset)sizeof(nav_real) +
+                      (MPI_Offset)(ncoord * sizeof(double));
+  memset(hb, 0, sizeof *hb);
+  for (const char *hl = strstr(h, "\nhost "); hl; hl = strstr(hl + 1, "\nhost ")) {
+    NAV_CHECK(hb->n < NAV_MODELS_MAX &&
+                  sscanf(hl + 1, "host %31s %zu %" SCNx64, hb->name[hb->n], &hb->count[hb->n], &hb->sum[hb->n]) == 3,
+              NAV_ERR_INPUT, "checkpoint %s: corrupt header (host block %d)", path, hb->n + 1);
+    hb->at[hb->n] = expect;
+    expect += (MPI_Offset)(hb->count[hb->n++] * sizeof(double));
+  }
   NAV_CHECK(size == expect, NAV_ERR_INPUT, "checkpoint %s: %s: %lld bytes, expected %lld", path,
             size < expect ? "truncated" : "too long", (long long)size, (long long)expect);
   NAV_CHECK(nav_ckpt_field(h, "step", v, sizeof v) && sscanf(v, "%ld", step) == 1 && *step >= 0 &&
@@ -485,7 +539,9 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
   long step = 0;
   double t = 0, dt_old = 0;
   uint64_t want[NAV_FLOW_MAX_STATE], sum[NAV_FLOW_MAX_STATE + 1];
-  if (e == NAV_OK) e = nav_ckpt_parse(path, header, size, f, &k, &step, &t, &dt_old, want);
+  nav_ckpt_stored hb;
+  memset(&hb, 0, sizeof hb);
+  if (e == NAV_OK) e = nav_ckpt_parse(path, header, size, f, &k, &step, &t, &dt_old, want, &hb);
   /* the payload: every rank reads its hyperslab of each array */
   int bad = 0;
   const MPI_Offset bytes = (MPI_Offset)k.total * (MPI_Offset)sizeof(nav_real);
@@ -496,6 +552,44 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
     rc = MPI_File_set_view(fh, NAV_CKPT_HEADER + q * bytes, nav_real_mpi(), k.filetype, "native", MPI_INFO_NULL);
     if (rc == MPI_SUCCESS) rc = MPI_File_read_all(fh, k.data + (size_t)q * k.count, (int)k.count, nav_real_mpi(), &st);
     if (rc != MPI_SUCCESS || MPI_Get_count(&st, nav_real_mpi(), &got) != MPI_SUCCESS || got != (int)k.count) bad = 1;
+  }
+  /* the host blocks of this case's models (rank 0 reads, every rank gets them) */
+  nav_ckpt_host hs;
+  nav_ckpt_hosts(f, &hs);
+  double *hread[NAV_MODELS_MAX] = {NULL};
+  if (e == NAV_OK && hs.n && MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL) != MPI_SUCCESS)
+    e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__, "checkpoint %s: cannot read the host blocks", path);
+  for (int i = 0; i < hs.n && e == NAV_OK; i++) {
+    int at = -1;
+    for (int j = 0; j < hb.n; j++)
+      if (!strcmp(hb.name[j], hs.name[i])) at = j;
+    if (at < 0) continue; /* none stored: the model starts afresh */
+    if (hb.count[at] != hs.count[i]) {
+      e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__,
+                        "checkpoint %s: holds %zu host values of model '%s', this case needs %zu (its settings "
+                        "changed)",
+                        path, hb.count[at], hs.name[i], hs.count[i]);
+      break;
+    }
+    hread[i] = calloc(hs.count[i], sizeof(double));
+    int ok = hread[i] != NULL;
+    if (ok && f->dc.rank == 0) {
+      MPI_Status st;
+      int got = 0;
+      ok = MPI_File_read_at(fh, hb.at[at], hread[i], (int)hs.count[i], MPI_DOUBLE, &st) == MPI_SUCCESS &&
+           MPI_Get_count(&st, MPI_DOUBLE, &got) == MPI_SUCCESS && got == (int)hs.count[i];
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);
+    if (!ok) {
+      e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__, "checkpoint %s: cannot read the host block of '%s'",
+                        path, hs.name[i]);
+      break;
+    }
+    MPI_Bcast(hread[i], (int)hs.count[i], MPI_DOUBLE, 0, comm);
+    if (nav_fnv1a((const char *)hread[i], hs.count[i] * sizeof(double)) != hb.sum[at])
+      e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__,
+                        "checkpoint %s: corrupt: the checksum of the host block of '%s' does not match", path,
+                        hs.name[i]);
   }
   MPI_File_close(&fh);
   if (e == NAV_OK) {
@@ -526,6 +620,10 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
   }
   free(host);
   nav_ckpt_block_free(&k);
+  for (int i = 0; i < hs.n; i++) {
+    if (e == NAV_OK && hread[i]) memcpy(hs.data[i], hread[i], hs.count[i] * sizeof(double));
+    free(hread[i]);
+  }
   NAV_CALL(e);
   f->step = step;
   f->t = t;

@@ -10,7 +10,11 @@
  *   - then each state array in turn: the interior points of the GLOBAL grid, x fastest, native
  *     reals;
  *   - then (format 2) the face coordinates of the grid, n_x + 1 then n_y + 1 (then n_z + 1) native
- *     doubles: a restart on other coordinates (spacing, stretching, face file) is refused. Every rank writes and reads its block as a hyperslab (an MPI subarray file view,
+ *     doubles: a restart on other coordinates (spacing, stretching, face file) is refused;
+ *   - then (format 4) the models' host blocks (nav_model.h host_state: the running sums of statistics), one
+ *     per header line "host NAME COUNT CHECKSUM" in that order, COUNT native doubles each (written by rank 0,
+ *     read by rank 0 and broadcast; CHECKSUM: FNV-1a of the bytes). A model of the case whose block is
+ *     absent starts afresh; a block of another count is refused. Every rank writes and reads its block as a hyperslab (an MPI subarray file view,
  *     collective MPI-IO), so the file does not depend on the rank count or decomposition.
  * The checksum of an array is sum over points of mix(bits of the value, global index) mod 2^64
  * (mix: the splitmix64 finaliser), the same whichever ranks hold which points; any changed,

@@ -128,6 +128,18 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
           }
       if (nav_hdf5_dataset(file, dxpl, f, list[q].name, list[q].ncomp, buf, -1)) what = "cannot write a dataset";
     }
+    /* the models' fields (nav_model.h snapshot hooks) */
+    const char *mname[NAV_MODEL_SNAPSHOT_MAX];
+    int mcomp[NAV_MODEL_SNAPSHOT_MAX], mmodel[NAV_MODEL_SNAPSHOT_MAX], mindex[NAV_MODEL_SNAPSHOT_MAX];
+    nav_flow_view *view = nav_flow_view_sync(f);
+    const int nm = nav_models_snapshot_fields(&f->models, view, mname, mcomp, mmodel, mindex);
+    for (int q = 0; q < nm && !what; q++) {
+      nav_model *m = &f->models.m[mmodel[q]];
+      if (m->ops->snapshot_values(m, view, mindex[q], buf) != NAV_OK)
+        what = "cannot compute a model's field";
+      else if (nav_hdf5_dataset(file, dxpl, f, mname[q], mcomp[q], buf, -1))
+        what = "cannot write a dataset";
+    }
     static const char *const axis[3] = {"x", "y", "z"};
     for (int d = 0; d < f->dim && !what; d++)
       if (nav_hdf5_dataset(file, dxpl, f, axis[d], 1, f->xf[d], d)) what = "cannot write the coordinates";

@@ -70,6 +70,15 @@ static nav_err nav_snap_list(const char *dir, long last, nav_snap **out, size_t 
   return err;
 }
 
+/* One cell attribute of a snapshot: dataset name of ncomp (1 or 3) components in file. */
+static void nav_xdmf_attribute(FILE *out, const char *name, int ncomp, const char *cells, const char *file) {
+  fprintf(out,
+          "    <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Cell\">\n"
+          "     <DataItem Dimensions=\"%s%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n"
+          "    </Attribute>\n",
+          name, ncomp == 3 ? "Vector" : "Scalar", cells, ncomp == 3 ? " 3" : "", file, name);
+}
+
 nav_err nav_xdmf_write(const char *dir, const nav_flow *f) {
   nav_snap *snaps;
   size_t ns;
@@ -108,14 +117,11 @@ nav_err nav_xdmf_write(const char *dir, const nav_flow *f) {
           "     <DataItem Dimensions=\"%d\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n",
           f->n[d] + 1, file, axis[d]);
     fprintf(out, "    </Geometry>\n");
-    for (int q = 0; q < nf; q++)
-      fprintf(
-          out,
-          "    <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"Cell\">\n"
-          "     <DataItem Dimensions=\"%s%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:/%s</DataItem>\n"
-          "    </Attribute>\n",
-          list[q].name, list[q].ncomp == 3 ? "Vector" : "Scalar", cells, list[q].ncomp == 3 ? " 3" : "", file,
-          list[q].name);
+    for (int q = 0; q < nf; q++) nav_xdmf_attribute(out, list[q].name, list[q].ncomp, cells, file);
+    const char *mname[NAV_MODEL_SNAPSHOT_MAX]; /* the models' fields (nav_model.h snapshot hooks) */
+    int mcomp[NAV_MODEL_SNAPSHOT_MAX], mmodel[NAV_MODEL_SNAPSHOT_MAX], mindex[NAV_MODEL_SNAPSHOT_MAX];
+    const int nm = nav_models_snapshot_fields(&f->models, &f->view, mname, mcomp, mmodel, mindex);
+    for (int q = 0; q < nm; q++) nav_xdmf_attribute(out, mname[q], mcomp[q], cells, file);
     fprintf(out, "   </Grid>\n");
   }
   fprintf(out, "  </Grid>\n </Domain>\n</Xdmf>\n");

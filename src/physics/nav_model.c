@@ -148,6 +148,24 @@ nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav
   return NAV_OK;
 }
 
+int nav_models_snapshot_fields(const nav_model_set *set, const nav_flow_view *v, const char **name, int *ncomp,
+                               int *model, int *index) {
+  int n = 0;
+  for (int i = 0; i < set->n; i++) {
+    if (!set->m[i].ops->snapshot_fields) continue;
+    const char *nm[NAV_MODEL_SNAPSHOT_MAX];
+    int nc[NAV_MODEL_SNAPSHOT_MAX];
+    const int k = set->m[i].ops->snapshot_fields(&set->m[i], v, nm, nc);
+    for (int q = 0; q < k && n < NAV_MODEL_SNAPSHOT_MAX; q++, n++) {
+      name[n] = nm[q];
+      ncomp[n] = nc[q];
+      model[n] = i;
+      index[n] = q;
+    }
+  }
+  return n;
+}
+
 int nav_models_state(nav_model_set *set, nav_state_array *a, int n) {
   for (int i = 0; i < set->n; i++)
     if (set->m[i].ops->state) n += set->m[i].ops->state(&set->m[i], a + n);

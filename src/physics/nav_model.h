@@ -23,7 +23,8 @@
  * initial state). At a restart: after the state arrays were read, restored, then viscosity
  * (NAV_VISCOSITY_RESTART). Output: monitor_header / monitor_row (monitor.csv columns), summary
  * (summary.json entries), log (the final lines of the log), report (a report from the global host
- * fields at the end of a run), state (checkpoint arrays). Every hook may be NULL (nothing to do).
+ * fields at the end of a run), state (checkpoint arrays), host_state (checkpoint host values: running
+ * sums of statistics). Every hook may be NULL (nothing to do).
  *
  * Who may call whom: solvers -> physics (this interface) -> grid/backend -> core; io -> this
  * interface. A model never calls the solver (solvers/) or the output (io/); the few services of
@@ -45,7 +46,8 @@ struct nav_host_fields; /* io/nav_validation.h: the global fields gathered on ra
 #define NAV_MODELS_MAX 16        /* models of one run */
 struct nav_model_set;
 #define NAV_MODEL_SECTIONS 4     /* key sections of one model */
-#define NAV_STATE_MAX 24         /* state arrays of a run (solver and models) */
+#define NAV_MODEL_SNAPSHOT_MAX 8 /* snapshot fields of one model, and of all models of a run */
+#define NAV_STATE_MAX 40         /* state arrays of a run (solver and models: 13 of statistics fields) */
 
 /* One array of the state of a run: what a checkpoint stores (interior points) and a restart reads. */
 typedef struct nav_state_array {
@@ -189,6 +191,19 @@ typedef struct nav_model_ops {
   /* Its cell-centred output fields (ghosts filled) by name ("k", "omega", "nut") into a[]; returns
    * their count. Not collective. */
   int (*fields)(const nav_model *m, const nav_flow_view *v, nav_state_array *a);
+  /* Its host state for the checkpoint (io/nav_checkpoint.c): values that are the same on every rank (already
+   * reduced over the ranks: running sums, counters), *count doubles at *data, owned by the model. The
+   * checkpoint writes them (rank 0) and a restart overwrites them in place before restored, when the
+   * checkpoint holds this model's block of the same count (else they stay as create left them). NULL or
+   * *count = 0: none. Not collective. */
+  void (*host_state)(nav_model *m, double **data, size_t *count);
+  /* Its extra cell fields of the HDF5 snapshots (io/nav_hdf5.c writes them after the flow's own, io/nav_xdmf.c
+   * lists them): the names and components (1 or 3) of at most NAV_MODEL_SNAPSHOT_MAX fields into name[],
+   * ncomp[]; returns their count. Not collective. */
+  int (*snapshot_fields)(const nav_model *m, const nav_flow_view *v, const char **name, int *ncomp);
+  /* The values of its snapshot field i at the interior cells of this rank's block, x fastest, ncomp values
+   * per cell, into out (host memory). Collective. */
+  nav_err (*snapshot_values)(nav_model *m, nav_flow_view *v, int i, double *out);
   /* After a restart set the interior points of the state arrays: refill their ghosts and what
    * depends on them. */
   nav_err (*restored)(nav_model *m, nav_flow_view *v);
@@ -253,6 +268,11 @@ void nav_models_monitor_row(const nav_model_set *set, const nav_flow_view *v, FI
 void nav_models_summary(const nav_model_set *set, const nav_flow_view *v, FILE *out);
 void nav_models_log(const nav_model_set *set, const nav_flow_view *v);
 nav_err nav_models_report(nav_model_set *set, nav_flow_view *v, const struct nav_host_fields *h, const char *dir);
+/* The snapshot fields of the models of set (snapshot_fields hooks), in order, at most NAV_MODEL_SNAPSHOT_MAX: name,
+ * components and which model (index into set->m) and which of its fields each is; returns their count. Not
+ * collective. */
+int nav_models_snapshot_fields(const nav_model_set *set, const nav_flow_view *v, const char **name, int *ncomp,
+                               int *model, int *index);
 /* Appends the models' state arrays to a[] after the first n; returns the new count. */
 int nav_models_state(nav_model_set *set, nav_state_array *a, int n);
 nav_err nav_models_restored(nav_model_set *set, nav_flow_view *v);

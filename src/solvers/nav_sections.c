@@ -17,6 +17,7 @@
 #include "physics/bodies/body_keys.h"
 #include "physics/drive/drive_keys.h"
 #include "physics/heat/heat_keys.h"
+#include "physics/statistics/statistics_keys.h"
 #include "physics/turbulence/turbulence_keys.h"
 #include "solvers/flow_keys.h"
 #include "solvers/poisson/pressure_keys.h"
@@ -28,6 +29,7 @@ static const nav_config_section *const nav_sections[] = {
     &nav_run_section,        &nav_grid_section,     &nav_time_section,   &nav_physics_section,
     &nav_boundary_section,   &nav_pressure_section, &nav_output_section, &nav_heat_section,
     &nav_turbulence_section, &nav_body_section,     &nav_bodies_section, &nav_forces_section,
+    &nav_statistics_section,
 };
 
 /* blocks of rows, in row order */
@@ -48,6 +50,7 @@ static const nav_config_keys *const nav_blocks[] = {
     &nav_turbulence_keys, /* [turbulence] */
     &nav_body_keys,       /* [body.N] */
     &nav_bodies_keys,     /* [bodies], [forces] */
+    &nav_statistics_keys, /* [statistics] */
 };
 
 /* cross-key checks, in the order they report */
@@ -69,6 +72,7 @@ static const nav_config_check_fn nav_checks[] = {
     nav_check_kovasznay,     /* flow: kovasznay in 2D */
     nav_check_bodies,        /* bodies (sets nbodies) */
     nav_check_nu_t,          /* flow: nu_t = linear >= 0 */
+    nav_check_statistics,    /* statistics */
 };
 
 /* the consistency rules of the reference, in its order */
@@ -88,6 +92,7 @@ static const char *const nav_rules[] = {
     nav_rule_nu_t,           /* flow */
     nav_rule_turbulence,     /* turbulence */
     nav_rule_bodies,         /* bodies */
+    nav_rule_statistics,     /* statistics */
 };
 
 static const char *const nav_scaling[] = {nav_flow_scaling, nav_heat_scaling};

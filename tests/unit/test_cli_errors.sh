@@ -131,7 +131,7 @@ write_case unknown_section <<'EOF'
 nx = 8
 EOF
 expect_input_error unknown_section \
-  "$scratch/unknown_section.ini:1: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature, turbulence, body.N, bodies, forces)" \
+  "$scratch/unknown_section.ini:1: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature, turbulence, body.N, bodies, forces, statistics)" \
   "$scratch/unknown_section.ini"
 
 expect_input_error bad_set "--set:2: key 'grid.nx': must be >= 1, got 0" \

@@ -221,7 +221,7 @@ static void test_good_file(void) {
 
 static void test_file_errors(void) {
   ONE_ERROR("unknown section, reported once at its header", "[run]\nname = a\n[gird]\nnx = 4\nny = 4\n",
-            "%s:3: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature, turbulence, body.N, bodies, forces)");
+            "%s:3: section '[gird]': unknown section (known: run, grid, time, physics, boundary, pressure, output, temperature, turbulence, body.N, bodies, forces, statistics)");
   ONE_ERROR("unknown key", "[grid]\nnx = 4\nnxx = 5\n", "%s:3: key 'grid.nxx': unknown key");
   ONE_ERROR("key in the wrong section", "[grid]\n\nnu = 0.1\n",
             "%s:3: key 'grid.nu': unknown key (did you mean 'physics.nu'?)");
@@ -307,7 +307,7 @@ static void test_set_errors(void) {
                has_error("%s:3: key 'time.cfl': expected a real number, got 'x'", "--set") &&
                has_error("%s:4: key 'physics.mu': unknown key", "--set") &&
                has_error("%s:5: section '[foo]': unknown section (known: run, grid, time, physics, boundary, pressure, "
-                         "output, temperature, turbulence, body.N, bodies, forces)",
+                         "output, temperature, turbulence, body.N, bodies, forces, statistics)",
                          "--set"),
            "--set: numbered by position, every error reported");
   char *malformed[] = {"gridnx=4", "grid.nx", ".nx=4", "grid.=4"};
