@@ -45,8 +45,7 @@ static void nav_usage(FILE *out) {
           "                            [--transport auto|mpi|cuda-aware|nccl] [--smooth PRE,POST] [--cycle v|f]\n"
           "                            [--smoother auto|point|line] [--stretch x|y|z:GAMMA | --aspect A]\n"
           "       navier bench step --case FILE [--set section.key=value ...] [--steps K] [--json]\n"
-           "       navier plot DIR [monitor|fields|cavity|convection|channel|forces|body|statistics|energy] [-v]
-"
+           "       navier plot DIR [monitor|fields|cavity|convection|channel|forces|body|statistics|energy] [-v]\n"
           "       navier doc case-file\n"
           "       navier --help | --version\n\n"
           "Incompressible Navier-Stokes on staggered Cartesian grids (projection method, FFT or multigrid pressure).\n\n"
