@@ -131,7 +131,7 @@ nav_err nav_hdf5_write(const char *dir, nav_flow *f) {
     /* the models' fields (nav_model.h snapshot hooks) */
     const char *mname[NAV_MODEL_SNAPSHOT_MAX];
     int mcomp[NAV_MODEL_SNAPSHOT_MAX], mmodel[NAV_MODEL_SNAPSHOT_MAX], mindex[NAV_MODEL_SNAPSHOT_MAX];
-    nav_flow_view *view = nav_flow_view_sync(f);
+    nav_flow_view *view = &f->view; /* refreshed by the caller (nav_snapshot.h) */
     const int nm = nav_models_snapshot_fields(&f->models, view, mname, mcomp, mmodel, mindex);
     for (int q = 0; q < nm && !what; q++) {
       nav_model *m = &f->models.m[mmodel[q]];

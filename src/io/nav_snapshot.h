@@ -7,7 +7,9 @@
 
 #include "solvers/nav_flow.h"
 
-/* Write the snapshot of f at its step. Collective; every rank returns the same verdict. */
+/* Write the snapshot of f at its step. The caller refreshes the models' view first (nav_flow_view_sync: the
+ * solvers own it); the models' snapshot fields are read through f->view. Collective; every rank returns the
+ * same verdict. */
 nav_err nav_snapshot_write(const char *dir, nav_flow *f);
 
 /* The formats that cfg asks for, auto resolved: *vtk and *hdf5 set to 0 or 1. */

@@ -365,6 +365,7 @@ int nav_sim_set_clock(nav_sim *s, double t, long step, double dt_old) {
 
 int nav_sim_write_fields(nav_sim *s) {
   NAV_CALL(nav_flow_check(&s->f));
+  nav_flow_view_sync(&s->f);
   return nav_snapshot_write(s->dir, &s->f);
 }
 

@@ -104,6 +104,7 @@ static nav_err nav_agree(const nav_flow *f, nav_err e) {
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
   nav_profile_work(NAV_PHASE_OUTPUT);
+  nav_flow_view_sync(f);
   nav_err e = nav_snapshot_write(dir, f);
   nav_profile_enter(host);
   return e;
@@ -415,7 +416,10 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   err = nav_agree(&f, err);
   /* the final fields: with snapshots on, and for the figures of plots = true */
   const int plots = !strcmp(c->plots, "true");
-  if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0 || plots)) err = nav_snapshot_write(dir, &f);
+  if (err == NAV_OK && (c->fields_every > 0 || c->fields_dt > 0 || plots)) {
+    nav_flow_view_sync(&f);
+    err = nav_snapshot_write(dir, &f);
+  }
   if (err != NAV_OK && !message[0]) snprintf(message, sizeof message, "%s", nav_error_message());
   s.status = err != NAV_OK ? "failed" : opt->stopped ? "stopped" : "completed";
   nav_flow_kinetic_energy(&f, &s.final_ke);
