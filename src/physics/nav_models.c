@@ -7,6 +7,7 @@
 #include "physics/bodies/nav_body.h"
 #include "physics/drive/nav_drive.h"
 #include "physics/heat/nav_heat.h"
+#include "physics/turbulence/nav_les.h"
 #include "physics/turbulence/nav_sst.h"
 
 /* In the order the step calls them. */
@@ -14,6 +15,7 @@ const nav_model_ops *const nav_model_registry[] = {
     &nav_model_heat,
     &nav_model_drive,
     &nav_model_sst,
+    &nav_model_les,
     &nav_model_bodies,
     NULL,
 };
