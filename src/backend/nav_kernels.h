@@ -277,6 +277,10 @@ typedef struct nav_kernel_ops {
   nav_err (*time_rates)(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
   /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
+  /* sum[0] = sum of 2 S:S dV, sum[1] = sum of |omega|^2/2 dV over the block (nav_point_monitor.h); bit d
+   * (3 + d) of bnd: the block's high (low) side along d is a non-periodic face of the global grid; u needs
+   * filled ghosts */
+  nav_err (*monitor_sums)(const nav_box *b, nav_real *const *u, int bnd, double sum[2]);
 
   /* variable viscosity (nav_point_viscous.h) */
   /* kf = nu + nu_t interpolated to the interior faces of component c; nut cell-centred, ghosts filled */

@@ -94,9 +94,13 @@ typedef struct nav_config {
 
   /* [physics] */
   double nu;               /* kinematic viscosity */
-  char initial[32];        /* rest | taylor_green | abc | uniform */
+  char initial[32];        /* rest | taylor_green | taylor_green_3d | abc | uniform | channel | file | ... */
   double amplitude;        /* velocity amplitude of the analytic initial fields */
   double uniform_velocity[3]; /* the velocity of initial = uniform */
+  double noise;            /* max |u'| of the seeded divergence-free perturbation (solvers/nav_initial.h); 0 = none */
+  long seed;               /* the seed of that perturbation */
+  char channel_profile[16]; /* initial = channel: laminar | log_law */
+  char initial_file[NAV_CONFIG_STR]; /* initial = file: a checkpoint (.nck) or HDF5 snapshot (.h5) */
   char forcing[24];        /* none | pressure_gradient | flow_rate (a periodic direction) */
   double forcing_value;    /* the mean pressure gradient -dp/dx_c (a body force), or the bulk velocity */
   char forcing_direction[4]; /* x | y | z: the component c that the forcing drives */

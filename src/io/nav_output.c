@@ -107,17 +107,19 @@ nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, 
   fprintf(*out, "step,time,dt,kinetic_energy,max_div,p_iterations,p_residual,residual");
   if (f->ac) fprintf(*out, ",residual_momentum,residual_continuity,residual_temperature");
   nav_models_monitor_header(&f->models, &f->view, *out); /* the models' columns (nav_model.h) */
+  if (f->dim == 3) fprintf(*out, ",dissipation,enstrophy"); /* solvers/nav_dissipation.h */
   fprintf(*out, ",change\n");
   fflush(*out);
   return NAV_OK;
 }
 
-void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke) {
+void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke, const double turb[2]) {
   if (!out) return;
   fprintf(out, "%ld,%.10e,%.6e,%.10e,%.3e,%d,%.3e,%.4e", f->step, f->t, dt, ke, f->max_div, f->p_iterations,
           f->p_relres, f->change);
   if (f->ac) fprintf(out, ",%.4e,%.4e,%.4e", f->res[0], f->res[1], f->res[2]);
   nav_models_monitor_row(&f->models, &f->view, out);
+  if (f->dim == 3) fprintf(out, ",%.10e,%.10e", turb[0], turb[1]);
   if (f->change >= 0)
     fprintf(out, ",%.3e\n", f->change);
   else

@@ -23,11 +23,12 @@ nav_err nav_output_commit(FILE *out, const char *tmp, const char *path);
 
 /* monitor.csv: step, time, dt, kinetic_energy, max_div, p_iterations, p_residual (out NULL: no row);
  * then the models' columns (nav_model.h monitor hooks, in registry order: the convection monitors of
- * the temperature, the walls and fluxes, ...); last the steady-state change of the progress line
+ * the temperature, the walls and fluxes, ...); in 3D dissipation and enstrophy (turb[0], turb[1]:
+ * solvers/nav_dissipation.h); last the steady-state change of the progress line
  * (f->change; nan where not measured). Every row is flushed as it is written. restart_step >= 0 (a restart from that step): keep the
  * rows of an existing monitor.csv up to that step and append to it, instead of starting a new file. */
 nav_err nav_monitor_open(const char *dir, const nav_flow *f, long restart_step, FILE **out);
-void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke);
+void nav_monitor_row(FILE *out, const nav_flow *f, double dt, double ke, const double turb[2]);
 
 /* DIR/fields_<step>.vtk: cell-centred pressure, (temperature,) velocity and vorticity (z component
  * in 2D, vector in 3D) at time f->t. */

@@ -13,7 +13,9 @@
 
 static const char *const nav_backend_values[] = {"auto", "cpu", "cuda", NULL};
 static const char *const nav_initial_values[] = {"rest",      "taylor_green", "abc",        "uniform",
-                                                 "kovasznay", "poiseuille",   "shear_wave", NULL};
+                                                 "kovasznay", "poiseuille",   "shear_wave", "taylor_green_3d",
+                                                 "channel",   "file",         NULL};
+static const char *const nav_channel_profile_values[] = {"laminar", "log_law", NULL};
 static const char *const nav_nut_values[] = {"none", "linear", NULL};
 static const char *const nav_diffusion_values[] = {"explicit", "implicit", NULL};
 static const char *const nav_format_values[] = {"auto", "vtk", "hdf5", "both", NULL};
@@ -88,8 +90,30 @@ static const nav_key nav_physics_rows[] = {
      "(Kovasznay flow, dim = 2: u = 1 - exp(l x) cos(2 pi y), v = l/(2 pi) exp(l x) sin(2 pi y), l = Re/2 - "
      "sqrt(Re^2/4 + 4 pi^2), Re = 1/nu, in absolute coordinates) or poiseuille (plane Poiseuille flow of "
      "bulk velocity amplitude along forcing_direction, between the two walls of the first other direction "
-     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across).",
+     "that has walls on both faces: 6 amplitude s (1 - s), s from 0 to 1 across), taylor_green_3d (u = amplitude "
+     "sin x cos y cos z, v = -amplitude cos x sin y cos z, w = 0 and its pressure amplitude^2/16 (cos 2x + cos 2y) "
+     "(cos 2z + 2), x scaled from the box to 2 pi; dim = 3, a cubic box, all faces periodic), channel (a mean "
+     "profile of bulk velocity amplitude along forcing_direction between the walls of the first other direction "
+     "with walls on both faces, channel_profile, plus the smooth seeded perturbation of noise) or file (the "
+     "velocity and pressure of initial_file).",
      .values = nav_initial_values},
+    {"physics", "noise", NAV_KT_REAL, NAV_FIELD(noise), "0",
+     "Add a seeded divergence-free perturbation of largest component |u'| = noise to the initial velocity: the "
+     "discrete curl of a vector potential that vanishes on the non-periodic faces, from a counter-based hash of "
+     "(seed, global index), so the field is the same on any rank count (solvers/nav_initial.h). Grid-scale noise, "
+     "except with initial = channel: large-scale modes (wavelengths the box to a quarter of it). 0 = none.",
+     NAV_ATLEAST(0)},
+    {"physics", "seed", NAV_KT_LONG, NAV_FIELD(seed), "1", "The seed of the noise perturbation.", NAV_ATLEAST(0)},
+    {"physics", "channel_profile", NAV_KT_CHOICE, NAV_FIELD(channel_profile), "laminar",
+     "initial = channel: the mean profile, laminar (6 amplitude s (1 - s)) or log_law (Reichardt's law with u_tau "
+     "from Re_tau = 0.09 Re_b^0.88, Re_b = amplitude h / nu, h the wall distance, scaled to bulk velocity "
+     "amplitude on the grid).",
+     .values = nav_channel_profile_values},
+    {"physics", "initial_file", NAV_KT_TEXT, NAV_FIELD(initial_file), "",
+     "initial = file: a checkpoint (.nck) or HDF5 snapshot (.h5) of a run of the same dimension; a relative path is "
+     "taken from the case file's folder. The same grid: its face velocities and pressure as they are; another "
+     "grid (same box): trilinear interpolation onto the staggered points (the first projection makes the "
+     "interpolated field divergence-free).", .values = NULL},
     {"physics", "amplitude", NAV_KT_REAL, NAV_FIELD(amplitude), "1",
      "Velocity amplitude of the analytic initial fields (taylor_green, abc).", NAV_ABOVE(0)},
     {"physics", "uniform_velocity", NAV_KT_VEC3, NAV_FIELD(uniform_velocity), "0,0,0",
@@ -341,10 +365,28 @@ void nav_check_initial(nav_config_check *ck, nav_config *c) {
     nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "boundary", nav_face_name(d, s))),
                  "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),
                  nav_bc_values[c->bc[d][s]]);
+  /* initial = taylor_green_3d (a cubic, periodic 3D box) and initial_file (only with initial = file) */
+  const int file = nav_key_id(ck, "physics", "initial_file");
+  if (!strcmp(c->initial, "file") != (c->initial_file[0] != 0))
+    nav_conflict(ck, nav_later(ck, initial, file), "initial = file goes with initial_file (a path), got initial = %s%s",
+                 c->initial, c->initial_file[0] ? " and an initial_file" : " and no initial_file");
+  if (strcmp(c->initial, "taylor_green_3d")) return;
+  if (c->dim != 3)
+    nav_conflict(ck, nav_later(ck, initial, dim), "initial = taylor_green_3d needs dim = 3");
+  else if (nav_first_nonperiodic(c, 3, &d, &s))
+    nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "boundary", nav_face_name(d, s))),
+                 "initial = taylor_green_3d needs all faces periodic, but %s is %s", nav_face_name(d, s),
+                 nav_bc_values[c->bc[d][s]]);
+  else if (c->lx != c->ly || c->ly != c->lz)
+    nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "grid", "lz")),
+                 "initial = taylor_green_3d needs a cubic box (lx = ly = lz), got %g x %g x %g", c->lx, c->ly, c->lz);
 }
 
 /* 1 if physics.initial has an analytic velocity (nav_flow_exact_velocity). */
-static int nav_initial_analytic(const nav_config *c) { return strcmp(c->initial, "rest") != 0; }
+static int nav_initial_analytic(const nav_config *c) {
+  return strcmp(c->initial, "rest") && strcmp(c->initial, "taylor_green_3d") && strcmp(c->initial, "channel") &&
+         strcmp(c->initial, "file");
+}
 
 /* [boundary] inflow and outflow faces: their cells across, their profiles and tables (solvers/nav_open.h). */
 void nav_check_inflow(nav_config_check *ck, nav_config *c) {

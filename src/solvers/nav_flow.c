@@ -12,99 +12,12 @@
 #include "grid/nav_geometry.h"
 #include "grid/nav_reduce.h"
 #include "grid/nav_spacing.h"
+#include "solvers/nav_initial.h"
 #include "solvers/nav_open.h"
 
 /* halo_overlap = on: the multigrid levels whose blocks have at least this many cells overlap
  * their exchange (on smaller ones the extra launches of the split cost more than it hides) */
 #define NAV_FLOW_OVERLAP_CELLS 32768
-
-void nav_flow_exact_velocity(const nav_config *cfg, int c, const double x[3], double t, double *value, int *has) {
-  const double A = cfg->amplitude, two_pi = 2 * NAV_PI;
-  const double k[3] = {two_pi / cfg->lx, two_pi / cfg->ly, two_pi / cfg->lz};
-  const double X[3] = {x[0] - cfg->x0, x[1] - cfg->y0, x[2] - cfg->z0};
-  *has = 1;
-  *value = 0;
-  if (!strcmp(cfg->initial, "taylor_green")) {
-    /* stream function psi = (A/ky) sin(kx x) sin(ky y): an exact decaying solution */
-    const double F = exp(-cfg->nu * (k[0] * k[0] + k[1] * k[1]) * t);
-    if (c == 0) *value = A * sin(k[0] * X[0]) * cos(k[1] * X[1]) * F;
-    if (c == 1) *value = -A * k[0] / k[1] * cos(k[0] * X[0]) * sin(k[1] * X[1]) * F;
-  } else if (!strcmp(cfg->initial, "abc")) {
-    /* Arnold-Beltrami-Childress flow, curl u = k u: u(t) = u(0) exp(-nu k^2 t) exactly */
-    const double F = exp(-cfg->nu * k[0] * k[0] * t);
-    if (c == 0) *value = A * (sin(k[0] * X[2]) + cos(k[0] * X[1])) * F;
-    if (c == 1) *value = A * (sin(k[0] * X[0]) + cos(k[0] * X[2])) * F;
-    if (c == 2) *value = A * (sin(k[0] * X[1]) + cos(k[0] * X[0])) * F;
-  } else if (!strcmp(cfg->initial, "shear_wave")) {
-    /* u = A cos(pi y'/ly): zero shear at free-slip walls y' = 0, ly; exact, decaying by diffusion */
-    const double kk = NAV_PI / cfg->ly;
-    if (c == 0) *value = A * cos(kk * X[1]) * exp(-cfg->nu * kk * kk * t);
-  } else if (!strcmp(cfg->initial, "uniform")) {
-    *value = cfg->uniform_velocity[c];
-  } else if (!strcmp(cfg->initial, "kovasznay")) {
-    /* Kovasznay (1948): steady, Re = 1/nu, absolute coordinates */
-    const double re = 1 / cfg->nu, lam = 0.5 * re - sqrt(0.25 * re * re + 4 * NAV_PI * NAV_PI);
-    const double e = exp(lam * x[0]);
-    if (c == 0) *value = 1 - e * cos(two_pi * x[1]);
-    if (c == 1) *value = lam / two_pi * e * sin(two_pi * x[1]);
-  } else if (!strcmp(cfg->initial, "poiseuille")) {
-    /* steady plane Poiseuille flow of bulk velocity A between the walls of direction e */
-    const int fc = cfg->forcing_direction[0] - 'x';
-    const double len[3] = {cfg->lx, cfg->ly, cfg->lz};
-    for (int e = 0; e < cfg->dim; e++)
-      if (e != fc && cfg->bc[e][0] == NAV_BC_WALL && cfg->bc[e][1] == NAV_BC_WALL) {
-        const double s = X[e] / len[e];
-        if (c == fc) *value = 6 * A * s * (1 - s);
-        break;
-      }
-  } else {
-    *has = 0;
-  }
-}
-
-/* Position of the point ijk of component c (c < 0: cell centre). */
-static void nav_flow_position(const nav_flow *f, int c, const int ijk[3], double x[3]) {
-  for (int d = 0; d < 3; d++) {
-    if (d >= f->dim) {
-      x[d] = 0;
-      continue;
-    }
-    const int i = ijk[d];
-    const double face = i <= f->n[d] ? f->xf[d][i] : f->xf[d][f->n[d]] + f->w[d][f->n[d]];
-    x[d] = d == c ? face : face + 0.5 * f->w[d][i];
-  }
-}
-
-static nav_err nav_flow_initial(nav_flow *f) {
-  const nav_box *b = &f->box;
-  double v0;
-  int exact;
-  nav_flow_exact_velocity(f->cfg, 0, (const double[3]){0, 0, 0}, 0, &v0, &exact);
-  if (!exact) /* at rest: the fields are zero already */
-    return nav_fill_velocity_ghosts(f->ops, b, f->halo, &f->vbc, f->u);
-  nav_real *host = malloc((size_t)b->ntot * sizeof *host);
-  NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate the initial field");
-  for (int c = 0; c < f->dim; c++) {
-    memset(host, 0, (size_t)b->ntot * sizeof *host);
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++)
-        for (int i = 0; i < b->n[0]; i++) {
-          const int ijk[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
-          double x[3], v;
-          int has;
-          nav_flow_position(f, c, ijk, x);
-          nav_flow_exact_velocity(f->cfg, c, x, 0, &v, &has);
-          host[b->off + i * b->st[0] + j * b->st[1] + k * b->st[2]] = (nav_real)v;
-        }
-    nav_err e = f->ops->from_host(f->u[c], host, (size_t)b->ntot * sizeof *host);
-    if (e != NAV_OK) {
-      free(host);
-      NAV_CALL(e);
-    }
-  }
-  free(host);
-  return nav_fill_velocity_ghosts(f->ops, b, f->halo, &f->vbc, f->u);
-}
 
 /* [pressure] initial_guess = extrapolated: p_old, where the pressure solve iterates from the p it is given (not the
  * direct FFT) and its unknown is p (not the increment phi of implicit diffusion, nor artificial compressibility's
@@ -206,7 +119,7 @@ nav_err nav_flow_create(const nav_config *cfg, const nav_kernel_ops *ops, nav_fl
   NAV_CALL(pe);
   f->change = -1;
   NAV_CALL(nav_open_create(f));
-  NAV_CALL(nav_flow_initial(f));
+  NAV_CALL(nav_initial_set(f));
   NAV_CALL(nav_diffusion_create(f));
   NAV_CALL(nav_models_create(&f->models, nav_flow_view_sync(f)));
   NAV_CALL(nav_flow_viscosity(f, NAV_VISCOSITY_START));

@@ -19,6 +19,7 @@
 #include "io/nav_checkpoint.h"
 #include "io/nav_output.h"
 #include "io/nav_snapshot.h"
+#include "solvers/nav_dissipation.h"
 #include "solvers/nav_ac.h"
 #include "solvers/nav_flow.h"
 
@@ -181,8 +182,10 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
   double ke;
   *stop_signal = 0;
   *steady = 0;
+  double turb[2] = {0, 0}; /* dissipation, enstrophy (3D) */
   NAV_CALL(nav_flow_kinetic_energy(f, &ke));
-  if (!restarted) nav_monitor_row(mon, f, 0, ke);
+  if (f->dim == 3) NAV_CALL(nav_flow_dissipation(f, &turb[0], &turb[1]));
+  if (!restarted) nav_monitor_row(mon, f, 0, ke, turb);
   if (!restarted && (c->fields_every > 0 || c->fields_dt > 0)) NAV_CALL(nav_write_fields(dir, f));
   nav_signal_install();
   for (;;) {
@@ -218,7 +221,8 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
     if (monitor) {
       change_last = f->change;
       NAV_CALL(nav_flow_kinetic_energy(f, &ke));
-      nav_monitor_row(mon, f, dt, ke);
+      if (f->dim == 3) NAV_CALL(nav_flow_dissipation(f, &turb[0], &turb[1]));
+      nav_monitor_row(mon, f, dt, ke, turb);
     }
     const int done_time = c->end_time > 0 && nav_time_reached(f->t, c->end_time, dt);
     const int done_steps = c->max_steps > 0 && f->step >= c->max_steps;

@@ -74,6 +74,7 @@ nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale,
 nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
 nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
 nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum);
+nav_err nav_monitor_sums_cpu(const nav_box *b, nav_real *const *u, int bnd, double sum[2]);
 
 nav_err nav_face_viscosity_cpu(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
 nav_err nav_stress_cpu(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_monitor.h"
 #include "backend/common/nav_point_poisson.h"
 #include "backend/cpu/cpu_kernels.h"
 
@@ -138,5 +139,23 @@ nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum
       }
   }
   *sum = s;
+  return NAV_OK;
+}
+
+nav_err nav_monitor_sums_cpu(const nav_box *b, nav_real *const *u, int bnd, double sum[2]) {
+  const nav_real *const *uc = (const nav_real *const *)u;
+  double ss = 0, ens = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : ss, ens)
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++) {
+      int ijk[3] = {0, j, k};
+      nav_idx p = nav_cpu_index(b, 0, j, k);
+      for (int i = 0; i < b->n[0]; i++, p++) {
+        ijk[0] = i;
+        nav_monitor_point(b, uc, bnd, p, ijk, &ss, &ens);
+      }
+    }
+  sum[0] = ss;
+  sum[1] = ens;
   return NAV_OK;
 }

@@ -31,6 +31,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .correct = nav_correct_cpu,
     .time_rates = nav_time_rates_cpu,
     .kinetic_energy = nav_kinetic_energy_cpu,
+    .monitor_sums = nav_monitor_sums_cpu,
     .face_viscosity = nav_face_viscosity_cpu,
     .stress = nav_stress_cpu,
     .scalar_rhs = nav_scalar_rhs_cpu,

@@ -5,6 +5,7 @@
  * point (i,j,k) of every component (the component index is a compile-time constant after
  * unrolling, so the box's arrays are indexed with constants). */
 #include "backend/common/nav_point_flow.h"
+#include "backend/common/nav_point_monitor.h"
 #include "backend/common/nav_point_poisson.h"
 #include "backend/cuda/cuda_kernels.h"
 #include "core/nav_profile.h"
@@ -385,5 +386,29 @@ nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *su
   NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
   NAV_CUDA_LAUNCH_DIM(b, grid, nav_kinetic_energy_kernel, *b, nav_cuda_pack(b, u), partial);
   NAV_CALL(nav_cuda_reduce(1, 0, nav_cuda_blocks(grid), sum));
+  return NAV_OK;
+}
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_monitor_sums_kernel(nav_box box, nav_cuda_fields u, int bnd, double *partial) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  int ijk[3];
+  nav_idx p;
+  double s[2] = {0, 0};
+  if (nav_cuda_point(b, ijk, &p)) {
+    const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+    nav_monitor_point(b, uc, bnd, p, ijk, &s[0], &s[1]);
+  }
+  nav_cuda_block_reduce<2, false>(s, partial);
+}
+
+nav_err nav_monitor_sums_cuda(const nav_box *b, nav_real *const *u, int bnd, double sum[2]) {
+  const dim3 grid = nav_cuda_grid(b);
+  double *partial;
+  NAV_CALL(nav_cuda_partials(2, nav_cuda_blocks(grid), &partial));
+  NAV_CUDA_LAUNCH_DIM(b, grid, nav_monitor_sums_kernel, *b, nav_cuda_pack(b, u), bnd, partial);
+  NAV_CALL(nav_cuda_reduce(2, 0, nav_cuda_blocks(grid), sum));
   return NAV_OK;
 }

@@ -67,6 +67,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .correct = nav_correct_cuda,
     .time_rates = nav_time_rates_cuda,
     .kinetic_energy = nav_kinetic_energy_cuda,
+    .monitor_sums = nav_monitor_sums_cuda,
     .face_viscosity = nav_face_viscosity_cuda,
     .stress = nav_stress_cuda,
     .scalar_rhs = nav_scalar_rhs_cuda,

@@ -35,7 +35,8 @@ void nav_check_drive(nav_config_check *ck, nav_config *c) {
   const int ndir = c->dim == 3 ? 3 : 2, initial = nav_key_id(ck, "physics", "initial");
   const int fkey = nav_key_id(ck, "physics", "forcing"), fdir = nav_key_id(ck, "physics", "forcing_direction");
   const int fd = c->forcing_direction[0] - 'x';
-  const int need_periodic = strcmp(c->forcing, "none") || !strcmp(c->initial, "poiseuille");
+  const int chan = !strcmp(c->initial, "poiseuille") || !strcmp(c->initial, "channel");
+  const int need_periodic = strcmp(c->forcing, "none") || chan;
   const int by = strcmp(c->forcing, "none") ? fkey : initial;
   if (need_periodic && fd >= ndir)
     nav_conflict(ck, nav_later(ck, nav_later(ck, by, fdir), nav_key_id(ck, "grid", "dim")),
@@ -44,12 +45,12 @@ void nav_check_drive(nav_config_check *ck, nav_config *c) {
     nav_conflict(ck, nav_later(ck, nav_later(ck, by, fdir), nav_key_id(ck, "boundary", nav_face_name(fd, 0))),
                  "%s = %s needs a periodic forcing_direction, but %s is %s", by == fkey ? "forcing" : "initial",
                  by == fkey ? c->forcing : c->initial, nav_face_name(fd, 0), nav_bc_values[c->bc[fd][0]]);
-  if (!strcmp(c->initial, "poiseuille")) {
+  if (chan) {
     int walls = 0;
     for (int e = 0; e < ndir; e++)
       walls |= e != fd && c->bc[e][0] == NAV_BC_WALL && c->bc[e][1] == NAV_BC_WALL;
     if (!walls)
       nav_conflict(ck, nav_key_bad(ck, initial) ? -1 : initial,
-                   "initial = poiseuille needs a direction other than forcing_direction with walls on both faces");
+                   "initial = %s needs a direction other than forcing_direction with walls on both faces", c->initial);
   }
 }
