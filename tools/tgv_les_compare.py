@@ -5,7 +5,8 @@ against the spectral reference (shared/reference/tgv_re1600.csv: t, Ek, eps = -d
 
 usage: tgv_les_compare.py REFERENCE.csv LABEL=RUN_DIR [LABEL=RUN_DIR ...]
 
-For each run: the L2 distance over t in [0, 20],
+For each run: the L2 distance over t in [0, 20] (over [0, t_end] for a run that has not reached 20, and
+marked so),
     d = sqrt( (1/20) int_0^20 (eps - eps_ref)^2 dt ),   and relative to sqrt((1/20) int eps_ref^2 dt),
 with the run's eps interpolated linearly to the reference times and the trapezoidal rule; the peak
 of eps and its time against the reference's, and the same for -dEk/dt of the run's kinetic_energy
@@ -37,11 +38,11 @@ def trapz(y, t):
     return sum(0.5 * (y[i] + y[i + 1]) * (t[i + 1] - t[i]) for i in range(len(t) - 1))
 
 
-def l2(t, a, b):
-    """sqrt((1/20) int_0^20 (a - b)^2 dt) over the points with t <= 20"""
-    idx = [i for i in range(len(t)) if 0 <= t[i] <= 20]
+def l2(t, a, b, tmax=20):
+    """sqrt((1/tmax) int_0^tmax (a - b)^2 dt) over the points with t <= tmax"""
+    idx = [i for i in range(len(t)) if 0 <= t[i] <= tmax]
     tt = [t[i] for i in idx]
-    return math.sqrt(trapz([(a[i] - b[i]) ** 2 for i in idx], tt) / 20)
+    return math.sqrt(trapz([(a[i] - b[i]) ** 2 for i in idx], tt) / tmax)
 
 
 def main():
@@ -66,8 +67,12 @@ def main():
         dk_i = [interp(x, t, dk) for x in tr]
         k = max(range(len(eps)), key=lambda i: eps[i])
         kd = max(range(len(dk)), key=lambda i: dk[i])
-        dist, distk = l2(tr, e_i, er), l2(tr, dk_i, er)
-        print(f"| {label} | {dist:.4e} | {dist / norm:.3f} | {eps[k]:.6f} ({t[k]:.2f}) | "
+        tmax = min(20.0, t[-1])  # a run still going: its part so far (the label says so)
+        dist, distk = l2(tr, e_i, er, tmax), l2(tr, dk_i, er, tmax)
+        norm_t = l2(tr, er, [0.0] * len(er), tmax)
+        if tmax < 20:
+            label += f" (t <= {tmax:.2f} only)"
+        print(f"| {label} | {dist:.4e} | {dist / norm_t:.3f} | {eps[k]:.6f} ({t[k]:.2f}) | "
               f"{100 * (eps[k] / er[ip] - 1):+.1f} % | {distk:.4e} | {dk[kd]:.6f} ({t[kd]:.2f}) |")
 
 
