@@ -3,7 +3,8 @@
 monitor.csv (resolved 2 nu <S:S> plus the modelled <2 nu_t S:S> of an LES closure; 0 without one)
 against the spectral reference (shared/reference/tgv_re1600.csv: t, Ek, eps = -dEk/dt of a 512^3 DNS).
 
-usage: tgv_les_compare.py REFERENCE.csv LABEL=RUN_DIR [LABEL=RUN_DIR ...]
+usage: tgv_les_compare.py [--tmax T] REFERENCE.csv LABEL=RUN_DIR [LABEL=RUN_DIR ...]
+(--tmax: compare over [0, T] only, e.g. the time a run still going has reached, for every run alike)
 
 For each run: the L2 distance over t in [0, 20] (over [0, t_end] for a run that has not reached 20, and
 marked so),
@@ -46,7 +47,12 @@ def l2(t, a, b, tmax=20):
 
 
 def main():
-    ref = table(sys.argv[1])
+    args = sys.argv[1:]
+    limit = 20.0
+    if args and args[0] == "--tmax":
+        limit = float(args[1])
+        args = args[2:]
+    ref = table(args[0])
     tr, er = ref["t"], ref["eps"]
     norm = l2(tr, er, [0.0] * len(er))
     ip = max(range(len(er)), key=lambda i: er[i])
@@ -54,7 +60,7 @@ def main():
     print("| run | L2(eps_total - ref) | relative | peak eps_total (t) | peak vs ref | "
           "L2(-dEk/dt - ref) | peak -dEk/dt (t) |")
     print("|---|---|---|---|---|---|---|")
-    for arg in sys.argv[2:]:
+    for arg in args[1:]:
         label, d = arg.split("=", 1)
         m = table(d + "/monitor.csv")
         t, ek = m["time"], m["kinetic_energy"]
@@ -67,11 +73,13 @@ def main():
         dk_i = [interp(x, t, dk) for x in tr]
         k = max(range(len(eps)), key=lambda i: eps[i])
         kd = max(range(len(dk)), key=lambda i: dk[i])
-        tmax = min(20.0, t[-1])  # a run still going: its part so far (the label says so)
+        tmax = min(limit, t[-1])  # a run still going: its part so far (the label says so)
         dist, distk = l2(tr, e_i, er, tmax), l2(tr, dk_i, er, tmax)
         norm_t = l2(tr, er, [0.0] * len(er), tmax)
-        if tmax < 20:
+        if tmax < limit:
             label += f" (t <= {tmax:.2f} only)"
+        elif limit < 20:
+            label += f" (t <= {limit:.2f})"
         print(f"| {label} | {dist:.4e} | {dist / norm_t:.3f} | {eps[k]:.6f} ({t[k]:.2f}) | "
               f"{100 * (eps[k] / er[ip] - 1):+.1f} % | {distk:.4e} | {dk[kd]:.6f} ({t[kd]:.2f}) |")
 
