@@ -166,7 +166,7 @@ typedef struct nav_config {
   nav_thermal_type tbc[3][2];  /* keys x_low ... z_high */
   double tbc_value[3][2];      /* keys x_low_value ...: wall temperature (fixed) or heat flux into the domain (flux) */
   /* [turbulence] (physics/nav_turbulence.h) */
-  char turbulence_model[16]; /* key 'model': off | k_omega_sst */
+  char turbulence_model[16]; /* key 'model': off | k_omega_sst | smagorinsky | wale | vreman */
   double intensity;          /* turbulence intensity of inflow faces and of the initial field */
   double length_scale;       /* turbulence length scale; 0 = a tenth of the smallest domain length */
   double k_initial, omega_initial; /* uniform initial k, omega; 0 = from intensity and length_scale */
@@ -176,6 +176,7 @@ typedef struct nav_config {
   double statistics_start;        /* key 'start_time': samples from this simulated time on */
   long statistics_every;          /* key 'every': steps between samples (>= 1) */
   char statistics_wall_normal[8]; /* key 'wall_normal': auto | x | y | z */
+  double smagorinsky_cs, wale_cw, vreman_c; /* the LES closures' constants (physics/turbulence/nav_les.h) */
   /* [body.N] sections (physics/nav_body.h), body[N-1]; kind = none where a section is absent */
   nav_body_config body[NAV_MAX_BODIES];
   /* [bodies] */

@@ -8,6 +8,7 @@
 #include "physics/drive/nav_drive.h"
 #include "physics/heat/nav_heat.h"
 #include "physics/statistics/nav_statistics.h"
+#include "physics/turbulence/nav_les.h"
 #include "physics/turbulence/nav_sst.h"
 
 /* In the order the step calls them. */
@@ -15,6 +16,7 @@ const nav_model_ops *const nav_model_registry[] = {
     &nav_model_heat,
     &nav_model_drive,
     &nav_model_sst,
+    &nav_model_les,
     &nav_model_bodies,
     &nav_model_statistics,
     NULL,

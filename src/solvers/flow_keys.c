@@ -394,6 +394,21 @@ void nav_check_initial(nav_config_check *ck, nav_config *c) {
     nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "boundary", nav_face_name(d, s))),
                  "initial = taylor_green needs periodic x and y faces, but %s is %s", nav_face_name(d, s),
                  nav_bc_values[c->bc[d][s]]);
+  /* initial = taylor_green_3d (a cubic, periodic 3D box) and initial_file (only with initial = file) */
+  const int file = nav_key_id(ck, "physics", "initial_file");
+  if (!strcmp(c->initial, "file") != (c->initial_file[0] != 0))
+    nav_conflict(ck, nav_later(ck, initial, file), "initial = file goes with initial_file (a path), got initial = %s%s",
+                 c->initial, c->initial_file[0] ? " and an initial_file" : " and no initial_file");
+  if (strcmp(c->initial, "taylor_green_3d")) return;
+  if (c->dim != 3)
+    nav_conflict(ck, nav_later(ck, initial, dim), "initial = taylor_green_3d needs dim = 3");
+  else if (nav_first_nonperiodic(c, 3, &d, &s))
+    nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "boundary", nav_face_name(d, s))),
+                 "initial = taylor_green_3d needs all faces periodic, but %s is %s", nav_face_name(d, s),
+                 nav_bc_values[c->bc[d][s]]);
+  else if (c->lx != c->ly || c->ly != c->lz)
+    nav_conflict(ck, nav_later(ck, initial, nav_key_id(ck, "grid", "lz")),
+                 "initial = taylor_green_3d needs a cubic box (lx = ly = lz), got %g x %g x %g", c->lx, c->ly, c->lz);
 }
 
 /* 1 if physics.initial has an analytic velocity (nav_flow_exact_velocity). */

@@ -258,7 +258,7 @@ expect_input_error poiseuille_no_walls \
 
 # [turbulence] (physics/nav_turbulence.h)
 expect_input_error turbulence_unknown_model \
-  "--set:1: key 'turbulence.model': must be one of off, k_omega_sst, got 'k_epsilon'" \
+  "--set:1: key 'turbulence.model': must be one of off, k_omega_sst, smagorinsky, wale, vreman, got 'k_epsilon'" \
   "$scratch/good.ini" --set turbulence.model=k_epsilon
 expect_input_error turbulence_negative_intensity "--set:2: key 'turbulence.intensity': must be >= 0, got -0.1" \
   "$scratch/good.ini" --set turbulence.model=k_omega_sst --set turbulence.intensity=-0.1
@@ -275,6 +275,24 @@ expect_input_error turbulence_method \
 expect_input_error turbulence_prescribed_nu_t \
   "--set:2: key 'physics.nu_t': turbulence.model = k_omega_sst computes nu_t: physics.nu_t must be none, got linear" \
   "$scratch/good.ini" --set turbulence.model=k_omega_sst --set physics.nu_t=linear
+
+# the LES closures (physics/turbulence/nav_les.h)
+expect_input_error les_cs_range "--set:2: key 'turbulence.smagorinsky_cs': must be <= 0.5, got 0.9" \
+  "$scratch/good.ini" --set turbulence.model=smagorinsky --set turbulence.smagorinsky_cs=0.9
+expect_input_error les_cw_range "--set:2: key 'turbulence.wale_cw': must be > 0, got 0" \
+  "$scratch/good.ini" --set turbulence.model=wale --set turbulence.wale_cw=0
+expect_input_error les_vreman_c_range "--set:2: key 'turbulence.vreman_c': must be > 0, got -0.07" \
+  "$scratch/good.ini" --set turbulence.model=vreman --set turbulence.vreman_c=-0.07
+expect_input_error les_method \
+  "--set:2: key 'run.method': turbulence.model = wale (LES) is time-accurate: run.method must be projection, got artificial_compressibility" \
+  "$scratch/good.ini" --set turbulence.model=wale --set run.method=artificial_compressibility
+expect_input_error les_prescribed_nu_t \
+  "--set:2: key 'physics.nu_t': turbulence.model = vreman computes nu_t: physics.nu_t must be none, got linear" \
+  "$scratch/good.ini" --set turbulence.model=vreman --set physics.nu_t=linear
+expect_input_error les_temperature \
+  "--set:2: key 'temperature.model': turbulence.model = smagorinsky: the temperature's diffusivity is constant (no eddy diffusivity nu_t / Pr_t yet), so LES with a temperature is not supported: temperature.model must be off, got boussinesq" \
+  "$scratch/good.ini" --set turbulence.model=smagorinsky --set temperature.model=boussinesq --set temperature.ra=1e4 \
+  --set temperature.pr=0.71
 
 echo "test_cli_errors: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

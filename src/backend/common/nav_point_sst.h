@@ -32,6 +32,7 @@
 #include <math.h>
 
 #include "backend/common/nav_hd.h"
+#include "backend/common/nav_point_gradient.h"
 #include "backend/nav_box.h"
 
 #define NAV_SST_BETA_STAR ((nav_real)0.09)
@@ -66,24 +67,11 @@ NAV_HD static inline nav_real nav_cell_gradient(const nav_box *b, const nav_real
   return (rp * gp + rm * gm) / (rm + rp);
 }
 
-/* S^2 = 2 S_ij S_ij of the velocity at the centre of cell (p, ijk); u needs filled ghosts (edges too). */
+/* S^2 = 2 S_ij S_ij of the velocity at the centre of cell (p, ijk) (nav_point_gradient.h); u needs filled
+ * ghosts (edges too). */
 NAV_HD static inline nav_real nav_sst_strain2(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk) {
   nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-  NAV_FOR_DIM(c, b) {
-    const nav_idx sc = b->st[c];
-    const nav_real *uc = u[c];
-    NAV_FOR_DIM(d, b) {
-      if (d == c) {
-        g[c][c] = (uc[p + sc] - uc[p]) * b->rdf[c][ijk[c]];
-      } else {
-        const nav_idx sd = b->st[d];
-        const int i = ijk[d];
-        const nav_real m0 = uc[p - sd] + uc[p - sd + sc], m1 = uc[p] + uc[p + sc], m2 = uc[p + sd] + uc[p + sd + sc];
-        const nav_real rm = b->rdc[d][i], rp = b->rdc[d][i + 1];
-        g[c][d] = (nav_real)0.5 * (rp * (m2 - m1) * rp + rm * (m1 - m0) * rm) / (rm + rp);
-      }
-    }
-  }
+  nav_velocity_gradient(b, u, p, ijk, g);
   nav_real s2 = 0;
   NAV_FOR_DIM(c, b) {
     NAV_FOR_DIM(d, b) {

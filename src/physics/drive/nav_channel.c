@@ -24,7 +24,7 @@ nav_err nav_channel_profile(const nav_flow_view *v, int e, double re_tau, double
   /* a turbulence model's fields (nav_model.h fields hook), if any */
   const nav_real *src[NAV_CHANNEL_Q] = {v->u[fc], nav_models_field(v->models, v, "k"),
                                         nav_models_field(v->models, v, "omega"), nav_models_field(v->models, v, "nut")};
-  const int turb = src[1] != NULL;
+  const int turb = src[1] != NULL, eddy = src[3] != NULL; /* k and omega (SST); nu_t (SST, LES) */
   for (int q = 0; q < NAV_CHANNEL_Q && err == NAV_OK; q++) {
     if (!src[q]) continue;
     err = v->ops->to_host(host, src[q], (size_t)b->ntot * sizeof *host);
@@ -73,11 +73,12 @@ nav_err nav_channel_profile(const nav_flow_view *v, int e, double re_tau, double
       NAV_CHECK(0, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
     }
     const double ut = c->u_tau, ut2 = ut * ut;
-    fprintf(out, "y,y_plus,u_plus%s\n", turb ? ",k_plus,omega_plus,nut_over_nu" : "");
+    fprintf(out, "y,y_plus,u_plus%s%s\n", turb ? ",k_plus,omega_plus" : "", eddy ? ",nut_over_nu" : "");
     for (int j = 0; j < n; j++) {
       const double y = v->xf[e][j] + 0.5 * v->w[e][j] - v->xf[e][0];
       fprintf(out, "%.10e,%.10e,%.10e", y, y * ut / nu, sum[j] / ut);
-      if (turb) fprintf(out, ",%.10e,%.10e,%.10e", sum[n + j] / ut2, sum[2 * n + j] * nu / ut2, sum[3 * n + j] / nu);
+      if (turb) fprintf(out, ",%.10e,%.10e", sum[n + j] / ut2, sum[2 * n + j] * nu / ut2);
+      if (eddy) fprintf(out, ",%.10e", sum[3 * n + j] / nu);
       fputc('\n', out);
     }
     const int bad = ferror(out);

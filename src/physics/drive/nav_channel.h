@@ -4,8 +4,8 @@
  * U_c+ = the centre-line velocity / u_tau (linear between the two cells either side of the centre,
  * or the middle cell). DIR/channel_profile.csv holds, per cell along e, the mean over the other
  * directions of: y (distance from the low wall), y+ = y u_tau / nu, U+ = u / u_tau (u: the forcing
- * component at the cell centre), and with a turbulence model k+ = k / u_tau^2, omega+ = omega nu /
- * u_tau^2 and nu_t / nu. */
+ * component at the cell centre), with the SST model k+ = k / u_tau^2 and omega+ = omega nu / u_tau^2, and
+ * with an eddy viscosity (SST, an LES closure: a model's field "nut") nu_t / nu. */
 #ifndef NAV_CHANNEL_H
 #define NAV_CHANNEL_H
 

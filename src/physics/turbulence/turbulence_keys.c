@@ -1,19 +1,23 @@
-/* The keys of the RANS turbulence model ([turbulence]: k-omega SST, its inflow and initial values and the
- * relaxation of nu_t) and their cross-key check. The registry of sections (solvers/nav_sections.c)
+/* The keys of the turbulence models ([turbulence]: k-omega SST, its inflow and initial values and the
+ * relaxation of nu_t; the LES closures and their constants) and their cross-key checks. The registry of sections (solvers/nav_sections.c)
  * lists them. */
 #include "physics/turbulence/turbulence_keys.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char *const nav_turbulence_values[] = {"off", "k_omega_sst", NULL};
+static const char *const nav_turbulence_values[] = {"off", "k_omega_sst", "smagorinsky", "wale", "vreman", NULL};
 
 static const nav_key nav_turbulence_rows[] = {
     {"turbulence", "model", NAV_KT_CHOICE, NAV_FIELD(turbulence_model), "off",
      "off, or k_omega_sst: Menter's k-omega SST model in the SST-2003 form of the NASA Turbulence Modeling "
      "Resource (docs/design.md); k and omega transported (upwind advection, implicit diffusion with nu + sigma "
      "nu_t, linearised implicit sinks), nu_t = a1 k / max(a1 omega, S F2) added to nu in the momentum equation. "
-     "Walls: k = 0, omega = 60 nu / (beta1 d1^2) at the wall (d1: wall to first cell centre).",
+     "Walls: k = 0, omega = 60 nu / (beta1 d1^2) at the wall (d1: wall to first cell centre). "
+     "smagorinsky, wale, vreman: LES eddy-viscosity closures (docs/design.md, physics/turbulence/nav_les.h): nu_t "
+     "at the cells from the resolved velocity gradient, filter width Delta = (dx dy dz)^(1/3) of the cell, "
+     "nu_t >= 0; smagorinsky nu_t = (Cs Delta D)^2 |S| with van Driest's D = 1 - exp(-y+/26), u_tau from the "
+     "mean resolved wall shear of the nearest wall; wale (Nicoud & Ducros 1999); vreman (Vreman 2004).",
      .values = nav_turbulence_values},
     {"turbulence", "intensity", NAV_KT_REAL, NAV_FIELD(intensity), "0.05",
      "Turbulence intensity I of the inflow faces and of the initial field: k = 1.5 (I U)^2 with U the inflow "
@@ -29,6 +33,16 @@ static const nav_key nav_turbulence_rows[] = {
      "state excite (the channel cases: 240 and 370 steps; 0.5: 3220 at Re_tau 5200; the steady state does not "
      "depend on it).",
      NAV_RANGE(0, 1, 1, 0)},
+    {"turbulence", "smagorinsky_cs", NAV_KT_REAL, NAV_FIELD(smagorinsky_cs), "0.17",
+     "Smagorinsky constant Cs of model = smagorinsky (Lilly 1967's estimate for isotropic turbulence, 0.17).",
+     NAV_RANGE(0, 1, 0.5, 0)},
+    {"turbulence", "wale_cw", NAV_KT_REAL, NAV_FIELD(wale_cw), "0.325",
+     "WALE constant Cw of model = wale (0.325: the default of OpenFOAM and Fluent, calibrated on the channel; "
+     "Nicoud & Ducros 1999 derive Cw^2 = 10.6 Cs^2 from isotropic turbulence, 0.55 for Cs = 0.17).",
+     NAV_RANGE(0, 1, 1, 0)},
+    {"turbulence", "vreman_c", NAV_KT_REAL, NAV_FIELD(vreman_c), "0.07",
+     "Vreman constant c of model = vreman (Vreman 2004: c = 2.5 Cs^2, 0.07 for Cs = 0.17).",
+     NAV_RANGE(0, 1, 0.5, 0)},
     {"turbulence", "k_initial", NAV_KT_REAL, NAV_FIELD(k_initial), "0",
      "Uniform initial k; 0 = from intensity and the velocity scale.", NAV_ATLEAST(0)},
     {"turbulence", "omega_initial", NAV_KT_REAL, NAV_FIELD(omega_initial), "0",
@@ -44,11 +58,35 @@ const char nav_rule_turbulence[] =
     "`turbulence.model = k_omega_sst` needs `run.method = projection`, `physics.nu_t = none`, and a wall face or a "
     "driven flow (`physics.forcing` other than `none`, or an inflow face). Its initial k is `k_initial`, else "
     "1.5 (intensity U)^2 with U the largest of the initial velocity amplitude, the wall and inflow speeds, the "
-    "forcing_value of flow_rate and sqrt(|forcing_value| l) of pressure_gradient (l the smallest domain length).";
+    "forcing_value of flow_rate and sqrt(|forcing_value| l) of pressure_gradient (l the smallest domain length). "
+    "`turbulence.model = smagorinsky | wale | vreman` (LES) needs `run.method = projection`, `physics.nu_t = none` "
+    "and `temperature.model = off` (no eddy diffusivity of the temperature yet).";
+
+/* The LES closures: time-accurate projection only, nu_t their own, no eddy diffusivity of a temperature. */
+static void nav_check_les(nav_config_check *ck, nav_config *c) {
+  const int model = nav_key_id(ck, "turbulence", "model");
+  const char *m = c->turbulence_model;
+  if (!strcmp(c->method, "artificial_compressibility"))
+    nav_conflict(ck, nav_later(ck, model, nav_key_id(ck, "run", "method")),
+                 "turbulence.model = %s (LES) is time-accurate: run.method must be projection, got %s", m, c->method);
+  if (strcmp(c->nu_t, "none"))
+    nav_conflict(ck, nav_later(ck, model, nav_key_id(ck, "physics", "nu_t")),
+                 "turbulence.model = %s computes nu_t: physics.nu_t must be none, got %s", m, c->nu_t);
+  if (strcmp(c->model, "off"))
+    nav_conflict(ck, nav_later(ck, model, nav_key_id(ck, "temperature", "model")),
+                 "turbulence.model = %s: the temperature's diffusivity is constant (no eddy diffusivity nu_t / "
+                 "Pr_t yet), so LES with a temperature is not supported: temperature.model must be off, got %s",
+                 m, c->model);
+}
 
 /* [turbulence]: the model runs with the projection, replaces a prescribed nu_t, and needs walls (its
- * wall distance) or a flow that something drives. */
+ * wall distance) or a flow that something drives (SST); the LES closures' checks. */
 void nav_check_turbulence(nav_config_check *ck, nav_config *c) {
+  if (!strcmp(c->turbulence_model, "smagorinsky") || !strcmp(c->turbulence_model, "wale") ||
+      !strcmp(c->turbulence_model, "vreman")) {
+    nav_check_les(ck, c);
+    return;
+  }
   if (strcmp(c->turbulence_model, "k_omega_sst")) return;
   const int model = nav_key_id(ck, "turbulence", "model");
   if (!strcmp(c->method, "artificial_compressibility"))

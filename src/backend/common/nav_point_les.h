@@ -1,0 +1,122 @@
+/* Point functions of the LES eddy-viscosity closures (physics/turbulence/nav_les.h) on the MAC grid of
+ * nav_box.h: nu_t at a cell centre from the resolved velocity gradient there (nav_point_gradient.h),
+ * g_ij = du_i/dx_j, S_ij = (g_ij + g_ji) / 2, and the filter width of the cell
+ *   Delta = (dx dy dz)^(1/3)   (2D: (dx dy)^(1/2)),   the local cell volume (stretched grids).
+ *
+ * Smagorinsky (1963) with van Driest (1956) wall damping of the length:
+ *   nu_t = (Cs Delta D)^2 |S|,   |S| = sqrt(2 S_ij S_ij),   D = 1 - exp(-y+ / A+),   A+ = 26,
+ *   y+ = y u_tau / nu (y: distance of the cell centre to its nearest wall, u_tau of that wall; D = 1
+ *   without walls).
+ * WALE (Nicoud & Ducros 1999, Flow Turb. Combust. 62, eq. 13):
+ *   Sd_ij = (g2_ij + g2_ji) / 2 - delta_ij g2_kk / 3,   g2 = g g,
+ *   nu_t = (Cw Delta)^2 (Sd:Sd)^(3/2) / ((S:S)^(5/2) + (Sd:Sd)^(5/4))   (0 where both vanish).
+ * Vreman (2004, Phys. Fluids 16, eqs. 5-8) with the isotropic width (Delta_m = Delta):
+ *   alpha_ij = du_j/dx_i = g_ji,   beta_ij = Delta^2 alpha_mi alpha_mj,
+ *   B = b11 b22 - b12^2 + b11 b33 - b13^2 + b22 b33 - b23^2,
+ *   nu_t = c sqrt(B / (alpha_ij alpha_ij))   (0 where alpha = 0 or B <= 0 by round-off).
+ * Every nu_t is clipped at >= 0 (a NaN gives 0). The modelled dissipation of the cell is
+ *   eps_sgs = 2 nu_t S_ij S_ij = nu_t |S|^2. */
+#ifndef NAV_POINT_LES_H
+#define NAV_POINT_LES_H
+
+#include <math.h>
+
+#include "backend/common/nav_hd.h"
+#include "backend/common/nav_point_gradient.h"
+#include "backend/nav_box.h"
+
+#define NAV_LES_VAN_DRIEST_A ((nav_real)26) /* A+ of the van Driest damping */
+
+/* The closures, in the order of [turbulence] model's values after off and k_omega_sst. */
+typedef enum nav_les_kind { NAV_LES_SMAGORINSKY = 0, NAV_LES_WALE = 1, NAV_LES_VREMAN = 2 } nav_les_kind;
+
+/* What a closure needs besides the fields (by value to the kernels). */
+typedef struct nav_les_params {
+  int kind;           /* nav_les_kind */
+  nav_real c;         /* Cs, Cw or c */
+  nav_real nu;        /* molecular viscosity (y+) */
+  nav_real u_tau[6];  /* friction velocity of wall face 2 d + s (Smagorinsky's damping) */
+} nav_les_params;
+
+/* 2 S_ij S_ij = |S|^2 of the gradient g. */
+NAV_HD static inline nav_real nav_les_strain2(const nav_real g[3][3]) {
+  nav_real s2 = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      const nav_real sij = g[i][j] + g[j][i]; /* 2 S_ij */
+      s2 += (nav_real)0.5 * sij * sij;
+    }
+  return s2;
+}
+
+/* van Driest's damping D = 1 - exp(-y+ / A+). */
+NAV_HD static inline nav_real nav_les_van_driest(nav_real yplus) { return 1 - exp(-yplus / NAV_LES_VAN_DRIEST_A); }
+
+/* Smagorinsky: (cs delta damp)^2 sqrt(s2), s2 = |S|^2. */
+NAV_HD static inline nav_real nav_les_smagorinsky(nav_real s2, nav_real cs, nav_real delta, nav_real damp) {
+  const nav_real l = cs * delta * damp;
+  return l * l * sqrt(s2);
+}
+
+/* WALE: (cw delta)^2 (Sd:Sd)^(3/2) / ((S:S)^(5/2) + (Sd:Sd)^(5/4)); s2 = |S|^2 = 2 S:S. */
+NAV_HD static inline nav_real nav_les_wale(const nav_real g[3][3], nav_real s2, nav_real cw, nav_real delta) {
+  nav_real g2[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) g2[i][j] = g[i][0] * g[0][j] + g[i][1] * g[1][j] + g[i][2] * g[2][j];
+  const nav_real tr = (g2[0][0] + g2[1][1] + g2[2][2]) / 3;
+  nav_real sd2 = 0; /* Sd:Sd */
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      const nav_real sd = (nav_real)0.5 * (g2[i][j] + g2[j][i]) - (i == j ? tr : (nav_real)0);
+      sd2 += sd * sd;
+    }
+  const nav_real ss = (nav_real)0.5 * s2; /* S:S */
+  const nav_real den = ss * ss * sqrt(ss) + sd2 * sqrt(sqrt(sd2)); /* (S:S)^(5/2) + (Sd:Sd)^(5/4) */
+  if (!(den > 0)) return 0;
+  const nav_real l = cw * delta;
+  return l * l * sd2 * sqrt(sd2) / den;
+}
+
+/* Vreman: c sqrt(B / (alpha:alpha)) with beta = delta^2 alpha^T alpha, alpha_ij = g_ji. */
+NAV_HD static inline nav_real nav_les_vreman(const nav_real g[3][3], nav_real c, nav_real delta) {
+  nav_real aa = 0, bt[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      aa += g[i][j] * g[i][j];
+      /* beta_ij = delta^2 sum_m alpha_mi alpha_mj = delta^2 sum_m g_im g_jm */
+      bt[i][j] = delta * delta * (g[i][0] * g[j][0] + g[i][1] * g[j][1] + g[i][2] * g[j][2]);
+    }
+  const nav_real B = bt[0][0] * bt[1][1] - bt[0][1] * bt[0][1] + bt[0][0] * bt[2][2] - bt[0][2] * bt[0][2] +
+                     bt[1][1] * bt[2][2] - bt[1][2] * bt[1][2];
+  if (!(aa > 0) || !(B > 0)) return 0;
+  return c * sqrt(B / aa);
+}
+
+/* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too); wd, wi: the distance of the cell
+ * centre to its nearest wall and that wall's face 2 d + s (< 0: none), read by Smagorinsky only
+ * (NULL: no damping). *eps = nu_t |S|^2 if eps != NULL. */
+NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *const *u, const nav_real *wd,
+                                           const nav_real *wi, const nav_les_params *a, nav_idx p, const int *ijk,
+                                           nav_real *eps) {
+  nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  nav_velocity_gradient(b, u, p, ijk, g);
+  nav_real vol = 1; /* the cell volume (2D: area) */
+  NAV_FOR_DIM(d, b) { vol /= b->rdf[d][ijk[d]]; }
+  const nav_real delta = b->dim == 3 ? cbrt(vol) : sqrt(vol);
+  const nav_real s2 = nav_les_strain2(g);
+  nav_real nut;
+  if (a->kind == NAV_LES_WALE) {
+    nut = nav_les_wale(g, s2, a->c, delta);
+  } else if (a->kind == NAV_LES_VREMAN) {
+    nut = nav_les_vreman(g, a->c, delta);
+  } else {
+    nav_real damp = 1;
+    if (wi && wi[p] >= 0) damp = nav_les_van_driest(wd[p] * a->u_tau[(int)wi[p]] / a->nu);
+    nut = nav_les_smagorinsky(s2, a->c, delta, damp);
+  }
+  nut = nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */
+  if (eps) *eps = nut * s2;
+  return nut;
+}
+
+#endif

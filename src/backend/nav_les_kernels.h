@@ -1,0 +1,33 @@
+/* The kernel table of the LES closures (physics/turbulence/nav_les.h): the model's own table beside the
+ * core's nav_kernel_ops, implemented by backend/cpu/les.c and backend/cuda/les.cu and chosen by the
+ * name of the core table (nav_les_kernels.c, the only place that knows which were built). The formulas
+ * are in common/nav_point_les.h. */
+#ifndef NAV_LES_KERNELS_H
+#define NAV_LES_KERNELS_H
+
+#include "backend/common/nav_point_les.h"
+#include "backend/nav_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nav_les_kernels {
+  /* nut = nu_t of the closure a (a HOST struct) at the interior cells from u (ghosts filled, edges
+   * too); wd, wi: the distance to the nearest wall and its face 2 d + s (< 0: none) per cell, or NULL
+   * (no damping); eps != NULL: also eps = nu_t |S|^2 (the modelled dissipation) there */
+  nav_err (*nut_cells)(const nav_box *b, nav_real *const *u, const nav_real *wd, const nav_real *wi,
+                       const nav_les_params *a, nav_real *nut, nav_real *eps);
+} nav_les_kernels;
+
+extern const nav_les_kernels nav_les_kernels_cpu;
+extern const nav_les_kernels nav_les_kernels_cuda; /* only when the CUDA backend is built */
+
+/* The table for the core table ops (by its name), or NULL if none was built for it. */
+const nav_les_kernels *nav_les_kernels_get(const nav_kernel_ops *ops);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

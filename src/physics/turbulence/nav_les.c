@@ -1,0 +1,189 @@
+/* LES eddy-viscosity closures, a model of physics/nav_model.h (see nav_les.h). */
+#include "physics/turbulence/nav_les.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/nav_les_kernels.h"
+#include "core/nav_error.h"
+#include "grid/nav_reduce.h"
+
+typedef struct nav_les {
+  const nav_les_kernels *k; /* the model's kernel table for the flow's backend */
+  nav_les_params a;         /* closure, constant, nu, u_tau of each wall face */
+  nav_real *wd, *wi;        /* distance to the nearest wall and its face 2 d + s (-1: none); NULL: no damping */
+  nav_real *eps;            /* nu_t |S|^2 at the cells */
+  int walls;                /* the case has wall faces */
+  double nut_max, dissipation_sgs;
+} nav_les;
+
+/* The closure of [turbulence] model, or -1. */
+static int nav_les_kind_of(const nav_config *cfg) {
+  static const char *const names[] = {"smagorinsky", "wale", "vreman"};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(cfg->turbulence_model, names[i])) return i;
+  return -1;
+}
+
+static int nav_les_active(const nav_config *cfg) { return nav_les_kind_of(cfg) >= 0; }
+
+/* The nearest wall face of every cell of the block and its distance (host loop, once). */
+static nav_err nav_les_walls(const nav_flow_view *v, nav_les *L) {
+  const nav_box *b = v->box;
+  nav_real *host = malloc(2 * (size_t)b->ntot * sizeof *host);
+  NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate the wall distance");
+  nav_real *dist = host, *face = host + b->ntot;
+  for (nav_idx q = 0; q < b->ntot; q++) {
+    dist[q] = 0;
+    face[q] = -1;
+  }
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++)
+      for (int i = 0; i < b->n[0]; i++) {
+        const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
+        const nav_idx q = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        for (int d = 0; d < v->dim; d++) {
+          const double x = v->xf[d][g[d]] + 0.5 * v->w[d][g[d]];
+          for (int s = 0; s < 2; s++) {
+            if (v->cfg->bc[d][s] != NAV_BC_WALL) continue;
+            const double y = s ? v->xf[d][v->n[d]] - x : x - v->xf[d][0];
+            if (face[q] < 0 || y < dist[q]) {
+              dist[q] = (nav_real)y;
+              face[q] = (nav_real)(2 * d + s);
+            }
+          }
+        }
+      }
+  nav_err e = v->ops->from_host(L->wd, dist, (size_t)b->ntot * sizeof *host);
+  if (!e) e = v->ops->from_host(L->wi, face, (size_t)b->ntot * sizeof *host);
+  free(host);
+  return e;
+}
+
+/* u_tau of every wall face from the mean resolved wall shear nu du_t/dn over it (one reduction). */
+static nav_err nav_les_u_tau(const nav_flow_view *v, nav_les *L) {
+  double sh[6 * 3];
+  memset(sh, 0, sizeof sh);
+  for (int d = 0; d < v->dim; d++)
+    for (int s = 0; s < 2; s++) {
+      if (v->cfg->bc[d][s] != NAV_BC_WALL || nav_halo_face(v->halo, d, s)) continue;
+      for (int c = 0; c < v->dim; c++)
+        if (c != d) NAV_CALL(v->ops->face_integral(v->box, v->u[c], d, s, 1 + c, &sh[3 * (2 * d + s) + c]));
+    }
+  nav_reduce_sum(v->comm, sh, 6 * 3);
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++) {
+      const int f = 2 * d + s;
+      double t2 = 0;
+      if (d < v->dim) {
+        const double area = v->volume / (v->xf[d][v->n[d]] - v->xf[d][0]);
+        for (int c = 0; c < 3; c++) t2 += (v->cfg->nu * sh[3 * f + c] / area) * (v->cfg->nu * sh[3 * f + c] / area);
+      }
+      L->a.u_tau[f] = (nav_real)sqrt(sqrt(t2)); /* sqrt(|tau_w|) */
+    }
+  return NAV_OK;
+}
+
+static nav_err nav_les_alloc(const nav_flow_view *v, nav_real **x) {
+  NAV_CALL(v->ops->alloc((void **)x, (size_t)v->box->ntot * sizeof(nav_real)));
+  return v->ops->set(v->box, *x, 0);
+}
+
+static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
+  const nav_config *cfg = v->cfg;
+  NAV_CHECK(v->nut, NAV_ERR_INTERNAL, "nav_les_create: no eddy viscosity to fill");
+  m->data = calloc(1, sizeof(nav_les));
+  NAV_CHECK(m->data, NAV_ERR_MEMORY, "cannot allocate the LES model");
+  nav_les *L = m->data;
+  L->k = nav_les_kernels_get(v->ops);
+  NAV_CHECK(L->k, NAV_ERR_INTERNAL, "no LES kernels for backend %s", v->ops->name);
+  L->a.kind = nav_les_kind_of(cfg);
+  L->a.c = (nav_real)(L->a.kind == NAV_LES_SMAGORINSKY ? cfg->smagorinsky_cs
+                      : L->a.kind == NAV_LES_WALE      ? cfg->wale_cw
+                                                       : cfg->vreman_c);
+  L->a.nu = (nav_real)cfg->nu;
+  NAV_CALL(nav_les_alloc(v, &L->eps));
+  for (int d = 0; d < v->dim; d++)
+    for (int s = 0; s < 2; s++) L->walls |= cfg->bc[d][s] == NAV_BC_WALL;
+  if (L->a.kind == NAV_LES_SMAGORINSKY && L->walls) {
+    NAV_CALL(nav_les_alloc(v, &L->wd));
+    NAV_CALL(nav_les_alloc(v, &L->wi));
+    NAV_CALL(nav_les_walls(v, L));
+  }
+  return NAV_OK;
+}
+
+static void nav_les_destroy(nav_model *m, nav_flow_view *v) {
+  nav_les *L = m->data;
+  if (!L) return;
+  nav_real *a[] = {L->wd, L->wi, L->eps};
+  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+    if (a[i]) v->ops->free(a[i]);
+  free(L);
+  m->data = NULL;
+}
+
+/* nu_t from u (every call: nu_t is a function of u, also after a restart) and its max over the ranks. */
+static nav_err nav_les_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_when when, double *nut_max) {
+  (void)when;
+  nav_les *L = m->data;
+  if (L->wd) NAV_CALL(nav_les_u_tau(v, L));
+  NAV_CALL(L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, v->nut, L->eps));
+  double mx;
+  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &mx, NULL));
+  nav_reduce_max(v->comm, &mx, 1);
+  L->nut_max = *nut_max = mx;
+  return NAV_OK;
+}
+
+/* The modelled dissipation <nu_t |S|^2> of the last viscosity call (the current u). */
+static nav_err nav_les_diagnose(nav_model *m, nav_flow_view *v) {
+  nav_les *L = m->data;
+  double sum;
+  NAV_CALL(v->ops->sum(v->box, L->eps, &sum));
+  nav_reduce_sum(v->comm, &sum, 1);
+  L->dissipation_sgs = sum / v->volume;
+  return NAV_OK;
+}
+
+static void nav_les_monitor_header(const nav_model *m, const nav_flow_view *v, FILE *out) {
+  (void)m;
+  (void)v;
+  fprintf(out, ",dissipation_sgs,nut_max");
+}
+
+static void nav_les_monitor_row(const nav_model *m, const nav_flow_view *v, FILE *out) {
+  (void)v;
+  const nav_les *L = m->data;
+  fprintf(out, ",%.10e,%.6e", L->dissipation_sgs, L->nut_max);
+}
+
+static void nav_les_summary(const nav_model *m, const nav_flow_view *v, FILE *out) {
+  const nav_les *L = m->data;
+  char a[3][32];
+  fprintf(out, ",\n  \"les\": {\"model\": \"%s\", \"constant\": %s, \"nut_max\": %s, \"dissipation_sgs\": %s}",
+          v->cfg->turbulence_model, nav_json_real(L->a.c, "%.6g", a[0]), nav_json_real(L->nut_max, "%.16e", a[1]),
+          nav_json_real(L->dissipation_sgs, "%.16e", a[2]));
+}
+
+static int nav_les_fields(const nav_model *m, const nav_flow_view *v, nav_state_array *a) {
+  (void)m;
+  a[0] = (nav_state_array){"nut", v->nut};
+  return 1;
+}
+
+const nav_model_ops nav_model_les = {
+    .name = "les",
+    .sections = {"turbulence", NULL},
+    .plots = "channel",
+    .active = nav_les_active,
+    .create = nav_les_create,
+    .destroy = nav_les_destroy,
+    .viscosity = nav_les_viscosity,
+    .diagnose = nav_les_diagnose,
+    .monitor_header = nav_les_monitor_header,
+    .monitor_row = nav_les_monitor_row,
+    .summary = nav_les_summary,
+    .fields = nav_les_fields,
+};
