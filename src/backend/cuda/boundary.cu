@@ -107,8 +107,8 @@ nav_err nav_fill_ghost_dir_cuda(const nav_box *b, int dir, const nav_ghost_dir *
 
 /* One thread per ghost point of the block (nav_ghost_all_point's list), the dimension a template parameter (the point
  * function's per-direction arrays in registers: with the box's run-time dimension they were in local memory, and
- * the FP32 build's fill moved 43 MB at 256^3 for 7 MB of ghosts, 32.5 us; H100, ncu). (A kernel of one thread per
- * face point, a 2D grid per face with blockIdx.z the face, was slower: 69 us.) */
+ * the FP32 build's fill moved 43 MB at 256^3 for 7 MB of ghosts, ncu). (A kernel of one thread per face point, a 2D
+ * grid per face with blockIdx.z the face, was about twice as slow, docs/performance.md.) */
 template <int DIM, typename T>
 __global__ void __launch_bounds__(256) nav_fill_ghosts_kernel(nav_box box, T *x, nav_ghost_faces g, nav_idx count) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);

@@ -138,7 +138,7 @@ template <int DIM> __device__ __forceinline__ nav_box nav_cuda_box_dim(const nav
  * kernel's copy of the box says so in constants (uniform = 1, kc = sc = NULL,
  * shift = 0), so the point functions' metric values and couplings are kernel parameters, computed before
  * the plane loop, and their other branches are compiled out: the generic kernel spent about 220
- * instructions per cell (H100 SASS of the float colour sweep: the metric selection, 9 conversions from
+ * instructions per cell (sm_90 SASS of the float colour sweep: the metric selection, 9 conversions from
  * double and the Helmholtz branches, predicated, in every plane). The same formulas, the same values. */
 #ifdef __CUDACC__
 template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_plain(const nav_box &b) {
@@ -199,8 +199,8 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
 /* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates and divergence let a
  * thread take kz consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks
  * (and block partials to combine). kz from the environment variable NAV_CUDA_KZ (a tuning knob), read once;
- * default 4: on an H200 (`navier bench step`, 256^3 cavity, float level 0) relax_colour 91 -> 79 us, residual
- * 123 -> 95 us, prolong_add 167 -> 143 us against kz = 1 (docs/performance.md). */
+ * default 4: relax_colour, residual and prolong_add all faster than with kz = 1 (`navier bench step`, 256^3
+ * cavity, float level 0; figures in docs/performance.md). */
 int nav_cuda_kz(void);
 static inline dim3 nav_cuda_grid_kz(const nav_box *b, int nx0, int kz) {
   dim3 g = nav_cuda_grid_n(b, nx0);
@@ -252,7 +252,7 @@ __device__ __forceinline__ double nav_cuda_combine(double a, double b, bool is_m
 
 /* v combined (sum, or max when IS_MAX) with p[start], p[start + stride], ... below p[n], in that order: eight loads
  * in flight at a time, the same order and so the same result as one at a time (whose dependent loads made the
- * one-block finish of a 16 384-block reduction take about 16 us on an H100). */
+ * one-block finish of a 16 384-block reduction latency-bound, docs/performance.md). */
 template <bool IS_MAX>
 __device__ __forceinline__ double nav_cuda_combine_strided(double v, const double *p, size_t n, size_t start,
                                                            size_t stride) {

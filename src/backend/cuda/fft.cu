@@ -344,7 +344,7 @@ __device__ __forceinline__ void nav_fft_box_ijk(nav_idx t, nav_idx total, int r0
  * 2 ix, 2 ix + 1: a warp reads and writes 64 consecutive box values and two runs of 32 consecutive dense
  * ones (the former one point per thread read the box at stride 2 in x), and there is no division (the
  * former split a flat index into (i, j, k), and ran nav_fft_even_from three times per point: these kernels
- * were issue-bound, 72-78 % SM on an H200 at 256^3 in both precisions, docs/performance.md). Bit for bit
+ * were issue-bound at 256^3 in both precisions, docs/performance.md). Bit for bit
  * the same values: a copy (and the same one addition). */
 template <bool GATHER>
 __global__ void __launch_bounds__(256)

@@ -11,10 +11,9 @@
 
 /* momentum_rhs and momentum_advance compute every component before they store any (below), which
  * keeps more loads in flight but needs ~122 registers in FP64: at 4 blocks of 256 threads per SM (64
- * registers) they spilled 96-160 bytes. 2 blocks per SM, no spills, measured on an H200 (`navier bench step`,
- * Taylor-Green 256^3, docs/performance.md): FP64 momentum_rhs 552 -> 391 us, momentum_advance 981 -> 557 us,
- * the step 2.85 -> 2.43 ms; FP32 momentum_rhs 351 -> 226 us, momentum_advance 710 -> 399 us, the step
- * 2.11 -> 1.87 ms (1 and 3 blocks: the same within 1 %). */
+ * registers) they spilled 96-160 bytes. 2 blocks per SM: no spills, and both kernels and the step faster in
+ * FP64 and FP32 (`navier bench step`, Taylor-Green 256^3; figures in docs/performance.md); 1 and 3 blocks
+ * performed the same as 2. */
 #ifndef NAV_MOMENTUM_MIN_BLOCKS
 #define NAV_MOMENTUM_MIN_BLOCKS 2
 #endif
@@ -62,16 +61,16 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
 
 /* ---- momentum_advance on a plain 3D block through shared memory (the default in FP32) ---------------------------
  * One point per thread (the kernel above) reads about 25 scattered values of u per cell (the 3 components' 7-point
- * stencils and the interpolated advecting velocities) through L1 and L2. On an H100 at 256^3 (ncu) it runs at 74 %
- * of the DRAM peak in FP64, but latency-bound at 54 % in FP32 (12.7 of 20 cycles per instruction waiting on L1/TEX),
- * so FP32 took 0.69 of the FP64 time for half the bytes. Here a block of NAV_MA_TX x NAV_MA_TY threads owns that
+ * stencils and the interpolated advecting velocities) through L1 and L2. At 256^3 (ncu, docs/performance.md) it runs near
+ * the DRAM peak in FP64 but is latency-bound in FP32 (most cycles waiting on L1/TEX), so FP32 saves much less than
+ * the half of the bytes. Here a block of NAV_MA_TX x NAV_MA_TY threads owns that
  * tile of columns and a chunk of NAV_MA_CHUNK planes and walks up them. Each plane of the three components enters
  * shared memory once per block, the tile and a ring of one cell (NAV_MA_PLANE points), fetched two planes ahead
  * into registers (rhs_old one plane ahead), so the loads fly while the block computes; a ring of 4 plane slots with
  * two mirrors (slot 0 holds slot 4's plane, slot 5 slot 1's) keeps planes k - 1, k, k + 1 at one stride, so
  * nav_momentum_rhs runs unchanged on the window (a box with the shared strides, uniform metrics): the same
- * operations as the kernel above. Measured on the H100, 256^3 cavity (docs/performance.md): FP32 459 -> 390 us;
- * FP64 653 -> 706 us or more (117 registers, 2 blocks per SM), so FP64 keeps the kernel above unless
+ * operations as the kernel above. On the 256^3 cavity (docs/performance.md) it is faster in FP32 but
+ * slower in FP64 (117 registers, 2 blocks per SM), so FP64 keeps the kernel above unless
  * NAV_MOMENTUM_TILED=1 (nav_profile_switch; =0 turns it off in FP32). Chunks of 4 planes were the fastest of 4 to
  * 64: more blocks in flight, though each reads its chunk's two neighbour planes too. */
 #define NAV_MA_TX 32

@@ -107,7 +107,8 @@ nav_err nav_inverse_diagonal_cuda(const nav_box *b, nav_real *inv_diag) {
 /* One thread per cell of the colour: thread ih of row (j, k) takes i = 2 ih + i0, where i0 is
  * the first cell of the row with that colour (nav_colour of the global indices). Cells of one
  * colour only read cells of the other, so the in-place update has no race. The kernel is DRAM-bound
- * (2.8 TB/s on an H100 at 256^3: its stride-2 accesses move every sector of x, rhs and the diagonal):
+ * (near the DRAM peak at 256^3, docs/performance.md: its stride-2 accesses move every sector of x, rhs and
+ * the diagonal):
  * it divides by the stencil's diagonal (nav_relax with inv_diag = NULL) instead of loading inv_diag, 8
  * bytes per cell and colour fewer; inv_diag stays for the Jacobi iterations and preconditioner. */
 template <int DIM, typename T, bool PLAIN>
@@ -422,7 +423,7 @@ nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real
  * Why this organisation (reasoned, not measured here; docs/design.md "Line relaxation on the GPU"):
  *   - the former kernel ran one thread per line: 852 threads per colour on the 1704^2 snake grid, each
  *     a chain of 2 x 1704 dependent steps with a global scratch write and read per cell: latency-bound
- *     (73 ms per V-cycle). A block of nt threads per line gives 852 x 256 threads and takes the scratch
+ *     (most of the V-cycle's time, docs/performance.md). A block of nt threads per line gives 852 x 256 threads and takes the scratch
  *     (a', c', f') into shared memory: per cell the kernel moves the bytes of a point sweep (x and its
  *     neighbours, rhs, x written back) and the arithmetic is ~20 flops, far below the bandwidth bound;
  *   - loads: along x a line is contiguous and the load phase reads row i = t, t + nt, ..., coalesced.
@@ -438,10 +439,10 @@ nav_err nav_relax_sweep_cuda(const nav_box *b, const nav_real *x, const nav_real
  *     the interleaved layout), and gtsv2 asks for its own work buffer: more bytes for the same solve;
  *   - block size: the smallest of 32, 64, 128, 256 threads with 8 nt >= n (chunks of ~4-8 rows), so
  *     a 1704-cell line gets 256 threads, 53 KB of shared memory, 4 blocks per SM.
- * Lines whose a', c', f' do not fit in a block's shared memory (3 n + 6 nt reals: ~9000 cells in FP64 on
- * an H100) keep a' and c' there and f' in the scratch cp, dense per line (line l at cp + l n: the lines
- * of a block's field fit in its ntot points), up to ~13 000 cells (the 10000^2 and 12000^2 RANS channels:
- * 5.7 and 7.1 s per outer iteration on an H200 with the thread-per-line kernel, 0.17 s at 6000^2); longer
+ * Lines whose a', c', f' do not fit in a block's shared memory (3 n + 6 nt reals: ~9000 cells in FP64 with
+ * 227 KB per block) keep a' and c' there and f' in the scratch cp, dense per line (line l at cp + l n: the lines
+ * of a block's field fit in its ntot points), up to ~13 000 cells (the 10000^2 and 12000^2 RANS channels,
+ * which the thread-per-line kernel made many times slower per outer iteration, docs/performance.md); longer
  * lines fall back to the former kernel (one thread per line, cp and out as the scratch). */
 
 /* The thread-per-line fallback: thread t takes line l = ka + na kb of the other two directions

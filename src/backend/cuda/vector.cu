@@ -86,8 +86,8 @@ nav_err nav_extrapolate_cuda(const nav_box *b, nav_real r, nav_real *x, nav_real
 }
 
 /* sum x y dV (Y), or sum x dV (!Y), per block: each thread sums its kz planes (nav_cuda_planes, in order), so that
- * the block reduction, not the loads, was what bounded the one-point-per-thread form (a 256^3 dot took 116 us, about
- * 1.1 TB/s, on an H200) */
+ * the block reduction, not the loads, was what bounded the one-point-per-thread form (a 256^3 dot reached well
+ * below the DRAM bandwidth, docs/performance.md) */
 template <int DIM, bool Y, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_dot_kernel(nav_box box, const nav_real *x, const nav_real *y, double *partial, int kz) {

@@ -39,10 +39,8 @@
  * (nav_geom_bvh.h): a query near the surface tests O(log n) boxes and O(1) primitives on average (a point
  * far inside a large closed body, e.g. near a sphere's centre, is nearly equidistant from many primitives
  * and costs more: classify with the winding number, O(log n), and take distances in a band near the
- * surface). Measured with -O2 on the shared 2-core machine at a load of 18 (so several times slower than
- * alone): snake (585 points) 2.3 us per distance; sphere of 1280 triangles 5.5 us per distance within 0.02
- * of its surface of radius 0.5, 0.55 us per inside test; 81920 triangles 20 us and 1.5 us; reading and
- * checking 81920 triangles 0.9 s. The sign is that of the winding number (polylines:
+ * surface); the costs per distance and inside test of the snake and of spheres of 1280 and 81920
+ * triangles are in docs/performance.md. The sign is that of the winding number (polylines:
  * Sunday's crossing rule; surfaces: a ray along +x whose hits on edges and vertices count once), robust
  * away from round-off distances of the boundary. The normal returned is the angle-weighted pseudonormal of
  * the closest feature (face, edge or vertex; Baerentzen & Aanaes, IEEE TVCG 11 (2005) 243-253), whose

@@ -52,8 +52,8 @@
  * (nav_point_fft.h "slabs"): each rank reduces its part of every line to its two ends, every rank
  * gets every rank's ends (one allgather of 8 values per line and rank, the path of the moves), and
  * each solves its rows with the neighbours' end values (nav_fft_kernels.fft_slab_inverse). The moves of the
- * pencils carried half of every GPU's field twice per solve (1.05 ms of a 4.45-ms cavity step at
- * 256^3 per GPU on 2 H200s, docs/performance.md); the ends are 8 values per line. */
+ * pencils carried half of every GPU's field twice per solve (about a quarter of the 2-GPU cavity's
+ * step at 256^3 per GPU, docs/performance.md); the ends are 8 values per line. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +67,13 @@
 #define NAV_FFT_UNIFORM_RTOL 1e-10 /* widths equal to this relative tolerance count as uniform */
 /* solver = auto takes the dense transform of a stretched direction of at most this many cells (4 N
  * multiply-adds per cell and solve; docs/performance.md: against the multigrid on the cylinder and
- * snake grids): the GPU's matrix units do 1704 (the snake) in about a third of a millisecond */
+ * snake grids): the GPU's matrix units make it faster there up to 1704 (the snake) */
 #define NAV_FFT_DENSE_AUTO_CPU 512
 #define NAV_FFT_DENSE_AUTO_DEVICE 4096
 #define NAV_FFT_SLAB_ROWS 32 /* rows per chunk of a slab's lines (nav_point_fft.h "slabs") */
-/* the sweeps' threads (representatives x chunks) that the chunks stop at: on 2 H200s the 512^3 cavity's step
- * (66 049 representatives, 256 rows per rank) took 8.49 ms with 8 chunks, 8.37 ms with 4 (the 256^3-per-GPU one
- * is best with 8: 133 128 threads), docs/performance.md */
+/* the sweeps' threads (representatives x chunks) that the chunks stop at: the 2-GPU 512^3 cavity (66 049
+ * representatives, 256 rows per rank) is as fast with 4 chunks as with 8, the 256^3-per-GPU one is best
+ * with 8 (133 128 threads); figures in docs/performance.md */
 #define NAV_FFT_SLAB_SWEEPS (1 << 18)
 #define NAV_FFT_TRI_LINES_DEVICE 32768 /* fewer tridiagonal lines: dense on a device (nav_fft_tri_direction) */
 

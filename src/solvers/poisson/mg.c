@@ -52,14 +52,12 @@
 /* On a device backend, the levels of at most NAV_MG_CPU_CELLS cells (global; [pressure]
  * cpu_coarse_cells overrides) go to the CPU of rank 0 (through the gather): a launch there costs
  * more than the level's work (HPGMG's per-level backend choice). The level above them is what
- * the gather moves through the host, so the threshold also sets that traffic. Measured on 1 and
- * 2 H200s (docs/performance.md, bench/gpu_coarse_threshold.sh), ms per step of the 3D cavity
- * 256^3 on 1 GPU / 512x256x256 on 2: thresholds 512: 15.2 / 32.7, 4096: 16.1 / 30.5, 32768:
- * 22.2 / 32.8, 262144: 44.7 / 51.5 (the earlier rule max(4096, finest / 512): 19.1 / 42.1). So 3D on one
- * rank keeps the levels down to 512 cells on the device (NAV_MG_CPU_CELLS_3D1); confirmed on one H200 for the
- * Poisson solve of 256^3 (mixed precision, V(2,2): 10.86 ms at 512 against 12.02 ms at 4096, 18.4 at 32768;
- * docs/performance.md). 2D keeps 4096: the 1704^2 snake-like grid took 961-1081 ms for 51 cycles at 256 cells
- * against 162-166 ms at 4096 (its GPU levels below 64^2 are launch-bound). */
+ * the gather moves through the host, so the threshold also sets that traffic. The thresholds were
+ * chosen from the measured step and Poisson-solve times of the 3D cavity (256^3 on 1 GPU, 512x256x256
+ * on 2) and the 2D snake-like grid (docs/performance.md; `bench/gpu.sh PART` reruns them): 3D on one
+ * rank keeps the levels down to 512 cells on the device (NAV_MG_CPU_CELLS_3D1), the fastest there;
+ * on several ranks 4096 was the fastest; 2D keeps 4096 (its GPU levels below 64^2 are launch-bound,
+ * so a lower threshold is several times slower). */
 #define NAV_MG_CPU_CELLS 4096
 #define NAV_MG_CPU_CELLS_3D1 512
 /* Helmholtz solves (implicit diffusion): the cycle stops at the first level whose shift sigma is at
@@ -559,8 +557,8 @@ static nav_err nav_mg_gathered(nav_psolver *ps, int l, int fcycle) {
  * levels' part of a V-cycle is two fixed launch sequences, the down parts of levels 0 .. gather-1 and
  * their up parts in reverse, with the gathered levels between them on the host. Each is recorded once
  * (the first cycle) and then launched as one graph: about 25 launches per level and V(2,2)-cycle become
- * two, which is what the small device levels cost (a level of 64^3 or less took 0.14 ms per cycle, one
- * H200, docs/performance.md). The same launches in the same order as nav_mg_cycle: the same result bit
+ * two, which is what the small device levels cost (they are launch-bound from 64^3 down,
+ * docs/performance.md). The same launches in the same order as nav_mg_cycle: the same result bit
  * for bit. Recorded again when level 0's x or b is another array (the graphs hold the pointers). The
  * environment variable NAV_MG_GRAPHS=0 turns them off (to measure what they save). */
 static int nav_mg_graphs_apply(const nav_psolver *ps) {

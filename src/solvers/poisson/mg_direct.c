@@ -2,8 +2,7 @@
  *
  * The coarsest level of a stretched 2D grid can be large and badly conditioned: 1704^2 coarsens to
  * 27^2 (an odd count below NAV_MG_ODD_MIN_CELLS stops the hierarchy), where Jacobi-preconditioned CG
- * to 1e-10 took 3.4 ms per V-cycle on the CPU of an H200 machine, against about 1 ms for the rest of
- * the cycle (docs/performance.md). The level is small, serial and fixed, so it is factored once:
+ * to 1e-10 took about three times as long as the rest of the V-cycle (docs/performance.md). The level is small, serial and fixed, so it is factored once:
  *   M = -V L  (V = diag of the cell volumes; L the operator of nav_point_poisson.h with its ghost
  *             rules), symmetric positive definite, or semi-definite with the constants as null space
  *             (ps->singular): then the last unknown is pinned (its row and column replaced by the

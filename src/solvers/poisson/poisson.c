@@ -24,7 +24,7 @@ nav_err nav_psolver_create(const nav_kernel_ops *ops, const nav_decomp *dc, int 
     if (!strcmp(opt->solver, nav_psolver_table[i]->name)) impl = nav_psolver_table[i];
   char why[256];
   /* auto: fft where it applies (and its dense transforms are short enough), else the multigrid. Where the FFT's
-   * transposes would go through the host (all the data, twice per solve, over PCIe: 136 against 24 ms per step of the
+   * transposes would go through the host (all the data, twice per solve, over PCIe: several times slower per step of the
    * 2-GPU cavity at 256^3 per GPU, docs/performance.md) auto keeps the multigrid; slabs move only the lines' ends. */
   const int host_transposes = nav_fft_host_staged(ops, dc, w, bc);
   if (!strcmp(opt->solver, "auto"))
