@@ -194,7 +194,7 @@ static nav_err nav_sim_one(nav_sim *s, double t_stop, int last_of_call, int *sto
   s->cfl = cfl;
   double end = c->end_time;
   if (t_stop > 0 && (end <= 0 || t_stop < end)) end = t_stop;
-  if (!f->ac && end > 0 && f->t >= end - fmax(1e-12 * end, 1e-6 * dt)) {
+  if (!f->ac && end > 0 && nav_time_reached(f->t, end, dt)) {
     *stop = 1;
     return NAV_OK;
   }
@@ -203,7 +203,7 @@ static nav_err nav_sim_one(nav_sim *s, double t_stop, int last_of_call, int *sto
             "the flow blew up at step %ld, time %.6g: CFL number %.3g above [time] max_cfl = %g (dt %.3e); reduce "
             "[time] dt or cfl",
             f->step + 1, f->t, cfl, c->max_cfl, dt);
-  const int at_end = !f->ac && end > 0 && f->t + dt >= end - fmax(1e-12 * end, 1e-6 * dt);
+  const int at_end = !f->ac && end > 0 && nav_time_reached(f->t + dt, end, dt);
   const int monitor = (f->step + 1) % c->monitor_every == 0 || last_of_call || at_end;
   nav_err e = nav_sim_agree(f->comm, f->ac ? nav_ac_step(f, monitor) : nav_flow_step(f, dt, monitor));
   if (e == NAV_OK && !isfinite(f->max_div))

@@ -23,10 +23,7 @@
 #include "solvers/nav_ac.h"
 #include "solvers/nav_flow.h"
 
-/* Time t has reached end_time, for steps of dt: within the round-off of t summed over the steps
- * (1e-12 relative) or a millionth of a step. 200 000 steps of 4e-4 sum to 80 - 1.3e-10: without the
- * second bound a step of 1.3e-10 followed, whose rate of change (and forcing) is round-off over dt. */
-static int nav_time_reached(double t, double end_time, double dt) {
+int nav_time_reached(double t, double end_time, double dt) {
   return t >= end_time - fmax(1e-12 * end_time, 1e-6 * dt);
 }
 

@@ -29,4 +29,9 @@ nav_err nav_run(const nav_config *cfg, const nav_kernel_ops *ops, nav_run_option
  * lower bound (the flow's own arrays), so a grid that is refused cannot fit. Collective. */
 nav_err nav_run_memory_check(const nav_config *cfg, const nav_kernel_ops *ops, int ranks);
 
+/* Time t has reached end_time, for steps of dt: within the round-off of t summed over the steps
+ * (1e-12 relative) or a millionth of a step. 200 000 steps of 4e-4 sum to 80 - 1.3e-10: without the
+ * second bound a step of 1.3e-10 followed, whose rate of change (and forcing) is round-off over dt. */
+int nav_time_reached(double t, double end_time, double dt);
+
 #endif
