@@ -12,27 +12,10 @@ marked so),
 with the run's eps interpolated linearly to the reference times and the trapezoidal rule; the peak
 of eps and its time against the reference's, and the same for -dEk/dt of the run's kinetic_energy
 (central differences) for comparison. Plain Python (no numpy). One table row per run, printed as markdown."""
-import bisect
-import csv
 import math
 import sys
 
-
-def table(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    return {k: [float(r[k]) for r in rows] for k in rows[0]}
-
-
-def interp(x, xs, ys):
-    """linear interpolation of (xs, ys) at x (xs increasing; clamped at the ends)"""
-    if x <= xs[0]:
-        return ys[0]
-    if x >= xs[-1]:
-        return ys[-1]
-    i = bisect.bisect_right(xs, x)
-    a = (x - xs[i - 1]) / (xs[i] - xs[i - 1])
-    return ys[i - 1] + a * (ys[i] - ys[i - 1])
+from csv_table import interp, table
 
 
 def trapz(y, t):

@@ -52,10 +52,37 @@ def fresh(d):
     return d
 
 
+def second_half_check(navier, case, scratch, first, full):
+    """tools/channel_statistics.py's second half of a window (the full window's sums minus the first's) equals a
+    run that samples only the second half (from just after the first's last sample), to round-off."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+    import channel_statistics as cs
+    s1, sf = summary(first), summary(full)
+    c = fresh(os.path.join(scratch, "second_half"))
+    run([navier, "run", case, "--set", f"statistics.start_time={s1['end'] * (1 + 1e-9):.15e}", "--output", c])
+    s2 = summary(c)
+    if s2["samples"] != sf["samples"] - s1["samples"] or s2["start"] <= s1["end"]:
+        sys.exit(f"FAIL: the second half's run sampled {s2['samples']} from t = {s2['start']} (want "
+                 f"{sf['samples'] - s1['samples']} after {s1['end']})")
+    U2, tau2 = cs.second_half(s1, cs.table(os.path.join(first, "statistics_profile.csv")), sf,
+                              cs.table(os.path.join(full, "statistics_profile.csv")))
+    Uc = cs.table(os.path.join(c, "statistics_profile.csv"))["U"]
+    scale = max(abs(u) for u in Uc)
+    dU = max(abs(a - b) for a, b in zip(U2, Uc)) / scale
+    tauc = 0.5 * (s2["tau_w"][0] + s2["tau_w"][1])
+    dtau = abs(tau2 - tauc) / tauc
+    if not (dU <= 1e-12 and dtau <= 1e-11):
+        sys.exit(f"FAIL: channel_statistics.py second half: U {dU:.2e} (<= 1e-12), tau_w {dtau:.2e} (<= 1e-11)")
+    print(f"halves: the tool's second half against a run of the second half alone: U {dU:.2e}, tau_w {dtau:.2e}")
+
+
 def restart(navier, case, scratch):
     a, b = fresh(os.path.join(scratch, "full")), fresh(os.path.join(scratch, "halves"))
     run([navier, "run", case, "--output", a])
     run([navier, "run", case, "--set", "time.max_steps=20", "--output", b])
+    first = os.path.join(scratch, "first_half")
+    shutil.rmtree(first, ignore_errors=True)
+    shutil.copytree(b, first)
     run([navier, "run", case, "--restart", os.path.join(b, "checkpoint_00000020.nck"), "--output", b])
     for name in ("statistics.csv", "statistics_profile.csv"):
         if open(os.path.join(a, name), "rb").read() != open(os.path.join(b, name), "rb").read():
@@ -67,6 +94,7 @@ def restart(navier, case, scratch):
     if sa["start"] < 0.05 or sa["samples"] != 19:
         sys.exit(f"FAIL: window: first sample at t = {sa['start']}, {sa['samples']} samples (want t >= 0.05, 19)")
     print(f"restart: 20 + 20 steps = 40 steps bit for bit ({sa['samples']} samples, Re_tau {sa['re_tau']:.6f})")
+    second_half_check(navier, case, scratch, first, b)
     # fields mode (no profile direction): the running sums are state arrays; the checkpoints of step 40 agree
     a, b = fresh(os.path.join(scratch, "fields_full")), fresh(os.path.join(scratch, "fields_halves"))
     run([navier, "run", case, "--output", a] + FIELDS)
