@@ -386,36 +386,15 @@ void nav_sim_sizes(size_t sizes[4]) {
   sizes[3] = sizeof(nav_sim_array);
 }
 
-/* summary.json as `navier run` writes it at the end of a completed run (solvers/nav_run.c): the
- * validation against reference data, the bodies' report, final_fields.bin ([output] dump_final)
- * and a driven channel's profile. */
+/* summary.json as `navier run` writes it at the end of a completed run: its entries, files and reports
+ * by nav_run_summary (solvers/nav_run.h); the steady block counts every step of the simulation. */
 int nav_sim_write_summary(nav_sim *s, char *path, size_t n) {
   nav_flow *f = &s->f;
-  const nav_config *c = &s->cfg;
   NAV_CALL(nav_flow_check(f));
   nav_validation v;
-  memset(&v, 0, sizeof v);
-  nav_host_fields h;
-  nav_summary sum = {.status = "completed", .message = "", .backend = s->ops->name, .ranks = s->size};
-  if (c->steady_tol > 0) {
-    sum.steady = 1;
-    sum.steady_iterations = f->step;
-    sum.steady_residual = f->change;
-    sum.steady_converged = f->change >= 0 && f->change < c->steady_tol;
-    sum.steady_work = nav_ac_work(f);
-  }
-  nav_err e = nav_host_fields_fetch(f, &h);
-  if (e == NAV_OK && s->rank == 0) {
-    e = nav_validate(f, &h, &v);
-    if (e == NAV_OK && !strcmp(c->dump_final, "true")) e = nav_dump_final(s->dir, f, &h);
-  }
-  /* the models' reports of the end of the run, as nav_run (a driven channel's profile, the bodies' forces) */
-  const nav_err e_report = nav_models_report(&f->models, nav_flow_view_sync(f), &h, s->dir);
-  if (e == NAV_OK) e = e_report;
-  nav_host_fields_free(&h);
-  NAV_CALL(nav_sim_agree(f->comm, e));
-  NAV_CALL(nav_flow_kinetic_energy(f, &sum.final_ke));
-  NAV_CALL(nav_flow_max_abs_pressure(f, &sum.max_abs_p));
+  nav_summary sum = {.status = "completed", .message = "", .backend = s->ops->name, .ranks = s->size,
+                     .steady_iterations = f->step, .steady_converged = nav_steady_reached(&s->cfg, f, s->dt)};
+  NAV_CALL(nav_run_summary(f, s->dir, 1, &sum, &v));
   NAV_CALL(nav_sim_agree(f->comm, s->rank == 0 ? nav_summary_write(s->dir, f, &sum, &v) : NAV_OK));
   if (path && n) snprintf(path, n, "%s/summary.json", s->dir);
   return NAV_OK;
