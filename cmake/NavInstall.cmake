@@ -58,7 +58,8 @@ if(NAV_HAVE_PETSC)
 endif()
 
 # navierConfig.cmake finds the dependencies the targets name (imported targets of MPI, OpenMP, CUDA,
-# and the pkg-config targets of HDF5 and PETSc) before it loads navierTargets.cmake.
+# the pkg-config target of HDF5) before it loads navierTargets.cmake, then PETSc's pkg-config target
+# before navierPetscTargets.cmake.
 set(NAV_CONFIG_HDF5_PC "")
 if(NAV_HAVE_HDF5 AND TARGET PkgConfig::HDF5)
   set(NAV_CONFIG_HDF5_PC hdf5-openmpi)

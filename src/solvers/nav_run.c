@@ -89,14 +89,8 @@ static void nav_progress_break(void) {
   nav_progress_pending = 0;
 }
 
-/* Every rank returns the same verdict: the largest error code of any rank. A rank that succeeded
- * while another failed (rank 0 writing a file) records a message that points there. Collective. */
-static nav_err nav_agree(const nav_flow *f, nav_err e) {
-  const int code = nav_reduce_err(f->comm, (int)e);
-  if (code != NAV_OK && e == NAV_OK)
-    return nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "failed on another rank (rank 0 reports it)");
-  return (nav_err)code;
-}
+/* Every rank returns the same verdict (nav_reduce_agree over the flow's ranks). Collective. */
+static nav_err nav_agree(const nav_flow *f, nav_err e) { return nav_reduce_agree(f->comm, e); }
 
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
