@@ -19,7 +19,7 @@ JOBS=${JOBS:-$(nproc)}
 # dense transforms of grids stretched in two or three directions; python3-numpy, -matplotlib, -h5py: `navier plot`
 # and the output tests. For the tests only (TEST_PACKAGES): python3-paraview (with paraview: pvbatch), the
 # test that ParaView opens fields.xmf; clang, libFuzzer for the fuzz test of the input readers (bench/fuzz.sh);
-# petsc-dev (with hypre): navier-petsc, its example and the test mpi_petsc_poisson (about 15 s of apt-get here,
+# petsc-dev (with hypre): navier-petsc, its example, mpi_petsc_poisson and navier::petsc in unit_install (about 15 s of apt-get here,
 # 57 packages on top of the ones above).
 PACKAGES="cmake make gcc pkg-config libopenmpi-dev openmpi-bin libinih-dev python3 git libhdf5-openmpi-dev libfftw3-dev
           liblapack-dev python3-numpy python3-matplotlib python3-h5py"

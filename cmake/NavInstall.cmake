@@ -5,7 +5,8 @@
 #                                        libnavier-petsc.a with PETSc)
 #   P/include/navier/*.h                 public headers: poisson.h, flow.h, petsc.h, nav_types.h
 #   P/lib/cmake/navier/                  find_package(navier CONFIG): navier::navier (shared), navier::static,
-#                                        navier::petsc (where built), with their MPI/OpenMP/CUDA requirements
+#                                        navier::petsc (where built, and PETSc of the same minor version is
+#                                        found by pkg-config), with their MPI/OpenMP/CUDA/PETSc requirements
 #   P/lib/pkgconfig/navier.pc            pkg-config --cflags --libs navier (--static: the static library)
 #   P/share/navier/{cases,data,tools,python,docs}  shipped cases and reference data (the cases name their
 #                                        files relative to their folder), the plot tool of `navier plot`
@@ -38,10 +39,6 @@ if(NAV_BUILD_SHARED)
   set_target_properties(navier_shared PROPERTIES EXPORT_NAME navier INSTALL_RPATH "$ORIGIN")
   list(APPEND nav_targets navier_shared)
 endif()
-if(NAV_HAVE_PETSC)
-  set_target_properties(navier_petsc PROPERTIES EXPORT_NAME petsc)
-  list(APPEND nav_targets navier_petsc)
-endif()
 
 install(TARGETS navier RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${nav_targets} EXPORT navierTargets
@@ -51,12 +48,25 @@ install(TARGETS ${nav_targets} EXPORT navierTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/navier DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
 install(EXPORT navierTargets NAMESPACE navier:: DESTINATION ${NAV_CMAKE_DIR})
+# navier::petsc in an export file of its own, which navierConfig.cmake loads only where PETSc is found:
+# without PETSc a user still gets navier::navier and navier::static
+if(NAV_HAVE_PETSC)
+  set_target_properties(navier_petsc PROPERTIES EXPORT_NAME petsc)
+  install(TARGETS navier_petsc EXPORT navierPetscTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT navierPetscTargets NAMESPACE navier:: DESTINATION ${NAV_CMAKE_DIR})
+endif()
 
 # navierConfig.cmake finds the dependencies the targets name (imported targets of MPI, OpenMP, CUDA,
-# and the pkg-config targets of HDF5 and PETSc) before it loads navierTargets.cmake.
+# the pkg-config target of HDF5) before it loads navierTargets.cmake, then PETSc's pkg-config target
+# before navierPetscTargets.cmake.
 set(NAV_CONFIG_HDF5_PC "")
 if(NAV_HAVE_HDF5 AND TARGET PkgConfig::HDF5)
   set(NAV_CONFIG_HDF5_PC hdf5-openmpi)
+endif()
+set(NAV_PETSC_MINOR "") # the PETSc navier-petsc was compiled against (PETSc's ABI changes between minor versions)
+if(NAV_HAVE_PETSC)
+  string(REGEX MATCH "^[0-9]+\\.[0-9]+" NAV_PETSC_MINOR "${PETSC_VERSION}")
 endif()
 set(NAV_PRECISION double)
 if(NAV_SINGLE_PRECISION)

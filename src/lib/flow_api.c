@@ -33,14 +33,6 @@ struct nav_sim {
   double dt, cfl;          /* the last step, and the CFL number of the next dt */
 };
 
-/* Every rank's verdict: the largest error code of any rank. */
-static nav_err nav_sim_agree(MPI_Comm comm, nav_err e) {
-  const int code = nav_reduce_err(comm, (int)e);
-  if (code != NAV_OK && e == NAV_OK)
-    return nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "failed on another rank (rank 0 reports it)");
-  return (nav_err)code;
-}
-
 /* Replace every occurrence of from in s (size n) by to. */
 static void nav_sim_replace(char *s, size_t n, const char *from, const char *to) {
   char out[sizeof ((nav_config_errors *)0)->text];
@@ -118,7 +110,7 @@ static nav_err nav_sim_setup(MPI_Comm comm, const nav_sim_options *opt, nav_sim 
   snprintf(s->dir, sizeof s->dir, "%s", opt && opt->output_dir ? opt->output_dir : s->cfg.dir);
   if (!s->dir[0]) snprintf(s->dir, sizeof s->dir, "output/%s", s->cfg.name);
   NAV_CALL(nav_run_memory_check(&s->cfg, s->ops, s->size));
-  NAV_CALL(nav_sim_agree(comm, s->rank == 0 ? nav_output_prepare(s->dir) : NAV_OK));
+  NAV_CALL(nav_reduce_agree(comm, s->rank == 0 ? nav_output_prepare(s->dir) : NAV_OK));
   nav_err e = nav_flow_create(&s->cfg, s->ops, &s->f);
   s->flow_up = 1;
   if (e == NAV_OK && opt && opt->restart) e = nav_checkpoint_read(opt->restart, &s->f);
@@ -130,7 +122,7 @@ static nav_err nav_sim_setup(MPI_Comm comm, const nav_sim_options *opt, nav_sim 
     if (fp) nav_config_print(&s->cfg, fp);
     if (!fp || fclose(fp) != 0) e = nav_error_set(NAV_ERR_IO, __FILE__, __LINE__, __func__, "%s: cannot write", path);
   }
-  e = nav_sim_agree(comm, e);
+  e = nav_reduce_agree(comm, e);
   if (e != NAV_OK && s->rank == 0) nav_output_abandon(s->dir); /* as navier run: the folder as it was */
   NAV_CALL(e);
   s->dt = s->f.dt_old;
@@ -205,7 +197,7 @@ static nav_err nav_sim_one(nav_sim *s, double t_stop, int last_of_call, int *sto
             f->step + 1, f->t, cfl, c->max_cfl, dt);
   const int at_end = !f->ac && end > 0 && nav_time_reached(f->t + dt, end, dt);
   const int monitor = (f->step + 1) % c->monitor_every == 0 || last_of_call || at_end;
-  nav_err e = nav_sim_agree(f->comm, f->ac ? nav_ac_step(f, monitor) : nav_flow_step(f, dt, monitor));
+  nav_err e = nav_reduce_agree(f->comm, f->ac ? nav_ac_step(f, monitor) : nav_flow_step(f, dt, monitor));
   if (e == NAV_OK && !isfinite(f->max_div))
     e = nav_error_set(NAV_ERR_BLOWUP, __FILE__, __LINE__, __func__, "the velocity is NaN or Inf after step %ld (time %.6g)",
                       f->step, f->t);
@@ -342,7 +334,7 @@ int nav_sim_set_field(nav_sim *s, const char *name, const double *block) {
     e = s->ops->from_host(a.data, h, (size_t)a.total * sizeof *h);
     free(h);
   }
-  NAV_CALL(nav_sim_agree(s->f.comm, e));
+  NAV_CALL(nav_reduce_agree(s->f.comm, e));
   return nav_flow_restored(&s->f);
 }
 
@@ -386,37 +378,16 @@ void nav_sim_sizes(size_t sizes[4]) {
   sizes[3] = sizeof(nav_sim_array);
 }
 
-/* summary.json as `navier run` writes it at the end of a completed run (solvers/nav_run.c): the
- * validation against reference data, the bodies' report, final_fields.bin ([output] dump_final)
- * and a driven channel's profile. */
+/* summary.json as `navier run` writes it at the end of a completed run: its entries, files and reports
+ * by nav_run_summary (solvers/nav_run.h); the steady block counts every step of the simulation. */
 int nav_sim_write_summary(nav_sim *s, char *path, size_t n) {
   nav_flow *f = &s->f;
-  const nav_config *c = &s->cfg;
   NAV_CALL(nav_flow_check(f));
   nav_validation v;
-  memset(&v, 0, sizeof v);
-  nav_host_fields h;
-  nav_summary sum = {.status = "completed", .message = "", .backend = s->ops->name, .ranks = s->size};
-  if (c->steady_tol > 0) {
-    sum.steady = 1;
-    sum.steady_iterations = f->step;
-    sum.steady_residual = f->change;
-    sum.steady_converged = f->change >= 0 && f->change < c->steady_tol;
-    sum.steady_work = nav_ac_work(f);
-  }
-  nav_err e = nav_host_fields_fetch(f, &h);
-  if (e == NAV_OK && s->rank == 0) {
-    e = nav_validate(f, &h, &v);
-    if (e == NAV_OK && !strcmp(c->dump_final, "true")) e = nav_dump_final(s->dir, f, &h);
-  }
-  /* the models' reports of the end of the run, as nav_run (a driven channel's profile, the bodies' forces) */
-  const nav_err e_report = nav_models_report(&f->models, nav_flow_view_sync(f), &h, s->dir);
-  if (e == NAV_OK) e = e_report;
-  nav_host_fields_free(&h);
-  NAV_CALL(nav_sim_agree(f->comm, e));
-  NAV_CALL(nav_flow_kinetic_energy(f, &sum.final_ke));
-  NAV_CALL(nav_flow_max_abs_pressure(f, &sum.max_abs_p));
-  NAV_CALL(nav_sim_agree(f->comm, s->rank == 0 ? nav_summary_write(s->dir, f, &sum, &v) : NAV_OK));
+  nav_summary sum = {.status = "completed", .message = "", .backend = s->ops->name, .ranks = s->size,
+                     .steady_iterations = f->step, .steady_converged = nav_steady_reached(&s->cfg, f, s->dt)};
+  NAV_CALL(nav_run_summary(f, s->dir, 1, &sum, &v));
+  NAV_CALL(nav_reduce_agree(f->comm, s->rank == 0 ? nav_summary_write(s->dir, f, &sum, &v) : NAV_OK));
   if (path && n) snprintf(path, n, "%s/summary.json", s->dir);
   return NAV_OK;
 }

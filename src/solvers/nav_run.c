@@ -89,14 +89,8 @@ static void nav_progress_break(void) {
   nav_progress_pending = 0;
 }
 
-/* Every rank returns the same verdict: the largest error code of any rank. A rank that succeeded
- * while another failed (rank 0 writing a file) records a message that points there. Collective. */
-static nav_err nav_agree(const nav_flow *f, nav_err e) {
-  const int code = nav_reduce_err(f->comm, (int)e);
-  if (code != NAV_OK && e == NAV_OK)
-    return nav_error_set((nav_err)code, __FILE__, __LINE__, __func__, "failed on another rank (rank 0 reports it)");
-  return (nav_err)code;
-}
+/* Every rank returns the same verdict (nav_reduce_agree over the flow's ranks). Collective. */
+static nav_err nav_agree(const nav_flow *f, nav_err e) { return nav_reduce_agree(f->comm, e); }
 
 static nav_err nav_write_fields(const char *dir, nav_flow *f) {
   const nav_profile_phase host = nav_profile_enter(NAV_PHASE_OUTPUT);
@@ -161,6 +155,10 @@ static double nav_steady_tol(const nav_config *c, const nav_flow *f, double dt) 
   const double floor = f->ac ? NAV_STEADY_FLOOR_AC * NAV_REAL_EPS * nav_ac_rate_max(f)
                              : NAV_STEADY_FLOOR_PROJECTION * NAV_REAL_EPS / dt;
   return fmax(c->steady_tol, floor);
+}
+
+int nav_steady_reached(const nav_config *c, const nav_flow *f, double dt) {
+  return c->steady_tol > 0 && f->change >= 0 && f->change < nav_steady_tol(c, f, dt);
 }
 
 /* The time loop; on return f holds the last state, *stop_signal the signal that stopped the run
@@ -235,7 +233,7 @@ static nav_err nav_time_loop(const nav_config *c, nav_flow *f, const char *dir, 
                c->steady_tol, NAV_STEADY_FLOOR_PROJECTION, tol);
     }
     *tol_used = tol;
-    const int done_steady = c->steady_tol > 0 && f->change >= 0 && f->change < tol;
+    const int done_steady = nav_steady_reached(c, f, dt);
     const int done = done_time || done_steps || done_steady;
     *steady = done_steady;
     const double now = nav_wtime();
@@ -317,6 +315,30 @@ static nav_err nav_config_save(const nav_config *c, const char *dir) {
   return NAV_OK;
 }
 
+nav_err nav_run_summary(nav_flow *f, const char *dir, int dump, nav_summary *s, nav_validation *v) {
+  const nav_config *c = f->cfg;
+  if (c->steady_tol > 0) {
+    s->steady = 1;
+    s->steady_residual = f->change;
+    s->steady_work = nav_ac_work(f);
+  }
+  nav_host_fields h;
+  memset(v, 0, sizeof *v);
+  nav_err e = nav_host_fields_fetch(f, &h);
+  if (e == NAV_OK && f->dc.rank == 0) {
+    e = nav_validate(f, &h, v);
+    if (e == NAV_OK && dump && !strcmp(c->dump_final, "true")) e = nav_dump_final(dir, f, &h);
+  }
+  /* the models' reports of the end of the run (a driven channel's DIR/channel_profile.csv, the bodies' forces) */
+  const nav_err e_report = nav_models_report(&f->models, nav_flow_view_sync(f), &h, dir);
+  nav_host_fields_free(&h);
+  if (e == NAV_OK) e = e_report;
+  e = nav_agree(f, e);
+  const nav_err e_ke = nav_flow_kinetic_energy(f, &s->final_ke);
+  const nav_err e_p = nav_flow_max_abs_pressure(f, &s->max_abs_p);
+  return e != NAV_OK ? e : e_ke != NAV_OK ? e_ke : e_p;
+}
+
 nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options *opt) {
   const double t_start = nav_wtime();
   const char *dir = opt->output_dir;
@@ -378,38 +400,20 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   if (opt->stopped)
     snprintf(message, sizeof message, "stopped by %s after step %ld (time %.9g); a checkpoint of this step is in %s",
              nav_signal_name(stop_signal), f.step, f.t, dir);
-  nav_validation v;
-  memset(&v, 0, sizeof v);
-  nav_host_fields h;
-  memset(&h, 0, sizeof h);
-  nav_summary s = {.message = message, .backend = ops->name, .ranks = opt->ranks}; /* status: after the output */
-  if (c->steady_tol > 0) {
-    s.steady = 1;
-    s.steady_iterations = f.step - step_first;
-    s.steady_residual = f.change;
-    s.steady_converged = steady;
-    s.steady_wall_s = t_steady;
-    s.steady_work = nav_ac_work(&f);
-    if (rank == 0)
-      printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e%s), %s, %.2f s\n", c->method,
-             s.steady_iterations, f.change, steady_tol,
-             steady_tol > c->steady_tol ? ", raised to the precision" : "", steady ? "converged" : "NOT converged",
-             t_steady);
-    if (rank == 0 && s.steady_work >= 0)
+  /* status: after the output */
+  nav_summary s = {.message = message, .backend = ops->name, .ranks = opt->ranks,
+                   .steady_iterations = f.step - step_first, .steady_converged = steady, .steady_wall_s = t_steady};
+  if (rank == 0 && c->steady_tol > 0) {
+    printf("steady: %s, %ld iterations, residual %.3e (steady_tol %.1e%s), %s, %.2f s\n", c->method,
+           s.steady_iterations, f.change, steady_tol, steady_tol > c->steady_tol ? ", raised to the precision" : "",
+           steady ? "converged" : "NOT converged", t_steady);
+    if (nav_ac_work(&f) >= 0)
       printf("steady: %.1f work units (finest-grid iterations of the pseudo-time scheme, nested start included)\n",
-             s.steady_work);
+             nav_ac_work(&f));
   }
-  const nav_err e_fetch = nav_host_fields_fetch(&f, &h);
-  if (e_fetch == NAV_OK && rank == 0) {
-    nav_validate(&f, &h, &v);
-    nav_err ew = NAV_OK;
-    if (err == NAV_OK && !strcmp(c->dump_final, "true")) ew = nav_dump_final(dir, &f, &h);
-    if (err == NAV_OK) err = ew;
-  }
-  /* the models' reports of the end of the run (a driven channel's DIR/channel_profile.csv, ...) */
-  const nav_err e_report = nav_models_report(&f.models, nav_flow_view_sync(&f), &h, dir);
-  nav_host_fields_free(&h);
-  if (err == NAV_OK) err = e_report;
+  nav_validation v;
+  const nav_err e_summary = nav_run_summary(&f, dir, err == NAV_OK, &s, &v); /* final_fields.bin: a good run's */
+  if (err == NAV_OK) err = e_summary;
   err = nav_agree(&f, err);
   /* the final fields: with snapshots on, and for the figures of plots = true */
   const int plots = !strcmp(c->plots, "true");
@@ -419,8 +423,6 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
   }
   if (err != NAV_OK && !message[0]) snprintf(message, sizeof message, "%s", nav_error_message());
   s.status = err != NAV_OK ? "failed" : opt->stopped ? "stopped" : "completed";
-  nav_flow_kinetic_energy(&f, &s.final_ke);
-  nav_flow_max_abs_pressure(&f, &s.max_abs_p);
   s.wall_s = nav_wtime() - t_start;
   double phase_s[NAV_PHASE_COUNT];
   nav_profile_seconds(phase_s);

@@ -2,7 +2,8 @@
 # cmake --install to a prefix, then a project outside the source tree builds against it with
 # find_package(navier) (shared and static library) and with pkg-config, and runs: the Poisson example
 # (examples/poisson_solve.c, its own check) and the cavity through the flow C API for 100 steps
-# (examples/flow_cavity.c); the installed navier runs a shipped case from another folder and plots quietly.
+# (examples/flow_cavity.c), and where navier-petsc is installed PETSc's CG with navier's preconditioners
+# through navier::petsc (examples/petsc_poisson.c -check -check_order, 16^3); the installed navier runs a shipped case from another folder and plots quietly.
 # usage: test_install.sh BUILD_DIR SOURCE_DIR SCRATCH
 set -eu
 stamp() { echo "[$(date +%s)] $*"; }
@@ -15,7 +16,9 @@ for f in bin/navier include/navier/flow.h include/navier/poisson.h lib/cmake/nav
   test -e "$prefix/$f" || { echo "FAIL: $prefix/$f not installed"; exit 1; }
 done
 ls "$prefix"/lib*/libnavier.so "$prefix"/lib*/libnavier.a "$prefix"/lib*/pkgconfig/navier.pc
-cp "$src/tests/install/project/CMakeLists.txt" "$src/examples/poisson_solve.c" "$src/examples/flow_cavity.c" "$scratch/project/"
+cp "$src/tests/install/project/CMakeLists.txt" "$src/examples/poisson_solve.c" "$src/examples/flow_cavity.c" \
+   "$src/examples/petsc_poisson.c" "$scratch/project/"
+mkdir "$scratch/app" && cp "$src/app/nav_bench_rhs.h" "$scratch/app/" # petsc_poisson.c's ../app/nav_bench_rhs.h
 cd "$scratch/project"
 stamp configure
 cmake -S . -B b -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release > cmake.log
@@ -27,6 +30,14 @@ sed -i /^summary:/d flow_cmake.txt
 ./b/flow_cavity_static out_static > flow_static.txt
 sed -i /^summary:/d flow_static.txt
 cmp flow_cmake.txt flow_static.txt || { echo "FAIL: static and shared library runs differ"; exit 1; }
+# navier::petsc: where navier-petsc is installed, the project must have built petsc_poisson against it
+if ls "$prefix"/lib*/libnavier-petsc.a > /dev/null 2>&1; then
+  test -x b/petsc_poisson || { echo "FAIL: navier-petsc is installed but find_package gave no navier::petsc"; cat cmake.log; exit 1; }
+  ./b/petsc_poisson -n 16 -check -check_order
+else
+  grep -q "navier::petsc: not provided" cmake.log || { echo "FAIL: the project did not report navier::petsc"; exit 1; }
+  echo "navier::petsc: navier was built without PETSc: petsc_poisson skipped"
+fi
 stamp pkg-config
 # pkg-config: the shared library (run-time path from the .pc's libdir)
 export PKG_CONFIG_PATH="$(dirname "$(ls "$prefix"/lib*/pkgconfig/navier.pc)")"
