@@ -6,7 +6,7 @@ usage: channel_statistics.py compare RUN_DIR REFERENCE.csv [--bands]
        channel_statistics.py halves FIRST_DIR FULL_DIR [--band PERCENT]
 
 compare: RUN_DIR/statistics.csv (both walls folded, wall units) and RUN_DIR/summary.json `statistics` against a
-reference profile of shared/reference (mkm1999_retau180.csv, leemoser2015_retau550.csv: columns y_over_delta,
+reference profile of data/ (mkm1999_retau180.csv, leemoser2015_retau550.csv: columns y_over_delta,
 y_plus, U_plus, uu_plus, vv_plus, ww_plus, uv_plus, from the wall to the centre). Printed: Re_tau (the reference's:
 y_plus at the centre), C_f and U_b+ (the reference's: 2 / U_b+^2 and the trapezoidal mean of U_plus over y/delta in
 [0, 1]), the largest relative deviation of U+ (the reference interpolated linearly in y+ at the run's y+) for
