@@ -22,6 +22,8 @@
 #   steady     time to steady_tol 1e-6 (bench/steady_time.sh): natural convection Ra 1e6 256^2, cavity Re 1000
 #              and Re 3200 256^2, buoyancy cube Ra 1e5 64^3; artificial compressibility against the projection
 #   bodies     the snake section (1704^2, Re 2000) per step with its body and without (body.1.kind = none)
+#   jax        jax-cfd 0.2.1's step on the 3D Taylor-Green vortex (bench/jax_cfd_tgv.py; its wheels in .carry/wheels,
+#              fetched by `carry`) against navier bench step's on the same problem, 128^3 and 256^3, FP64 and FP32
 # Parts on 2 GPUs (one host; 1-GPU rows in the same call):
 #   tests2     the 2-GPU and shared-GPU tests (ctest -R "two_gpus|four_ranks")
 #   scaling2   the 3D cavity step, weak (256^3 per GPU) and strong (512^3), 1 and 2 GPUs, split along z,
@@ -49,6 +51,10 @@ if [ "$part0" = carry ]; then # ---- on the development machine
     tar --null -cf - -T -) | (cd "$D" && tar -xf -)
   (cd "$B" && find . -type l -print0 | tar --null -cf - -T -) | (cd "$D" && tar -xf -)
   readlink -f "$B" >"$D/.source_dir"
+  # the peer of part jax: jax-cfd and tree-math from PyPI (the GPU machine has jax, numpy and scipy)
+  [ -n "$(ls .carry/wheels/jax_cfd-0.2.1-*.whl 2>/dev/null)" ] ||
+    python3 -m pip download -q --no-deps -d .carry/wheels jax-cfd==0.2.1 tree-math==0.2.1 ||
+    echo "bench/gpu.sh carry: no jax-cfd wheels (part jax will skip its peer)" >&2
   git rev-parse --short HEAD >"$D/.commit"
   # the host libraries of Debian 12 that the device's Ubuntu lacks
   for l in libfftw3.so.3 libfftw3_omp.so.3 libinih.so.1 liblapack.so.3 libblas.so.3 libgfortran.so.5 libquadmath.so.0; do
@@ -199,6 +205,27 @@ for part in "$@"; do
     S=cases/snake2d_re2000_aoa35.ini
     step snake_sharp 1 1,1,1 "$BIN/navier" --case $S --steps 2000
     step snake_nobody 1 1,1,1 "$BIN/navier" --case $S --set body.1.kind=none --steps 2000
+    ;;
+  jax)
+    JW=$W/pyjax
+    rm -rf "$JW"
+    if ls .carry/wheels/*.whl >/dev/null 2>&1 && "$PY" -m pip install -q --no-deps --no-index --target "$JW" .carry/wheels/*.whl; then
+      for fp in fp64 fp32; do
+        flag=; [ $fp = fp32 ] && flag=--fp32
+        PYTHONPATH=$JW timeout 300 "$PY" bench/jax_cfd_tgv.py 128 256 $flag >"$W/jax_$fp.log" 2>&1
+        note "jax-cfd $fp (exit $?): $(grep '^{' "$W/jax_$fp.log" | "$PY" -c 'import json,sys; print("; ".join("%d^3 %.3f ms (E_k %.4f)" % (d["n"], d["step_ms"], d["kinetic_energy"]) for d in map(json.loads, sys.stdin)))')"
+      done
+    else
+      note "jax: no jax-cfd wheels in .carry/wheels (bash bench/gpu.sh carry fetches them), peer skipped"
+    fi
+    for v in "" single; do
+      nav=$BIN/navier fp=fp64
+      if [ -n "$v" ]; then nav=.carry/single/navier fp=fp32; [ -x "$nav" ] || continue; fi
+      for n in 128 256; do
+        step "${fp}_taylor_green3d_$n" 1 1,1,1 "$nav" --case cases/taylor_green3d.ini $(grid $n,$n,$n) \
+          --set physics.nu=1e-3 --set time.dt=0 --steps 20
+      done
+    done
     ;;
   scaling2)
     for spec in "weak 256,256,256 256,256,512 10" "strong512 512,512,512 512,512,512 5"; do
