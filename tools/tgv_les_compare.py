@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Taylor-Green vortex at Re 1600: the total dissipation eps(t) = dissipation + dissipation_sgs of
-monitor.csv (resolved 2 nu <S:S> plus the modelled <2 nu_t S:S> of an LES closure; 0 without one)
+monitor.csv (resolved 2 nu <S:S> plus the modelled <2 nu_t S:S> of an LES closure, as the discrete stress
+operator removes it; 0 without one)
 against the spectral reference (shared/reference/tgv_re1600.csv: t, Ek, eps = -dEk/dt of a 512^3 DNS).
 
 usage: tgv_les_compare.py [--tmax T] REFERENCE.csv LABEL=RUN_DIR [LABEL=RUN_DIR ...]

@@ -15,9 +15,9 @@ extern "C" {
 typedef struct nav_les_kernels {
   /* nut = nu_t of the closure a (a HOST struct) at the interior cells from u (ghosts filled, edges
    * too); wd, wi: the distance to the nearest wall and its face 2 d + s (< 0: none) per cell, or NULL
-   * (no damping); eps != NULL: also eps = nu_t |S|^2 (the modelled dissipation) there */
+   * (no damping) */
   nav_err (*nut_cells)(const nav_box *b, nav_real *const *u, const nav_real *wd, const nav_real *wi,
-                       const nav_les_params *a, nav_real *nut, nav_real *eps);
+                       const nav_les_params *a, nav_real *nut);
 } nav_les_kernels;
 
 extern const nav_les_kernels nav_les_kernels_cpu;

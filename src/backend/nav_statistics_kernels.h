@@ -18,10 +18,11 @@ typedef struct nav_statistics_ops {
    * along e of q_cell dA (nav_stat_cell, nav_stat_area), q < NAV_STAT_Q. out: backend memory of
    * NAV_STAT_Q n[e] doubles, overwritten. Each plane is summed in a fixed order for a given block (the same
    * result on every call for the same fields; cuda: chunks of the plane in fixed trees, then the chunks in
-   * order). T may be NULL. */
-  nav_err (*planes)(const nav_box *b, nav_real *const *u, const nav_real *p, const nav_real *T, int e, double *out);
-  /* Running sums at the cells: sum[q][cell] += q_cell (nav_stat_cell) at the interior cells, q < NAV_STAT_Q;
-   * sum[q] NULL: quantity q is not kept. T may be NULL. */
+   * order). T and nut (the eddy viscosity at the cells; nu: the molecular viscosity) may be NULL. */
+  nav_err (*planes)(const nav_box *b, nav_real *const *u, const nav_real *p, const nav_real *T, const nav_real *nut,
+                    double nu, int e, double *out);
+  /* Running sums at the cells: sum[q][cell] += q_cell (nav_stat_cell, no eddy viscosity) at the interior cells,
+   * q < NAV_STAT_Q; sum[q] NULL: quantity q is not kept. T may be NULL. */
   nav_err (*accumulate)(const nav_box *b, nav_real *const *u, const nav_real *p, const nav_real *T,
                         nav_real *const *sum);
 } nav_statistics_ops;

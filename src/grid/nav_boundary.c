@@ -12,6 +12,15 @@ void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc) {
   memcpy(bc->wall_velocity, cfg->wall_velocity, sizeof bc->wall_velocity);
 }
 
+int nav_boundary_sides(const nav_box *b, const int *n, const nav_velocity_bc *bc) {
+  int bnd = 0;
+  for (int d = 0; d < b->dim; d++) {
+    if (bc->type[d][1] != NAV_BC_PERIODIC && b->g0[d] + b->n[d] == n[d]) bnd |= 1 << d;
+    if (bc->type[d][0] != NAV_BC_PERIODIC && b->g0[d] == 0) bnd |= 1 << (3 + d);
+  }
+  return bnd;
+}
+
 void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scalar_bc pbc[3][2]) {
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++)

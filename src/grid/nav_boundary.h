@@ -46,6 +46,9 @@ typedef struct nav_velocity_bc {
 } nav_velocity_bc;
 
 void nav_velocity_bc_from_config(const nav_config *cfg, nav_velocity_bc *bc);
+/* The sides of block b that lie on non-periodic faces of the global grid (n cells per direction): bit d
+ * (bit 3 + d) when its high (low) side along d is one (`bnd` of backend/nav_monitor_kernels.h). Not collective. */
+int nav_boundary_sides(const nav_box *b, const int *n, const nav_velocity_bc *bc);
 /* The pressure boundary type that goes with the velocity boundaries. */
 void nav_pressure_bc_from_velocity(const nav_velocity_bc *vbc, int dim, nav_scalar_bc pbc[3][2]);
 

@@ -567,7 +567,7 @@ nav_err nav_checkpoint_read(const char *path, nav_flow *f) {
     if (hb.count[at] != hs.count[i]) {
       e = nav_error_set(NAV_ERR_INPUT, __FILE__, __LINE__, __func__,
                         "checkpoint %s: holds %zu host values of model '%s', this case needs %zu (its settings "
-                        "changed)",
+                        "changed, or an older navier wrote it)",
                         path, hb.count[at], hs.name[i], hs.count[i]);
       break;
     }

@@ -91,6 +91,8 @@ typedef struct nav_flow_view {
   nav_real *p;                 /* the pressure (ghosts filled) */
   nav_real *div;               /* work: the divergence of the last projection */
   nav_real *nut;               /* the eddy viscosity at the cells that viscosity hooks fill (NULL: constant nu) */
+  nav_real *kf[3];             /* nu + nu_t at the faces of each component as the viscous operator reads them,
+                                  ghosts filled (the solver refills them after the viscosity hooks; NULL: no nu_t) */
   nav_scalar_slot *scalar;     /* the transported scalar slot (a model fills it in create) */
   double *max_diffusivity;     /* the largest scalar diffusivity of the explicit time-step limit: create may raise it */
   int implicit;                /* the solver's time scheme: [time] diffusion = implicit (Crank-Nicolson) */

@@ -40,6 +40,7 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f) {
   v->p = f->p;
   v->div = f->div;
   v->nut = f->diff ? f->diff->nut : NULL;
+  for (int c = 0; c < 3; c++) v->kf[c] = f->diff ? f->diff->kf[c] : NULL;
   v->max_diffusivity = &f->max_diffusivity;
   v->implicit = f->diff && f->diff->implicit;
   v->scalar = &f->scalar;

@@ -2,7 +2,8 @@
 """Same answers on 1 to N ranks: run one problem on one rank and on several decompositions and
 compare the final fields (max-norm relative difference per field) and the pressure iteration
 counts (every step, or the one Poisson solve); with a temperature also the convection monitors of
-summary.json (Nusselt numbers, mid-plane maxima and their positions), each as a one-value field.
+summary.json (Nusselt numbers, mid-plane maxima and their positions), with an LES closure its nut_max and
+dissipation_sgs, each as a one-value field.
 
 usage: mpi_compare.py MPIEXEC NAVIER SCRATCH TOL run CASE SPLITS [--set k=v ...]
        mpi_compare.py MPIEXEC NAVIER SCRATCH TOL poisson "BENCH ARGS" SPLITS
@@ -71,6 +72,8 @@ def run_case(mpiexec, navier, scratch, case, split, sets):
     if "turbulence" in summ:  # the k-omega SST model's maxima (physics/nav_turbulence.h), reduced over ranks
         t = summ["turbulence"]
         fields["monitor k_max, omega_max, nut_max"] = [t["k_max"], t["omega_max"], t["nut_max"]]
+    if "les" in summ:  # an LES closure's monitors of the last step (nav_les.h), reduced over ranks
+        fields["monitor les nut_max, dissipation_sgs"] = [summ["les"]["nut_max"], summ["les"]["dissipation_sgs"]]
     # the wall, bulk and flux monitors (nav_drive.h), reduced over ranks
     # (a mean that is round-off, as the bulk velocity of a closed box or the mean shear of a
     # symmetric convection cell, is noise: only values above 1e-8 count)

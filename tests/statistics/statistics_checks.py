@@ -2,10 +2,13 @@
 """Tests of the DNS statistics (src/physics/statistics) through `navier run` on the small channel
 tests/statistics/channel_tg.ini (walls z, x and y periodic, 40 steps, samples every 2 steps from t = 0.05).
 
-usage: statistics_checks.py NAVIER CASE SCRATCH restart
-       statistics_checks.py NAVIER CASE SCRATCH mpi MPIEXEC TOL SPLITS   (SPLITS: 2,2,1:1,1,4:...)
+usage: statistics_checks.py NAVIER CASE SCRATCH restart [SET ...]
+       statistics_checks.py NAVIER CASE SCRATCH mpi MPIEXEC TOL SPLITS [SET ...]  (SPLITS: 2,2,1:1,1,4:...)
        statistics_checks.py NAVIER CASE SCRATCH bad
-       statistics_checks.py NAVIER CASE SCRATCH backends TOL             (CUDA against CPU; 77 without CUDA)
+       statistics_checks.py NAVIER CASE SCRATCH backends TOL [SET ...]    (CUDA against CPU; 77 without CUDA)
+SET: section.key=value settings of every run; with any, they must give the flow an eddy viscosity (an LES
+  closure: turbulence.model=wale), and the profiles must have the column nut_over_nu (<nu_t / nu>), which the
+  comparisons then cover like the others.
 restart: one run of 40 steps against 20 steps + checkpoint + a restart to 40: statistics.csv,
   statistics_profile.csv and summary.json "statistics" identical (bytes); the same in fields mode (walls on
   y and z) for the checkpoint of step 40, which holds the sums.
@@ -30,6 +33,8 @@ FIELDS = ["--set", "boundary.y_low=wall", "--set", "boundary.y_high=wall", "--se
 
 
 def run(cmd, want=0):
+    if "run" in cmd:  # navier run, direct or under mpiexec
+        cmd = cmd + EXTRA
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     if res.returncode != want:
         print(res.stdout[-3000:])
@@ -44,6 +49,22 @@ def table(path):
 
 def summary(d):
     return json.load(open(os.path.join(d, "summary.json")))["statistics"]
+
+
+EXTRA = []  # the SET arguments as --set options
+
+
+def need_nut(d):
+    """With SET arguments: both csv files have the column nut_over_nu, positive somewhere."""
+    if not EXTRA:
+        return
+    for name in ("statistics.csv", "statistics_profile.csv"):
+        head, rows = table(os.path.join(d, name))
+        if "nut_over_nu" not in head:
+            sys.exit(f"FAIL: {name} has no column nut_over_nu with {' '.join(EXTRA)}")
+        c = head.index("nut_over_nu")
+        if not max(r[c] for r in rows) > 0:
+            sys.exit(f"FAIL: {name}: nut_over_nu is not positive anywhere")
 
 
 def fresh(d):
@@ -87,6 +108,7 @@ def restart(navier, case, scratch):
     for name in ("statistics.csv", "statistics_profile.csv"):
         if open(os.path.join(a, name), "rb").read() != open(os.path.join(b, name), "rb").read():
             sys.exit(f"FAIL: {name} of the restarted run differs from the uninterrupted one")
+    need_nut(a)
     sa, sb = summary(a), summary(b)
     if sa != sb:
         sys.exit(f"FAIL: summary statistics differ:\n{sa}\n{sb}")
@@ -140,6 +162,7 @@ def compare(ref_dir, d, tol, label):
 def mpi(navier, case, scratch, mpiexec, tol, splits):
     one = fresh(os.path.join(scratch, "ranks1"))
     run([navier, "run", case, "--output", one])
+    need_nut(one)
     worst_all = 0.0
     for split in splits.split(":"):
         n = 1
@@ -156,13 +179,14 @@ def mpi(navier, case, scratch, mpiexec, tol, splits):
 
 def backends(navier, case, scratch, tol):
     cpu, cuda = fresh(os.path.join(scratch, "cpu")), fresh(os.path.join(scratch, "cuda"))
-    res = subprocess.run([navier, "run", case, "--set", "run.backend=cuda", "--output", cuda], stdout=subprocess.PIPE,
+    res = subprocess.run([navier, "run", case, "--set", "run.backend=cuda", "--output", cuda] + EXTRA, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, timeout=600)
     if res.returncode != 0:
         print(res.stdout[-2000:])
         print("backends: no CUDA run possible here: skipped")
         sys.exit(77)
     run([navier, "run", case, "--set", "run.backend=cpu", "--output", cpu])
+    need_nut(cpu)
     worst = compare(cpu, cuda, tol, "cuda")
     print(f"backends: CUDA against CPU within {worst:.3e} (tolerance {tol})")
 
@@ -195,6 +219,9 @@ def bad(navier, case, scratch):
 def main():
     navier, case, scratch, what = sys.argv[1:5]
     os.makedirs(scratch, exist_ok=True)
+    first = {"restart": 5, "mpi": 8, "backends": 6}.get(what, len(sys.argv))
+    for kv in sys.argv[first:]:
+        EXTRA.extend(["--set", kv])
     if what == "restart":
         restart(navier, case, scratch)
     elif what == "mpi":

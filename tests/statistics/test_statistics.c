@@ -12,10 +12,13 @@
  *   <U> = U_j, <V> = <W> = 0, <P> = P_j, <u'u'> = cos^2(pi/Nx) <a^2> / 2, <v'v'> = (B_j^2 + G_j^2) / 2,
  *   <w'w'> = <c^2> / 2, <u'w'> = cos(pi/Nx) <a c> / 2, <u'v'> = cos(pi/Nx) <a> G_j / 2, <v'w'> = <c> G_j / 2,
  *   <p'p'> = d^2 / 2   (th'_i = 2 pi (i + 1/2) / Nx here too: v is not staggered along x).
+ * The flow has an eddy viscosity ([physics] nu_t = linear allocates it) that the test overwrites before each
+ * sample with nu_t = nu [M_j (1 + s / 2) + 0.3 sin(th_i) + 0.2 M_j cos(ph_k)] (M_j = 0.5 + 0.25 j + 0.01 j^2):
+ *   <nu_t / nu> = M_j <1 + s / 2> = 1.5 M_j   (the column nut_over_nu).
  * Checked in DIR/statistics_profile.csv to 1e-13 (relative to the scale of each column), and the folded
  * DIR/statistics.csv: U+ u_tau = (U_j + U_{n-1-j}) / 2 and uv+ u_tau^2 = <u'v'>_j (odd about the centre, so
- * the half difference of the two halves is the lower half's value) with the model's u_tau, to 1e-9 relative
- * (the file's 11 significant digits).
+ * the half difference of the two halves is the lower half's value) with the model's u_tau, and nut_over_nu =
+ * 1.5 (M_j + M_{n-1-j}) / 2, to 1e-9 relative (the file's 11 significant digits).
  * Arguments: DIR [BACKEND] (cpu, the default, or cuda: exit 77, skipped, where it is not available). */
 #include <math.h>
 #include <mpi.h>
@@ -47,12 +50,13 @@ static double b_of(int j) { return 0.1 + 0.05 * j; }
 static double P_of(int j) { return -0.5 + 0.1 * j; }
 static const double d_amp = 0.7;
 static double g_of(int j) { return 0.1 * (j - NY / 2); }
+static double M_of(int j) { return 0.5 + 0.25 * j + 0.01 * j * j; }
 
 static int run(const char *dir, const char *backend) {
   char *sets[] = {"grid.dim=3", "grid.nx=6", "grid.ny=8", "grid.nz=4", "grid.lx=3", "grid.ly=2", "grid.lz=1.5",
                   "grid.y_spacing=tanh", "grid.y_gamma=1.5", "boundary.x_low=periodic", "boundary.x_high=periodic",
                   "boundary.z_low=periodic", "boundary.z_high=periodic", "physics.nu=0.01", "time.max_steps=1",
-                  "statistics.enabled=true"};
+                  "statistics.enabled=true", "physics.nu_t=linear", "physics.nu_t_value=0.01"};
   nav_config cfg;
   nav_config_errors errs;
   memset(&errs, 0, sizeof errs);
@@ -68,8 +72,13 @@ static int run(const char *dir, const char *backend) {
   nav_flow f;
   OK(nav_flow_create(&cfg, ops, &f));
   const nav_box *b = &f.box;
-  nav_real *h[4];
-  for (int q = 0; q < 4; q++) h[q] = calloc((size_t)b->ntot, sizeof(nav_real));
+  nav_real *h[5];
+  for (int q = 0; q < 5; q++) h[q] = calloc((size_t)b->ntot, sizeof(nav_real));
+  nav_real *nut = nav_flow_view_sync(&f)->nut;
+  if (!nut) {
+    fprintf(stderr, "test_statistics: the flow has no eddy viscosity\n");
+    return 1;
+  }
   const double pi = acos(-1.0);
   double a2 = 0, c2 = 0, ac = 0, a1 = 0, c1 = 0;
   for (int s = 0; s < S; s++) {
@@ -88,9 +97,11 @@ static int run(const char *dir, const char *backend) {
           h[1][p] = (nav_real)(b_of(j) * cos(ph) + g_of(j) * sin(th));
           h[2][p] = (nav_real)(c * sin(th));
           h[3][p] = (nav_real)(P_of(j) + d_amp * cos(th));
+          h[4][p] = (nav_real)(0.01 * (M_of(j) * (1 + 0.5 * s) + 0.3 * sin(th) + 0.2 * M_of(j) * cos(ph)));
         }
     for (int c3 = 0; c3 < 3; c3++) OK(f.ops->from_host(f.u[c3], h[c3], (size_t)b->ntot * sizeof(nav_real)));
     OK(f.ops->from_host(f.p, h[3], (size_t)b->ntot * sizeof(nav_real)));
+    OK(f.ops->from_host(nut, h[4], (size_t)b->ntot * sizeof(nav_real)));
     nav_step_info si;
     memset(&si, 0, sizeof si);
     si.dt = 0.1;
@@ -113,15 +124,15 @@ static int run(const char *dir, const char *backend) {
   double worst = 0;
   int rows = 0;
   for (int j = 0; j < NY && fgets(line, sizeof line, in); j++, rows++) {
-    double v[14];
+    double v[15];
     char *t = line;
-    for (int q = 0; q < 14; q++) v[q] = strtod(t, &t), t += *t == ',';
+    for (int q = 0; q < 15; q++) v[q] = strtod(t, &t), t += *t == ',';
     const double B = 0.5 * (b_of(j) + b_of(j + 1)), G = 0.5 * (g_of(j) + g_of(j + 1));
-    /* y, U, V, W, P, T, uu, vv, ww, uv, uw, vw, pp, TT: exact value and scale */
-    const double want[14] = {0, U_of(j), 0, 0, P_of(j), 0, cx * cx * a2 / 2, (B * B + G * G) / 2, c2 / 2,
-                             cx * a1 * G / 2, cx * ac / 2, c1 * G / 2, d_amp * d_amp / 2, 0};
-    const double scale[14] = {0, 2, 1, 2, 1, 1, 2, 1, 2, 2, 2, 1, 1, 1};
-    for (int q = 1; q < 14; q++) {
+    /* y, U, V, W, P, T, uu, vv, ww, uv, uw, vw, pp, TT, nut_over_nu: exact value and scale */
+    const double want[15] = {0, U_of(j), 0, 0, P_of(j), 0, cx * cx * a2 / 2, (B * B + G * G) / 2, c2 / 2,
+                             cx * a1 * G / 2, cx * ac / 2, c1 * G / 2, d_amp * d_amp / 2, 0, 1.5 * M_of(j)};
+    const double scale[15] = {0, 2, 1, 2, 1, 1, 2, 1, 2, 2, 2, 1, 1, 1, 2};
+    for (int q = 1; q < 15; q++) {
       const double err = fabs(v[q] - want[q]) / scale[q];
       if (err > worst) worst = err;
       if (err > 1e-13) printf("cell %d column %d: %.16e, exact %.16e\n", j, q, v[q], want[q]);
@@ -140,19 +151,22 @@ static int run(const char *dir, const char *backend) {
   int frows = 0;
   double fworst = 0; /* relative: the file prints 11 significant digits */
   for (int j = 0; j < NY / 2 && fgets(line, sizeof line, in); j++, frows++) {
-    double v[7];
+    double v[14]; /* y ... p_rms_plus, nut_over_nu (no temperature) */
     char *t = line;
-    for (int q = 0; q < 7; q++) v[q] = strtod(t, &t), t += *t == ',';
+    for (int q = 0; q < 14; q++) v[q] = strtod(t, &t), t += *t == ',';
     const double G = 0.5 * (g_of(j) + g_of(j + 1));
     const double Uf = 0.5 * (U_of(j) + U_of(NY - 1 - j)), uv = cx * a1 * G / 2;
-    const double errs[2] = {fabs(v[2] * ut - Uf) / fabs(Uf), fabs(v[6] * ut * ut - uv) / fabs(uv)};
-    for (int q = 0; q < 2; q++) {
+    const double nf = 1.5 * 0.5 * (M_of(j) + M_of(NY - 1 - j));
+    const double errs[3] = {fabs(v[2] * ut - Uf) / fabs(Uf), fabs(v[6] * ut * ut - uv) / fabs(uv),
+                            fabs(v[13] - nf) / nf};
+    static const char *const names[3] = {"U_plus", "uv_plus", "nut_over_nu"};
+    for (int q = 0; q < 3; q++) {
       if (errs[q] > fworst) fworst = errs[q];
-      if (errs[q] > 1e-9) printf("folded cell %d %s: relative error %.3e\n", j, q ? "uv_plus" : "U_plus", errs[q]);
+      if (errs[q] > 1e-9) printf("folded cell %d %s: relative error %.3e\n", j, names[q], errs[q]);
     }
   }
   if (in) fclose(in);
-  for (int q = 0; q < 4; q++) free(h[q]);
+  for (int q = 0; q < 5; q++) free(h[q]);
   nav_flow_destroy(&f);
   printf("test_statistics (%s): %d cells, %d samples: largest error %.3e (tolerance 1e-13); folded file: largest "
          "relative error %.3e (tolerance 1e-9)\n",

@@ -14,8 +14,8 @@
  *   alpha_ij = du_j/dx_i = g_ji,   beta_ij = Delta^2 alpha_mi alpha_mj,
  *   B = b11 b22 - b12^2 + b11 b33 - b13^2 + b22 b33 - b23^2,
  *   nu_t = c sqrt(B / (alpha_ij alpha_ij))   (0 where alpha = 0 or B <= 0 by round-off).
- * Every nu_t is clipped at >= 0 (a NaN gives 0). The modelled dissipation of the cell is
- *   eps_sgs = 2 nu_t S_ij S_ij = nu_t |S|^2. */
+ * Every nu_t is clipped at >= 0 (a NaN gives 0). (The modelled dissipation is that of the viscous operator
+ * with nu_t at its faces and edges: nav_point_monitor.h.) */
 #ifndef NAV_POINT_LES_H
 #define NAV_POINT_LES_H
 
@@ -94,10 +94,9 @@ NAV_HD static inline nav_real nav_les_vreman(const nav_real g[3][3], nav_real c,
 
 /* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too); wd, wi: the distance of the cell
  * centre to its nearest wall and that wall's face 2 d + s (< 0: none), read by Smagorinsky only
- * (NULL: no damping). *eps = nu_t |S|^2 if eps != NULL. */
+ * (NULL: no damping). */
 NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *const *u, const nav_real *wd,
-                                           const nav_real *wi, const nav_les_params *a, nav_idx p, const int *ijk,
-                                           nav_real *eps) {
+                                           const nav_real *wi, const nav_les_params *a, nav_idx p, const int *ijk) {
   nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   nav_velocity_gradient(b, u, p, ijk, g);
   nav_real vol = 1; /* the cell volume (2D: area) */
@@ -114,9 +113,7 @@ NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *con
     if (wi && wi[p] >= 0) damp = nav_les_van_driest(wd[p] * a->u_tau[(int)wi[p]] / a->nu);
     nut = nav_les_smagorinsky(s2, a->c, delta, damp);
   }
-  nut = nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */
-  if (eps) *eps = nut * s2;
-  return nut;
+  return nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */
 }
 
 #endif

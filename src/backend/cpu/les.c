@@ -3,14 +3,10 @@
 #include "backend/nav_les_kernels.h"
 
 static nav_err nav_les_nut_cells_cpu(const nav_box *box, nav_real *const *u, const nav_real *wd, const nav_real *wi,
-                                     const nav_les_params *a, nav_real *nut, nav_real *eps) {
+                                     const nav_les_params *a, nav_real *nut) {
   const nav_real *const *uc = (const nav_real *const *)u;
   const nav_les_params prm = *a;
-  NAV_CPU_LOOP(box, , {
-    nav_real e;
-    nut[p] = nav_les_cell(b, uc, wd, wi, &prm, p, ijk, &e);
-    if (eps) eps[p] = e;
-  });
+  NAV_CPU_LOOP(box, , { nut[p] = nav_les_cell(b, uc, wd, wi, &prm, p, ijk); });
   return NAV_OK;
 }
 

@@ -5,7 +5,7 @@
 
 /* One thread per plane; its cells in the fixed order of the other two directions (k, j, i). */
 static nav_err nav_stat_planes_cpu(const nav_box *box, nav_real *const *u, const nav_real *p, const nav_real *T,
-                                   int e, double *out) {
+                                   const nav_real *nut, double nu, int e, double *out) {
   const nav_real *const *uc = (const nav_real *const *)u;
   const int ne = box->n[e];
 #pragma omp parallel for schedule(static) if (nav_cpu_threaded(box))
@@ -20,7 +20,7 @@ static nav_err nav_stat_planes_cpu(const nav_box *box, nav_real *const *u, const
         for (int i = lo[0]; i < hi[0]; i++) {
           const int ijk[3] = {i, jj, k};
           double q[NAV_STAT_Q];
-          nav_stat_cell(b, uc, p, T, nav_cpu_index(b, i, jj, k), q);
+          nav_stat_cell(b, uc, p, T, nut, nu, nav_cpu_index(b, i, jj, k), q);
           const double a = nav_stat_area(b, e, ijk);
           for (int m = 0; m < NAV_STAT_Q; m++) s[m] += q[m] * a;
         }
@@ -34,7 +34,7 @@ static nav_err nav_stat_accumulate_cpu(const nav_box *box, nav_real *const *u, c
   const nav_real *const *uc = (const nav_real *const *)u;
   NAV_CPU_LOOP(box, , {
     double q[NAV_STAT_Q];
-    nav_stat_cell(b, uc, pr, T, p, q);
+    nav_stat_cell(b, uc, pr, T, NULL, 1.0, p, q);
     for (int m = 0; m < NAV_STAT_Q; m++)
       if (sum[m]) sum[m][p] += (nav_real)q[m];
   });

@@ -5,17 +5,15 @@
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_les_nut_kernel(nav_box box, nav_cuda_fields u, const nav_real *wd, const nav_real *wi, nav_les_params a,
-                       nav_real *nut, nav_real *eps) {
+                       nav_real *nut) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nav_real e;
-  nut[p] = nav_les_cell(b, uc, wd, wi, &a, p, ijk, &e);
-  if (eps) eps[p] = e;
+  nut[p] = nav_les_cell(b, uc, wd, wi, &a, p, ijk);
 }
 
 static nav_err nav_les_nut_cells_cuda(const nav_box *b, nav_real *const *u, const nav_real *wd, const nav_real *wi,
-                                      const nav_les_params *a, nav_real *nut, nav_real *eps) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_les_nut_kernel, *b, nav_cuda_pack(b, u), wd, wi, *a, nut, eps);
+                                      const nav_les_params *a, nav_real *nut) {
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_les_nut_kernel, *b, nav_cuda_pack(b, u), wd, wi, *a, nut);
   return NAV_OK;
 }
 

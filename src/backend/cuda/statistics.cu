@@ -12,8 +12,8 @@
  * partial[q nblocks + j + n_e c]. */
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_stat_planes_kernel(nav_box box, nav_cuda_fields u, const nav_real *pr, const nav_real *T, int e,
-                           double *partial) {
+    nav_stat_planes_kernel(nav_box box, nav_cuda_fields u, const nav_real *pr, const nav_real *T,
+                           const nav_real *nut, double nu, int e, double *partial) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   const nav_real *const uc[3] = NAV_STAT_U3(u);
@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     ijk[a0] = (int)(c % na0);
     ijk[a1] = (int)(c / na0);
     double q[NAV_STAT_Q];
-    nav_stat_cell(b, uc, pr, T, nav_cuda_index(b, ijk), q);
+    nav_stat_cell(b, uc, pr, T, nut, nu, nav_cuda_index(b, ijk), q);
     const double a = nav_stat_area(b, e, ijk);
 #pragma unroll
     for (int m = 0; m < NAV_STAT_Q; m++) s[m] += q[m] * a;
@@ -58,13 +58,13 @@ static int nav_stat_chunks(const nav_box *b, int e) {
   return c < 1 ? 1 : (int)c;
 }
 
-static nav_err nav_stat_planes_cuda(const nav_box *b, nav_real *const *u, const nav_real *p, const nav_real *T, int e,
-                                    double *out) {
+static nav_err nav_stat_planes_cuda(const nav_box *b, nav_real *const *u, const nav_real *p, const nav_real *T,
+                                    const nav_real *nut, double nu, int e, double *out) {
   const int ne = b->n[e], chunks = nav_stat_chunks(b, e);
   const dim3 grid((unsigned)ne, (unsigned)chunks, 1);
   double *partial;
   NAV_CALL(nav_cuda_partials(NAV_STAT_Q, nav_cuda_blocks(grid), &partial));
-  NAV_CUDA_LAUNCH_DIM(b, grid, nav_stat_planes_kernel, *b, nav_cuda_pack(b, u), p, T, e, partial);
+  NAV_CUDA_LAUNCH_DIM(b, grid, nav_stat_planes_kernel, *b, nav_cuda_pack(b, u), p, T, nut, nu, e, partial);
   const int n = NAV_STAT_Q * ne;
   nav_stat_chunks_kernel<<<(n + 255) / 256, 256, 0, nav_cuda_stream>>>(partial, ne, chunks, out);
   NAV_CUDA_LAUNCHED("nav_stat_chunks_kernel");
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = NAV_STAT_U3(u);
   double q[NAV_STAT_Q];
-  nav_stat_cell(b, uc, pr, T, p, q);
+  nav_stat_cell(b, uc, pr, T, NULL, 1.0, p, q);
 #pragma unroll
   for (int m = 0; m < NAV_STAT_Q; m++)
     if (sum.s[m]) sum.s[m][p] += (nav_real)q[m];

@@ -10,14 +10,16 @@
 
 static const char *const nav_stat_names[NAV_STAT_Q] = {"stat_u",  "stat_v",  "stat_w",  "stat_p", "stat_T",
                                                         "stat_uu", "stat_vv", "stat_ww", "stat_uv", "stat_uw",
-                                                        "stat_vw", "stat_pp", "stat_TT"};
+                                                        "stat_vw", "stat_pp", "stat_TT", "stat_nut"};
 
 static int nav_stat_active(const nav_config *cfg) { return !strcmp(cfg->statistics_enabled, "true"); }
 
-/* Quantity q is kept: a velocity component of the case, the pressure, the temperature with one. */
+/* Quantity q is kept in fields mode: a velocity component of the case, the pressure, the temperature with
+ * one (nu_t / nu: profiles only). */
 static int nav_stat_kept(const nav_flow_view *v, int q) {
-  static const int comps[NAV_STAT_Q][2] = {{0, 0}, {1, 1}, {2, 2}, {-1, -1}, {-2, -2}, {0, 0}, {1, 1},
-                                           {2, 2}, {0, 1}, {0, 2}, {1, 2}, {-1, -1}, {-2, -2}};
+  static const int comps[NAV_STAT_Q][2] = {{0, 0}, {1, 1}, {2, 2}, {-1, -1}, {-2, -2}, {0, 0},  {1, 1},
+                                           {2, 2}, {0, 1}, {0, 2}, {1, 2}, {-1, -1}, {-2, -2}, {-3, -3}};
+  if (comps[q][0] == -3) return 0;
   if (comps[q][0] == -2) return v->scalar && v->scalar->T;
   return comps[q][0] < v->dim && comps[q][1] < v->dim;
 }
@@ -34,14 +36,15 @@ static nav_err nav_stat_create(nav_model *m, nav_flow_view *v) {
   if (s->e >= 0) {
     const int e = s->e, nl = b->n[e];
     s->ne = v->n[e];
+    s->nq = v->nut ? NAV_STAT_Q : NAV_STAT_NUT;
     s->area = 1;
     for (int d = 0; d < v->dim; d++)
       if (d != e) s->area *= v->xf[d][v->n[d]] - v->xf[d][0];
     s->streamwise = strcmp(v->cfg->forcing, "none") ? v->cfg->forcing_direction[0] - 'x' : e == 0 ? 1 : 0;
     NAV_CALL(v->ops->alloc((void **)&s->dev, (size_t)NAV_STAT_Q * nl * sizeof(double)));
     s->host = malloc((size_t)NAV_STAT_Q * nl * sizeof(double));
-    s->plane = malloc((size_t)NAV_STAT_Q * s->ne * sizeof(double));
-    s->nstate = NAV_STAT_HEAD + (size_t)NAV_STAT_Q * s->ne;
+    s->plane = malloc((size_t)s->nq * s->ne * sizeof(double));
+    s->nstate = NAV_STAT_HEAD + (size_t)s->nq * s->ne;
   } else {
     for (int q = 0; q < NAV_STAT_Q; q++) {
       if (!nav_stat_kept(v, q)) continue;
@@ -75,15 +78,15 @@ static nav_err nav_stat_sample_planes(nav_statistics *s, const nav_flow_view *v)
   const nav_box *b = v->box;
   const int e = s->e, nl = b->n[e], g0 = b->g0[e];
   const nav_real *T = v->scalar ? v->scalar->T : NULL;
-  NAV_CALL(s->k->planes(b, v->u, v->p, T, e, s->dev));
-  NAV_CALL(v->ops->to_host(s->host, s->dev, (size_t)NAV_STAT_Q * nl * sizeof(double)));
-  memset(s->plane, 0, (size_t)NAV_STAT_Q * s->ne * sizeof(double));
-  for (int q = 0; q < NAV_STAT_Q; q++)
+  NAV_CALL(s->k->planes(b, v->u, v->p, T, v->nut, v->cfg->nu, e, s->dev));
+  NAV_CALL(v->ops->to_host(s->host, s->dev, (size_t)s->nq * nl * sizeof(double)));
+  memset(s->plane, 0, (size_t)s->nq * s->ne * sizeof(double));
+  for (int q = 0; q < s->nq; q++)
     for (int j = 0; j < nl; j++) s->plane[(size_t)q * s->ne + g0 + j] = s->host[(size_t)q * nl + j];
   if (v->comm != MPI_COMM_NULL)
-    MPI_Allreduce(MPI_IN_PLACE, s->plane, NAV_STAT_Q * s->ne, MPI_DOUBLE, MPI_SUM, v->comm);
+    MPI_Allreduce(MPI_IN_PLACE, s->plane, s->nq * s->ne, MPI_DOUBLE, MPI_SUM, v->comm);
   double *sum = s->state + NAV_STAT_HEAD;
-  for (size_t i = 0; i < (size_t)NAV_STAT_Q * s->ne; i++) sum[i] += s->plane[i];
+  for (size_t i = 0; i < (size_t)s->nq * s->ne; i++) sum[i] += s->plane[i];
   return NAV_OK;
 }
 

@@ -5,7 +5,9 @@
  * t^{n+1} >= start_time and (n+1) mod every = 0 is one sample of equal weight. The quantities of a sample
  * are formed at the cell centres (backend/common/nav_point_statistics.h: the staggered velocity
  * interpolated to the centre, the products of the centre values): q = U, V, W, P, T, UU, VV, WW, UV, UW,
- * VW, PP, TT.
+ * VW, PP, TT, and with an eddy viscosity (v->nut: a turbulence model, [physics] nu_t) NUT = nu_t / nu at the
+ * cell (profiles only; the nu_t of the sample is the one the last step used: the viscosity hooks renew it
+ * from u^{n+1} after the sample, so it lags u by one step).
  *
  * Profiles (the wall-normal direction e of statistics_keys.h: walls on both faces of e, every other
  * direction periodic, a channel): each sample sums q dA over every plane of constant index along e on
@@ -27,9 +29,13 @@
  * folded as (uv_j - uv_{n-1-j}) / 2; an odd middle cell once) in wall units: y, y_plus, U_plus,
  * uu_plus, vv_plus, ww_plus, uv_plus (u streamwise, v wall-normal, w spanwise: the names of the
  * reference files), uw_plus, vw_plus, u_rms_plus, v_rms_plus, w_rms_plus, p_rms_plus (pressure /
- * u_tau^2), and with a temperature T_mean, T_rms; DIR/statistics_profile.csv: every cell along e
- * unfolded in the flow's own components and units (y, then <U>, <V>, <W>, <P>, <T>, <u'u'>, <v'v'>,
- * <w'w'>, <u'v'>, <u'w'>, <v'w'>, <p'p'>, <T'T'>); summary.json "statistics".
+ * u_tau^2), and with a temperature T_mean, T_rms, with an eddy viscosity nut_over_nu (<nu_t / nu>, even);
+ * DIR/statistics_profile.csv: every cell along e unfolded in the flow's own components and units (y, then
+ * <U>, <V>, <W>, <P>, <T>, <u'u'>, <v'v'>, <w'w'>, <u'v'>, <u'w'>, <v'w'>, <p'p'>, <T'T'>, and with an eddy
+ * viscosity nut_over_nu); summary.json "statistics".
+ * The host state holds nq = NAV_STAT_Q quantities with an eddy viscosity, NAV_STAT_NUT without (NUT is the
+ * last quantity, so a checkpoint of a flow without one keeps the layout and size of the 13 before it; a
+ * checkpoint of a flow with one from before nu_t / nu was kept fails the checkpoint's size check).
  *
  * Fields (any other flow: no direction qualifies): the running sums at every cell (backend arrays,
  * nav_statistics_ops.accumulate) are state arrays of the checkpoint (stat_*), and the snapshots hold
@@ -45,13 +51,14 @@
 #include "backend/nav_statistics_kernels.h"
 #include "physics/nav_model.h"
 
-/* The host state: the window, then the profile sums S[q][j] (q-major) when e >= 0. */
+/* The host state: the window, then the profile sums S[q][j] (q-major, q < nq) when e >= 0. */
 enum { NAV_STAT_SAMPLES, NAV_STAT_T_FIRST, NAV_STAT_T_LAST, NAV_STAT_HEAD };
 
 typedef struct nav_statistics {
   const nav_statistics_ops *k;
   int e;               /* the profile direction, or -1 (fields) */
   int ne;              /* global cells along e */
+  int nq;              /* profiles: the quantities kept, NAV_STAT_Q with an eddy viscosity, else NAV_STAT_NUT */
   int streamwise;      /* the streamwise component (profiles) */
   double area;         /* of a plane across e */
   double *dev;         /* backend memory: NAV_STAT_Q local planes of one sample */

@@ -40,13 +40,15 @@ static nav_err nav_stat_write_cells(const nav_statistics *s, const nav_flow_view
   snprintf(path, sizeof path, "%s/statistics_profile.csv", dir);
   FILE *out = fopen(path, "w");
   NAV_CHECK(out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
-  fprintf(out, "y,U,V,W,P,T,uu,vv,ww,uv,uw,vw,pp,TT\n");
+  const int nut = s->nq > NAV_STAT_NUT;
+  fprintf(out, "y,U,V,W,P,T,uu,vv,ww,uv,uw,vw,pp,TT%s\n", nut ? ",nut_over_nu" : "");
   const int e = s->e;
   for (int j = 0; j < s->ne; j++) {
     fprintf(out, "%.16e", v->xf[e][j] + 0.5 * v->w[e][j] - v->xf[e][0]);
     for (int q = 0; q <= NAV_STAT_T; q++) fprintf(out, ",%.16e", nav_stat_mean(s, q, j));
     static const int ab[8][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}, {3, 3}, {4, 4}};
     for (int i = 0; i < 8; i++) fprintf(out, ",%.16e", nav_stat_cov(s, ab[i][0], ab[i][1], j));
+    if (nut) fprintf(out, ",%.16e", nav_stat_mean(s, NAV_STAT_NUT, j));
     fputc('\n', out);
   }
   return nav_stat_close(out, path);
@@ -59,17 +61,17 @@ static nav_err nav_stat_write_folded(const nav_statistics *s, const nav_flow_vie
   FILE *out = fopen(path, "w");
   NAV_CHECK(out, NAV_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
   const int e = s->e, n = s->ne, cu = s->streamwise, cw = 3 - e - cu; /* cw: spanwise (3D) */
-  const int temp = v->scalar && v->scalar->T;
+  const int temp = v->scalar && v->scalar->T, nut = s->nq > NAV_STAT_NUT;
   const double ut = s->u_tau, ut2 = ut * ut, nu = v->cfg->nu;
   fprintf(out, "y,y_plus,U_plus,uu_plus,vv_plus,ww_plus,uv_plus,uw_plus,vw_plus,u_rms_plus,v_rms_plus,w_rms_plus,"
-               "p_rms_plus%s\n",
-          temp ? ",T_mean,T_rms" : "");
+               "p_rms_plus%s%s\n",
+          temp ? ",T_mean,T_rms" : "", nut ? ",nut_over_nu" : "");
   for (int j = 0; j < (n + 1) / 2; j++) {
     const int i = n - 1 - j; /* the mirror cell; i == j: the middle cell of an odd n */
     const double y = 0.5 * ((v->xf[e][j] + 0.5 * v->w[e][j] - v->xf[e][0]) + (v->xf[e][n] - v->xf[e][i] - 0.5 * v->w[e][i]));
     const int hasw = cw >= 0 && cw < v->dim;
     /* even about the centre: the mean of the two cells; odd (a shear with the wall normal): the half difference */
-    double U = 0, uu = 0, vv = 0, ww = 0, uv = 0, uw = 0, vw = 0, pp = 0, Tm = 0, TT = 0;
+    double U = 0, uu = 0, vv = 0, ww = 0, uv = 0, uw = 0, vw = 0, pp = 0, Tm = 0, TT = 0, nn = 0;
     for (int side = 0; side < 2; side++) {
       const int jj = side ? i : j;
       const double sgn = side ? -1.0 : 1.0; /* the wall-normal component flips with the wall */
@@ -83,11 +85,13 @@ static nav_err nav_stat_write_folded(const nav_statistics *s, const nav_flow_vie
       pp += 0.5 * nav_stat_cov(s, 3, 3, jj);
       Tm += 0.5 * nav_stat_mean(s, NAV_STAT_T, jj);
       TT += 0.5 * nav_stat_cov(s, 4, 4, jj);
+      nn += nut ? 0.5 * nav_stat_mean(s, NAV_STAT_NUT, jj) : 0;
     }
     fprintf(out, "%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e,%.10e", y, y * ut / nu,
             U / ut, uu / ut2, vv / ut2, ww / ut2, uv / ut2, uw / ut2, vw / ut2, sqrt(fmax(uu, 0)) / ut,
             sqrt(fmax(vv, 0)) / ut, sqrt(fmax(ww, 0)) / ut, sqrt(fmax(pp, 0)) / ut2);
     if (temp) fprintf(out, ",%.10e,%.10e", Tm, sqrt(fmax(TT, 0)));
+    if (nut) fprintf(out, ",%.10e", nn);
     fputc('\n', out);
   }
   return nav_stat_close(out, path);

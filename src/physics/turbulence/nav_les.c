@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/nav_les_kernels.h"
+#include "backend/nav_monitor_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_reduce.h"
 
@@ -13,7 +14,6 @@ typedef struct nav_les {
   const nav_les_kernels *k; /* the model's kernel table for the flow's backend */
   nav_les_params a;         /* closure, constant, nu, u_tau of each wall face */
   nav_real *wd, *wi;        /* distance to the nearest wall and its face 2 d + s (-1: none); NULL: no damping */
-  nav_real *eps;            /* nu_t |S|^2 at the cells */
   int walls;                /* the case has wall faces */
   double nut_max, dissipation_sgs;
 } nav_les;
@@ -103,7 +103,6 @@ static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
                       : L->a.kind == NAV_LES_WALE      ? cfg->wale_cw
                                                        : cfg->vreman_c);
   L->a.nu = (nav_real)cfg->nu;
-  NAV_CALL(nav_les_alloc(v, &L->eps));
   for (int d = 0; d < v->dim; d++)
     for (int s = 0; s < 2; s++) L->walls |= cfg->bc[d][s] == NAV_BC_WALL;
   if (L->a.kind == NAV_LES_SMAGORINSKY && L->walls) {
@@ -117,7 +116,7 @@ static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
 static void nav_les_destroy(nav_model *m, nav_flow_view *v) {
   nav_les *L = m->data;
   if (!L) return;
-  nav_real *a[] = {L->wd, L->wi, L->eps};
+  nav_real *a[] = {L->wd, L->wi};
   for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
     if (a[i]) v->ops->free(a[i]);
   free(L);
@@ -129,7 +128,7 @@ static nav_err nav_les_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_w
   (void)when;
   nav_les *L = m->data;
   if (L->wd) NAV_CALL(nav_les_u_tau(v, L));
-  NAV_CALL(L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, v->nut, L->eps));
+  NAV_CALL(L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, v->nut));
   double mx;
   NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &mx, NULL));
   nav_reduce_max(v->comm, &mx, 1);
@@ -137,11 +136,13 @@ static nav_err nav_les_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_w
   return NAV_OK;
 }
 
-/* The modelled dissipation <nu_t |S|^2> of the last viscosity call (the current u). */
+/* The modelled dissipation of the current u and nu_t (the face viscosities of the last viscosity call): the energy
+ * the stress operator removes beyond the molecular part (nav_point_monitor.h). */
 static nav_err nav_les_diagnose(nav_model *m, nav_flow_view *v) {
   nav_les *L = m->data;
   double sum;
-  NAV_CALL(v->ops->sum(v->box, L->eps, &sum));
+  const int bnd = nav_boundary_sides(v->box, v->n, v->vbc);
+  NAV_CALL(nav_monitor_kernels_of(v->ops)->eddy_sum(v->box, v->u, v->kf, (nav_real)v->cfg->nu, bnd, &sum));
   nav_reduce_sum(v->comm, &sum, 1);
   L->dissipation_sgs = sum / v->volume;
   return NAV_OK;

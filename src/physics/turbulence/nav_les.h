@@ -16,8 +16,10 @@
  * resolved wall shear at the current step, every tangential component; one reduction per step), so
  * y+ = y u_tau / nu. Without walls D = 1.
  *
- * Monitors (monitor.csv): dissipation_sgs = <2 nu_t S:S> = (1/V) sum nu_t |S|^2 dV, the modelled
- * dissipation beside the resolved one; nut_max. summary.json "les": the closure, its constant and
+ * Monitors (monitor.csv): dissipation_sgs, the modelled dissipation beside the resolved one: the energy
+ * per unit time and volume that the discrete stress operator removes with nu_t, i.e. <2 nu_t S:S> with
+ * the operator's face and edge viscosities and its centre and edge strains (backend/common/
+ * nav_point_monitor.h; dissipation + dissipation_sgs = -(1/V) sum u . V(u) dV exactly); nut_max. summary.json "les": the closure, its constant and
  * the last nut_max, dissipation_sgs. Fields: "nut" (output, the channel profile's nu_t/nu). */
 #ifndef NAV_LES_H
 #define NAV_LES_H
