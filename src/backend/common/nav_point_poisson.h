@@ -94,16 +94,25 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax_value_inv(nav_field xp, nav_f
   return xp + (nav_field)omega * (rhsp - lx) * inv;
 }
 
+/* nav_relax (below) with the inverse diagonal given as one value inv: inv_diag[p], or a plain box's one value
+ * (nav_box_plain: the diagonal is the same at every cell; the CPU's sweeps save the loads of inv_diag). */
+NAV_FIELD NAV_HD static inline nav_field nav_relax_inv(const nav_box *b, const nav_field *x, const nav_field *rhs,
+                                                     nav_field inv, nav_idx p, const int *ijk, nav_real omega) {
+  nav_field dg;
+  const nav_field lx = nav_laplacian(b, x, p, ijk, &dg);
+  return nav_relax_value_inv(x[p], rhs[p], lx, inv, omega);
+}
+
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
  * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
  * round-off; the CUDA colour sweep is DRAM-bound and saves the load: 8 bytes per cell fewer). */
 NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_field *x, const nav_field *rhs,
                                                  const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
+  if (inv_diag) return nav_relax_inv(b, x, rhs, (nav_field)inv_diag[p], p, ijk, omega);
   nav_field dg;
   const nav_field lx = nav_laplacian(b, x, p, ijk, &dg);
-  return inv_diag ? nav_relax_value_inv(x[p], rhs[p], lx, (nav_field)inv_diag[p], omega)
-                  : nav_relax_value(x[p], rhs[p], lx, dg, omega);
+  return nav_relax_value(x[p], rhs[p], lx, dg, omega);
 }
 
 /* nav_relax at a cell whose stencil holds zeros only (the first colour of a sweep from x = 0, where L x = 0):
