@@ -29,14 +29,19 @@ static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 8192; }
 #define NAV_CPU_INLINE inline
 #endif
 
-/* The facts of a plain box (nav_box_plain: uniform, the plain Poisson operator) stated as constants in a local
- * copy b of it, so that the inlined point functions lose their metric loads and Helmholtz branches: the same
- * operations on the same values as with the box itself. */
+/* A plain box for the CPU kernels: nav_box_plain (uniform, the plain Poisson operator) and, as a coarse level,
+ * paired in every direction (no keep). nav_cpu_plain states these facts as constants in a local copy b of such a
+ * box, so that the inlined point functions lose their metric loads and branches: the same operations on the same
+ * values as with the box itself. */
+static inline int nav_cpu_is_plain(const nav_box *b) {
+  return nav_box_plain(b) && !b->keep[0] && !b->keep[1] && !b->keep[2];
+}
 static inline void nav_cpu_plain(nav_box *b) {
   b->uniform = 1;
   b->kc = NULL;
   b->sc = NULL;
   b->shift = 0;
+  b->keep[0] = b->keep[1] = b->keep[2] = 0;
 }
 
 /* Loop over the interior cells (or faces) of BOX with ijk[], the linear index p and a local
@@ -78,7 +83,7 @@ static inline void nav_cpu_plain(nav_box *b) {
  * the local copy of OTHER, BOX itself where there is no other box). */
 #define NAV_CPU_LOOP_POISSON(BOX, OTHER, CLAUSE, BODY)                                              \
   do {                                                                                              \
-    const int plain_ = nav_box_plain(BOX) && nav_box_plain(OTHER);                                  \
+    const int plain_ = nav_cpu_is_plain(BOX) && nav_cpu_is_plain(OTHER);                            \
     if ((BOX)->dim == 2 && plain_) {                                                                \
       NAV_CPU_LOOP_KIND(BOX, OTHER, 2, 1, CLAUSE, BODY)                                             \
     } else if ((BOX)->dim == 2) {                                                                   \

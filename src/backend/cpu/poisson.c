@@ -61,7 +61,7 @@ static NAV_CPU_INLINE void nav_relax_row_cpu(const nav_box *b, nav_real *x, cons
 /* KIND(DIM, PLAIN) for box: the four variants of a kernel (2D or 3D, plain or not). */
 #define NAV_CPU_KINDS(KIND)                                                                                 \
   do {                                                                                                      \
-    const int plain_ = nav_box_plain(box);                                                                  \
+    const int plain_ = nav_cpu_is_plain(box);                                                               \
     if (box->dim == 2 && plain_) {                                                                          \
       KIND(2, 1)                                                                                            \
     } else if (box->dim == 2) {                                                                             \
@@ -75,7 +75,7 @@ static NAV_CPU_INLINE void nav_relax_row_cpu(const nav_box *b, nav_real *x, cons
 
 nav_err nav_relax_colour_cpu(const nav_box *box, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                              nav_real omega) {
-  const nav_real inv = nav_box_plain(box) ? inv_diag[box->off] : 0;
+  const nav_real inv = nav_cpu_is_plain(box) ? inv_diag[box->off] : 0;
 #define NAV_RELAX_ROWS(DIM, PLAIN)                                                                          \
   NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(box)))                     \
   for (int k = 0; k < box->n[2]; k++)                                                                       \
@@ -115,7 +115,7 @@ nav_err nav_relax_pair_cpu(const nav_box *box, nav_real *x, const nav_real *rhs,
    * which the first colour of slice s reads, is not yet. Each thread takes a run of slices [s0, s1); the second
    * colour of its first and last slice, whose neighbour slices of the first colour belong to the next runs, waits
    * for the barrier. The ghosts the second colour reads are the mirrors of its own cells (the contract), unchanged. */
-  const nav_real inv = nav_box_plain(box) ? inv_diag[box->off] : 0;
+  const nav_real inv = nav_cpu_is_plain(box) ? inv_diag[box->off] : 0;
   const int ns = box->dim == 2 ? box->n[1] : box->n[2], second = !first;
 #define NAV_RELAX_PAIR(DIM, PLAIN)                                                                          \
   NAV_PRAGMA(omp parallel if (nav_cpu_threaded(box)))                                                       \
@@ -198,19 +198,94 @@ nav_err nav_diag_scale_cpu(const nav_box *box, const nav_real *inv_diag, const n
   return NAV_OK;
 }
 
+/* The restriction (X: NULL, R the fine residual) or the fused residual and restriction (X the fine x, R its
+ * right-hand side) to the coarse block coarse, in the variant DIM, PLAIN. A plain pair of levels (nav_cpu_is_plain)
+ * tells nav_restrict_cells which coarse cells have every child inside the fine block. */
+#define NAV_RESTRICT(R, X, DIM, PLAIN)                                                                      \
+  NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(coarse)))                  \
+  for (int k = 0; k < coarse->n[2]; k++)                                                                    \
+    for (int j = 0; j < coarse->n[1]; j++) {                                                                \
+      nav_box c_local = *coarse, f_local = *fine;                                                           \
+      c_local.dim = f_local.dim = DIM;                                                                      \
+      if (PLAIN) {                                                                                          \
+        nav_cpu_plain(&c_local);                                                                            \
+        nav_cpu_plain(&f_local);                                                                            \
+      }                                                                                                     \
+      const int in_jk = PLAIN && 2 * j + 1 < f_local.n[1] && (DIM == 2 || 2 * k + 1 < f_local.n[2]);        \
+      const int nin = in_jk ? f_local.n[0] / 2 : 0; /* coarse cells 0 .. nin - 1: both children in x */     \
+      int ijk[3] = {0, j, k};                                                                               \
+      const nav_idx p0 = nav_cpu_index(&c_local, 0, j, k);                                                  \
+      for (int i = 0; i < nin; i++) {                                                                       \
+        ijk[0] = i;                                                                                         \
+        rhs[p0 + i] = nav_restrict_cells(&f_local, R, X, &c_local, ijk, 1);                                 \
+      }                                                                                                     \
+      for (int i = nin; i < c_local.n[0]; i++) {                                                            \
+        ijk[0] = i;                                                                                         \
+        rhs[p0 + i] = nav_restrict_cells(&f_local, R, X, &c_local, ijk, 0);                                 \
+      }                                                                                                     \
+    }
+#define NAV_RESTRICT_KINDS(R, X)                                                                            \
+  do {                                                                                                      \
+    const int plain_ = nav_cpu_is_plain(coarse) && nav_cpu_is_plain(fine);                                  \
+    if (coarse->dim == 2 && plain_) {                                                                       \
+      NAV_RESTRICT(R, X, 2, 1)                                                                              \
+    } else if (coarse->dim == 2) {                                                                          \
+      NAV_RESTRICT(R, X, 2, 0)                                                                              \
+    } else if (plain_) {                                                                                    \
+      NAV_RESTRICT(R, X, 3, 1)                                                                              \
+    } else {                                                                                                \
+      NAV_RESTRICT(R, X, 3, 0)                                                                              \
+    }                                                                                                       \
+  } while (0)
+
 nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs) {
-  NAV_CPU_LOOP_POISSON(coarse, fine, , { rhs[p] = nav_restrict(o, r, (const nav_real *)NULL, b, ijk); });
+  NAV_RESTRICT_KINDS(r, (const nav_real *)NULL);
   return NAV_OK;
 }
 
 nav_err nav_residual_restrict_cpu(const nav_box *fine, const nav_real *x, const nav_real *rhs_f, const nav_box *coarse,
                                   nav_real *rhs) {
-  NAV_CPU_LOOP_POISSON(coarse, fine, , { rhs[p] = nav_restrict(o, rhs_f, x, b, ijk); });
+  NAV_RESTRICT_KINDS(rhs_f, x);
   return NAV_OK;
 }
+#undef NAV_RESTRICT_KINDS
+#undef NAV_RESTRICT
 
 nav_err nav_prolong_add_cpu(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x) {
-  NAV_CPU_LOOP_POISSON(fine, coarse, , { x[p] += nav_prolong(o, xc, b, ijk); });
+  if (!nav_cpu_is_plain(fine) || !nav_cpu_is_plain(coarse)) {
+    NAV_CPU_LOOP_POISSON(fine, coarse, , { x[p] += nav_prolong(o, xc, b, ijk); });
+    return NAV_OK;
+  }
+  /* plain levels: the fine cells of a row by pairs of children (even, odd), whose parities the inlined
+   * nav_prolong then knows */
+#define NAV_PROLONG_PAIRS(DIM)                                                                              \
+  NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(fine)))                    \
+  for (int k = 0; k < fine->n[2]; k++)                                                                      \
+    for (int j = 0; j < fine->n[1]; j++) {                                                                  \
+      nav_box f_local = *fine, c_local = *coarse;                                                           \
+      f_local.dim = c_local.dim = DIM;                                                                      \
+      nav_cpu_plain(&f_local);                                                                              \
+      nav_cpu_plain(&c_local);                                                                              \
+      const nav_idx p0 = nav_cpu_index(&f_local, 0, j, k);                                                  \
+      const int n0 = f_local.n[0];                                                                          \
+      int even[3] = {0, j, k}, odd[3] = {1, j, k};                                                          \
+      for (int i = 0; i < n0 / 2; i++) {                                                                    \
+        even[0] = 2 * i;                                                                                    \
+        odd[0] = 2 * i + 1;                                                                                 \
+        x[p0 + 2 * i] += nav_prolong(&c_local, xc, &f_local, even);                                         \
+        x[p0 + 2 * i + 1] += nav_prolong(&c_local, xc, &f_local, odd);                                      \
+      }                                                                                                     \
+      if (n0 & 1) {                                                                                         \
+        even[0] = n0 - 1;                                                                                   \
+        x[p0 + n0 - 1] += nav_prolong(&c_local, xc, &f_local, even);                                        \
+      }                                                                                                     \
+    }
+  if (fine->dim == 2) {
+    NAV_PROLONG_PAIRS(2)
+  } else {
+    NAV_PROLONG_PAIRS(3)
+  }
+#undef NAV_PROLONG_PAIRS
   return NAV_OK;
 }
 
