@@ -16,17 +16,11 @@
 
 #include "backend/nav_mg_kernels.h"
 #include "grid/nav_geometry.h"
+#include "test_rng.h"
 
 static const nav_kernel_ops *ops = &nav_kernel_ops_cpu;
 static int checks, failures;
-static unsigned long long rng = 0x2545F4914F6CDD1Dull;
-
-static double rnd(void) { /* uniform in [-1, 1) */
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
-}
+NAV_TEST_RNG(0x2545F4914F6CDD1Dull)
 
 static void same(const char *what, const char *label, const nav_box *b, const nav_real *ref, const nav_real *x) {
   checks++;
