@@ -27,6 +27,14 @@ typedef struct nav_mg_kernels {
    * periodic face: mg.c, nav_mg_wavefront). NULL on a backend without it (CPU). */
   nav_err (*relax_sweep)(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *out, int first,
                          nav_real omega);
+  /* a whole red-black sweep in place, colour `first` then the other, in one pass over the block (the CPU's wavefront:
+   * the second colour one row (2D) or plane (3D) behind the first): the values of relax_colour, the ghost fill,
+   * relax_colour, on any box (metrics, Helmholtz terms) whose ghosts hold the mirror rules of nav_fill_scalar_ghosts
+   * on every face (no halo, no periodic face, not a staggered level 0's pinned faces: mg.c, nav_mg_pair), so that
+   * the second colour reads only ghosts of its own cells; x's ghosts are not written (fill them after). NULL on a
+   * backend without it (CUDA: relax_sweep). */
+  nav_err (*relax_pair)(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int first,
+                        nav_real omega);
   /* zebra line relaxation along direction dir of the lines of one colour (the parity of the global
    * indices in the other directions), in place (nav_relax_line); kind[2]: the low and high end of the
    * block's lines (+1 Neumann, -1 Dirichlet, 0 ghost kept); cp, dd: scratch arrays
@@ -42,7 +50,7 @@ typedef struct nav_mg_kernels {
   nav_err (*line_update)(const nav_box *b, nav_real *x, const nav_real *dd, const nav_real *v, const nav_real *w,
                          const nav_real *coef, int dir, int colour, nav_real omega);
   /* coarse rhs = restrict_residual of the fine residual b - L x, that residual not stored (bit for bit
-   * residual then restrict_residual); NULL on a backend without it (the CPU: the two calls) */
+   * residual then restrict_residual); NULL on a backend without it (then the two calls) */
   nav_err (*residual_restrict)(const nav_box *fine, const nav_real *x, const nav_real *b, const nav_box *coarse,
                                nav_real *rhs);
   /* The mixed-precision multigrid (solvers/poisson/mg.c; NULL on a backend without it, the CPU): the

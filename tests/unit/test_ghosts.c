@@ -9,14 +9,9 @@
 
 #include "backend/nav_kernels.h"
 #include "grid/nav_geometry.h"
+#include "test_rng.h"
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
-static double rnd(void) { /* uniform in [-1, 1) */
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
-}
+NAV_TEST_RNG(0x9E3779B97F4A7C15ull)
 
 int main(void) {
   const nav_kernel_ops *ops = &nav_kernel_ops_cpu;

@@ -17,16 +17,11 @@
 #include "backend/common/nav_point_line.h"
 #include "backend/nav_kernels.h"
 #include "grid/nav_geometry.h"
+#include "test_rng.h"
 
 #define TOL 1e-12
 
-static unsigned long long rng = 0x2545F4914F6CDD1Dull;
-static double rnd(void) { /* uniform in [-1, 1) */
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0 * 2 - 1;
-}
+NAV_TEST_RNG(0x2545F4914F6CDD1Dull)
 
 /* The partitioned solve of the line of cell p0 along ld by an emulated team of nt threads into d
  * (n values); sh: 3 n + 6 nt reals (the kernel's shared memory). */

@@ -94,16 +94,25 @@ NAV_FIELD NAV_HD static inline nav_field nav_relax_value_inv(nav_field xp, nav_f
   return xp + (nav_field)omega * (rhsp - lx) * inv;
 }
 
+/* nav_relax (below) with the inverse diagonal given as one value inv: inv_diag[p], or a plain box's one value
+ * (nav_box_plain: the diagonal is the same at every cell; the CPU's sweeps save the loads of inv_diag). */
+NAV_FIELD NAV_HD static inline nav_field nav_relax_inv(const nav_box *b, const nav_field *x, const nav_field *rhs,
+                                                     nav_field inv, nav_idx p, const int *ijk, nav_real omega) {
+  nav_field dg;
+  const nav_field lx = nav_laplacian(b, x, p, ijk, &dg);
+  return nav_relax_value_inv(x[p], rhs[p], lx, inv, omega);
+}
+
 /* Gauss-Seidel/SOR update of cell p: x_p <- x_p + omega (b_p - (L x)_p) / diag_p, with the
  * stored inverse diagonal inv_diag_p = 1 / diag_p (a division per update costs more than the
  * load on a CPU), or, with inv_diag = NULL, the division by the stencil's own diagonal (equal to
  * round-off; the CUDA colour sweep is DRAM-bound and saves the load: 8 bytes per cell fewer). */
 NAV_FIELD NAV_HD static inline nav_field nav_relax(const nav_box *b, const nav_field *x, const nav_field *rhs,
                                                  const nav_real *inv_diag, nav_idx p, const int *ijk, nav_real omega) {
+  if (inv_diag) return nav_relax_inv(b, x, rhs, (nav_field)inv_diag[p], p, ijk, omega);
   nav_field dg;
   const nav_field lx = nav_laplacian(b, x, p, ijk, &dg);
-  return inv_diag ? nav_relax_value_inv(x[p], rhs[p], lx, (nav_field)inv_diag[p], omega)
-                  : nav_relax_value(x[p], rhs[p], lx, dg, omega);
+  return nav_relax_value(x[p], rhs[p], lx, dg, omega);
 }
 
 /* nav_relax at a cell whose stencil holds zeros only (the first colour of a sweep from x = 0, where L x = 0):
@@ -247,9 +256,11 @@ NAV_HD static inline int nav_colour(const nav_box *b, const int *ijk) {
  * fine count has one child in that direction, and so has every cell in a kept direction.
  * With x != NULL, r is the fine right-hand side b and each child's value is its residual b - L x,
  * computed here in the field's arithmetic as the residual kernels do (the residual then its
- * restriction, bit for bit, without the fine residual stored: residual_restrict). */
-NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const nav_field *r, const nav_field *x,
-                                                      const nav_box *c, const int *IJK) {
+ * restriction, bit for bit, without the fine residual stored: residual_restrict). nav_restrict_cells with
+ * inside = 1 where the caller knows that every child of IJK lies inside the fine block (none cut off by an odd
+ * count): the tests skipped, the same value. */
+NAV_FIELD NAV_HD static inline nav_field nav_restrict_cells(const nav_box *f, const nav_field *r, const nav_field *x,
+                                                            const nav_box *c, const int *IJK, int inside) {
   nav_field sum = 0, vol = 0;
   const int kmax = f->dim == 3 && !c->keep[2] ? 2 : 1, jmax = c->keep[1] ? 1 : 2, imax = c->keep[0] ? 1 : 2;
   NAV_UNROLL for (int dk = 0; dk < 2; dk++)
@@ -258,7 +269,7 @@ NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const na
         if (dk >= kmax || dj >= jmax || di >= imax) continue;
         const int ijk[3] = {c->keep[0] ? IJK[0] : 2 * IJK[0] + di, c->keep[1] ? IJK[1] : 2 * IJK[1] + dj,
                             f->dim != 3 ? 0 : c->keep[2] ? IJK[2] : 2 * IJK[2] + dk};
-        if (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2]) continue;
+        if (!inside && (ijk[0] >= f->n[0] || ijk[1] >= f->n[1] || ijk[2] >= f->n[2])) continue;
         const nav_field dv = (nav_field)nav_cell_volume(f, ijk);
         const nav_idx p = f->off + ijk[0] * f->st[0] + ijk[1] * f->st[1] + ijk[2] * f->st[2];
         nav_field dg;
@@ -267,6 +278,11 @@ NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const na
         vol += dv;
       }
   return sum / vol;
+}
+
+NAV_FIELD NAV_HD static inline nav_field nav_restrict(const nav_box *f, const nav_field *r, const nav_field *x,
+                                                      const nav_box *c, const int *IJK) {
+  return nav_restrict_cells(f, r, x, c, IJK, 0);
 }
 
 /* The (bi/tri)linear combination of the coarse values of block c around cell I: per direction d,

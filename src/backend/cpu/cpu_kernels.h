@@ -3,6 +3,7 @@
 #ifndef NAV_CPU_KERNELS_H
 #define NAV_CPU_KERNELS_H
 
+#include "backend/common/nav_metric.h"
 #include "backend/nav_fft_kernels.h"
 #include "backend/nav_kernels.h"
 #include "backend/nav_mg_kernels.h"
@@ -21,16 +22,46 @@ static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 8192; }
 
 #define NAV_PRAGMA(x) _Pragma(#x)
 
+/* A helper that must be inlined into each variant of a kernel (its local box's constants reach it only so). */
+#if defined(__GNUC__)
+#define NAV_CPU_INLINE inline __attribute__((always_inline))
+#else
+#define NAV_CPU_INLINE inline
+#endif
+
+/* A plain box for the CPU kernels: nav_box_plain (uniform, the plain Poisson operator) and, as a coarse level,
+ * paired in every direction (no keep). nav_cpu_plain states these facts as constants in a local copy b of such a
+ * box, so that the inlined point functions lose their metric loads and branches: the same operations on the same
+ * values as with the box itself. */
+static inline int nav_cpu_is_plain(const nav_box *b) {
+  return nav_box_plain(b) && !b->keep[0] && !b->keep[1] && !b->keep[2];
+}
+static inline void nav_cpu_plain(nav_box *b) {
+  b->uniform = 1;
+  b->kc = NULL;
+  b->sc = NULL;
+  b->shift = 0;
+  b->keep[0] = b->keep[1] = b->keep[2] = 0;
+}
+
 /* Loop over the interior cells (or faces) of BOX with ijk[], the linear index p and a local
  * box b whose dim is the compile-time constant DIM, so the inlined point functions lose their
- * dimension branches. CLAUSE adds OpenMP clauses (a reduction) or is empty. */
-#define NAV_CPU_LOOP_DIM(BOX, DIM, CLAUSE, BODY)                                                    \
+ * dimension branches (and, with PLAIN = 1 on a plain box, their metric and Helmholtz branches:
+ * nav_cpu_plain). CLAUSE adds OpenMP clauses (a reduction) or is empty. */
+#define NAV_CPU_LOOP_DIM(BOX, DIM, CLAUSE, BODY) NAV_CPU_LOOP_KIND(BOX, BOX, DIM, 0, CLAUSE, BODY)
+/* The same with a second box OTHER (the other level of a transfer) as the local copy o, of the same kind. */
+#define NAV_CPU_LOOP_KIND(BOX, OTHER, DIM, PLAIN, CLAUSE, BODY)                                     \
   NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(BOX)) CLAUSE)      \
   for (int k = 0; k < (BOX)->n[2]; k++)                                                             \
     for (int j = 0; j < (BOX)->n[1]; j++) {                                                         \
-      nav_box b_local_ = *(BOX);                                                                    \
-      b_local_.dim = DIM;                                                                           \
-      const nav_box *const b = &b_local_;                                                           \
+      nav_box b_local_ = *(BOX), o_local_ = *(OTHER);                                               \
+      b_local_.dim = o_local_.dim = DIM;                                                            \
+      if (PLAIN) {                                                                                  \
+        nav_cpu_plain(&b_local_);                                                                   \
+        nav_cpu_plain(&o_local_);                                                                   \
+      }                                                                                             \
+      const nav_box *const b = &b_local_, *const o = &o_local_;                                     \
+      (void)o;                                                                                      \
       int ijk[3] = {0, j, k};                                                                       \
       nav_idx p = nav_cpu_index(b, 0, j, k);                                                        \
       for (int i = 0; i < b->n[0]; i++, p++) {                                                      \
@@ -45,6 +76,22 @@ static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 8192; }
       NAV_CPU_LOOP_DIM(BOX, 2, CLAUSE, BODY)                                                        \
     } else {                                                                                        \
       NAV_CPU_LOOP_DIM(BOX, 3, CLAUSE, BODY)                                                        \
+    }                                                                                               \
+  } while (0)
+
+/* NAV_CPU_LOOP with the plain variants (nav_cpu_plain) where BOX and OTHER are plain (the Poisson kernels; o is
+ * the local copy of OTHER, BOX itself where there is no other box). */
+#define NAV_CPU_LOOP_POISSON(BOX, OTHER, CLAUSE, BODY)                                              \
+  do {                                                                                              \
+    const int plain_ = nav_cpu_is_plain(BOX) && nav_cpu_is_plain(OTHER);                            \
+    if ((BOX)->dim == 2 && plain_) {                                                                \
+      NAV_CPU_LOOP_KIND(BOX, OTHER, 2, 1, CLAUSE, BODY)                                             \
+    } else if ((BOX)->dim == 2) {                                                                   \
+      NAV_CPU_LOOP_KIND(BOX, OTHER, 2, 0, CLAUSE, BODY)                                             \
+    } else if (plain_) {                                                                            \
+      NAV_CPU_LOOP_KIND(BOX, OTHER, 3, 1, CLAUSE, BODY)                                             \
+    } else {                                                                                        \
+      NAV_CPU_LOOP_KIND(BOX, OTHER, 3, 0, CLAUSE, BODY)                                             \
     }                                                                                               \
   } while (0)
 
@@ -85,6 +132,8 @@ nav_err nav_relax_first_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, 
                             nav_real omega);
 nav_err nav_relax_colour_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int colour,
                              nav_real omega);
+nav_err nav_relax_pair_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, const nav_real *inv_diag, int first,
+                           nav_real omega);
 nav_err nav_relax_line_cpu(const nav_box *b, nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *dd, int dir,
                            int colour, const int kind[2], nav_real omega);
 nav_err nav_line_solve_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs, nav_real *cp, nav_real *out,
@@ -96,6 +145,8 @@ nav_err nav_jacobi_cpu(const nav_box *b, const nav_real *x, const nav_real *rhs,
 nav_err nav_diag_scale_cpu(const nav_box *b, const nav_real *inv_diag, const nav_real *r, nav_real *z);
 nav_err nav_restrict_residual_cpu(const nav_box *fine, const nav_real *r, const nav_box *coarse, nav_real *rhs);
 nav_err nav_prolong_add_cpu(const nav_box *coarse, const nav_real *xc, const nav_box *fine, nav_real *x);
+nav_err nav_residual_restrict_cpu(const nav_box *fine, const nav_real *x, const nav_real *rhs_f, const nav_box *coarse,
+                                  nav_real *rhs);
 
 nav_err nav_axpby_cpu(const nav_box *b, nav_real a, const nav_real *x, nav_real beta, nav_real *y);
 nav_err nav_extrapolate_cpu(const nav_box *b, nav_real r, nav_real *x, nav_real *x_old);

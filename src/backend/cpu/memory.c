@@ -1,6 +1,11 @@
-/* CPU backend: memory is host memory (64-byte aligned); copies are memcpy. */
+/* CPU backend: memory is host memory (64-byte aligned); copies are memcpy. Arrays of NAV_CPU_HUGE bytes or more
+ * are aligned to it and, on Linux, advised to transparent huge pages (madvise MADV_HUGEPAGE, which the kernel's
+ * default "madvise" mode honours): a multigrid level's first touch then faults a 2 MiB page instead of 512 small
+ * ones, and its sweeps miss the TLB less. */
+#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "backend/cpu/cpu_kernels.h"
 #include "core/nav_error.h"
@@ -8,10 +13,15 @@
 
 static nav_memory_count nav_cpu_memory;
 
+#define NAV_CPU_HUGE ((size_t)2 << 20)
+
 nav_err nav_alloc_cpu(void **ptr, size_t bytes) {
-  size_t rounded = (bytes + 63) / 64 * 64;
-  *ptr = aligned_alloc(64, rounded ? rounded : 64);
+  const size_t align = bytes >= NAV_CPU_HUGE ? NAV_CPU_HUGE : 64, rounded = (bytes + align - 1) / align * align;
+  *ptr = aligned_alloc(align, rounded ? rounded : 64);
   NAV_CHECK(*ptr, NAV_ERR_MEMORY, "cannot allocate %zu bytes of host memory", bytes);
+#ifdef MADV_HUGEPAGE
+  if (align == NAV_CPU_HUGE) (void)madvise(*ptr, rounded, MADV_HUGEPAGE); /* advice only: ignored where refused */
+#endif
   nav_memory_added(&nav_cpu_memory, *ptr, bytes);
   return NAV_OK;
 }

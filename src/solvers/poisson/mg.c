@@ -383,9 +383,25 @@ static nav_err nav_mg_relax_overlapped(nav_psolver *ps, nav_level *lev, const na
   return ops->stream_join();
 }
 
+/* Does level lev relax a whole sweep in place in one pass (nav_mg_kernels.relax_pair: the CPU's wavefront, each cell
+ * read once per sweep instead of twice, one ghost fill instead of two)? Where its contract holds: one block, no
+ * halo, point smoothing, every face's ghosts by the mirror rules (Neumann or Dirichlet, or a face slot on a
+ * level other than a staggered solve's level 0, whose pinned slots are another rule). The environment variable
+ * NAV_MG_PAIR=0 turns it off (to measure it; the same result bit for bit). */
+static int nav_mg_pair(const nav_level *lev) {
+  if (!nav_mg_kernels_of(lev->ops)->relax_pair || lev->halo || lev->nline || lev->dc.size > 1 ||
+      nav_profile_switched_off("NAV_MG_PAIR"))
+    return 0;
+  for (int d = 0; d < lev->box.dim; d++)
+    for (int s = 0; s < 2; s++)
+      if (lev->bc[d][s] == NAV_SCALAR_PERIODIC || (lev->bc[d][s] == NAV_SCALAR_FACE && lev->finest)) return 0;
+  return 1;
+}
+
 /* One red-black Gauss-Seidel sweep; order 0: red then black, 1: black then red. On a level whose x is 0 but
  * not stored (x_zero, nav_mg_zero), the first colour is relaxed from zero and writes every cell
- * (nav_mg_kernels.relax_first): the memset of x and the colour's reads of x saved, the same values. */
+ * (nav_mg_kernels.relax_first): the memset of x and the colour's reads of x saved, the same values. Otherwise,
+ * where the backend can, both colours in one pass (nav_mg_pair). */
 static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
   nav_box shell[6], core;
   const long cells = (long)lev->box.n[0] * lev->box.n[1] * lev->box.n[2];
@@ -398,6 +414,11 @@ static nav_err nav_mg_sweep(nav_psolver *ps, nav_level *lev, int order) {
     from_zero = 0;
   }
   if (lev->nline) return nav_mg_line_sweep(ps, lev, order);
+  if (!from_zero && !nshell && nav_mg_pair(lev)) {
+    NAV_CALL(nav_mg_kernels_of(lev->ops)->relax_pair(&lev->box, lev->x, lev->b, lev->inv_diag, order,
+                                                     (nav_real)NAV_MG_OMEGA));
+    return nav_level_fill(lev, lev->x);
+  }
   for (int h = 0; h < 2; h++) {
     if (nshell) {
       NAV_CALL(nav_mg_relax_overlapped(ps, lev, shell, nshell, &core, h ^ order));
