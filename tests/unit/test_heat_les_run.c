@@ -7,8 +7,9 @@
  *      nav_models_data, the test accessor of nav_model.h): the constant-kappa operator of a temperature
  *      without an LES closure, under the same LES momentum.
  * Passes when B equals C to round-off (T, u, v, (w) relative to their largest value <= 1e-10) and A differs
- * from C by more than 1e-3 relative in T and in the Nusselt number of the first monitored face. Prints
- * the Nusselt numbers and the differences. One MPI rank. */
+ * from C by more than 1e-3 relative in T and in the Nusselt number of the first monitored face, and when the
+ * explicit time-step limit of A covers its largest diffusivity kappa + max nu_t / Pr_t (nav_diffusion.h; relative
+ * 1e-12, max nu_t over the final field). Prints the Nusselt numbers and the differences. One MPI rank. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "core/nav_error.h"
 #include "io/nav_validation.h"
 #include "physics/heat/nav_heat.h"
+#include "solvers/nav_diffusion.h"
 #include "solvers/nav_flow.h"
 
 #define OK(call)                                                                                                     \
@@ -82,6 +84,17 @@ static int run(int argc, char **argv) {
   }
   const size_t n = (size_t)f[0].box.ntot;
   int fail = 0;
+  nav_real *nut = malloc(n * sizeof *nut);
+  const nav_real *dnut = nav_models_field(&f[0].models, nav_flow_view_sync(&f[0]), "nut");
+  if (!nut || !dnut) return 1;
+  OK(ops->to_host(nut, dnut, n * sizeof *nut));
+  double nut_max = 0;
+  for (size_t p = 0; p < n; p++) nut_max = fmax(nut_max, (double)nut[p]);
+  free(nut);
+  const double want = cfg[0].diffusivity + nut_max / cfg[0].prandtl_t, got = nav_diffusion_max_diffusivity(&f[0]);
+  fail |= !(got >= want * (1 - 1e-12));
+  printf("explicit limit's diffusivity %.10g, kappa + max nu_t / Pr_t %.10g (nu + max nu_t %.10g)  %s\n", got, want,
+         cfg[0].nu + nut_max, got >= want * (1 - 1e-12) ? "ok" : "FAIL");
   double worst = 0;
   for (int c = 0; c < f[0].dim; c++) worst = fmax(worst, rel_diff(h[2].u[c], h[1].u[c], n));
   const double dT_bc = rel_diff(h[2].T, h[1].T, n), dT_ac = rel_diff(h[2].T, h[0].T, n);
