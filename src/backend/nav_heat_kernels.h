@@ -14,8 +14,11 @@ extern "C" {
 #endif
 
 typedef struct nav_heat_kernels {
-  /* rhs = kappa lap T - div(u T) at the interior cells; u and T need filled ghosts */
-  nav_err (*scalar_rhs)(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs);
+  /* rhs = div(k grad T) - div(u T) at the interior cells, k = kappa (nut == NULL) or kappa + nu_t,face / Pr_t with
+   * rprt = 1 / Pr_t and nut the cell-centred eddy viscosity (ghosts filled), no eddy part on the sides of bnd
+   * (nav_point_scalar.h); u and T need filled ghosts */
+  nav_err (*scalar_rhs)(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, const nav_real *nut,
+                        nav_real rprt, int bnd, nav_real *rhs);
   /* rhs_c += -coef[c] (T at face - t_ref) at the interior faces of every component c with coef[c] != 0;
    * coef is a HOST array of 3; T needs filled ghosts */
   nav_err (*buoyancy)(const nav_box *b, const nav_real *T, const nav_real *coef, nav_real t_ref,

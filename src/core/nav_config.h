@@ -177,6 +177,7 @@ typedef struct nav_config {
   long statistics_every;          /* key 'every': steps between samples (>= 1) */
   char statistics_wall_normal[8]; /* key 'wall_normal': auto | x | y | z */
   double smagorinsky_cs, wale_cw, vreman_c; /* the LES closures' constants (physics/turbulence/nav_les.h) */
+  double prandtl_t; /* turbulent Prandtl number: the temperature's eddy diffusivity nu_t / Pr_t under an LES closure */
   /* [body.N] sections (physics/nav_body.h), body[N-1]; kind = none where a section is absent */
   nav_body_config body[NAV_MAX_BODIES];
   /* [bodies] */

@@ -65,6 +65,8 @@ typedef struct nav_scalar_slot {
   nav_temperature_bc tbc;      /* its ghost rules */
   double t_scale;              /* the temperature scale of the steady-state change (0: max |T|) */
   double kappa;                /* its diffusivity (the explicit time-step limit) */
+  double rprt;                 /* 1 / Pr_t of its eddy diffusivity nu_t / Pr_t (0: none); the explicit time-step
+                                  limit then takes kappa + max nu_t / Pr_t */
 } nav_scalar_slot;
 
 /* The flow as a model sees it. The solver owns every pointer; the grid part is fixed for the run,

@@ -214,7 +214,7 @@ static nav_err nav_ac_rhs(nav_flow *f, nav_ac_level *L) {
   NAV_CALL(ops->momentum_rhs(L->box, L->u, (nav_real)c->nu, L->r));
   if (f->scalar.T) {
     const nav_real coef[3] = {(nav_real)c->buoyancy[0], (nav_real)c->buoyancy[1], (nav_real)c->buoyancy[2]};
-    NAV_CALL(f->ac->heat->scalar_rhs(L->box, L->u, L->T, (nav_real)c->diffusivity, L->rT));
+    NAV_CALL(f->ac->heat->scalar_rhs(L->box, L->u, L->T, (nav_real)c->diffusivity, NULL, 0, 0, L->rT));
     NAV_CALL(f->ac->heat->buoyancy(L->box, L->T, coef, (nav_real)c->t_ref, L->r));
     if (L->fT) NAV_CALL(ops->axpby(L->box, 1, L->fT, 1, L->rT));
   }

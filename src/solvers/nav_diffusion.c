@@ -142,7 +142,9 @@ void nav_diffusion_destroy(nav_flow *f) {
 
 double nav_diffusion_max_diffusivity(const nav_flow *f) {
   const double nu = f->diff ? f->diff->nu_max : f->cfg->nu;
-  return fmax(nu, f->max_diffusivity); /* the transported scalars' (0 without one) */
+  /* the transported scalars' (0 without one), with its eddy diffusivity max nu_t / Pr_t */
+  const double kappa = f->scalar.rprt > 0 ? f->max_diffusivity + (nu - f->cfg->nu) * f->scalar.rprt : f->max_diffusivity;
+  return fmax(nu, kappa);
 }
 
 nav_err nav_diffusion_explicit(nav_flow *f, nav_real *const *rhs) {

@@ -113,7 +113,7 @@ nav_err nav_diffusion_response_into(struct nav_flow *f, int c, double dt, nav_re
  * change of dt, nav_body_force). Changes nothing of the step (the solvers' shift is set by every solve); the kept
  * right-hand sides are overwritten. Collective. */
 nav_err nav_diffusion_reference(struct nav_flow *f, double dt, double dt_ref);
-/* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa). */
+/* The largest stable explicit step's diffusivity: max(nu + nu_t, kappa (+ nu_t / Pr_t with an eddy diffusivity)). */
 double nav_diffusion_max_diffusivity(const struct nav_flow *f);
 
 #endif

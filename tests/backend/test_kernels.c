@@ -565,9 +565,18 @@ static void test_box(pair_box *pb) {
     check_scalar("kinetic_energy", pb, mc, mg);
     /* temperature: advection-diffusion right-hand side, and the force added to the momentum's */
     field T = field_new(pb, 0.5), st = field_new(pb, 0);
-    OK(nav_heat_kernels_of(cpu)->scalar_rhs(bc, uc, T.c, (nav_real)0.03, st.c));
-    OK(nav_heat_kernels_of(gpu)->scalar_rhs(bg, ug, T.g, (nav_real)0.03, st.g));
+    OK(nav_heat_kernels_of(cpu)->scalar_rhs(bc, uc, T.c, (nav_real)0.03, NULL, 0, 0, st.c));
+    OK(nav_heat_kernels_of(gpu)->scalar_rhs(bg, ug, T.g, (nav_real)0.03, NULL, 0, 0, st.g));
     check_field("scalar_rhs", pb, &st);
+    /* with the eddy diffusivity nu_t / Pr_t of an LES closure (a random nu_t >= 0), periodic and walls all round */
+    field nt = field_new(pb, 0.5);
+    for (int walls = 0; walls < 2; walls++) {
+      const int bnd = walls ? (dim == 3 ? 63 : 27) : 0;
+      OK(nav_heat_kernels_of(cpu)->scalar_rhs(bc, uc, T.c, (nav_real)0.03, nt.c, (nav_real)(1 / 0.85), bnd, st.c));
+      OK(nav_heat_kernels_of(gpu)->scalar_rhs(bg, ug, T.g, (nav_real)0.03, nt.g, (nav_real)(1 / 0.85), bnd, st.g));
+      check_field(walls ? "scalar_rhs eddy walls" : "scalar_rhs eddy", pb, &st);
+    }
+    field_free(&nt);
     const nav_real coef[3][3] = {{(nav_real)0.3, (nav_real)-7.1, (nav_real)2.2}, {0, (nav_real)-710, 0}};
     for (int g = 0; g < 2; g++) {
       OK(nav_heat_kernels_of(cpu)->buoyancy(bc, T.c, coef[g], (nav_real)0.45, rc));

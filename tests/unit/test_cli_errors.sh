@@ -289,10 +289,15 @@ expect_input_error les_method \
 expect_input_error les_prescribed_nu_t \
   "--set:2: key 'physics.nu_t': turbulence.model = vreman computes nu_t: physics.nu_t must be none, got linear" \
   "$scratch/good.ini" --set turbulence.model=vreman --set physics.nu_t=linear
-expect_input_error les_temperature \
-  "--set:2: key 'temperature.model': turbulence.model = smagorinsky: the temperature's diffusivity is constant (no eddy diffusivity nu_t / Pr_t yet), so LES with a temperature is not supported: temperature.model must be off, got boussinesq" \
+expect_input_error les_temperature_implicit \
+  "--set:5: key 'time.diffusion': turbulence.model = smagorinsky with temperature.model = boussinesq: the temperature's eddy diffusivity nu_t / Pr_t is explicit only (its implicit solve has a constant kappa): time.diffusion must be explicit, got implicit" \
   "$scratch/good.ini" --set turbulence.model=smagorinsky --set temperature.model=boussinesq --set temperature.ra=1e4 \
-  --set temperature.pr=0.71
+  --set temperature.pr=0.71 --set time.diffusion=implicit
+expect_input_error les_prandtl_t_zero "--set:5: key 'turbulence.prandtl_t': must be > 0, got 0" \
+  "$scratch/good.ini" --set turbulence.model=wale --set temperature.model=boussinesq --set temperature.ra=1e4 \
+  --set temperature.pr=0.71 --set turbulence.prandtl_t=0
+expect_input_error les_prandtl_t_negative "--set:1: key 'turbulence.prandtl_t': must be > 0, got -0.85" \
+  "$scratch/good.ini" --set turbulence.prandtl_t=-0.85
 
 echo "test_cli_errors: $checks checks, $failures failed"
 [ "$failures" -eq 0 ]

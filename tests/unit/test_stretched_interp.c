@@ -75,7 +75,7 @@ int main(void) {
         T[AT(i, j)] = (nav_real)centre[o][ij[o] + 1];
       }
     memset(s, 0, (size_t)b.ntot * sizeof(nav_real));
-    if (nav_heat_kernels_cpu.scalar_rhs(&b, u, T, 0, s) != NAV_OK) return 1;
+    if (nav_heat_kernels_cpu.scalar_rhs(&b, u, T, 0, NULL, 0, 0, s) != NAV_OK) return 1;
     for (int j = 1; j < n[1] - 1; j++)
       for (int i = 1; i < n[0] - 1; i++)
         expect(o ? "scalar_rhs (interpolation along y)" : "scalar_rhs (interpolation along x)", i, j, s[AT(i, j)], -1);

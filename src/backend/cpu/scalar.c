@@ -4,9 +4,10 @@
 #include "backend/cpu/cpu_kernels.h"
 #include "backend/nav_heat_kernels.h"
 
-static nav_err nav_scalar_rhs_cpu(const nav_box *box, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs) {
+static nav_err nav_scalar_rhs_cpu(const nav_box *box, nav_real *const *u, const nav_real *T, nav_real kappa,
+                                  const nav_real *nut, nav_real rprt, int bnd, nav_real *rhs) {
   const nav_real *const *uc = (const nav_real *const *)u;
-  NAV_CPU_LOOP(box, , { rhs[p] = nav_scalar_rhs(b, uc, T, kappa, p, ijk); });
+  NAV_CPU_LOOP(box, , { rhs[p] = nav_scalar_rhs(b, uc, T, kappa, nut, rprt, bnd, p, ijk); });
   return NAV_OK;
 }
 

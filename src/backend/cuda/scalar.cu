@@ -6,14 +6,17 @@
 
 template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_scalar_rhs_kernel(nav_box box, nav_cuda_fields u, const nav_real *T, nav_real kappa, nav_real *rhs) {
+    nav_scalar_rhs_kernel(nav_box box, nav_cuda_fields u, const nav_real *T, nav_real kappa, const nav_real *nut,
+                          nav_real rprt, int bnd, nav_real *rhs) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  rhs[p] = nav_scalar_rhs(b, uc, T, kappa, p, ijk);
+  rhs[p] = nav_scalar_rhs(b, uc, T, kappa, nut, rprt, bnd, p, ijk);
 }
 
-static nav_err nav_scalar_rhs_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa, nav_real *rhs) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_scalar_rhs_kernel, *b, nav_cuda_pack(b, u), T, kappa, rhs);
+static nav_err nav_scalar_rhs_cuda(const nav_box *b, nav_real *const *u, const nav_real *T, nav_real kappa,
+                                   const nav_real *nut, nav_real rprt, int bnd, nav_real *rhs) {
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_scalar_rhs_kernel, *b, nav_cuda_pack(b, u), T, kappa, nut, rprt, bnd,
+                      rhs);
   return NAV_OK;
 }
 

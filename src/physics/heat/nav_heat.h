@@ -5,7 +5,9 @@
  * The temperature T is cell-centred and lives in the flow's scalar slot (nav_scalar_slot: the
  * pseudo-time march of artificial compressibility and the output read it there). The rhs hook
  * (nav_heat_model.c) adds the Boussinesq force -b (T^n - T_ref) to N(u^n) and advances T with
- * S(T) = kappa lap T - div(u T) at u^n, T^n:
+ * S(T) = kappa lap T - div(u T) at u^n, T^n (with an LES closure, physics/turbulence/nav_les.h:
+ * div((kappa + nu_t^n / Pr_t) grad T), Pr_t the key turbulence.prandtl_t, no eddy flux through the
+ * non-periodic faces; explicit diffusion only, nav_point_scalar.h):
  *   explicit diffusion: the velocity's variable-step AB2 (solvers/nav_flow.h),
  *     T^{n+1} = T^n + dt [ (1 + omega/2) S^n - (omega/2) S^{n-1} ];
  *   implicit diffusion: Crank-Nicolson for kappa lap T (solvers/nav_diffusion.h), AB2 for the
@@ -48,6 +50,8 @@ typedef struct nav_heat_diag {
 typedef struct nav_heat {
   const nav_heat_kernels *k; /* its kernel table of the flow's backend */
   nav_scalar_slot *sc;     /* the flow's slot that holds T and its AB2 history */
+  double rprt;             /* 1 / Pr_t of the eddy diffusivity nu_t / Pr_t under an LES closure (0: none) */
+  int bnd;                 /* its block sides on non-periodic faces (nav_boundary_sides): no eddy flux there */
   nav_heat_diag diag;      /* monitors of the last diagnosed step */
   nav_real *plane[2];      /* backend buffers of two face planes (the monitors) */
   double *plane_host[2];

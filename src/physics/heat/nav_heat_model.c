@@ -11,6 +11,13 @@
 
 static int nav_heat_active(const nav_config *cfg) { return !strcmp(cfg->model, "boussinesq"); }
 
+/* 1 if an LES closure (the model "les") fills the flow's eddy viscosity: T then diffuses with kappa + nu_t / Pr_t. */
+static int nav_heat_les(const nav_flow_view *v) {
+  for (int i = 0; i < v->models->n; i++)
+    if (!strcmp(v->models->m[i].ops->name, "les")) return 1;
+  return 0;
+}
+
 /* Implicit diffusion: the Helmholtz solver of the increment dT, with the homogeneous boundary kinds
  * of the temperature's faces (fixed: Dirichlet, flux: Neumann; periodic wrap). */
 static nav_err nav_heat_implicit_create(nav_heat *h, const nav_flow_view *v) {
@@ -42,6 +49,13 @@ static nav_err nav_heat_create(nav_model *m, nav_flow_view *v) {
   h->k = nav_heat_kernels_of(v->ops);
   NAV_CHECK(h->k, NAV_ERR_INPUT, "backend %s has no kernels of the temperature model", v->ops->name);
   NAV_CALL(nav_heat_setup(h, v));
+  if (nav_heat_les(v)) {
+    /* config check (physics/turbulence/turbulence_keys.c): the Helmholtz solve of T has a constant kappa */
+    NAV_CHECK(!v->implicit, NAV_ERR_INPUT, "an LES closure with a temperature needs time.diffusion = explicit");
+    h->rprt = 1 / v->cfg->prandtl_t;
+    h->sc->rprt = h->rprt;
+    h->bnd = nav_boundary_sides(v->box, v->n, v->vbc);
+  }
   return v->implicit ? nav_heat_implicit_create(h, v) : NAV_OK;
 }
 
@@ -86,8 +100,11 @@ static nav_err nav_heat_rhs(nav_model *m, nav_flow_view *v, const nav_step_info 
   const nav_config *cfg = v->cfg;
   if (s->diagnose) NAV_CALL(ops->copy(sc->T_prev, sc->T, (size_t)b->ntot * sizeof(nav_real)));
   const nav_real coef[3] = {(nav_real)cfg->buoyancy[0], (nav_real)cfg->buoyancy[1], (nav_real)cfg->buoyancy[2]};
-  /* implicit: the diffusion of T is in the solve, S = -div(u T) */
-  NAV_CALL(h->k->scalar_rhs(b, v->u, sc->T, s->implicit ? 0 : (nav_real)cfg->diffusivity, sc->rhs_T));
+  /* implicit: the diffusion of T is in the solve, S = -div(u T); an LES closure: kappa + nu_t^n / Pr_t */
+  const nav_real *nut = h->rprt > 0 ? v->nut : NULL;
+  NAV_ASSERT(h->rprt == 0 || nut);
+  NAV_CALL(h->k->scalar_rhs(b, v->u, sc->T, s->implicit ? 0 : (nav_real)cfg->diffusivity, nut, (nav_real)h->rprt,
+                            h->bnd, sc->rhs_T));
   NAV_CALL(h->k->buoyancy(b, sc->T, coef, (nav_real)cfg->t_ref, v->rhs));
   if (s->implicit) {
     NAV_CALL(nav_heat_implicit_step(h, v, s));

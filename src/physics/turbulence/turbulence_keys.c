@@ -43,6 +43,12 @@ static const nav_key nav_turbulence_rows[] = {
     {"turbulence", "vreman_c", NAV_KT_REAL, NAV_FIELD(vreman_c), "0.07",
      "Vreman constant c of model = vreman (Vreman 2004: c = 2.5 Cs^2, 0.07 for Cs = 0.17).",
      NAV_RANGE(0, 1, 0.5, 0)},
+    {"turbulence", "prandtl_t", NAV_KT_REAL, NAV_FIELD(prandtl_t), "0.85",
+     "Turbulent Prandtl number Pr_t of the LES closures with a temperature (temperature.model = boussinesq): T "
+     "diffuses with kappa + nu_t / Pr_t, nu_t interpolated to the faces as in the momentum's viscous term, no "
+     "eddy flux through walls, inflow and outflow faces (backend/common/nav_point_scalar.h). 0.85: OpenFOAM's "
+     "Prt of alphat; a large value leaves the molecular kappa alone.",
+     NAV_ABOVE(0)},
     {"turbulence", "k_initial", NAV_KT_REAL, NAV_FIELD(k_initial), "0",
      "Uniform initial k; 0 = from intensity and the velocity scale.", NAV_ATLEAST(0)},
     {"turbulence", "omega_initial", NAV_KT_REAL, NAV_FIELD(omega_initial), "0",
@@ -59,10 +65,12 @@ const char nav_rule_turbulence[] =
     "driven flow (`physics.forcing` other than `none`, or an inflow face). Its initial k is `k_initial`, else "
     "1.5 (intensity U)^2 with U the largest of the initial velocity amplitude, the wall and inflow speeds, the "
     "forcing_value of flow_rate and sqrt(|forcing_value| l) of pressure_gradient (l the smallest domain length). "
-    "`turbulence.model = smagorinsky | wale | vreman` (LES) needs `run.method = projection`, `physics.nu_t = none` "
-    "and `temperature.model = off` (no eddy diffusivity of the temperature yet).";
+    "`turbulence.model = smagorinsky | wale | vreman` (LES) needs `run.method = projection` and `physics.nu_t = "
+    "none`; with `temperature.model = boussinesq` (eddy diffusivity nu_t / `prandtl_t`) it needs "
+    "`time.diffusion = explicit`.";
 
-/* The LES closures: time-accurate projection only, nu_t their own, no eddy diffusivity of a temperature. */
+/* The LES closures: time-accurate projection only, nu_t their own; with a temperature, explicit diffusion (the
+ * temperature's implicit solve has a constant diffusivity, not kappa + nu_t / Pr_t). */
 static void nav_check_les(nav_config_check *ck, nav_config *c) {
   const int model = nav_key_id(ck, "turbulence", "model");
   const char *m = c->turbulence_model;
@@ -72,10 +80,13 @@ static void nav_check_les(nav_config_check *ck, nav_config *c) {
   if (strcmp(c->nu_t, "none"))
     nav_conflict(ck, nav_later(ck, model, nav_key_id(ck, "physics", "nu_t")),
                  "turbulence.model = %s computes nu_t: physics.nu_t must be none, got %s", m, c->nu_t);
-  if (strcmp(c->model, "off"))
-    nav_conflict(ck, nav_later(ck, model, nav_key_id(ck, "temperature", "model")),
-                 "turbulence.model = %s: the temperature's diffusivity is constant (no eddy diffusivity nu_t / "
-                 "Pr_t yet), so LES with a temperature is not supported: temperature.model must be off, got %s",
+  if (strcmp(c->model, "off") && !strcmp(c->diffusion, "implicit"))
+    nav_conflict(ck,
+                 nav_later(ck, nav_later(ck, model, nav_key_id(ck, "temperature", "model")),
+                           nav_key_id(ck, "time", "diffusion")),
+                 "turbulence.model = %s with temperature.model = %s: the temperature's eddy diffusivity nu_t / Pr_t "
+                 "is explicit only (its implicit solve has a constant kappa): time.diffusion must be explicit, got "
+                 "implicit",
                  m, c->model);
 }
 
