@@ -20,11 +20,13 @@
  * the half difference of the two halves is the lower half's value) with the model's u_tau, and nut_over_nu =
  * 1.5 (M_j + M_{n-1-j}) / 2, to 1e-9 relative (the file's 11 significant digits).
  * Arguments: DIR [BACKEND] (cpu, the default, or cuda: exit 77, skipped, where it is not available). */
+#include <errno.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/nav_config.h"
 #include "core/nav_error.h"
@@ -52,7 +54,24 @@ static const double d_amp = 0.7;
 static double g_of(int j) { return 0.1 * (j - NY / 2); }
 static double M_of(int j) { return 0.5 + 0.25 * j + 0.01 * j * j; }
 
+/* mkdir -p dir: 0, or -1 with errno. */
+static int make_dirs(const char *dir) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *q = path + 1; *q; q++)
+    if (*q == '/') {
+      *q = 0;
+      if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
+      *q = '/';
+    }
+  return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 static int run(const char *dir, const char *backend) {
+  if (make_dirs(dir) != 0) { /* the output folder (a copy of the build tree without its scratch has none) */
+    printf("FAIL: cannot create %s: %s\n", dir, strerror(errno));
+    return 1;
+  }
   char *sets[] = {"grid.dim=3", "grid.nx=6", "grid.ny=8", "grid.nz=4", "grid.lx=3", "grid.ly=2", "grid.lz=1.5",
                   "grid.y_spacing=tanh", "grid.y_gamma=1.5", "boundary.x_low=periodic", "boundary.x_high=periodic",
                   "boundary.z_low=periodic", "boundary.z_high=periodic", "physics.nu=0.01", "time.max_steps=1",

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/nav_kernels.h"
 #include "navier/poisson.h"
 
 #include "nav_test.h"
@@ -351,6 +352,14 @@ int main(int argc, char **argv) {
   }
   if (argc > 1 && !strcmp(argv[1], "ranks")) {
     if (argc > 2) backend = argv[2]; /* "cuda": one GPU per rank (label gpu) */
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int gpus = strcmp(backend, "cuda") ? size : nav_backend_device_count("cuda");
+    if (gpus < size) { /* the paths checked here are those of one GPU per rank */
+      printf("skipped: %d ranks need a GPU each, %d visible\n", size, gpus);
+      MPI_Finalize();
+      return 77;
+    }
     test_ranks();
   } else {
     test_all_faces();
