@@ -82,26 +82,38 @@ nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int
   return nav_cuda_reduce(1, 0, blocks, sum);
 }
 
-template <int DIM>
-__global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_face_sum_kernel(nav_box box, const nav_real *x, int c,
+/* The component C a template parameter: with a run-time component the kernel's copy of the box went to local
+ * memory (a 320-byte stack frame per thread, ptxas -v), which made this sum cost many times its bytes. */
+template <int DIM, int C>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_face_sum_kernel(nav_box box, const nav_real *x,
                                                                         double *partial) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
   double s[1] = {0};
-  if (nav_cuda_point(b, ijk, &p)) s[0] = (double)x[p] * (double)nav_volume(b, c, ijk);
+  if (nav_cuda_point(b, ijk, &p)) s[0] = (double)x[p] * (double)nav_volume(b, C, ijk);
   nav_cuda_block_reduce<1, false>(s, partial);
 }
 
-nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum) {
+template <int DIM> static void nav_face_sum_launch(const nav_box *b, const nav_real *x, int c, double *partial) {
   const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
+  if (c == 0)
+    nav_face_sum_kernel<DIM, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, x, partial);
+  else if (c == 1)
+    nav_face_sum_kernel<DIM, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, x, partial);
+  else
+    nav_face_sum_kernel<DIM, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, x, partial);
+}
+
+nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum) {
+  const dim3 grid = nav_cuda_grid(b);
   double *partial;
   NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
   if (b->dim == 2)
-    nav_face_sum_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, x, c, partial);
+    nav_face_sum_launch<2>(b, x, c, partial);
   else
-    nav_face_sum_kernel<3><<<grid, block, 0, nav_cuda_stream>>>(*b, x, c, partial);
+    nav_face_sum_launch<3>(b, x, c, partial);
   NAV_CUDA_LAUNCHED("nav_face_sum_kernel");
   return nav_cuda_reduce(1, 0, nav_cuda_blocks(grid), sum);
 }

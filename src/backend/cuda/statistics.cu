@@ -10,10 +10,13 @@
  * the plane's cells c T + t, c T + t + C T, ... (the other two directions flattened, the lower one fastest; T
  * threads per block, C chunks), then the block's fixed tree (nav_cuda_block_reduce) writes its partial sums to
  * partial[q nblocks + j + n_e c]. */
-template <int DIM>
+/* The direction E a template parameter: with a run-time direction the kernel's copy of the box went to local
+ * memory (a 312-byte stack frame per thread, ptxas -v). */
+template <int DIM, int E>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_stat_planes_kernel(nav_box box, nav_cuda_fields u, const nav_real *pr, const nav_real *T,
-                           const nav_real *nut, double nu, int e, double *partial) {
+                           const nav_real *nut, double nu, double *partial) {
+  const int e = E;
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
   const nav_real *const uc[3] = NAV_STAT_U3(u);
@@ -64,7 +67,19 @@ static nav_err nav_stat_planes_cuda(const nav_box *b, nav_real *const *u, const 
   const dim3 grid((unsigned)ne, (unsigned)chunks, 1);
   double *partial;
   NAV_CALL(nav_cuda_partials(NAV_STAT_Q, nav_cuda_blocks(grid), &partial));
-  NAV_CUDA_LAUNCH_DIM(b, grid, nav_stat_planes_kernel, *b, nav_cuda_pack(b, u), p, T, nut, nu, e, partial);
+  const nav_cuda_fields f = nav_cuda_pack(b, u);
+  const dim3 block = nav_cuda_block();
+  if (b->dim == 2 && e == 0)
+    nav_stat_planes_kernel<2, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
+  else if (b->dim == 2)
+    nav_stat_planes_kernel<2, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
+  else if (e == 0)
+    nav_stat_planes_kernel<3, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
+  else if (e == 1)
+    nav_stat_planes_kernel<3, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
+  else
+    nav_stat_planes_kernel<3, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
+  NAV_CUDA_LAUNCHED("nav_stat_planes_kernel");
   const int n = NAV_STAT_Q * ne;
   nav_stat_chunks_kernel<<<(n + 255) / 256, 256, 0, nav_cuda_stream>>>(partial, ne, chunks, out);
   NAV_CUDA_LAUNCHED("nav_stat_chunks_kernel");
