@@ -7,8 +7,8 @@
                                       mean of the two walls' nu U_1 / y_1 (first cell centre at distance y_1),
                                       as src/physics/statistics/nav_statistics_report.c; prints u_tau, Re_tau
   compare REF.csv CSV [LABEL]         U+ of CSV (y_plus, U_plus: navier's statistics.csv or `profile`'s) against
-                                      the reference U+ linearly interpolated in y+, at every point up to the
-                                      centre (y+ <= min(Re_tau of CSV, largest y+ of REF)): max |U+ - U+_ref| /
+                                      the reference U+ linearly interpolated in y+, at every folded point (all
+                                      lie below the centre) up to the reference's centre y+: max |U+ - U+_ref| /
                                       U+_ref in % and where, and the same over y+ <= 100
   mesh180 FOAM_CASE NX NY NZ LX LY LZ GAMMA
                                       system/blockMeshDict of one block with navier's tanh spacing in y
@@ -75,11 +75,10 @@ def read_csv(path):
 def compare(ref, path, label=""):
     yr, ur = read_csv(ref)
     yp, up = read_csv(path)
-    re_tau = yp[-1] + (yp[-1] - yp[-2]) / 2  # the last folded centre is half a cell from the centreline
-    top = min(re_tau, yr.max())
+    top = yr.max()  # every folded point lies below the centre; none beyond the reference's centre is compared
     out = []
     for lim in (top, 100.0):
-        sel = yp <= lim
+        sel = (yp > 0) & (yp <= lim)
         dev = (up[sel] - np.interp(yp[sel], yr, ur)) / np.interp(yp[sel], yr, ur)
         k = int(np.argmax(np.abs(dev)))
         out.append((100 * abs(dev[k]), yp[sel][k], 100 * dev[k], int(sel.sum())))

@@ -17,7 +17,8 @@
 # usage: bench/openfoam/run_channel180.sh [NAVIER] [WORK_DIR] [STEPS] [DT]   (build/navier, /tmp/navier_openfoam_
 #        channel180, 30 steps, DT 0.0114319)
 #   NP (OpenFOAM ranks, default 2), SKIP (steps left out as start-up, default 5), NAV_STEPS (default 20),
-#   NAV_THREADS (default 2), NAV_RANKS, SKIP_FOAM=1 / SKIP_NAVIER=1 (one side only), N="NX NY NZ" (another grid).
+#   NAV_THREADS (default 2), NAV_RANKS, SKIP_FOAM=1 / SKIP_NAVIER=1 (one side only), N="NX NY NZ" (another grid);
+#   PREP_ONLY=1 stops after decomposePar, REUSE=1 runs pimpleFoam on the case an earlier call left in WORK_DIR.
 # Needs the Debian package `openfoam` (OpenFOAM v1912, binaries in /usr/bin); about 6 GB of memory at 4.2 M cells.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,24 +39,30 @@ mkdir -p "$work"
 
 if [ "${SKIP_FOAM:-0}" != 1 ]; then
   of="$work/openfoam"
-  rm -rf "$of" && mkdir -p "$of/0" "$of/constant" "$of/system" && cd "$of"
-  cp "$tut/system/fvSchemes" "$tut/system/fvSolution" "$tut/system/controlDict" "$tut/system/decomposeParDict" system/
-  cp "$tut/constant/fvOptions" "$tut/constant/transportProperties" constant/
-  sed -i "s/^Ubar .*/Ubar            (1 0 0);/; s/^nu .*/nu              $nu;/" constant/transportProperties
-  sed -i "s/Ubar .*/Ubar            (1 0 0);/" constant/fvOptions
-  printf 'FoamFile { version 2.0; format ascii; class dictionary; object turbulenceProperties; }\n%s\n' \
-    'simulationType laminar;' >constant/turbulenceProperties
-  sed -i "/^functions/,\$d; s/^endTime .*/endTime         $(/usr/bin/python3 -c "print(repr($steps * $dt))");/" system/controlDict
+  if [ "${REUSE:-0}" = 1 ] && [ -d "$of/processor$((np - 1))" ]; then
+    cd "$of" # the grid, start and decomposition of an earlier run: only the time step and count change below
+  else
+    rm -rf "$of" && mkdir -p "$of/0" "$of/constant" "$of/system" && cd "$of"
+    cp "$tut/system/fvSchemes" "$tut/system/fvSolution" "$tut/system/controlDict" "$tut/system/decomposeParDict" system/
+    cp "$tut/constant/fvOptions" "$tut/constant/transportProperties" constant/
+    sed -i "s/^Ubar .*/Ubar            (1 0 0);/; s/^nu .*/nu              $nu;/" constant/transportProperties
+    sed -i "s/Ubar .*/Ubar            (1 0 0);/" constant/fvOptions
+    printf 'FoamFile { version 2.0; format ascii; class dictionary; object turbulenceProperties; }\n%s\n' \
+      'simulationType laminar;' >constant/turbulenceProperties
+    sed -i "/^functions/,\$d" system/controlDict
+    sed -i "s/^numberOfSubdomains .*/numberOfSubdomains $np;/; s/^\( *n  *\)(.*);/\1(1 $np 1);/" system/decomposeParDict
+    printf 'FoamFile { version 2.0; format ascii; class volScalarField; object p; }\n%s\n%s\n' \
+      'dimensions [0 2 -2 0 0 0 0]; internalField uniform 0;' \
+      'boundaryField { "(bottomWall|topWall)" { type zeroGradient; } "(inlet|outlet|front|back)" { type cyclic; } }' >0/p
+    /usr/bin/python3 "$here/channel_openfoam.py" mesh180 "$of" "$nx" "$ny" "$nz" "$lx" "$ly" "$lz" "$gamma"
+    blockMesh >log.blockMesh 2>&1
+    checkMesh >log.checkMesh 2>&1 || true
+    /usr/bin/python3 "$here/channel_openfoam.py" init180 "$of" "$nx" "$ny" "$nz" "$lx" "$ly" "$lz" "$gamma" "$nu" 1
+    decomposePar >log.decomposePar 2>&1
+  fi
+  sed -i "s/^endTime .*/endTime         $(/usr/bin/python3 -c "print(repr($steps * $dt))");/" system/controlDict
   sed -i "s/^deltaT .*/deltaT          $dt;/; s/^writeInterval .*/writeInterval   $((steps + 1000));/" system/controlDict
-  sed -i "s/^numberOfSubdomains .*/numberOfSubdomains $np;/; s/^\( *n  *\)(.*);/\1(1 $np 1);/" system/decomposeParDict
-  printf 'FoamFile { version 2.0; format ascii; class volScalarField; object p; }\n%s\n%s\n' \
-    'dimensions [0 2 -2 0 0 0 0]; internalField uniform 0;' \
-    'boundaryField { "(bottomWall|topWall)" { type zeroGradient; } "(inlet|outlet|front|back)" { type cyclic; } }' >0/p
-  /usr/bin/python3 "$here/channel_openfoam.py" mesh180 "$of" "$nx" "$ny" "$nz" "$lx" "$ly" "$lz" "$gamma"
-  blockMesh >log.blockMesh 2>&1
-  checkMesh >log.checkMesh 2>&1 || true
-  /usr/bin/python3 "$here/channel_openfoam.py" init180 "$of" "$nx" "$ny" "$nz" "$lx" "$ly" "$lz" "$gamma" "$nu" 1
-  decomposePar >log.decomposePar 2>&1
+  [ "${PREP_ONLY:-0}" = 1 ] && exit 0
   /usr/bin/time -f "%U %S %e %M" -o time.txt mpirun -np "$np" pimpleFoam -parallel 2>&1 |
     /usr/bin/python3 -u -c 'import sys, time
 for l in sys.stdin: sys.stdout.write("%.6f %s" % (time.time(), l))' >log.pimpleFoam
