@@ -20,11 +20,9 @@ usage: rans_check.py NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          [LO, HI] (u_tau is exact here: the pressure gradient fixes it, tau_w = G h)
   decay DT MIN           a uniform k, omega in a periodic box at rest (no gradients: the model is the
                          ODE dk/dt = -beta* omega k, domega/dt = -beta2 omega^2) to t = 1 with dt = DT,
-                         DT/2, DT/4 against the exact solution; assert the observed order of the error
-                         of k >= MIN (the linearised backward-Euler step is first order) and the error of
-                         omega <= 1e-7 at every dt: its Picard step omega' = omega / (1 + dt beta omega)
-                         is the exact solution of the Riccati ODE (1/omega grows by beta dt), so only the
-                         solver tolerance remains
+                         DT/2, DT/4 against the exact solution; assert the observed orders of the
+                         errors of k and omega >= MIN (the linearised backward-Euler steps are first
+                         order; omega's destruction is linearised about omega^n by Newton's rule)
   published CASE NY YMAX TOL  run the channel CASE on ny = NY cells to its steady state and assert that its U+
                          is the model's published one in the inner layer: within TOL % of the CFL3D SST-V
                          profile of the NASA Turbulence Modeling Resource (2D flat plate, 545 x 385 grid,
@@ -199,9 +197,10 @@ def check_decay(navier, scratch, dt, lo, sets):
         print(f"dt {dt / m:.4g}: k {t['k_max']:.10e} (exact {k_exact:.10e}, rel. error {ek[-1]:.3e}), omega "
               f"{t['omega_max']:.10e} (exact {w_exact:.10e}, {ew[-1]:.3e})")
     orders = [math.log2(ek[i] / ek[i + 1]) for i in range(2)]
-    print(f"observed order of k: {orders[0]:.3f}, {orders[1]:.3f} (min {lo}); omega error at most {max(ew):.2e} "
-          f"(bound 1e-7: exact)")
-    if min(orders) < lo or max(ew) > 1e-7:
+    worders = [math.log2(ew[i] / ew[i + 1]) for i in range(2)]
+    print(f"observed order of k: {orders[0]:.3f}, {orders[1]:.3f}; of omega: {worders[0]:.3f}, {worders[1]:.3f} "
+          f"(min {lo})")
+    if min(orders + worders) < lo:
         sys.exit("FAIL: observed order below the minimum")
     print("PASS")
 

@@ -134,8 +134,12 @@ NAV_HD static inline nav_sst_point nav_sst_cell(const nav_box *b, const nav_real
   r.qk = qk + pk;
   r.ck = cadv + NAV_SST_BETA_STAR * wp;
   const nav_real cross = (1 - f1) * cd; /* 2 (1 - F1) sigma_w2 grad k . grad w / w */
-  r.qw = qw + gamma * pw_nut + (cross > 0 ? cross : (nav_real)0);
-  r.cw = cadv + beta * wp + (cross < 0 ? -cross / wp : (nav_real)0);
+  /* the destruction beta w^2 linearised about w^n (Newton: -beta w^2 ~ beta w_n^2 - 2 beta w_n w, so q gains
+   * beta w_n^2 and c is 2 beta w_n): the same residual q - c w as the Picard form (c = beta w_n), but the implicit
+   * step damps a deviation by 1 / (1 + 2 beta w dt) where the Picard form's factor (1 - beta w dt) / (1 + beta w dt)
+   * tends to -1 at large steps (a two-step cycle that single precision did not damp) */
+  r.qw = qw + gamma * pw_nut + (cross > 0 ? cross : (nav_real)0) + beta * wp * wp;
+  r.cw = cadv + 2 * beta * wp + (cross < 0 ? -cross / wp : (nav_real)0);
   return r;
 }
 
