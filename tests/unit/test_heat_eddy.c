@@ -19,20 +19,17 @@
 #include "backend/nav_heat_kernels.h"
 #include "core/nav_error.h"
 #include "grid/nav_geometry.h"
+#include "test_rng.h"
 
 #define TOL (sizeof(nav_real) == sizeof(double) ? 1e-11 : 1e-4)
 
 static const nav_kernel_ops *ops;
 static const nav_heat_kernels *hk;
 static int checks, failures;
-static unsigned long long rng = 88172645463325252ull;
+NAV_TEST_RNG(88172645463325252ull)
 
-static double rnd(void) { /* uniform in [0, 1) */
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (double)(rng >> 11) / 9007199254740992.0;
-}
+/* uniform in [0, 1): the same numbers as rnd()'s (every step exact) */
+static double rnd01(void) { return 0.5 * (rnd() + 1); }
 
 #define OK(call)                                                                                                     \
   do {                                                                                                               \
@@ -144,7 +141,7 @@ static void no_eddy(int dim) {
   double *w[3] = {NULL, NULL, NULL};
   for (int d = 0; d < dim; d++) {
     w[d] = nav_widths_alloc(n[d]);
-    for (int i = 0; i < n[d]; i++) w[d][i] = 0.05 * (0.5 + rnd());
+    for (int i = 0; i < n[d]; i++) w[d][i] = 0.05 * (0.5 + rnd01());
     nav_widths_ghosts(w[d], n[d], 0);
   }
   nav_box b;
@@ -153,12 +150,12 @@ static void no_eddy(int dim) {
   nav_real *h = malloc(N * sizeof *h), *r0 = malloc(N * sizeof *r0), *r1 = malloc(N * sizeof *r1);
   nav_real *u[3] = {NULL, NULL, NULL}, *T, *nut, *o0, *o1;
   for (int c = 0; c < 3; c++) {
-    for (size_t p = 0; p < N; p++) h[p] = (nav_real)(2 * rnd() - 1);
+    for (size_t p = 0; p < N; p++) h[p] = (nav_real)(2 * rnd01() - 1);
     u[c] = upload(h, N);
   }
-  for (size_t p = 0; p < N; p++) h[p] = (nav_real)(1 + rnd());
+  for (size_t p = 0; p < N; p++) h[p] = (nav_real)(1 + rnd01());
   T = upload(h, N);
-  for (size_t p = 0; p < N; p++) h[p] = (nav_real)(0.1 * rnd());
+  for (size_t p = 0; p < N; p++) h[p] = (nav_real)(0.1 * rnd01());
   nut = upload(h, N);
   for (size_t p = 0; p < N; p++) h[p] = 0;
   o0 = upload(h, N);
