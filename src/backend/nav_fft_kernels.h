@@ -56,6 +56,20 @@ typedef struct nav_fft_slab {
   double *mean;                       /* backend memory, 3 doubles: the ranks' sum of b dV, sigma, the constant c */
 } nav_fft_slab;
 
+/* The FFT solver's lines (solvers/poisson/fft.c "lines"): one rank, one stretched direction tri (y or z:
+ * not x, whose lines are the contiguous ones) solved by tridiagonal lines, every other direction uniform
+ * and periodic: the planes across tri in one batched real-to-complex transform, then complex lines. */
+typedef struct nav_fft_lines {
+  int dim, tri;              /* tri = 1 or 2 (y, or z in 3D) */
+  int m[3];                  /* cells (m[2] = 1 in 2D) */
+  const nav_real *lam[3];    /* the periodic directions' eigenvalues times S, by mode number (lam[tri] NULL) */
+  const nav_real *a, *b, *c; /* the rows of L along tri times S (m[tri] values) */
+  int singular;              /* two Neumann faces along tri: the zero line pinned, the means taken in it */
+  const nav_real *w;         /* backend memory, m[tri] values: the cell widths along tri */
+  double wsum;               /* their sum */
+  double volume;             /* sum dV of the box */
+} nav_fft_lines;
+
 typedef struct nav_fft_kernels {
   /* the box of cnt points: dst[doff + i dst_st[0] + j dst_st[1] + k dst_st[2]] = src[soff + i sst[0] + ...];
    * src and dst do not overlap */
@@ -88,7 +102,9 @@ typedef struct nav_fft_kernels {
    * eigenvalues of nav_fft_direction (lam[2] NULL in 2D), scale = 2^(even directions); fft_box_free
    * releases the state. bsum (BACKEND memory, or NULL): the transform reads b + (nav_real)(-*bsum /
    * volume) instead of b, the mean of b removed on the way in (bsum = sum b dV, volume = sum dV; bit
-   * for bit what shift of that value then fft_box give), b itself unchanged. */
+   * for bit what shift of that value then fft_box give), b itself unchanged; where every direction is
+   * periodic (no tw) the backend may read b as it is instead (the zero mode is 0 whatever b's mean: cuFFT's
+   * transform reads b and writes x through their strides, no copies). */
   nav_err (*fft_box)(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                      const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                      const nav_idx st[3], nav_real *scratch, void **state);
@@ -105,6 +121,17 @@ typedef struct nav_fft_kernels {
                               const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state);
   nav_err (*fft_slab_inverse)(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
                               const nav_idx st[3], nav_real *scratch, void **state);
+  /* optional (NULL: the solver transforms direction by direction): lines (nav_fft_lines). x = L^-1 b with b
+   * read and x written through their strides (first cell at off, strides st, st[0] = 1; they may be the same
+   * array): one batched real-to-complex transform of the planes across ln->tri, the tridiagonal solve of
+   * each complex line (nav_fft_thomas on its real and imaginary parts) shifted by the planes' eigenvalues,
+   * the inverse transform. Where ln->singular, the zero line (the planes' sums) takes b's mean and x's: its
+   * right-hand side moved by m_a m_b (-*bsum / volume) (the transform of the shift of b; bsum in backend
+   * memory, or NULL: b as it is) before the pinned solve, and its w-weighted mean subtracted after it, so x
+   * has zero mean; no pass over the field. Plan once (*state NULL); fft_lines_free releases it. */
+  nav_err (*fft_lines)(const nav_fft_lines *ln, const nav_real *b, const double *bsum, nav_real *x, nav_idx off,
+                       const nav_idx st[3], void **state);
+  void (*fft_lines_free)(void *state);
 } nav_fft_kernels;
 
 NAV_KERNEL_TABLE(nav_fft_kernels, "fft")

@@ -315,6 +315,7 @@ nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[
 
 typedef struct nav_cuda_fft_box {
   cufftHandle fwd, inv;
+  int direct;   /* every direction periodic: the transforms read b and write x where they are (no copies) */
   size_t work;
   nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
   nav_real *e;  /* slabs: the chunks' ends (nav_fft_slab_ends) */
@@ -385,18 +386,19 @@ static nav_err nav_fft_box_copy(int gather, const int m[3], int e0, int e1, int 
   return NAV_OK;
 }
 
-/* The real transform of the box and the slabs on the current stream, with the shared work area: forward
- * (plan h real-to-complex) from the real scratch r into the half spectrum nav_fft_cbuf, or back (complex-to-real). */
-static nav_err nav_fft_real_transform(cufftHandle h, int forward, nav_real *r) {
+/* The real transform of the box, the slabs and the lines on the current stream, with the shared work area:
+ * forward (plan h real-to-complex) from the real array in into the half spectrum nav_fft_cbuf, or back
+ * (complex-to-real) into out. */
+static nav_err nav_fft_real_transform(cufftHandle h, int forward, nav_real *in, nav_real *out) {
   nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
   NAV_CALL_CUFFT(cufftSetStream(h, nav_cuda_stream));
   NAV_CALL_CUFFT(cufftSetWorkArea(h, nav_fft_work));
 #ifdef NAV_SINGLE_PRECISION
-  if (forward) NAV_CALL_CUFFT(cufftExecR2C(h, (nav_cufft_real *)r, c));
-  else NAV_CALL_CUFFT(cufftExecC2R(h, c, (nav_cufft_real *)r));
+  if (forward) NAV_CALL_CUFFT(cufftExecR2C(h, (nav_cufft_real *)in, c));
+  else NAV_CALL_CUFFT(cufftExecC2R(h, c, (nav_cufft_real *)out));
 #else
-  if (forward) NAV_CALL_CUFFT(cufftExecD2Z(h, (nav_cufft_real *)r, c));
-  else NAV_CALL_CUFFT(cufftExecZ2D(h, c, (nav_cufft_real *)r));
+  if (forward) NAV_CALL_CUFFT(cufftExecD2Z(h, (nav_cufft_real *)in, c));
+  else NAV_CALL_CUFFT(cufftExecZ2D(h, c, (nav_cufft_real *)out));
 #endif
   return NAV_OK;
 }
@@ -422,6 +424,7 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
                          const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
   const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
+  const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
   if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
     s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
@@ -431,7 +434,17 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL_CUFFT(cufftCreate(&s->inv));
     NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
     NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
-    if (m[2] > 1) {
+    /* every direction periodic (no reordering): b and x read and written through their strides (cuFFT's
+     * advanced layout; the rows of a plane st[1] apart, the planes st[2] = (rows) st[1]) */
+    s->direct = !e0 && !e1 && !e2 && st[0] == 1 && (m[2] == 1 || st[2] % st[1] == 0);
+    if (s->direct) {
+      const int rank = m[2] > 1 ? 3 : 2;
+      int n[3] = {m[2], m[1], m[0]}, real[3] = {m[2], (int)(m[2] > 1 ? st[2] / st[1] : m[1]), (int)st[1]},
+          cplx[3] = {m[2], m[1], m[0] / 2 + 1};
+      int *nn = n + 3 - rank, *rn = real + 3 - rank, *cn = cplx + 3 - rank;
+      NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, nn, rn, 1, 1, cn, 1, 1, NAV_CUFFT_R2C, 1, &wf));
+      NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, nn, cn, 1, 1, rn, 1, 1, NAV_CUFFT_C2R, 1, &wi));
+    } else if (m[2] > 1) {
       NAV_CALL_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, &wf));
       NAV_CALL_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, &wi));
     } else {
@@ -442,15 +455,17 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
   }
-  const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
-  NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
+  /* direct: b's mean is not read (bsum: the zero mode is 0 whatever it holds); the forward transform out of
+   * place does not write its input (cuFFT's execution takes it non-const) */
+  nav_real *in = s->direct ? (nav_real *)(b + off) : scratch, *out = s->direct ? x + off : scratch;
+  if (!s->direct) NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, in, NULL));
   const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
   nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
       m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
   NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
-  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
-  return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, out));
+  return s->direct ? NAV_OK : nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }
 
 void nav_fft_box_free_cuda(void *state) {
@@ -587,7 +602,7 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
     NAV_SLAB_LAUNCH(nav_fft_slab_coefficients_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), s->cp);
   }
   NAV_CALL(nav_fft_slab_copy(1, sl, b, off, st, scratch));
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch, NULL));
   NAV_SLAB_LAUNCH(nav_fft_slab_ends_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), nav_fft_cbuf, s->e);
   nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, s->e, ends);
@@ -608,8 +623,113 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
   NAV_CUDA_LAUNCHED("nav_fft_slab_chunk_xy_kernel");
   NAV_SLAB_LAUNCH(nav_fft_slab_solve_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), s->e, nav_fft_cbuf,
                   s->cp);
-  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, scratch));
   return nav_fft_slab_copy(0, sl, x, off, st, scratch);
+}
+
+/* ---- lines (nav_fft_lines) -------------------------------------------------------------------
+ * The planes across tri in one batched transform, read from b and written into x where they are (cuFFT's
+ * advanced layout: plane p at p st_tri, its element (slower s, faster f) at s st_s + f, f = x), into the
+ * half spectrum in nav_fft_cbuf: complex line q = s h + k (h = m0 / 2 + 1; H = h m_s lines), entry p at
+ * p H + q, so that neighbouring lines are neighbours in memory. Its real and imaginary parts are two real
+ * lines of stride 2 H: thread t solves real line t (nav_fft_thomas; c' in the state's work array), t and
+ * t + 1 read neighbouring values. */
+typedef struct nav_cuda_fft_lines {
+  cufftHandle fwd, inv;
+  int h, H;
+  nav_real *cp; /* c' of every real line: 2 H m_tri values */
+} nav_cuda_fft_lines;
+
+/* the planes' directions: the faster (x) and the slower one (-1 in 2D) */
+static int nav_fft_lines_slow(const nav_fft_lines *ln) { return ln->dim == 2 ? -1 : ln->tri == 1 ? 2 : 1; }
+
+__global__ void nav_fft_lines_kernel(nav_fft_lines ln, int slow, int h, int H, nav_real *c, nav_real *cp) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= 2 * (nav_idx)H) return;
+  const int q = (int)(t / 2), k = q % h, ks = q / h;
+  const nav_real s = ln.lam[0][k] + (slow >= 0 ? ln.lam[slow][ks] : 0);
+  nav_fft_thomas(ln.m[ln.tri], t, 2 * (nav_idx)H, c, cp, ln.a, ln.b, ln.c, s, ln.singular);
+}
+
+/* The zero line (real parts at 2 p H): before the solve (MEAN false) its right-hand side moved by the planes'
+ * share of b's shift, n (-*bsum / volume) with n the cells of a plane; after it (MEAN true) its w-weighted mean
+ * subtracted (one block; the sum in double). */
+template <bool MEAN>
+__global__ void __launch_bounds__(256) nav_fft_lines_zero_kernel(nav_fft_lines ln, int H, const double *bsum,
+                                                                 nav_real *c) {
+  __shared__ double part[256];
+  __shared__ nav_real move;
+  const int N = ln.m[ln.tri], tid = (int)threadIdx.x;
+  const nav_idx stride = 2 * (nav_idx)H;
+  if (MEAN) {
+    double sum = 0;
+    for (int p = tid; p < N; p += 256) sum += (double)ln.w[p] * c[p * stride];
+    part[tid] = sum;
+    __syncthreads();
+    for (int half = 128; half > 0; half /= 2) {
+      if (tid < half) part[tid] += part[tid + half];
+      __syncthreads();
+    }
+    if (tid == 0) move = (nav_real)(-part[0] / ln.wsum);
+  } else if (tid == 0) {
+    const double plane = (double)ln.m[0] * ln.m[1] * ln.m[2] / N;
+    move = (nav_real)plane * (nav_real)(-*bsum / ln.volume);
+  }
+  __syncthreads();
+  for (int p = tid; p < N; p += 256) c[p * stride] += move;
+}
+
+nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const double *bsum, nav_real *x, nav_idx off,
+                           const nav_idx st[3], void **state) {
+  NAV_CHECK(st[0] == 1 && (ln->tri == 1 || (ln->tri == 2 && ln->dim == 3)), NAV_ERR_INTERNAL,
+            "fft_lines: x strided (%ld) or lines along x", (long)st[0]);
+  nav_cuda_fft_lines *s = (nav_cuda_fft_lines *)*state;
+  const int slow = nav_fft_lines_slow(ln), N = ln->m[ln->tri];
+  if (!s) { /* cuFFT's dimensions are slowest first: (slow, x), or x alone in 2D; batched over tri */
+    s = (nav_cuda_fft_lines *)calloc(1, sizeof *s);
+    NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
+    *state = s;
+    const int ms = slow >= 0 ? ln->m[slow] : 1, rank = slow >= 0 ? 2 : 1;
+    s->h = ln->m[0] / 2 + 1;
+    s->H = s->h * ms;
+    int n[2] = {ms, ln->m[0]}, real[2] = {ms, slow >= 0 ? (int)st[slow] : ln->m[0]}, half[2] = {ms, s->h};
+    int *nn = n + 2 - rank, *rn = real + 2 - rank, *hn = half + 2 - rank;
+    const int rdist = (int)st[ln->tri];
+    size_t wf = 0, wi = 0;
+    NAV_CALL_CUFFT(cufftCreate(&s->fwd));
+    NAV_CALL_CUFFT(cufftCreate(&s->inv));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
+    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+    NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, nn, rn, 1, rdist, hn, 1, s->H, NAV_CUFFT_R2C, N, &wf));
+    NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, nn, hn, 1, s->H, rn, 1, rdist, NAV_CUFFT_C2R, N, &wi));
+    const size_t work = wf > wi ? wf : wi, values = (size_t)2 * s->H * N;
+    NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, values * sizeof(nav_real)));
+    NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, work > 0 ? work : 1));
+    NAV_CALL(nav_alloc_cuda((void **)&s->cp, values * sizeof(nav_real)));
+  }
+  /* cuFFT's execution takes a non-const input; the forward transform out of place does not write it */
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, (nav_real *)(b + off), NULL));
+  if (ln->singular && bsum) {
+    nav_fft_lines_zero_kernel<false><<<1, 256, 0, nav_cuda_stream>>>(*ln, s->H, bsum, nav_fft_cbuf);
+    NAV_CUDA_LAUNCHED("nav_fft_lines_zero_kernel");
+  }
+  nav_fft_lines_kernel<<<nav_fft_blocks(2 * (nav_idx)s->H), 256, 0, nav_cuda_stream>>>(*ln, slow, s->h, s->H,
+                                                                                     nav_fft_cbuf, s->cp);
+  NAV_CUDA_LAUNCHED("nav_fft_lines_kernel");
+  if (ln->singular) {
+    nav_fft_lines_zero_kernel<true><<<1, 256, 0, nav_cuda_stream>>>(*ln, s->H, NULL, nav_fft_cbuf);
+    NAV_CUDA_LAUNCHED("nav_fft_lines_zero_kernel");
+  }
+  return nav_fft_real_transform(s->inv, 0, NULL, x + off);
+}
+
+void nav_fft_lines_free_cuda(void *state) {
+  nav_cuda_fft_lines *s = (nav_cuda_fft_lines *)state;
+  if (!s) return;
+  cufftDestroy(s->fwd);
+  cufftDestroy(s->inv);
+  if (s->cp) nav_free_cuda(s->cp);
+  free(s);
 }
 
 /* The FFT table of this backend (registered in backend/nav_backend.c); entries in the order of
@@ -628,4 +748,6 @@ extern "C" const nav_fft_kernels nav_fft_kernels_cuda = {
     .fft_box_free = nav_fft_box_free_cuda,
     .fft_slab_forward = nav_fft_slab_forward_cuda,
     .fft_slab_inverse = nav_fft_slab_inverse_cuda,
+    .fft_lines = nav_fft_lines_cuda,
+    .fft_lines_free = nav_fft_lines_free_cuda,
 };

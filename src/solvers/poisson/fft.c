@@ -53,7 +53,13 @@
  * gets every rank's ends (one allgather of 8 values per line and rank, the path of the moves), and
  * each solves its rows with the neighbours' end values (nav_fft_kernels.fft_slab_inverse). The moves of the
  * pencils carried half of every GPU's field twice per solve (about a quarter of the 2-GPU cavity's
- * step at 256^3 per GPU, docs/performance.md); the ends are 8 values per line. */
+ * step at 256^3 per GPU, docs/performance.md); the ends are 8 values per line.
+ *
+ * Lines: on one rank, where the tridiagonal direction is y or z and every other direction is uniform and
+ * periodic (the channel), the backend's fft_lines (nav_fft_kernels.h) transforms the planes across it in one
+ * batched real-to-complex transform read from b and written into x where they are, and solves complex lines:
+ * no copies, no transposes, no pass per direction. The mean of a singular problem is taken in the zero line,
+ * as on the slabs (nav_fft_spectral_mean). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +125,11 @@ struct nav_fft {
   void *slab_state;
   nav_real *all;           /* every rank's ends, rank after rank; this rank's written there by fft_slab_forward */
   int nends;               /* values of one rank's ends and sums (nav_fft_slab_part) */
-  double *rhs;             /* the slabs' mean: this rank's sum of b dV for a solve (nav_fft_rhs_sum) */
+  double *rhs;             /* the slabs' and lines' mean: this rank's sum of b dV for a solve (nav_fft_rhs_sum) */
+  int lines;               /* lines (header): ln, its state; ln_w the widths along tri */
+  nav_fft_lines ln;
+  void *lines_state;
+  nav_real *ln_w;
 };
 
 static int nav_fft_uniform(const double *w, int n) {
@@ -456,6 +466,11 @@ static nav_err nav_fft_upload(const nav_kernel_ops *ops, const double *v, int n,
   return e;
 }
 
+/* The box with every direction periodic: its zero mode is 0 whatever b's mean, and a backend may transform b as
+ * it is (nav_fft_kernels.fft_box): every solve then passes b's sum as the slabs do (nav_fft_spectral_mean), so
+ * that the measured and the deferred solves transform the same values. */
+static int nav_fft_box_periodic(const nav_fft *f) { return f->box && f->box_scale == 1; }
+
 /* The whole box in one transform where it applies (one rank, no tridiagonal direction, every
  * direction periodic or even; nav_point_fft.h): the twiddles cos, sin(pi k / 2N), k = 0..N/2, of
  * each even direction and the scale 2^(even directions) that turns S into m0 m1 m2. */
@@ -484,7 +499,7 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
     NAV_CALL(e);
     f->box_scale *= 2;
   }
-  return NAV_OK;
+  return nav_fft_box_periodic(f) && ps->singular ? ps->ops->alloc((void **)&f->rhs, sizeof(double)) : NAV_OK;
 }
 
 /* What the exchanges' path needs (header): the direct transport's messages (a send and a receive per
@@ -628,6 +643,29 @@ static nav_err nav_fft_share_ends(nav_psolver *ps) {
   return e;
 }
 
+/* The lines' descriptor (header "lines"), after the eigenvalues and the rows of tri are uploaded: the widths
+ * along tri for the zero line's mean, and the buffer of b's sum (nav_fft_rhs_sum). */
+static nav_err nav_fft_lines_setup(nav_psolver *ps) {
+  nav_fft *f = ps->fft;
+  const nav_level *l0 = &ps->lev[0];
+  nav_fft_lines *ln = &f->ln;
+  ln->dim = f->dim;
+  ln->tri = f->tri;
+  for (int d = 0; d < 3; d++) {
+    ln->m[d] = d < f->dim ? l0->dc.N[d] : 1;
+    ln->lam[d] = d < f->dim && d != f->tri ? f->lam[d] : NULL;
+  }
+  ln->a = f->ta, ln->b = f->tb, ln->c = f->tc;
+  ln->singular = f->tri_singular;
+  const int N = ln->m[f->tri];
+  ln->wsum = 0;
+  for (int i = 0; i < N; i++) ln->wsum += l0->w[f->tri][i];
+  ln->volume = l0->volume;
+  NAV_CALL(nav_fft_upload(ps->ops, l0->w[f->tri], N, &f->ln_w));
+  ln->w = f->ln_w;
+  return ln->singular ? ps->ops->alloc((void **)&f->rhs, sizeof(double)) : NAV_OK;
+}
+
 nav_err nav_fft_setup(nav_psolver *ps) {
   const nav_level *l0 = &ps->lev[0];
   const nav_decomp *dc = &l0->dc;
@@ -650,6 +688,9 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   if (f->slab) f->tri = dim - 1; /* the other directions are uniform */
   for (int d = 0; d < dim; d++)
     f->dense[d] = d != f->tri && !nav_fft_uniform(l0->w[d], dc->N[d]);
+  f->lines = !f->slab && f->P == 1 && fk->fft_lines && (f->tri == 1 || (f->tri == 2 && dim == 3));
+  for (int d = 0; d < dim && f->lines; d++)
+    if (d != f->tri) f->lines = !f->dense[d] && ps->bc[d][0] == NAV_SCALAR_PERIODIC;
   /* order: a transformed direction the blocks already hold whole (no first move), the other
    * transformed ones, the tridiagonal one last */
   int no = 0;
@@ -700,7 +741,7 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     f->sd = f->sc + f->P, f->rc = f->sd + f->P, f->rd = f->rc + f->P;
     NAV_CALL(nav_fft_path_buffers(ps, bytes, bytes));
   }
-  if (f->tri >= 0 && !f->slab) NAV_CALL(ops->alloc((void **)&f->work, bytes));
+  if (f->tri >= 0 && !f->slab && !f->lines) NAV_CALL(ops->alloc((void **)&f->work, bytes));
   /* transforms, eigenvalues (of the last layout's local ranges) and their scale S */
   double S = 1, *lam[3] = {NULL, NULL, NULL}, *mat[3][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
   const int *lo = f->lay[dim].lo[f->rank], *cnt = f->lay[dim].cnt[f->rank];
@@ -741,9 +782,10 @@ nav_err nav_fft_setup(nav_psolver *ps) {
     free(c);
   }
   for (int d = 0; d < dim; d++) free(lam[d]);
+  if (e == NAV_OK && f->lines) e = nav_fft_lines_setup(ps);
   if (e == NAV_OK) e = nav_fft_box_setup(ps);
   /* plans, each on the buffer of its layout */
-  for (int t = 1; t <= dim && !f->box && !f->slab && e == NAV_OK; t++) {
+  for (int t = 1; t <= dim && !f->box && !f->slab && !f->lines && e == NAV_OK; t++) {
     const int d = f->order[t - 1];
     const int *m = f->lay[t].cnt[f->rank];
     if (d == f->tri || nav_fft_cells(m) == 0) continue;
@@ -773,6 +815,7 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
     return fk->fft_box(box->n, tw, lamb, f->box_scale, b, bsum, ps->lev[0].volume, x, box->off, gst, f->buf[0],
                        &f->box_state);
   }
+  if (f->lines) return fk->fft_lines(&f->ln, b, bsum, x, box->off, gst, &f->lines_state);
   NAV_CHECK(!bsum || f->sl.mean_u, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the box or the slabs");
   if (f->slab) {
     NAV_CALL(fk->fft_slab_forward(&f->sl, b, bsum, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
@@ -809,12 +852,15 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
 
 int nav_fft_zero_mean(const nav_psolver *ps) {
   const nav_fft *f = ps->fft;
-  return (f->tri < 0 && !f->dense[0] && !f->dense[1] && !f->dense[2]) || f->sl.mean_u;
+  return (f->tri < 0 && !f->dense[0] && !f->dense[1] && !f->dense[2]) || f->sl.mean_u || f->lines;
 }
 
 int nav_fft_one_transform(const nav_psolver *ps) { return ps->fft->box; }
 
-int nav_fft_spectral_mean(const nav_psolver *ps) { return ps->fft->sl.mean_u != NULL; }
+int nav_fft_spectral_mean(const nav_psolver *ps) {
+  const nav_fft *f = ps->fft;
+  return f->sl.mean_u != NULL || f->lines || nav_fft_box_periodic(f);
+}
 
 nav_err nav_fft_rhs_sum(nav_psolver *ps, double local, const double **sum) {
   nav_fft *f = ps->fft;
@@ -840,6 +886,9 @@ void nav_fft_describe(const nav_psolver *ps, char *text, int size) {
   if (used < size && f->box)
     used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform%s)", f->dim,
                      f->box_scale > 1 ? ", cosines by even reordering" : "");
+  if (used < size && f->lines)
+    used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform of the planes across %c)",
+                     f->dim - 1, "xyz"[f->tri]);
   if (used < size && f->slab)
     used += snprintf(text + used, (size_t)(size - used), " (one %dD real-to-complex transform per plane), slabs over %d ranks: %c lines split by the partition method (%s)",
                      f->dim - 1, f->P, "xyz"[f->tri],
@@ -861,6 +910,7 @@ void nav_fft_destroy(nav_psolver *ps) {
   const nav_fft_kernels *fk = nav_fft_kernels_of(ops);
   if (f->box_state) fk->fft_box_free(f->box_state);
   if (f->slab_state) fk->fft_box_free(f->slab_state);
+  if (f->lines_state) fk->fft_lines_free(f->lines_state);
   for (int d = 0; d < 3; d++) {
     if (f->plan_f[d]) fk->fft_plan_free(f->plan_f[d]);
     if (f->plan_i[d]) fk->fft_plan_free(f->plan_i[d]);
@@ -869,9 +919,10 @@ void nav_fft_destroy(nav_psolver *ps) {
     if (f->lam[d]) ops->free(f->lam[d]);
     if (f->tw[d]) ops->free(f->tw[d]);
   }
-  void *v[14] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
-                 f->all, (void *)f->sl.mean_u, (void *)f->sl.mean_v1, (void *)f->sl.mean_pq, f->sl.mean, f->rhs};
-  for (int i = 0; i < 14; i++)
+  void *v[15] = {f->buf0_borrowed ? NULL : f->buf[0], f->buf[1], f->work, f->sbuf, f->rbuf, f->ta, f->tb, f->tc,
+                 f->all, (void *)f->sl.mean_u, (void *)f->sl.mean_v1, (void *)f->sl.mean_pq, f->sl.mean, f->rhs,
+                 f->ln_w};
+  for (int i = 0; i < 15; i++)
     if (v[i]) ops->free(v[i]);
   free(f->hs);
   free(f->hr);

@@ -12,8 +12,9 @@
  * once their kernels are launched. The sum shows a NaN or Inf in b: at once where the solve reads it
  * on the host (relres = the sum), or, deferred (the caller's sum and one rank with one transform, or the
  * slabs, whose sum over the ranks comes with the ends: no host wait at all), from its copy after the
- * caller's next wait (nav_psolver_deferred_bad). The slabs (nav_fft_spectral_mean) take b's mean in the
- * spectrum on every path, from b as it is and its sum, and shift b after the solve. */
+ * caller's next wait (nav_psolver_deferred_bad). The slabs, the lines and the all-periodic box
+ * (nav_fft_spectral_mean) take b's mean in the spectrum on every path, from b as it is and its sum, and shift
+ * b after the solve. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -39,7 +40,7 @@ static void nav_fft_impl_destroy(nav_psolver *ps) {
   ps->bsum_host = NULL;
 }
 
-/* The slabs' spectral mean (nav_fft_spectral_mean), undeferred: the FFT solve from b as it is and this rank's
+/* The spectral mean (nav_fft_spectral_mean), undeferred: the FFT solve from b as it is and this rank's
  * sum of b dV (the caller's given, or ops->sum's uploaded: nav_fft_rhs_sum), then b shifted as the other paths
  * shift it before their solve; *sum = the sum over the ranks (a host wait; NaN or Inf: nothing solved). */
 static nav_err nav_fft_spectral(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double *sum) {
