@@ -26,27 +26,49 @@
 /* bhat / eigenvalue; the zero mode gives 0. */
 NAV_HD static inline nav_real nav_fft_divide(nav_real bhat, nav_real lam) { return lam != 0 ? bhat / lam : 0; }
 
-/* Solve the tridiagonal line in place (r -> x) with the scratch cp (same indexing as r). */
+/* Solve the tridiagonal line in place (r -> x) with the scratch cp (same indexing as r): the Thomas algorithm,
+ *   forward  m_0 = b_0 + s, c'_0 = c_0 / m_0, r'_0 = r_0 / m_0;
+ *            m_i = b_i + s - a_i c'_{i-1}, c'_i = c_i / m_i, r'_i = (r_i - a_i r'_{i-1}) / m_i,
+ *   backward x_i = r'_i - c'_i x_{i+1},
+ * where singular and s == 0 (two Neumann faces, the zero mode) the last row pinned: x_{N-1} = 0, its equation
+ * left out. The line's values are read NAV_FFT_THOMAS_AHEAD at a time before they are used, so that a GPU
+ * thread has that many loads in flight (its line is a chain of dependent steps); the arithmetic is the same. */
+#define NAV_FFT_THOMAS_AHEAD 8
 NAV_HD static inline void nav_fft_thomas(int N, nav_idx first, nav_idx stride, nav_real *r, nav_real *cp,
                                          const nav_real *a, const nav_real *bd, const nav_real *c, nav_real s,
                                          int singular) {
   const int pin = singular && s == 0;
   const int last = pin ? N - 2 : N - 1; /* the last equation eliminated */
-  nav_real m = bd[0] + s;
-  if (last >= 0) {
-    cp[first] = c[0] / m;
-    r[first] = r[first] / m;
+  nav_real cq = 0, rq = 0;              /* c'_{i-1}, r'_{i-1} */
+  for (int i0 = 0; i0 <= last; i0 += NAV_FFT_THOMAS_AHEAD) {
+    nav_real v[NAV_FFT_THOMAS_AHEAD] = {0};
+    NAV_UNROLL for (int u = 0; u < NAV_FFT_THOMAS_AHEAD; u++)
+      if (i0 + u <= last) v[u] = r[first + (i0 + u) * stride];
+    NAV_UNROLL for (int u = 0; u < NAV_FFT_THOMAS_AHEAD; u++) {
+      const int i = i0 + u;
+      if (i > last) break;
+      const nav_idx p = first + i * stride;
+      const nav_real m = i == 0 ? bd[0] + s : bd[i] + s - a[i] * cq;
+      cq = c[i] / m;
+      rq = i == 0 ? v[u] / m : (v[u] - a[i] * rq) / m;
+      cp[p] = cq;
+      r[p] = rq;
+    }
   }
-  for (int i = 1; i <= last; i++) {
-    const nav_idx p = first + i * stride, q = p - stride;
-    m = bd[i] + s - a[i] * cp[q];
-    cp[p] = c[i] / m;
-    r[p] = (r[p] - a[i] * r[q]) / m;
-  }
-  if (pin) r[first + (nav_idx)(N - 1) * stride] = 0;
-  for (int i = N - 2; i >= 0; i--) {
-    const nav_idx p = first + i * stride;
-    r[p] -= cp[p] * r[p + stride];
+  if (pin && N > 0) r[first + (nav_idx)(N - 1) * stride] = 0;
+  nav_real xq = pin ? 0 : rq; /* x_{i+1} */
+  for (int i0 = N - 2; i0 >= 0; i0 -= NAV_FFT_THOMAS_AHEAD) {
+    nav_real v[NAV_FFT_THOMAS_AHEAD] = {0}, w[NAV_FFT_THOMAS_AHEAD] = {0};
+    NAV_UNROLL for (int u = 0; u < NAV_FFT_THOMAS_AHEAD; u++)
+      if (i0 - u >= 0) {
+        v[u] = r[first + (i0 - u) * stride];
+        w[u] = cp[first + (i0 - u) * stride];
+      }
+    NAV_UNROLL for (int u = 0; u < NAV_FFT_THOMAS_AHEAD; u++) {
+      if (i0 - u < 0) break;
+      xq = v[u] - w[u] * xq;
+      r[first + (i0 - u) * stride] = xq;
+    }
   }
 }
 

@@ -287,26 +287,24 @@ nav_err nav_fft_divide_cuda(const int m[3], const nav_real *const lam[3], nav_re
   return NAV_OK;
 }
 
-/* One thread per line along dir; lines are numbered with the fastest other direction first. */
-__global__ void nav_fft_tridiag_kernel(int m0, int m1, int m2, int dir, const nav_real *le, const nav_real *lf,
-                                       const nav_real *a, const nav_real *b, const nav_real *c, int singular,
-                                       nav_real *data, nav_real *work) {
-  const int m[3] = {m0, m1, m2};
-  const nav_idx st[3] = {1, m0, (nav_idx)m0 * m1};
-  const int e = dir == 0 ? 1 : 0, f = dir == 2 ? 1 : 2;
+/* One thread per line along dir; lines are numbered with the fastest other direction first (e, then f). The
+ * strides and counts come as scalars (arrays indexed at run time would live in local memory). */
+__global__ void nav_fft_tridiag_kernel(int N, nav_idx stride, int me, nav_idx lines, nav_idx se, nav_idx sf,
+                                       const nav_real *le, const nav_real *lf, const nav_real *a, const nav_real *b,
+                                       const nav_real *c, int singular, nav_real *data, nav_real *work) {
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
-  if (t >= (nav_idx)m[e] * m[f]) return;
-  const int je = (int)(t % m[e]), jf = (int)(t / m[e]);
+  if (t >= lines) return;
+  const int je = (int)(t % me), jf = (int)(t / me);
   const nav_real s = le[je] + (lf ? lf[jf] : 0);
-  nav_fft_thomas(m[dir], je * st[e] + jf * st[f], st[dir], data, work, a, b, c, s, singular);
+  nav_fft_thomas(N, je * se + jf * sf, stride, data, work, a, b, c, s, singular);
 }
 
 nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[3], const nav_real *a,
                              const nav_real *b, const nav_real *c, int singular, nav_real *data, nav_real *work) {
   const int e = dir == 0 ? 1 : 0, f = dir == 2 ? 1 : 2;
-  const nav_idx lines = (nav_idx)m[e] * m[f];
-  nav_fft_tridiag_kernel<<<nav_fft_blocks(lines), 256, 0, nav_cuda_stream>>>(m[0], m[1], m[2], dir, lam[e], lam[f], a,
-                                                                              b, c, singular, data, work);
+  const nav_idx st[3] = {1, m[0], (nav_idx)m[0] * m[1]}, lines = (nav_idx)m[e] * m[f];
+  nav_fft_tridiag_kernel<<<nav_fft_blocks(lines), 256, 0, nav_cuda_stream>>>(
+      m[dir], st[dir], m[e], lines, st[e], st[f], lam[e], lam[f], a, b, c, singular, data, work);
   NAV_CUDA_LAUNCHED("nav_fft_tridiag_kernel");
   return NAV_OK;
 }
@@ -643,37 +641,39 @@ typedef struct nav_cuda_fft_lines {
 /* the planes' directions: the faster (x) and the slower one (-1 in 2D) */
 static int nav_fft_lines_slow(const nav_fft_lines *ln) { return ln->dim == 2 ? -1 : ln->tri == 1 ? 2 : 1; }
 
-__global__ void nav_fft_lines_kernel(nav_fft_lines ln, int slow, int h, int H, nav_real *c, nav_real *cp) {
+/* the descriptor's values as scalars (a struct indexed at run time would live in local memory) */
+__global__ void nav_fft_lines_kernel(int N, int h, int H, const nav_real *lx, const nav_real *ls, const nav_real *a,
+                                     const nav_real *b, const nav_real *cc, int singular, nav_real *c, nav_real *cp) {
   const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
   if (t >= 2 * (nav_idx)H) return;
   const int q = (int)(t / 2), k = q % h, ks = q / h;
-  const nav_real s = ln.lam[0][k] + (slow >= 0 ? ln.lam[slow][ks] : 0);
-  nav_fft_thomas(ln.m[ln.tri], t, 2 * (nav_idx)H, c, cp, ln.a, ln.b, ln.c, s, ln.singular);
+  const nav_real s = lx[k] + (ls ? ls[ks] : 0);
+  nav_fft_thomas(N, t, 2 * (nav_idx)H, c, cp, a, b, cc, s, singular);
 }
 
 /* The zero line (real parts at 2 p H): before the solve (MEAN false) its right-hand side moved by the planes'
  * share of b's shift, n (-*bsum / volume) with n the cells of a plane; after it (MEAN true) its w-weighted mean
  * subtracted (one block; the sum in double). */
 template <bool MEAN>
-__global__ void __launch_bounds__(256) nav_fft_lines_zero_kernel(nav_fft_lines ln, int H, const double *bsum,
+__global__ void __launch_bounds__(256) nav_fft_lines_zero_kernel(int N, int H, double plane, const nav_real *w,
+                                                                 double wsum, double volume, const double *bsum,
                                                                  nav_real *c) {
   __shared__ double part[256];
   __shared__ nav_real move;
-  const int N = ln.m[ln.tri], tid = (int)threadIdx.x;
+  const int tid = (int)threadIdx.x;
   const nav_idx stride = 2 * (nav_idx)H;
   if (MEAN) {
     double sum = 0;
-    for (int p = tid; p < N; p += 256) sum += (double)ln.w[p] * c[p * stride];
+    for (int p = tid; p < N; p += 256) sum += (double)w[p] * c[p * stride];
     part[tid] = sum;
     __syncthreads();
     for (int half = 128; half > 0; half /= 2) {
       if (tid < half) part[tid] += part[tid + half];
       __syncthreads();
     }
-    if (tid == 0) move = (nav_real)(-part[0] / ln.wsum);
+    if (tid == 0) move = (nav_real)(-part[0] / wsum);
   } else if (tid == 0) {
-    const double plane = (double)ln.m[0] * ln.m[1] * ln.m[2] / N;
-    move = (nav_real)plane * (nav_real)(-*bsum / ln.volume);
+    move = (nav_real)plane * (nav_real)(-*bsum / volume);
   }
   __syncthreads();
   for (int p = tid; p < N; p += 256) c[p * stride] += move;
@@ -709,15 +709,19 @@ nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const dou
   }
   /* cuFFT's execution takes a non-const input; the forward transform out of place does not write it */
   NAV_CALL(nav_fft_real_transform(s->fwd, 1, (nav_real *)(b + off), NULL));
+  const double plane = (double)ln->m[0] * ln->m[1] * ln->m[2] / N; /* cells of a plane */
   if (ln->singular && bsum) {
-    nav_fft_lines_zero_kernel<false><<<1, 256, 0, nav_cuda_stream>>>(*ln, s->H, bsum, nav_fft_cbuf);
+    nav_fft_lines_zero_kernel<false><<<1, 256, 0, nav_cuda_stream>>>(N, s->H, plane, ln->w, ln->wsum, ln->volume, bsum,
+                                                                     nav_fft_cbuf);
     NAV_CUDA_LAUNCHED("nav_fft_lines_zero_kernel");
   }
-  nav_fft_lines_kernel<<<nav_fft_blocks(2 * (nav_idx)s->H), 256, 0, nav_cuda_stream>>>(*ln, slow, s->h, s->H,
-                                                                                     nav_fft_cbuf, s->cp);
+  nav_fft_lines_kernel<<<nav_fft_blocks(2 * (nav_idx)s->H), 256, 0, nav_cuda_stream>>>(
+      N, s->h, s->H, ln->lam[0], slow >= 0 ? ln->lam[slow] : NULL, ln->a, ln->b, ln->c, ln->singular, nav_fft_cbuf,
+      s->cp);
   NAV_CUDA_LAUNCHED("nav_fft_lines_kernel");
   if (ln->singular) {
-    nav_fft_lines_zero_kernel<true><<<1, 256, 0, nav_cuda_stream>>>(*ln, s->H, NULL, nav_fft_cbuf);
+    nav_fft_lines_zero_kernel<true><<<1, 256, 0, nav_cuda_stream>>>(N, s->H, plane, ln->w, ln->wsum, ln->volume, NULL,
+                                                                    nav_fft_cbuf);
     NAV_CUDA_LAUNCHED("nav_fft_lines_zero_kernel");
   }
   return nav_fft_real_transform(s->inv, 0, NULL, x + off);
