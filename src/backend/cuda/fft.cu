@@ -439,9 +439,10 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
       const int rank = m[2] > 1 ? 3 : 2;
       int n[3] = {m[2], m[1], m[0]}, real[3] = {m[2], (int)(m[2] > 1 ? st[2] / st[1] : m[1]), (int)st[1]},
           cplx[3] = {m[2], m[1], m[0] / 2 + 1};
-      int *nn = n + 3 - rank, *rn = real + 3 - rank, *cn = cplx + 3 - rank;
-      NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, nn, rn, 1, 1, cn, 1, 1, NAV_CUFFT_R2C, 1, &wf));
-      NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, nn, cn, 1, 1, rn, 1, 1, NAV_CUFFT_C2R, 1, &wi));
+      int *nn = n + 3 - rank, *rn = real + 3 - rank, *cn = cplx + 3 - rank, rd = 1, cd = 1; /* one batch: the */
+      for (int d = 0; d < rank; d++) rd *= rn[d], cd *= cn[d];                              /* whole extents */
+      NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, nn, rn, 1, rd, cn, 1, cd, NAV_CUFFT_R2C, 1, &wf));
+      NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, nn, cn, 1, cd, rn, 1, rd, NAV_CUFFT_C2R, 1, &wi));
     } else if (m[2] > 1) {
       NAV_CALL_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, &wf));
       NAV_CALL_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, &wi));
