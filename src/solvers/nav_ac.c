@@ -566,7 +566,7 @@ void nav_ac_describe(const nav_flow *f, char *buf, size_t n) {
   const nav_box *cb = ac->lev[ac->nlev - 1].box;
   snprintf(buf, n, "artificial compressibility: %d-stage pseudo-time scheme, ac_cfl %g, ac_beta %g, multigrid in "
            "pseudo-time on %d level(s) (%s-cycles, coarse-level dissipation %g, nested start to %g), coarsest block "
-           "%dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->cycle == 'w' ? "W" : ac->cycle == 'f' ? "F" : "V",
+           "%dx%d%s%.0d%s", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->cycle == 'w' ? "W" : ac->cycle == 'f' ? "F" : "V",
            f->cfg->ac_dissipation, f->cfg->ac_nested_tol, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "",
-           f->dim == 3 ? cb->n[2] : 0);
+           f->dim == 3 ? cb->n[2] : 0, ac->graphs > 0 ? ", CUDA graphs between monitor steps" : "");
 }

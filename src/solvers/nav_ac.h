@@ -57,7 +57,7 @@ double nav_ac_rate_max(const struct nav_flow *f);
  * compressibility. Not collective. */
 double nav_ac_work(const struct nav_flow *f);
 /* One line for the log: the levels of the pseudo-time multigrid and the coarsest grid (this
- * rank's block), the stages, ac_cfl and ac_beta. */
+ * rank's block), the stages, ac_cfl and ac_beta, and whether iterations run as CUDA graphs. */
 void nav_ac_describe(const struct nav_flow *f, char *buf, size_t n);
 
 #endif

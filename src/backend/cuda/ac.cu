@@ -15,6 +15,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   int ijk[3];
   nav_idx p;
   double m[1] = {0};
+  const nav_real u_ref2 = *a.u_ref2; /* read once, before the point functions read it through a */
+  a.u_ref2 = &u_ref2;
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const u0c[3] = {u0.c[0], u0.c[1], u0.c[2]};
 #pragma unroll
@@ -48,6 +50,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   int ijk[3];
   nav_idx p;
   double m[2] = {0, 0};
+  const nav_real u_ref2 = *a.u_ref2; /* read once, before the point functions read it through a */
+  a.u_ref2 = &u_ref2;
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
     const nav_real *const u0c[3] = {u0.c[0], u0.c[1], u0.c[2]};
