@@ -55,7 +55,7 @@ typedef struct nav_ac {
   void *graph;                   /* the recorded iteration (nav_ac_graphed); NULL: not recorded */
   const void *graph_key[NAV_AC_KEY]; /* the arrays and boxes it was recorded with (nav_ac_key) */
   double graph_work;             /* the work units of its cycle */
-  long unchecked;                 /* the first iteration run as a graph since the last NaN/Inf check; 0: none */
+  long unchecked;                /* the first iteration run as a graph since the last NaN/Inf check; 0: none */
 } nav_ac;
 
 
@@ -354,10 +354,11 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
     nav_real *fc[3] = {C->f[0], C->f[1], C->f[2]}, *fp = C->fp, *fT = C->fT;
     C->f[0] = C->f[1] = C->f[2] = NULL; /* R_coarse without forcing */
     C->fp = C->fT = NULL;
-    NAV_CALL(nav_ac_residual(f, C));
-    for (int k = 0; k < 3; k++) C->f[k] = fc[k];
+    const nav_err e = nav_ac_residual(f, C);
+    for (int k = 0; k < 3; k++) C->f[k] = fc[k]; /* also on an error: a failed recording runs the cycle again */
     C->fp = fp;
     C->fT = fT;
+    NAV_CALL(e);
     NAV_CALL(f->ac->k->ac_restrict_faces(L->box, L->r, C->box, C->f));
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, -1, C->r[k], 1, C->f[k]));
     NAV_CALL(ops->restrict_residual(L->box, L->rc, C->box, C->fp));
