@@ -18,7 +18,7 @@ typedef struct nav_ac_params nav_ac_params;
 
 typedef struct nav_ac_kernels {
   /* one stage x = x0 + alpha dtau R of the pseudo-time march, local dtau from u0 (ghosts filled), a is a
-   * HOST struct. ac_momentum: u_c = u0_c + alpha dtau (rhs_c - grad_c p) at the interior faces but the
+   * HOST struct (its u_ref2 points to backend memory). ac_momentum: u_c = u0_c + alpha dtau (rhs_c - grad_c p) at the interior faces but the
    * physical boundary faces, *res_max = max |rhs_c - grad_c p| there (if not NULL); p needs filled
    * ghosts. ac_cells: p = p0 - alpha dtau beta^2 (div u - fp) (fp: a forcing, NULL = 0) and, if T !=
    * NULL, T = T0 + alpha dtau rhs_T at the interior cells; res_max[0] = max |div u - fp|, res_max[1] =
@@ -38,6 +38,10 @@ typedef struct nav_ac_kernels {
                             nav_real *rhs_T);
   nav_err (*ac_restrict_faces)(const nav_box *fine, nav_real *const *u, const nav_box *coarse, nav_real *const *uc);
   nav_err (*ac_prolong_faces_add)(const nav_box *coarse, nav_real *const *ec, const nav_box *fine, nav_real *const *u);
+  /* ac_u_ref: *u_ref2 = nav_ac_u_ref2(umax, u_fixed, u_floor), umax = the largest |u_c| at the interior points
+   * of b over every component (this rank's block alone: one rank), u_ref2 backend memory. Ordered like a kernel,
+   * with no host wait: a recorded graph (nav_kernels.h graph_*) can hold it. */
+  nav_err (*ac_u_ref)(const nav_box *b, nav_real *const *u, double u_fixed, double u_floor, nav_real *u_ref2);
 } nav_ac_kernels;
 
 NAV_KERNEL_TABLE(nav_ac_kernels, "ac")

@@ -11,6 +11,7 @@
 #include "backend/nav_ac_kernels.h"
 #include "backend/nav_heat_kernels.h"
 #include "core/nav_error.h"
+#include "core/nav_profile.h"
 #include "grid/nav_reduce.h"
 #include "solvers/nav_flow.h"
 #include "solvers/poisson/poisson_impl.h"
@@ -33,6 +34,7 @@ typedef struct nav_ac_level {
 } nav_ac_level;
 
 #define NAV_AC_MAX_LEVELS NAV_MG_MAX_LEVELS
+#define NAV_AC_KEY (NAV_AC_MAX_LEVELS * 27 + 18 + 1) /* pointers of nav_ac_key */
 
 typedef struct nav_ac {
   int nlev;
@@ -48,6 +50,12 @@ typedef struct nav_ac {
   long nested_cycles[NAV_AC_MAX_LEVELS]; /* cycles of the nested-iteration start per level */
   const nav_ac_kernels *k;       /* its kernel table of the flow's backend */
   const nav_heat_kernels *heat;  /* the temperature's (the scalar slot's S(T) and Boussinesq force) */
+  nav_real *u_ref2;              /* backend memory: u_ref^2 of the current iteration, read by every level */
+  int graphs;                    /* iterations that are not diagnosed run as one CUDA graph: 1 yes, -1 no */
+  void *graph;                   /* the recorded iteration (nav_ac_graphed); NULL: not recorded */
+  const void *graph_key[NAV_AC_KEY]; /* the arrays and boxes it was recorded with (nav_ac_key) */
+  double graph_work;             /* the work units of its cycle */
+  long unchecked;                /* the first iteration run as a graph since the last NaN/Inf check; 0: none */
 } nav_ac;
 
 
@@ -82,9 +90,8 @@ static nav_err nav_ac_level_coarse(nav_flow *f, nav_ac_level *L, nav_level *pl) 
   return NAV_OK;
 }
 
-/* The levels of the pseudo-time multigrid: the pressure multigrid's distributed levels on the
- * flow's backend, as long as every rank's block halves exactly (even cells, even start). */
-static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
+/* Level 0: the flow's box, halo and arrays as they are now (at every iteration: they are the flow's). */
+static void nav_ac_level0(nav_flow *f, nav_ac *ac) {
   nav_ac_level *L0 = &ac->lev[0];
   L0->box = &f->box;
   L0->halo = f->halo;
@@ -99,7 +106,13 @@ static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
   L0->T = f->scalar.T;
   L0->T0 = f->scalar.T_prev;
   L0->rT = f->scalar.rhs_T;
-  L0->tbc = f->scalar.tbc;
+}
+
+/* The levels of the pseudo-time multigrid: the pressure multigrid's distributed levels on the
+ * flow's backend, as long as every rank's block halves exactly (even cells, even start). */
+static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
+  nav_ac_level0(f, ac);
+  ac->lev[0].tbc = f->scalar.tbc;
   ac->nlev = 1;
   const int want = f->cfg->ac_levels > 0 ? f->cfg->ac_levels : NAV_AC_MAX_LEVELS;
   nav_psolver *ps = f->poisson;
@@ -116,6 +129,15 @@ static nav_err nav_ac_levels(nav_flow *f, nav_ac *ac) {
     ac->nlev++;
   }
   return NAV_OK;
+}
+
+/* CUDA graphs of the iterations that are not diagnosed (ops->graph_*, nav_ac_graphed): on one rank of a backend
+ * that records them, with no halo on any level. NAV_AC_GRAPHS=0 turns them off (to measure what they save). */
+static int nav_ac_graphs_apply(const nav_flow *f, const nav_ac *ac) {
+  if (!f->ops->graph_begin || f->dc.size > 1 || nav_profile_switched_off("NAV_AC_GRAPHS")) return 0;
+  for (int l = 0; l < ac->nlev; l++)
+    if (ac->lev[l].halo) return 0;
+  return 1;
 }
 
 nav_err nav_ac_create(nav_flow *f) {
@@ -147,8 +169,12 @@ nav_err nav_ac_create(nav_flow *f) {
   for (int d = 0; d < f->dim; d++)
     for (int i = 0; i < f->n[d]; i++) ac->rh_max[d] = fmax(ac->rh_max[d], 1 / f->w[d][i]);
   NAV_CALL(nav_ac_levels(f, ac));
+  const nav_real zero = 0;
+  NAV_CALL(f->ops->alloc((void **)&ac->u_ref2, sizeof(nav_real)));
+  NAV_CALL(f->ops->from_host(ac->u_ref2, &zero, sizeof zero));
   for (int l = 0; l < ac->nlev; l++) {
     nav_ac_level *L = &ac->lev[l];
+    L->a.u_ref2 = ac->u_ref2;
     L->a.cfl = (nav_real)c->ac_cfl;
     L->a.beta2 = (nav_real)(c->ac_beta * c->ac_beta);
     L->a.nu = (nav_real)nu;
@@ -160,12 +186,15 @@ nav_err nav_ac_create(nav_flow *f) {
     L->tbc0 = L->tbc;
     memset(L->tbc0.beta, 0, sizeof L->tbc0.beta);
   }
+  ac->graphs = nav_ac_graphs_apply(f, ac) ? 1 : -1;
   return NAV_OK;
 }
 
 void nav_ac_destroy(nav_flow *f) {
   nav_ac *ac = f->ac;
   if (!ac) return;
+  if (ac->graph) f->ops->graph_free(ac->graph);
+  if (ac->u_ref2) f->ops->free(ac->u_ref2);
   for (int l = 1; l < ac->nlev; l++) {
     nav_ac_level *L = &ac->lev[l];
     for (int c = 0; c < f->dim; c++) {
@@ -181,19 +210,27 @@ void nav_ac_destroy(nav_flow *f) {
   f->ac = NULL;
 }
 
-/* max |x| over the interior of n fields of block b, reduced over the ranks; fails on NaN/Inf. */
-static nav_err nav_ac_max(nav_flow *f, const nav_box *b, nav_real *const *x, int n, double *m) {
+/* max |u_c| over the interior of level L and every component, reduced over the ranks; fails on NaN/Inf. On
+ * level 0 also the check of the iterations run as graphs since the last one (nav_ac_graphed), which the
+ * message names. Collective. */
+static nav_err nav_ac_max(nav_flow *f, const nav_ac_level *L, double *m) {
+  nav_ac *ac = f->ac;
   double v[2] = {0, 0};
-  for (int c = 0; c < n; c++) {
+  for (int c = 0; c < f->dim; c++) {
     double d, mx;
     int bad;
-    NAV_CALL(f->ops->max_abs_diff(b, x[c], NULL, &d, &mx, &bad));
+    NAV_CALL(f->ops->max_abs_diff(L->box, L->u[c], NULL, &d, &mx, &bad));
     v[0] = fmax(v[0], mx);
     v[1] = fmax(v[1], bad);
   }
   nav_reduce_max(f->comm, v, 2);
+  const long from = L == &ac->lev[0] ? ac->unchecked : 0;
+  NAV_CHECK(!v[1] || !from, NAV_ERR_BLOWUP, "the artificial-compressibility iteration blew up: a value is NaN or "
+            "Inf, detected after iteration %ld (iterations %ld to %ld ran as CUDA graphs, which are checked at the "
+            "monitor steps only); reduce [run] ac_cfl", f->step, from, f->step);
   NAV_CHECK(!v[1], NAV_ERR_BLOWUP, "the artificial-compressibility iteration blew up at iteration %ld: a value is "
             "NaN or Inf; reduce [run] ac_cfl", f->step + 1);
+  if (L == &ac->lev[0]) ac->unchecked = 0;
   *m = v[0];
   return NAV_OK;
 }
@@ -317,10 +354,11 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
     nav_real *fc[3] = {C->f[0], C->f[1], C->f[2]}, *fp = C->fp, *fT = C->fT;
     C->f[0] = C->f[1] = C->f[2] = NULL; /* R_coarse without forcing */
     C->fp = C->fT = NULL;
-    NAV_CALL(nav_ac_residual(f, C));
-    for (int k = 0; k < 3; k++) C->f[k] = fc[k];
+    const nav_err e = nav_ac_residual(f, C);
+    for (int k = 0; k < 3; k++) C->f[k] = fc[k]; /* also on an error: a failed recording runs the cycle again */
     C->fp = fp;
     C->fT = fT;
+    NAV_CALL(e);
     NAV_CALL(f->ac->k->ac_restrict_faces(L->box, L->r, C->box, C->f));
     for (int k = 0; k < f->dim; k++) NAV_CALL(ops->axpby(C->box, -1, C->r[k], 1, C->f[k]));
     NAV_CALL(ops->restrict_residual(L->box, L->rc, C->box, C->fp));
@@ -337,16 +375,14 @@ static nav_err nav_ac_cycle(nav_flow *f, int l, char k, double *raw) {
   return nav_ac_smooth(f, L, NULL);
 }
 
-/* u_ref from the largest speed umax of the current state (nav_ac.h). */
-static double nav_ac_u_ref(const nav_flow *f, double umax) {
-  return f->cfg->ac_u_ref > 0 ? f->cfg->ac_u_ref : fmax(f->ac->u_floor, umax);
-}
-
-/* u_ref^2 of every level from the largest speed umax of the current state (nav_ac.h). */
-static void nav_ac_set_u_ref(nav_flow *f, double umax) {
+/* u_ref^2 of every level (ac->u_ref2, nav_ac.h) from the state of level L, whose largest speed over every rank
+ * is umax: on one rank by ac_u_ref on the backend (what a graphed iteration records), on several the value of
+ * umax copied there (the same value: a max is exact). */
+static nav_err nav_ac_set_u_ref(nav_flow *f, const nav_ac_level *L, double umax) {
   nav_ac *ac = f->ac;
-  const double u_ref = nav_ac_u_ref(f, umax);
-  for (int l = 0; l < ac->nlev; l++) ac->lev[l].a.u_ref2 = (nav_real)(u_ref * u_ref);
+  if (f->dc.size == 1) return ac->k->ac_u_ref(L->box, L->u, f->cfg->ac_u_ref, ac->u_floor, ac->u_ref2);
+  const nav_real u_ref2 = nav_ac_u_ref2(umax, f->cfg->ac_u_ref, ac->u_floor);
+  return f->ops->from_host(ac->u_ref2, &u_ref2, sizeof u_ref2);
 }
 
 /* The residual norms (nav_ac.h) from this rank's maxima raw[3] of a level whose largest speed is
@@ -359,6 +395,84 @@ static nav_err nav_ac_norms(nav_flow *f, double *raw, double umax, double *res) 
   res[0] = umax > 0 ? raw[0] / umax : raw[0];
   res[1] = raw[1];
   res[2] = f->scalar.T && f->scalar.t_scale > 0 ? raw[2] / f->scalar.t_scale : 0;
+  return NAV_OK;
+}
+
+/* The pointers that a recorded iteration holds, into key[NAV_AC_KEY]: every level's box, halo and arrays, the
+ * velocity boundaries' planes, u_ref2 (nothing of them changes during a run today; the flow's arrays are
+ * level 0's, nav_ac_level0). */
+static void nav_ac_key(const nav_flow *f, const void **key) {
+  const nav_ac *ac = f->ac;
+  int n = 0;
+  memset(key, 0, NAV_AC_KEY * sizeof *key);
+  for (int l = 0; l < ac->nlev; l++) {
+    const nav_ac_level *L = &ac->lev[l];
+    key[n++] = L->box;
+    key[n++] = L->halo;
+    for (int c = 0; c < 3; c++) {
+      const void *v[5] = {L->u[c], L->u0[c], L->r[c], L->f[c], L->s[c]};
+      for (int i = 0; i < 5; i++) key[n++] = v[i];
+    }
+    const void *q[10] = {L->p, L->p0, L->rc, L->fp, L->sp, L->T, L->T0, L->rT, L->fT, L->sT};
+    for (int i = 0; i < 10; i++) key[n++] = q[i];
+  }
+  n = NAV_AC_MAX_LEVELS * 27;
+  for (int d = 0; d < 3; d++)
+    for (int s = 0; s < 2; s++)
+      for (int c = 0; c < 3; c++) key[n++] = f->vbc.plane[d][s][c];
+  key[n] = ac->u_ref2;
+}
+
+/* A recording failed: say why, and run every iteration kernel by kernel from now on. */
+static void nav_ac_graphs_off(nav_flow *f) {
+  nav_ac *ac = f->ac;
+  fprintf(stderr, "navier: warning: the artificial-compressibility iterations run without CUDA graphs: %s\n",
+          nav_error_message());
+  nav_error_clear();
+  ac->graphs = -1;
+  if (ac->graph) f->ops->graph_free(ac->graph);
+  ac->graph = NULL;
+}
+
+/* One iteration that is not diagnosed, as one CUDA graph: ac_u_ref from the state, then the cycle from level 0
+ * (the u_ref of nav_ac_set_u_ref and the cycle of nav_ac_step, no residuals measured), a fixed launch sequence
+ * that nothing on the host needs to see; recorded at the first such iteration, again when a pointer it holds
+ * changed (nav_ac_key), and then launched as one graph: the thousands of small launches of a W-cycle's coarse
+ * levels, which bound it on a GPU, become one. The same launches in the same order with the same arguments as
+ * the iteration kernel by kernel: the same result bit for bit. The work of its smoothing iterations is counted
+ * at each launch (recorded with the cycle). Not checked for NaN/Inf (that would wait for the device): the
+ * next check of level 0 (nav_ac_max, diagnosed iterations, nav_ac_check) covers it. *ran = 0 when the
+ * recording failed (nothing ran; graphs are then off and the caller runs the iteration). */
+static nav_err nav_ac_graphed(nav_flow *f, int *ran) {
+  nav_ac *ac = f->ac;
+  const nav_kernel_ops *ops = f->ops;
+  const void *key[NAV_AC_KEY];
+  *ran = 0;
+  nav_ac_key(f, key);
+  if (ac->graph && memcmp(key, ac->graph_key, sizeof key)) {
+    ops->graph_free(ac->graph);
+    ac->graph = NULL;
+  }
+  if (!ac->graph) {
+    if (ops->graph_begin() != NAV_OK) {
+      nav_ac_graphs_off(f);
+      return NAV_OK;
+    }
+    const double work = ac->work;
+    nav_err e = ac->k->ac_u_ref(ac->lev[0].box, ac->lev[0].u, f->cfg->ac_u_ref, ac->u_floor, ac->u_ref2);
+    if (e == NAV_OK) e = nav_ac_cycle(f, 0, ac->cycle, NULL);
+    ac->graph_work = ac->work - work; /* recorded, not run */
+    ac->work = work;
+    const nav_err ee = ops->graph_end(e == NAV_OK ? &ac->graph : NULL);
+    if (e != NAV_OK || ee != NAV_OK) {
+      nav_ac_graphs_off(f);
+      return NAV_OK;
+    }
+    memcpy(ac->graph_key, key, sizeof key);
+  }
+  NAV_CALL(ops->graph_launch(ac->graph));
+  ac->work += ac->graph_work;
+  *ran = 1;
   return NAV_OK;
 }
 
@@ -380,8 +494,8 @@ static nav_err nav_ac_nested(nav_flow *f) {
     if (f->scalar.T) NAV_CALL(ops->set(L->box, L->fT, 0));
     for (int it = 0; it < NAV_AC_NESTED_MAX; it++) {
       double umax, raw[3] = {0, 0, 0}, res[3];
-      NAV_CALL(nav_ac_max(f, L->box, L->u, f->dim, &umax));
-      nav_ac_set_u_ref(f, umax);
+      NAV_CALL(nav_ac_max(f, L, &umax));
+      NAV_CALL(nav_ac_set_u_ref(f, L, umax));
       NAV_CALL(nav_ac_cycle(f, l, ac->cycle, raw));
       ac->nested_cycles[l]++;
       NAV_CALL(nav_ac_norms(f, raw, umax, res));
@@ -399,10 +513,19 @@ static nav_err nav_ac_nested(nav_flow *f) {
 
 nav_err nav_ac_step(nav_flow *f, int diagnose) {
   nav_ac *ac = f->ac;
+  nav_ac_level0(f, ac);
   if (f->step == 0 && f->cfg->ac_nested_tol > 0 && ac->nlev > 1) NAV_CALL(nav_ac_nested(f));
+  int ran = 0;
+  if (!diagnose && ac->graphs > 0) NAV_CALL(nav_ac_graphed(f, &ran));
+  if (ran) {
+    f->step++;
+    if (!ac->unchecked) ac->unchecked = f->step;
+    f->change = -1;
+    return NAV_OK;
+  }
   double umax;
-  NAV_CALL(nav_ac_max(f, &f->box, f->u, f->dim, &umax)); /* of the state: a restart continues bit for bit */
-  nav_ac_set_u_ref(f, umax);
+  NAV_CALL(nav_ac_max(f, &ac->lev[0], &umax)); /* of the state: a restart continues bit for bit */
+  NAV_CALL(nav_ac_set_u_ref(f, &ac->lev[0], umax));
   double raw[3] = {0, 0, 0};
   NAV_CALL(nav_ac_cycle(f, 0, ac->cycle, diagnose ? raw : NULL));
   f->step++;
@@ -411,11 +534,11 @@ nav_err nav_ac_step(nav_flow *f, int diagnose) {
     NAV_CALL(nav_ac_norms(f, raw, umax, f->res));
     f->max_div = raw[1];
     double x;
-    NAV_CALL(nav_ac_max(f, &f->box, f->u, f->dim, &x)); /* NaN/Inf after the update */
+    NAV_CALL(nav_ac_max(f, &ac->lev[0], &x)); /* NaN/Inf after the update */
     f->change = fmax(f->res[0], fmax(f->res[1], f->res[2]));
     /* the rate lambda of nav_point_ac.h at the largest speed and the smallest widths (no dissipation
      * on the finest level) */
-    const double u_ref = nav_ac_u_ref(f, umax);
+    const double u_ref = nav_ac_u_ref(umax, f->cfg->ac_u_ref, ac->u_floor);
     const double beta2 = f->cfg->ac_beta * f->cfg->ac_beta * fmax(umax * umax, u_ref * u_ref);
     ac->rate_max = 0;
     for (int d = 0; d < f->dim; d++)
@@ -424,6 +547,11 @@ nav_err nav_ac_step(nav_flow *f, int diagnose) {
     NAV_CALL(nav_models_diagnose_pseudo(&f->models, nav_flow_view_sync(f))); /* the temperature's monitors */
   }
   return NAV_OK;
+}
+
+nav_err nav_ac_check(nav_flow *f) {
+  double umax;
+  return f->ac && f->ac->unchecked ? nav_ac_max(f, &f->ac->lev[0], &umax) : NAV_OK;
 }
 
 double nav_ac_rate_max(const nav_flow *f) {
@@ -439,7 +567,7 @@ void nav_ac_describe(const nav_flow *f, char *buf, size_t n) {
   const nav_box *cb = ac->lev[ac->nlev - 1].box;
   snprintf(buf, n, "artificial compressibility: %d-stage pseudo-time scheme, ac_cfl %g, ac_beta %g, multigrid in "
            "pseudo-time on %d level(s) (%s-cycles, coarse-level dissipation %g, nested start to %g), coarsest block "
-           "%dx%d%s%.0d", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->cycle == 'w' ? "W" : ac->cycle == 'f' ? "F" : "V",
+           "%dx%d%s%.0d%s", f->cfg->ac_stages, f->cfg->ac_cfl, f->cfg->ac_beta, ac->nlev, ac->cycle == 'w' ? "W" : ac->cycle == 'f' ? "F" : "V",
            f->cfg->ac_dissipation, f->cfg->ac_nested_tol, cb->n[0], cb->n[1], f->dim == 3 ? "x" : "",
-           f->dim == 3 ? cb->n[2] : 0);
+           f->dim == 3 ? cb->n[2] : 0, ac->graphs > 0 ? ", CUDA graphs between monitor steps" : "");
 }

@@ -37,8 +37,15 @@ nav_err nav_ac_create(struct nav_flow *f);
 void nav_ac_destroy(struct nav_flow *f);
 /* One pseudo-time iteration; diagnose: also measure f->res[] (R_m, R_c, R_T), f->change = their
  * largest and f->max_div. f->step counts the iterations, f->t stays. Fails with NAV_ERR_BLOWUP
- * on NaN/Inf. Collective. */
+ * on NaN/Inf. On one rank of a backend with graphs (CUDA), an iteration that is not diagnosed runs as
+ * one recorded CUDA graph (nav_ac.c) and is not checked for NaN/Inf by itself (that would wait for the
+ * device): the next diagnosed iteration or nav_ac_check detects it, and its message names the
+ * iteration it was detected after. Collective. */
 nav_err nav_ac_step(struct nav_flow *f, int diagnose);
+/* Check the state for NaN/Inf if iterations ran as graphs since the last check (NAV_ERR_BLOWUP, see
+ * nav_ac_step); nothing otherwise or without artificial compressibility. Before the state is used
+ * between iterations (snapshots, checkpoints, the end of a run): nav_flow_check calls it. Collective. */
+nav_err nav_ac_check(struct nav_flow *f);
 /* The largest local rate lambda = cfl / dtau (backend/common/nav_point_ac.h) of the finest level at
  * the last diagnosed iteration, taken at the largest speed max|u| and the smallest cell width of
  * each direction (an upper bound of the rates of the cells): the scale of the round-off of the
@@ -50,7 +57,7 @@ double nav_ac_rate_max(const struct nav_flow *f);
  * compressibility. Not collective. */
 double nav_ac_work(const struct nav_flow *f);
 /* One line for the log: the levels of the pseudo-time multigrid and the coarsest grid (this
- * rank's block), the stages, ac_cfl and ac_beta. */
+ * rank's block), the stages, ac_cfl and ac_beta, and whether iterations run as CUDA graphs. */
 void nav_ac_describe(const struct nav_flow *f, char *buf, size_t n);
 
 #endif

@@ -170,6 +170,7 @@ static nav_err nav_flow_deferred(nav_flow *f) {
 
 nav_err nav_flow_check(nav_flow *f) {
   NAV_CALL(f->ops->sync());
+  NAV_CALL(nav_ac_check(f)); /* the iterations of artificial compressibility run as graphs */
   return nav_flow_deferred(f);
 }
 

@@ -103,8 +103,9 @@ nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl);
  * reports it (the run loop calls nav_flow_check before a snapshot or checkpoint; a checkpoint also
  * refuses a NaN state by itself, nav_checkpoint.h). Collective. */
 nav_err nav_flow_step(nav_flow *f, double dt, int diagnose);
-/* Wait for the backend and complete a deferred blow-up check (see nav_flow_step): before using the
- * state between steps other than through nav_flow_dt (snapshots, checkpoints). Collective. */
+/* Wait for the backend and complete a deferred blow-up check (see nav_flow_step; artificial
+ * compressibility: nav_ac_check): before using the state between steps other than through nav_flow_dt
+ * (snapshots, checkpoints). Collective. */
 nav_err nav_flow_check(nav_flow *f);
 /* Mean kinetic energy (1/V) sum 1/2 |u|^2 dV. */
 nav_err nav_flow_kinetic_energy(nav_flow *f, double *ke);

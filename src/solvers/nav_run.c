@@ -361,7 +361,7 @@ nav_err nav_run(const nav_config *c, const nav_kernel_ops *ops, nav_run_options 
     if (rank == 0) nav_output_abandon(dir);
     NAV_CALL(ec);
   }
-  char desc[256];
+  char desc[512];
   nav_psolver_describe(f.poisson, desc, sizeof desc);
   if (rank == 0)
     printf("navier: case %s, %dD %dx%d%s%.0d cells, backend %s, %d rank(s)\npressure: %s, tolerance %.1e\noutput: %s "

@@ -842,12 +842,37 @@ static void test_ac(pair_box *pb) {
     r[c] = field_new(pb, 0);
     uc[c] = u[c].c, ug[c] = u[c].g, u0c[c] = u0[c].c, u0g[c] = u0[c].g, rc[c] = r[c].c, rg[c] = r[c].g;
   }
-  nav_ac_params a = {.alpha = (nav_real)0.5, .cfl = (nav_real)1.5, .beta2 = (nav_real)1.3, .u_ref2 = (nav_real)0.04,
+  /* ac_u_ref: u_ref^2 from the largest |u_c| at the interior points (random ghosts around them), the speed of the
+   * state above the floor, below it, and a fixed u_ref; both backends give the host's value from max_abs_diff bit
+   * for bit (a max is exact) */
+  field ur = array_new(1);
+  double umax = 0;
+  for (int c = 0; c < dim; c++) {
+    double m;
+    OK(cpu->max_abs_diff(&pb->c, uc[c], NULL, NULL, &m, NULL));
+    umax = fmax(umax, m);
+  }
+  const double refs[3][2] = {{0, 0.1}, {0, 5}, {0.3, 5}}; /* ac_u_ref, floor */
+  for (int i = 0; i < 3; i++) {
+    const nav_real want = nav_ac_u_ref2(umax, refs[i][0], refs[i][1]);
+    nav_real got_g;
+    OK(nav_ac_kernels_of(cpu)->ac_u_ref(&pb->c, uc, refs[i][0], refs[i][1], ur.c));
+    OK(nav_ac_kernels_of(gpu)->ac_u_ref(&pb->g, ug, refs[i][0], refs[i][1], ur.g));
+    OK(gpu->to_host(&got_g, ur.g, sizeof got_g));
+    snprintf(name, sizeof name, "ac_u_ref %d", i);
+    report(name, pb->label, ur.c[0] == want && got_g == want ? 0 : NAN);
+  }
+  const nav_real u_ref2 = (nav_real)0.04;
+  OK(cpu->from_host(ur.c, &u_ref2, sizeof u_ref2));
+  OK(gpu->from_host(ur.g, &u_ref2, sizeof u_ref2));
+  nav_ac_params a = {.alpha = (nav_real)0.5, .cfl = (nav_real)1.5, .beta2 = (nav_real)1.3, .u_ref2 = ur.c,
                      .nu = (nav_real)0.01, .diss = (nav_real)0.7, .skip_low = {1, 0, 1}};
+  nav_ac_params ag = a; /* u_ref2 in the device's memory */
+  ag.u_ref2 = ur.g;
   double mc[2], mg[2];
   for (int pass = 0; pass < 2; pass++) { /* with and without the temperature and the forcing */
     OK(nav_ac_kernels_of(cpu)->ac_cells(&pb->c, uc, u0c, q.c, q0.c, pass ? fp.c : NULL, pass ? T.c : NULL, T0.c, rT.c, &a, mc));
-    OK(nav_ac_kernels_of(gpu)->ac_cells(&pb->g, ug, u0g, q.g, q0.g, pass ? fp.g : NULL, pass ? T.g : NULL, T0.g, rT.g, &a, mg));
+    OK(nav_ac_kernels_of(gpu)->ac_cells(&pb->g, ug, u0g, q.g, q0.g, pass ? fp.g : NULL, pass ? T.g : NULL, T0.g, rT.g, &ag, mg));
     snprintf(name, sizeof name, "ac_cells p%s", pass ? " T f" : "");
     check_field(name, pb, &q);
     check_scalar("ac_cells max div", pb, mc[0], mg[0]);
@@ -857,7 +882,7 @@ static void test_ac(pair_box *pb) {
     }
   }
   OK(nav_ac_kernels_of(cpu)->ac_momentum(&pb->c, uc, u0c, rc, q.c, &a, mc));
-  OK(nav_ac_kernels_of(gpu)->ac_momentum(&pb->g, ug, u0g, rg, q.g, &a, mg));
+  OK(nav_ac_kernels_of(gpu)->ac_momentum(&pb->g, ug, u0g, rg, q.g, &ag, mg));
   for (int c = 0; c < dim; c++) {
     snprintf(name, sizeof name, "ac_momentum c%d", c);
     check_field(name, pb, &u[c]);
@@ -875,8 +900,8 @@ static void test_ac(pair_box *pb) {
     field_free(&u0[c]);
     field_free(&r[c]);
   }
-  field *fs[6] = {&q, &q0, &fp, &T, &T0, &rT};
-  for (int i = 0; i < 6; i++) field_free(fs[i]);
+  field *fs[7] = {&q, &q0, &fp, &T, &T0, &rT, &ur};
+  for (int i = 0; i < 7; i++) field_free(fs[i]);
 }
 
 /* The immersed-boundary forcing: tags of three bodies with random solid fractions on about half of the

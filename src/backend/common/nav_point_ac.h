@@ -29,7 +29,8 @@ struct nav_ac_params {
   nav_real alpha;   /* stage coefficient */
   nav_real cfl;     /* pseudo-time CFL number */
   nav_real beta2;   /* ac_beta^2 */
-  nav_real u_ref2;  /* reference speed squared (the floor of the local speed in beta) */
+  const nav_real *u_ref2; /* backend memory (host memory on cpu): the reference speed squared, the floor of the
+                            local speed in beta; one value shared by every level, set by ac_u_ref or copied */
   nav_real nu;      /* max(nu, kappa) */
   nav_real diss;    /* coefficient k of the coarse levels' dissipation (0 on the finest level) */
   int skip_low[3];  /* 1: the block's face 0 in direction d is a physical boundary face (not updated) */
@@ -43,7 +44,21 @@ NAV_HD static inline nav_real nav_ac_beta2(const nav_box *b, const nav_real *con
     const nav_real uc = (nav_real)0.5 * (u[d][p] + u[d][p + b->st[d]]);
     q2 += uc * uc;
   }
-  return a->beta2 * (q2 > a->u_ref2 ? q2 : a->u_ref2);
+  const nav_real u_ref2 = *a->u_ref2;
+  return a->beta2 * (q2 > u_ref2 ? q2 : u_ref2);
+}
+
+/* The reference speed u_ref (nav_ac.h) from the largest speed umax of the current state: u_fixed ([run]
+ * ac_u_ref) when positive, else the larger of u_floor (the case's speeds) and umax. In double, on the host and
+ * in the backends' ac_u_ref alike. */
+NAV_HD static inline double nav_ac_u_ref(double umax, double u_fixed, double u_floor) {
+  return u_fixed > 0 ? u_fixed : fmax(u_floor, umax);
+}
+
+/* u_ref^2 as the kernels read it (nav_ac_params.u_ref2). */
+NAV_HD static inline nav_real nav_ac_u_ref2(double umax, double u_fixed, double u_floor) {
+  const double u_ref = nav_ac_u_ref(umax, u_fixed, u_floor);
+  return (nav_real)(u_ref * u_ref);
 }
 
 /* The rate lambda of the cell (p, ijk) (see above); 1 / lambda dtau bounds the local step. */

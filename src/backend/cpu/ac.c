@@ -81,6 +81,19 @@ static nav_err nav_ac_prolong_faces_add_cpu(const nav_box *coarse, nav_real *con
   return NAV_OK;
 }
 
+static nav_err nav_ac_u_ref_cpu(const nav_box *box, nav_real *const *u, double u_fixed, double u_floor, nav_real *u_ref2) {
+  double m = 0;
+  for (int c = 0; c < box->dim; c++) {
+    const nav_real *x = u[c];
+    NAV_CPU_LOOP(box, reduction(max : m), {
+      const double ax = fabs((double)x[p]);
+      m = ax > m ? ax : m;
+    });
+  }
+  *u_ref2 = nav_ac_u_ref2(m, u_fixed, u_floor);
+  return NAV_OK;
+}
+
 /* The ac table of this backend (registered in backend/nav_backend.c). */
 const nav_ac_kernels nav_ac_kernels_cpu = {
     .ac_momentum = nav_ac_momentum_cpu,
@@ -88,4 +101,5 @@ const nav_ac_kernels nav_ac_kernels_cpu = {
     .ac_dissipation = nav_ac_dissipation_cpu,
     .ac_restrict_faces = nav_ac_restrict_faces_cpu,
     .ac_prolong_faces_add = nav_ac_prolong_faces_add_cpu,
+    .ac_u_ref = nav_ac_u_ref_cpu,
 };

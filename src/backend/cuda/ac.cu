@@ -1,6 +1,7 @@
 /* CUDA backend: the pseudo-time updates of artificial compressibility. The formulas are in
  * common/nav_point_ac.h. One launch updates every velocity component; the residual maxima are
- * reduced per block and combined by nav_cuda_reduce (deterministic, like the CPU's max). */
+ * reduced per block and combined by nav_cuda_reduce (deterministic, like the CPU's max). The kernels read
+ * u_ref^2 from device memory (nav_ac_params.u_ref2), which ac_u_ref writes on the device. */
 #include "backend/common/nav_point_ac.h"
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_ac_kernels.h"
@@ -14,6 +15,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   int ijk[3];
   nav_idx p;
   double m[1] = {0};
+  const nav_real u_ref2 = *a.u_ref2; /* read once, before the point functions read it through a */
+  a.u_ref2 = &u_ref2;
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const u0c[3] = {u0.c[0], u0.c[1], u0.c[2]};
 #pragma unroll
@@ -47,6 +50,8 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   int ijk[3];
   nav_idx p;
   double m[2] = {0, 0};
+  const nav_real u_ref2 = *a.u_ref2; /* read once, before the point functions read it through a */
+  a.u_ref2 = &u_ref2;
   if (nav_cuda_point(b, ijk, &p)) {
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
     const nav_real *const u0c[3] = {u0.c[0], u0.c[1], u0.c[2]};
@@ -124,6 +129,54 @@ static nav_err nav_ac_prolong_faces_add_cuda(const nav_box *coarse, nav_real *co
   return NAV_OK;
 }
 
+/* ac_u_ref in one launch, without the shared reduction scratch (vector.cu grows it, and a recorded graph holds
+ * its address): the blocks stride over the rows (j, k) of the interior, each block's largest |u_c| goes into
+ * nav_ac_umax_bits by atomicMax (the bits of a non-negative double order as its values; a max is exact in any
+ * order), and the block that counts itself last on nav_ac_umax_done writes u_ref2 and resets both to 0 (fixed
+ * addresses, so a replayed graph finds them ready). */
+#define NAV_AC_U_REF_BLOCKS 1024
+
+__device__ unsigned long long nav_ac_umax_bits;
+__device__ unsigned nav_ac_umax_done;
+
+template <int DIM>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+    nav_ac_u_ref_kernel(nav_box box, nav_cuda_fields u, double u_fixed, double u_floor, nav_real *u_ref2) {
+  const nav_box bl = nav_cuda_box_dim<DIM>(box);
+  const nav_box *const b = &bl;
+  double m[1] = {0};
+  const int rows = b->n[1] * b->n[2];
+  for (int r = (int)blockIdx.x; r < rows; r += (int)gridDim.x) {
+    int ijk[3] = {(int)threadIdx.x, r % b->n[1], r / b->n[1]};
+    for (; ijk[0] < b->n[0]; ijk[0] += (int)blockDim.x) {
+      const nav_idx p = nav_cuda_index(b, ijk);
+#pragma unroll
+      for (int c = 0; c < DIM; c++) m[0] = fmax(m[0], fabs((double)u.c[c][p]));
+    }
+  }
+  nav_cuda_block_combine<1, true>(m);
+  if (nav_cuda_tid() == 0) {
+    atomicMax(&nav_ac_umax_bits, (unsigned long long)__double_as_longlong(m[0]));
+    __threadfence(); /* this block's max is in before it is counted */
+    if (atomicAdd(&nav_ac_umax_done, 1u) == gridDim.x - 1) {
+      const double umax = __longlong_as_double((long long)atomicExch(&nav_ac_umax_bits, 0ull));
+      nav_ac_umax_done = 0;
+      *u_ref2 = nav_ac_u_ref2(umax, u_fixed, u_floor);
+    }
+  }
+}
+
+static nav_err nav_ac_u_ref_cuda(const nav_box *b, nav_real *const *u, double u_fixed, double u_floor, nav_real *u_ref2) {
+  const int rows = b->n[1] * b->n[2];
+  const dim3 grid((unsigned)(rows < NAV_AC_U_REF_BLOCKS ? rows : NAV_AC_U_REF_BLOCKS)), block(NAV_CUDA_THREADS);
+  if (b->dim == 2)
+    nav_ac_u_ref_kernel<2><<<grid, block, 0, nav_cuda_stream>>>(*b, nav_cuda_pack(b, u), u_fixed, u_floor, u_ref2);
+  else
+    nav_ac_u_ref_kernel<3><<<grid, block, 0, nav_cuda_stream>>>(*b, nav_cuda_pack(b, u), u_fixed, u_floor, u_ref2);
+  NAV_CUDA_LAUNCHED("nav_ac_u_ref_kernel");
+  return NAV_OK;
+}
+
 /* The ac table of this backend (registered in backend/nav_backend.c). */
 extern "C" const nav_ac_kernels nav_ac_kernels_cuda = {
     .ac_momentum = nav_ac_momentum_cuda,
@@ -131,4 +184,5 @@ extern "C" const nav_ac_kernels nav_ac_kernels_cuda = {
     .ac_dissipation = nav_ac_dissipation_cuda,
     .ac_restrict_faces = nav_ac_restrict_faces_cuda,
     .ac_prolong_faces_add = nav_ac_prolong_faces_add_cuda,
+    .ac_u_ref = nav_ac_u_ref_cuda,
 };
