@@ -174,18 +174,21 @@ nav_err nav_flow_check(nav_flow *f) {
   return nav_flow_deferred(f);
 }
 
-/* The predictor in one pass (ops->momentum_advance) where nothing is added to N(u^n) between
- * momentum_rhs and advance and no one keeps the flow's array pointers across steps (the pass
- * rotates u, rhs and rhs_old): constant viscosity with explicit diffusion (no f->diff: nu_t, or
- * implicit), no temperature (buoyancy), no model that adds to N(u) (nav_models_rhs_on), no inflow or
- * outflow faces (nav_open_advance reads u^n in between), not artificial compressibility (nav_ac.c
- * keeps the pointers). The one place that states the condition. */
+/* The predictor in one pass where nothing is added to N(u^n) between its parts and the update and no one
+ * keeps the flow's array pointers across steps (the pass rotates u, rhs and rhs_old): explicit diffusion
+ * (not implicit), no temperature (buoyancy), no model that adds to N(u) (nav_models_rhs_on), no inflow or
+ * outflow faces (nav_open_advance reads u^n in between), not artificial compressibility (nav_ac.c keeps the
+ * pointers). NAV_FUSED_CONSTANT: a constant viscosity (no f->diff), ops->momentum_advance; NAV_FUSED_EDDY:
+ * nu + nu_t in stress form (f->diff: a prescribed nu_t or an LES closure), the viscous table's advance_stress
+ * (f->diff's arrays, nu_t and the face viscosities, are its own; the models see the pointers through the
+ * view, synced at each hook). The one place that states the condition. */
+enum { NAV_FUSED_NONE, NAV_FUSED_CONSTANT, NAV_FUSED_EDDY };
 static int nav_flow_fused(const nav_flow *f) {
-  if (f->diff || f->ac || nav_models_rhs_on(&f->models)) return 0;
+  if ((f->diff && f->diff->implicit) || f->ac || nav_models_rhs_on(&f->models)) return NAV_FUSED_NONE;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++)
-      if (f->cfg->bc[d][s] == NAV_BC_INFLOW || f->cfg->bc[d][s] == NAV_BC_OUTFLOW) return 0;
-  return 1;
+      if (f->cfg->bc[d][s] == NAV_BC_INFLOW || f->cfg->bc[d][s] == NAV_BC_OUTFLOW) return NAV_FUSED_NONE;
+  return f->diff ? NAV_FUSED_EDDY : NAV_FUSED_CONSTANT;
 }
 
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
@@ -248,10 +251,14 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
     }
     goto project;
   }
-  if (nav_flow_fused(f)) {
+  const int fused = nav_flow_fused(f);
+  if (fused != NAV_FUSED_NONE) {
     /* N(u^n) into rhs, u* over rhs_old; then u <- that storage, rhs_old <- N(u^n) (the previous
      * step's at the next step), rhs <- the storage of u^n (free) */
-    NAV_CALL(ops->momentum_advance(b, f->u, (nav_real)f->cfg->nu, ca, cb, f->rhs, f->rhs_old));
+    if (fused == NAV_FUSED_EDDY) /* N(u^n) with nu + nu_t in stress form, as nav_diffusion_explicit adds it */
+      NAV_CALL(f->diff->k->advance_stress(b, f->u, f->diff->kf, ca, cb, f->rhs, f->rhs_old));
+    else
+      NAV_CALL(ops->momentum_advance(b, f->u, (nav_real)f->cfg->nu, ca, cb, f->rhs, f->rhs_old));
     for (int c = 0; c < f->dim; c++) {
       nav_real *un = f->u[c];
       f->u[c] = f->rhs_old[c];

@@ -18,6 +18,7 @@
 #include "backend/common/nav_point_ac.h"
 #include "backend/common/nav_point_ibm.h"
 #include "backend/common/nav_point_poisson.h"
+#include "backend/common/nav_point_viscous.h"
 #include "backend/nav_ac_kernels.h"
 #include "backend/nav_heat_kernels.h"
 #include "backend/nav_ibm_kernels.h"
@@ -271,6 +272,80 @@ static void test_momentum_advance(pair_box *pb) {
     }
   }
   unsetenv("NAV_MOMENTUM_TILED");
+}
+
+/* 1 when x and y hold the same bits at every interior point of b (host arrays). */
+static int same_interior(const nav_box *b, const nav_real *x, const nav_real *y) {
+  for (int k = 0; k < b->n[2]; k++)
+    for (int j = 0; j < b->n[1]; j++)
+      for (int i = 0; i < b->n[0]; i++) {
+        const nav_idx p = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
+        if (memcmp(&x[p], &y[p], sizeof *x)) return 0;
+      }
+  return 1;
+}
+
+/* The explicit predictor with an eddy viscosity in one pass (advance_stress), on u and the face viscosities kf,
+ * forward Euler and AB2: N and u* against the CPU's, and on each backend bit for bit the unfused path it replaces
+ * (momentum_rhs with nu = 0, stress of both parts with scale 1, advance) at the interior faces. */
+static void test_advance_stress(pair_box *pb, field *u, field *kf) {
+  const nav_box *bc = &pb->c, *bg = &pb->g;
+  const nav_viscous_kernels *vc = nav_viscous_kernels_of(cpu), *vg = nav_viscous_kernels_of(gpu);
+  const size_t bytes = (size_t)bc->ntot * sizeof(nav_real);
+  const int both = NAV_STRESS_DIAG | NAV_STRESS_CROSS;
+  char name[64];
+  nav_real *h[2] = {malloc(bytes), malloc(bytes)};
+  for (int pass = 0; pass < 2; pass++) {
+    const nav_real a = (nav_real)0.013, cc = pass ? (nav_real)-0.004 : 0;
+    /* fused: N into n, u* over o (a copy of the history ro); unfused: N into r, u* over x (a copy of u) */
+    field n[3], o[3], r[3], ro[3], x[3];
+    nav_real *uc[3] = {0}, *ug[3] = {0}, *kc[3] = {0}, *kg[3] = {0}, *nc[3] = {0}, *ng[3] = {0}, *oc[3] = {0},
+             *og[3] = {0}, *rc[3] = {0}, *rg[3] = {0}, *roc[3] = {0}, *rog[3] = {0}, *xc[3] = {0}, *xg[3] = {0};
+    for (int c = 0; c < pb->dim; c++) {
+      n[c] = field_new(pb, 0);
+      o[c] = field_new(pb, 0);
+      r[c] = field_new(pb, 0);
+      ro[c] = field_new(pb, 0);
+      x[c] = field_new(pb, 0);
+      OK(cpu->copy(o[c].c, ro[c].c, bytes));
+      OK(gpu->copy(o[c].g, ro[c].g, bytes));
+      OK(cpu->copy(x[c].c, u[c].c, bytes));
+      OK(gpu->copy(x[c].g, u[c].g, bytes));
+      uc[c] = u[c].c, ug[c] = u[c].g, kc[c] = kf[c].c, kg[c] = kf[c].g, nc[c] = n[c].c, ng[c] = n[c].g;
+      oc[c] = o[c].c, og[c] = o[c].g, rc[c] = r[c].c, rg[c] = r[c].g, roc[c] = ro[c].c, rog[c] = ro[c].g;
+      xc[c] = x[c].c, xg[c] = x[c].g;
+    }
+    OK(vc->advance_stress(bc, uc, kc, a, cc, nc, oc));
+    OK(vg->advance_stress(bg, ug, kg, a, cc, ng, og));
+    OK(cpu->momentum_rhs(bc, uc, 0, rc));
+    OK(gpu->momentum_rhs(bg, ug, 0, rg));
+    OK(vc->stress(bc, uc, kc, both, 1, rc));
+    OK(vg->stress(bg, ug, kg, both, 1, rg));
+    OK(cpu->advance(bc, xc, rc, roc, a, cc));
+    OK(gpu->advance(bg, xg, rg, rog, a, cc));
+    for (int c = 0; c < pb->dim; c++) {
+      const char *step = pass ? "ab2" : "euler";
+      snprintf(name, sizeof name, "adv_stress N %s c%d", step, c);
+      check_field(name, pb, &n[c]);
+      snprintf(name, sizeof name, "adv_stress u* %s c%d", step, c);
+      check_field(name, pb, &o[c]);
+      const int same_c = same_interior(bc, n[c].c, r[c].c) && same_interior(bc, o[c].c, x[c].c);
+      snprintf(name, sizeof name, "adv_stress=cpu %s c%d", step, c);
+      report(name, pb->label, same_c ? 0 : 1);
+      OK(gpu->to_host(h[0], n[c].g, bytes));
+      OK(gpu->to_host(h[1], r[c].g, bytes));
+      int same_g = same_interior(bc, h[0], h[1]);
+      OK(gpu->to_host(h[0], o[c].g, bytes));
+      OK(gpu->to_host(h[1], x[c].g, bytes));
+      same_g = same_g && same_interior(bc, h[0], h[1]);
+      snprintf(name, sizeof name, "adv_stress=gpu %s c%d", step, c);
+      report(name, pb->label, same_g ? 0 : 1);
+      field *all[5] = {&n[c], &o[c], &r[c], &ro[c], &x[c]};
+      for (int q = 0; q < 5; q++) field_free(all[q]);
+    }
+  }
+  free(h[0]);
+  free(h[1]);
 }
 
 static void test_box(pair_box *pb) {
@@ -719,6 +794,7 @@ static void test_box(pair_box *pb) {
           check_field(name, pb, &r[c]);
         }
       }
+    test_advance_stress(pb, u, kf);
     for (int c = 0; c < dim; c++) {
       field_free(&u[c]);
       field_free(&r[c]);

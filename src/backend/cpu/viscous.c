@@ -1,4 +1,6 @@
-/* CPU backend: viscosity at the faces and the stress-form viscous term (common/nav_point_viscous.h). */
+/* CPU backend: viscosity at the faces, the stress-form viscous term (common/nav_point_viscous.h) and the
+ * explicit predictor with it in one pass (advance_stress; advection and the update of common/nav_point_flow.h). */
+#include "backend/common/nav_point_flow.h"
 #include "backend/common/nav_point_viscous.h"
 #include "backend/cpu/cpu_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -19,8 +21,29 @@ static nav_err nav_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *
   return NAV_OK;
 }
 
+/* Per point the operations of momentum_rhs (nu = 0), stress (both parts, scale 1) and advance, in that order
+ * (nav_viscous_kernels.h); one component after the other, as those kernels. */
+static nav_err nav_advance_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *const *kf, nav_real a,
+                                      nav_real c, nav_real *const *rhs, nav_real *const *rhs_old) {
+  const nav_real *const *uc = (const nav_real *const *)u;
+  const nav_real nu = 0, scale = 1; /* the unfused path's: no constant-viscosity Laplacian, V added once */
+  const int old = c != 0;
+  for (int d = 0; d < box->dim; d++) {
+    nav_real *out = rhs[d], *ro = rhs_old[d];
+    const nav_real *x = u[d], *kc = kf[d];
+    NAV_CPU_LOOP(box, , {
+      nav_real n = nav_momentum_rhs(b, d, uc, nu, p, ijk);
+      n += scale * nav_stress(b, d, uc, kc, NAV_STRESS_DIAG | NAV_STRESS_CROSS, p, ijk);
+      out[p] = n;
+      ro[p] = nav_ab2(x[p], a, n, c, old ? ro[p] : 0, old);
+    });
+  }
+  return NAV_OK;
+}
+
 /* The viscous table of this backend (registered in backend/nav_backend.c). */
 const nav_viscous_kernels nav_viscous_kernels_cpu = {
     .face_viscosity = nav_face_viscosity_cpu,
     .stress = nav_stress_cpu,
+    .advance_stress = nav_advance_stress_cpu,
 };

@@ -26,6 +26,7 @@
 #include <cuda_runtime.h>
 
 #include "backend/common/nav_metric.h"
+#include "backend/common/nav_point_flow.h"
 #include "backend/nav_fft_kernels.h"
 #include "backend/nav_kernels.h"
 #include "backend/nav_mg_kernels.h"
@@ -169,6 +170,45 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
       KERNEL<3, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);                \
     NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
   } while (0)
+
+/* The same for KERNEL<DIM, OLD, PLAIN> on the flow's grid, OLD = (COND): the predictor's kernels, whose AB2
+ * history is read only after the first step (c != 0). */
+#define NAV_CUDA_LAUNCH_UNI_OLD(BOX, COND, KERNEL, ...)                                              \
+  do {                                                                                               \
+    const bool plain_ = nav_box_plain(BOX), old_ = (COND);                                           \
+    const dim3 grid_ = nav_cuda_grid(BOX), block_ = nav_cuda_block();                                \
+    if ((BOX)->dim == 2)                                                                             \
+      NAV_CUDA_LAUNCH_OLD_PLAIN_(2, KERNEL, __VA_ARGS__);                                            \
+    else                                                                                             \
+      NAV_CUDA_LAUNCH_OLD_PLAIN_(3, KERNEL, __VA_ARGS__);                                            \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+#define NAV_CUDA_LAUNCH_OLD_PLAIN_(D, KERNEL, ...)                                                   \
+  do {                                                                                               \
+    if (old_ && plain_) KERNEL<D, true, true><<<grid_, block_, 0, nav_cuda_stream>>>(__VA_ARGS__);   \
+    else if (old_) KERNEL<D, true, false><<<grid_, block_, 0, nav_cuda_stream>>>(__VA_ARGS__);       \
+    else if (plain_) KERNEL<D, false, true><<<grid_, block_, 0, nav_cuda_stream>>>(__VA_ARGS__);     \
+    else KERNEL<D, false, false><<<grid_, block_, 0, nav_cuda_stream>>>(__VA_ARGS__);                \
+  } while (0)
+
+#ifdef __CUDACC__
+/* The end of the fused predictor's kernels (momentum_advance, nav_kernels.h; advance_stress,
+ * nav_viscous_kernels.h) at the point p, with N of every component in n: u* = nav_ab2(u, a, N, c, rhs_old,
+ * OLD) of every component, rhs_old read before any store, then rhs = N and rhs_old = u*. */
+template <int DIM, bool OLD>
+__device__ __forceinline__ void nav_cuda_predictor_store(const nav_real *const *u, const nav_real *n, nav_real a,
+                                                         nav_real c, nav_cuda_fields rhs, nav_cuda_fields rhs_old,
+                                                         nav_idx p) {
+  nav_real us[3];
+#pragma unroll
+  for (int d = 0; d < DIM; d++) us[d] = nav_ab2(u[d][p], a, n[d], c, OLD ? rhs_old.c[d][p] : 0, OLD);
+#pragma unroll
+  for (int d = 0; d < DIM; d++) {
+    rhs.c[d][p] = n[d];
+    rhs_old.c[d][p] = us[d];
+  }
+}
+#endif
 
 /* Launch KERNEL<DIM, T, PLAIN> (T: the field type as in NAV_CUDA_LAUNCH_FIELD, visible as nav_cuda_t; PLAIN: the
  * boolean expression PLAIN_IF, e.g. nav_box_plain(b)) on GRID, then check it. */

@@ -47,16 +47,10 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_MOMENTUM_MIN_BLOCKS)
                                 nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nav_real n[3], us[3]; /* every load before any store (as momentum_rhs) */
+  nav_real n[3]; /* every load before any store (as momentum_rhs) */
 #pragma unroll
   for (int d = 0; d < DIM; d++) n[d] = nav_momentum_rhs(b, d, uc, nu, p, ijk);
-#pragma unroll
-  for (int d = 0; d < DIM; d++) us[d] = nav_ab2(uc[d][p], a, n[d], c, OLD ? rhs_old.c[d][p] : 0, OLD);
-#pragma unroll
-  for (int d = 0; d < DIM; d++) {
-    rhs.c[d][p] = n[d];
-    rhs_old.c[d][p] = us[d];
-  }
+  nav_cuda_predictor_store<DIM, OLD>(uc, n, a, c, rhs, rhs_old, p);
 }
 
 /* ---- momentum_advance on a plain 3D block through shared memory (the default in FP32) ---------------------------
@@ -194,19 +188,7 @@ nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
   if (b->dim == 3 && nav_box_plain(b) && nav_profile_switch("NAV_MOMENTUM_TILED", sizeof(nav_real) == sizeof(float)))
     return nav_momentum_advance_tiled(b, fu, nu, a, c, fr, fo);
-  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
-#define NAV_ADVANCE_LAUNCH(D, OLD, P)                                                                 \
-  nav_momentum_advance_kernel<D, OLD, P><<<grid, block, 0, nav_cuda_stream>>>(*b, fu, nu, a, c, fr, fo)
-  const bool plain = nav_box_plain(b);
-  if (b->dim == 2) {
-    if (c != 0) plain ? NAV_ADVANCE_LAUNCH(2, true, true) : NAV_ADVANCE_LAUNCH(2, true, false);
-    else plain ? NAV_ADVANCE_LAUNCH(2, false, true) : NAV_ADVANCE_LAUNCH(2, false, false);
-  } else {
-    if (c != 0) plain ? NAV_ADVANCE_LAUNCH(3, true, true) : NAV_ADVANCE_LAUNCH(3, true, false);
-    else plain ? NAV_ADVANCE_LAUNCH(3, false, true) : NAV_ADVANCE_LAUNCH(3, false, false);
-  }
-#undef NAV_ADVANCE_LAUNCH
-  NAV_CUDA_LAUNCHED("nav_momentum_advance_kernel");
+  NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_momentum_advance_kernel, *b, fu, nu, a, c, fr, fo);
   return NAV_OK;
 }
 

@@ -1,5 +1,7 @@
-/* CUDA backend: viscosity at the faces and the stress-form viscous term (common/nav_point_viscous.h).
- * One launch per component. */
+/* CUDA backend: viscosity at the faces and the stress-form viscous term (common/nav_point_viscous.h), one
+ * launch per component; the explicit predictor with that term in one pass (advance_stress: advection and the
+ * update of common/nav_point_flow.h), one launch for every component. */
+#include "backend/common/nav_point_flow.h"
 #include "backend/common/nav_point_viscous.h"
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_viscous_kernels.h"
@@ -33,8 +35,42 @@ static nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *c
   return NAV_OK;
 }
 
+/* advance_stress keeps every component's N in registers before any store, as momentum_advance (flow.cu), with
+ * the stress's loads of kf and of the other components on top: blocks per SM of its launch bounds. */
+#ifndef NAV_ADVANCE_STRESS_MIN_BLOCKS
+#define NAV_ADVANCE_STRESS_MIN_BLOCKS 2
+#endif
+
+/* N = momentum_rhs (nu) + scale * stress (both parts) of every component, then u* over rhs_old (read first):
+ * the operations of those kernels and advance in their order, nu and scale kernel parameters as theirs are
+ * (nu = 0, scale = 1), so the bits are theirs; every load before any store (momentum_advance's reason). */
+template <int DIM, bool OLD, bool PLAIN>
+__global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_ADVANCE_STRESS_MIN_BLOCKS)
+    nav_advance_stress_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, nav_real nu, nav_real scale,
+                              nav_real a, nav_real c, nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
+  NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
+  const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
+  nav_real n[3];
+#pragma unroll
+  for (int d = 0; d < DIM; d++) {
+    n[d] = nav_momentum_rhs(b, d, uc, nu, p, ijk);
+    n[d] += scale * nav_stress(b, d, uc, kf.c[d], NAV_STRESS_DIAG | NAV_STRESS_CROSS, p, ijk);
+  }
+  nav_cuda_predictor_store<DIM, OLD>(uc, n, a, c, rhs, rhs_old, p);
+}
+
+static nav_err nav_advance_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, nav_real a,
+                                       nav_real c, nav_real *const *rhs, nav_real *const *rhs_old) {
+  const nav_cuda_fields fu = nav_cuda_pack(b, u), fk = nav_cuda_pack(b, kf), fr = nav_cuda_pack(b, rhs),
+                        fo = nav_cuda_pack(b, rhs_old);
+  const nav_real nu = 0, scale = 1;
+  NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_advance_stress_kernel, *b, fu, fk, nu, scale, a, c, fr, fo);
+  return NAV_OK;
+}
+
 /* The viscous table of this backend (registered in backend/nav_backend.c). */
 extern "C" const nav_viscous_kernels nav_viscous_kernels_cuda = {
     .face_viscosity = nav_face_viscosity_cuda,
     .stress = nav_stress_cuda,
+    .advance_stress = nav_advance_stress_cuda,
 };
