@@ -102,9 +102,7 @@ typedef struct nav_fft_kernels {
    * eigenvalues of nav_fft_direction (lam[2] NULL in 2D), scale = 2^(even directions); fft_box_free
    * releases the state. bsum (BACKEND memory, or NULL): the transform reads b + (nav_real)(-*bsum /
    * volume) instead of b, the mean of b removed on the way in (bsum = sum b dV, volume = sum dV; bit
-   * for bit what shift of that value then fft_box give), b itself unchanged; where every direction is
-   * periodic (no tw) the backend may read b as it is instead (the zero mode is 0 whatever b's mean: cuFFT's
-   * transform reads b and writes x through their strides, no copies). */
+   * for bit what shift of that value then fft_box give), b itself unchanged. */
   nav_err (*fft_box)(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                      const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                      const nav_idx st[3], nav_real *scratch, void **state);
@@ -121,16 +119,16 @@ typedef struct nav_fft_kernels {
                               const nav_idx st[3], nav_real *scratch, nav_real *ends, void **state);
   nav_err (*fft_slab_inverse)(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
                               const nav_idx st[3], nav_real *scratch, void **state);
-  /* optional (NULL: the solver transforms direction by direction): lines (nav_fft_lines). x = L^-1 b with b
-   * read and x written through their strides (first cell at off, strides st, st[0] = 1; they may be the same
-   * array): one batched real-to-complex transform of the planes across ln->tri, the tridiagonal solve of
+  /* optional (NULL: the solver transforms direction by direction): lines (nav_fft_lines). x = L^-1 b (b and x:
+   * first cell at off, strides st; they may be the same array; scratch a dense m array): b copied into
+   * scratch, one batched real-to-complex transform of its planes across ln->tri, the tridiagonal solve of
    * each complex line (nav_fft_thomas on its real and imaginary parts) shifted by the planes' eigenvalues,
-   * the inverse transform. Where ln->singular, the zero line (the planes' sums) takes b's mean and x's: its
+   * the inverse transform into scratch, copied into x. Where ln->singular, the zero line (the planes' sums) takes b's mean and x's: its
    * right-hand side moved by m_a m_b (-*bsum / volume) (the transform of the shift of b; bsum in backend
    * memory, or NULL: b as it is) before the pinned solve, and its w-weighted mean subtracted after it, so x
    * has zero mean; no pass over the field. Plan once (*state NULL); fft_lines_free releases it. */
   nav_err (*fft_lines)(const nav_fft_lines *ln, const nav_real *b, const double *bsum, nav_real *x, nav_idx off,
-                       const nav_idx st[3], void **state);
+                       const nav_idx st[3], nav_real *scratch, void **state);
   void (*fft_lines_free)(void *state);
 } nav_fft_kernels;
 

@@ -487,7 +487,7 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
 nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, nav_real *x, nav_idx off,
                                   const nav_idx st[3], nav_real *scratch, void **state);
 nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const double *bsum, nav_real *x, nav_idx off,
-                           const nav_idx st[3], void **state);
+                           const nav_idx st[3], nav_real *scratch, void **state);
 void nav_fft_lines_free_cuda(void *state);
 
 #endif

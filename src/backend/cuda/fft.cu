@@ -313,7 +313,6 @@ nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[
 
 typedef struct nav_cuda_fft_box {
   cufftHandle fwd, inv;
-  int direct;   /* every direction periodic: the transforms read b and write x where they are (no copies) */
   size_t work;
   nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
   nav_real *e;  /* slabs: the chunks' ends (nav_fft_slab_ends) */
@@ -432,18 +431,7 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL_CUFFT(cufftCreate(&s->inv));
     NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
     NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
-    /* every direction periodic (no reordering): b and x read and written through their strides (cuFFT's
-     * advanced layout; the rows of a plane st[1] apart, the planes st[2] = (rows) st[1]) */
-    s->direct = !e0 && !e1 && !e2 && st[0] == 1 && (m[2] == 1 || st[2] % st[1] == 0);
-    if (s->direct) {
-      const int rank = m[2] > 1 ? 3 : 2;
-      int n[3] = {m[2], m[1], m[0]}, real[3] = {m[2], (int)(m[2] > 1 ? st[2] / st[1] : m[1]), (int)st[1]},
-          cplx[3] = {m[2], m[1], m[0] / 2 + 1};
-      int *nn = n + 3 - rank, *rn = real + 3 - rank, *cn = cplx + 3 - rank, rd = 1, cd = 1; /* one batch: the */
-      for (int d = 0; d < rank; d++) rd *= rn[d], cd *= cn[d];                              /* whole extents */
-      NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, nn, rn, 1, rd, cn, 1, cd, NAV_CUFFT_R2C, 1, &wf));
-      NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, nn, cn, 1, cd, rn, 1, rd, NAV_CUFFT_C2R, 1, &wi));
-    } else if (m[2] > 1) {
+    if (m[2] > 1) {
       NAV_CALL_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, &wf));
       NAV_CALL_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, &wi));
     } else {
@@ -454,17 +442,14 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
   }
-  /* direct: b's mean is not read (bsum: the zero mode is 0 whatever it holds); the forward transform out of
-   * place does not write its input (cuFFT's execution takes it non-const) */
-  nav_real *in = s->direct ? (nav_real *)(b + off) : scratch, *out = s->direct ? x + off : scratch;
-  if (!s->direct) NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, in, NULL));
+  NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch, NULL));
   const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
   nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
       m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
   NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
-  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, out));
-  return s->direct ? NAV_OK : nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, scratch));
+  return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }
 
 void nav_fft_box_free_cuda(void *state) {
@@ -627,9 +612,10 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
 }
 
 /* ---- lines (nav_fft_lines) -------------------------------------------------------------------
- * The planes across tri in one batched transform, read from b and written into x where they are (cuFFT's
- * advanced layout: plane p at p st_tri, its element (slower s, faster f) at s st_s + f, f = x), into the
- * half spectrum in nav_fft_cbuf: complex line q = s h + k (h = m0 / 2 + 1; H = h m_s lines), entry p at
+ * The planes across tri of the dense copy of b in one batched transform (cuFFT's advanced layout: plane p
+ * at p ds_tri, its element (slower s, faster f) at s ds_s + f, f = x, ds the dense strides; read in place
+ * from b's ghosted array instead, cuFFT refused the interior's first cell, 8 bytes off the 16 its kernels
+ * need at 256 x 128 x 128: error 4 at execution), into the half spectrum in nav_fft_cbuf: complex line q = s h + k (h = m0 / 2 + 1; H = h m_s lines), entry p at
  * p H + q, so that neighbouring lines are neighbours in memory. Its real and imaginary parts are two real
  * lines of stride 2 H: thread t solves real line t (nav_fft_thomas; c' in the state's work array), t and
  * t + 1 read neighbouring values. */
@@ -681,11 +667,11 @@ __global__ void __launch_bounds__(256) nav_fft_lines_zero_kernel(int N, int H, d
 }
 
 nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const double *bsum, nav_real *x, nav_idx off,
-                           const nav_idx st[3], void **state) {
-  NAV_CHECK(st[0] == 1 && (ln->tri == 1 || (ln->tri == 2 && ln->dim == 3)), NAV_ERR_INTERNAL,
-            "fft_lines: x strided (%ld) or lines along x", (long)st[0]);
+                           const nav_idx st[3], nav_real *scratch, void **state) {
+  NAV_CHECK(ln->tri == 1 || (ln->tri == 2 && ln->dim == 3), NAV_ERR_INTERNAL, "fft_lines: lines along x");
   nav_cuda_fft_lines *s = (nav_cuda_fft_lines *)*state;
   const int slow = nav_fft_lines_slow(ln), N = ln->m[ln->tri];
+  const nav_idx ds[3] = {1, ln->m[0], (nav_idx)ln->m[0] * ln->m[1]}; /* the dense strides */
   if (!s) { /* cuFFT's dimensions are slowest first: (slow, x), or x alone in 2D; batched over tri */
     s = (nav_cuda_fft_lines *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
@@ -693,9 +679,9 @@ nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const dou
     const int ms = slow >= 0 ? ln->m[slow] : 1, rank = slow >= 0 ? 2 : 1;
     s->h = ln->m[0] / 2 + 1;
     s->H = s->h * ms;
-    int n[2] = {ms, ln->m[0]}, real[2] = {ms, slow >= 0 ? (int)st[slow] : ln->m[0]}, half[2] = {ms, s->h};
+    int n[2] = {ms, ln->m[0]}, real[2] = {ms, slow >= 0 ? (int)ds[slow] : ln->m[0]}, half[2] = {ms, s->h};
     int *nn = n + 2 - rank, *rn = real + 2 - rank, *hn = half + 2 - rank;
-    const int rdist = (int)st[ln->tri];
+    const int rdist = (int)ds[ln->tri];
     size_t wf = 0, wi = 0;
     NAV_CALL_CUFFT(cufftCreate(&s->fwd));
     NAV_CALL_CUFFT(cufftCreate(&s->inv));
@@ -708,8 +694,8 @@ nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const dou
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, work > 0 ? work : 1));
     NAV_CALL(nav_alloc_cuda((void **)&s->cp, values * sizeof(nav_real)));
   }
-  /* cuFFT's execution takes a non-const input; the forward transform out of place does not write it */
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, (nav_real *)(b + off), NULL));
+  NAV_CALL(nav_copy_box_cuda(ln->m, b, off, st, scratch, 0, ds));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch, NULL));
   const double plane = (double)ln->m[0] * ln->m[1] * ln->m[2] / N; /* cells of a plane */
   if (ln->singular && bsum) {
     nav_fft_lines_zero_kernel<false><<<1, 256, 0, nav_cuda_stream>>>(N, s->H, plane, ln->w, ln->wsum, ln->volume, bsum,
@@ -725,7 +711,8 @@ nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const dou
                                                                     nav_fft_cbuf);
     NAV_CUDA_LAUNCHED("nav_fft_lines_zero_kernel");
   }
-  return nav_fft_real_transform(s->inv, 0, NULL, x + off);
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, scratch));
+  return nav_copy_box_cuda(ln->m, scratch, 0, ds, x, off, st);
 }
 
 void nav_fft_lines_free_cuda(void *state) {

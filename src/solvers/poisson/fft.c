@@ -57,8 +57,8 @@
  *
  * Lines: on one rank, where the tridiagonal direction is y or z and every other direction is uniform and
  * periodic (the channel), the backend's fft_lines (nav_fft_kernels.h) transforms the planes across it in one
- * batched real-to-complex transform read from b and written into x where they are, and solves complex lines:
- * no copies, no transposes, no pass per direction. The mean of a singular problem is taken in the zero line,
+ * batched real-to-complex transform of a dense copy of b, and solves complex lines: no transposes, no pass per
+ * direction. The mean of a singular problem is taken in the zero line,
  * as on the slabs (nav_fft_spectral_mean). */
 #include <math.h>
 #include <stdlib.h>
@@ -466,11 +466,6 @@ static nav_err nav_fft_upload(const nav_kernel_ops *ops, const double *v, int n,
   return e;
 }
 
-/* The box with every direction periodic: its zero mode is 0 whatever b's mean, and a backend may transform b as
- * it is (nav_fft_kernels.fft_box): every solve then passes b's sum as the slabs do (nav_fft_spectral_mean), so
- * that the measured and the deferred solves transform the same values. */
-static int nav_fft_box_periodic(const nav_fft *f) { return f->box && f->box_scale == 1; }
-
 /* The whole box in one transform where it applies (one rank, no tridiagonal direction, every
  * direction periodic or even; nav_point_fft.h): the twiddles cos, sin(pi k / 2N), k = 0..N/2, of
  * each even direction and the scale 2^(even directions) that turns S into m0 m1 m2. */
@@ -499,7 +494,7 @@ static nav_err nav_fft_box_setup(nav_psolver *ps) {
     NAV_CALL(e);
     f->box_scale *= 2;
   }
-  return nav_fft_box_periodic(f) && ps->singular ? ps->ops->alloc((void **)&f->rhs, sizeof(double)) : NAV_OK;
+  return NAV_OK;
 }
 
 /* What the exchanges' path needs (header): the direct transport's messages (a send and a receive per
@@ -688,7 +683,9 @@ nav_err nav_fft_setup(nav_psolver *ps) {
   if (f->slab) f->tri = dim - 1; /* the other directions are uniform */
   for (int d = 0; d < dim; d++)
     f->dense[d] = d != f->tri && !nav_fft_uniform(l0->w[d], dc->N[d]);
-  f->lines = !f->slab && f->P == 1 && fk->fft_lines && (f->tri == 1 || (f->tri == 2 && dim == 3));
+  /* lines (header): an even count along x keeps every row of the planes at an even offset (cuFFT's kernels
+   * load pairs of values) */
+  f->lines = !f->slab && f->P == 1 && fk->fft_lines && (f->tri == 1 || (f->tri == 2 && dim == 3)) && dc->N[0] % 2 == 0;
   for (int d = 0; d < dim && f->lines; d++)
     if (d != f->tri) f->lines = !f->dense[d] && ps->bc[d][0] == NAV_SCALAR_PERIODIC;
   /* order: a transformed direction the blocks already hold whole (no first move), the other
@@ -815,7 +812,7 @@ nav_err nav_fft_solve(nav_psolver *ps, nav_real *x, const nav_real *b, const dou
     return fk->fft_box(box->n, tw, lamb, f->box_scale, b, bsum, ps->lev[0].volume, x, box->off, gst, f->buf[0],
                        &f->box_state);
   }
-  if (f->lines) return fk->fft_lines(&f->ln, b, bsum, x, box->off, gst, &f->lines_state);
+  if (f->lines) return fk->fft_lines(&f->ln, b, bsum, x, box->off, gst, f->buf[0], &f->lines_state);
   NAV_CHECK(!bsum || f->sl.mean_u, NAV_ERR_INTERNAL, "nav_fft_solve: a mean to remove needs the box or the slabs");
   if (f->slab) {
     NAV_CALL(fk->fft_slab_forward(&f->sl, b, bsum, box->off, gst, f->buf[0], f->all + (size_t)f->rank * f->nends,
@@ -857,10 +854,7 @@ int nav_fft_zero_mean(const nav_psolver *ps) {
 
 int nav_fft_one_transform(const nav_psolver *ps) { return ps->fft->box; }
 
-int nav_fft_spectral_mean(const nav_psolver *ps) {
-  const nav_fft *f = ps->fft;
-  return f->sl.mean_u != NULL || f->lines || nav_fft_box_periodic(f);
-}
+int nav_fft_spectral_mean(const nav_psolver *ps) { return ps->fft->sl.mean_u != NULL || ps->fft->lines; }
 
 nav_err nav_fft_rhs_sum(nav_psolver *ps, double local, const double **sum) {
   nav_fft *f = ps->fft;
