@@ -92,6 +92,24 @@ static inline size_t nav_cuda_blocks(dim3 g) { return (size_t)g.x * g.y * g.z; }
     NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
   } while (0)
 
+/* Launch KERNEL<DIM, C> (DIM by box->dim, C = the component c, 0..2): a kernel whose point function indexes the
+ * box's arrays by a component known only at run time keeps its copy of the box in local memory (a stack frame
+ * of about 300 bytes a thread, ptxas -v), which costs many times the kernel's bytes; a constant C does not. */
+#define NAV_CUDA_LAUNCH_DIM_C(BOX, CC, GRID, KERNEL, ...)                                            \
+  do {                                                                                               \
+    const int nav_c_ = (CC);                                                                         \
+    const dim3 nav_g_ = (GRID), nav_b_ = nav_cuda_block();                                           \
+    if ((BOX)->dim == 2) {                                                                           \
+      if (nav_c_ == 0) KERNEL<2, 0><<<nav_g_, nav_b_, 0, nav_cuda_stream>>>(__VA_ARGS__);            \
+      else KERNEL<2, 1><<<nav_g_, nav_b_, 0, nav_cuda_stream>>>(__VA_ARGS__);                        \
+    } else {                                                                                         \
+      if (nav_c_ == 0) KERNEL<3, 0><<<nav_g_, nav_b_, 0, nav_cuda_stream>>>(__VA_ARGS__);            \
+      else if (nav_c_ == 1) KERNEL<3, 1><<<nav_g_, nav_b_, 0, nav_cuda_stream>>>(__VA_ARGS__);       \
+      else KERNEL<3, 2><<<nav_g_, nav_b_, 0, nav_cuda_stream>>>(__VA_ARGS__);                        \
+    }                                                                                                \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+  } while (0)
+
 /* Launch KERNEL<2, T> or KERNEL<3, T> with T the field type of BOX: float on a mixed-precision multigrid
  * level (nav_box.lo), nav_real elsewhere. T is visible to the arguments as nav_cuda_t, e.g.
  * (nav_cuda_t *)x; the same kernel template serves both. */

@@ -6,9 +6,10 @@
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_ibm_kernels.h"
 
-template <int DIM, bool SUMS>
+/* The component C a template parameter (as NAV_CUDA_LAUNCH_DIM_C): no local copy of the box. */
+template <int DIM, bool SUMS, int C>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_ibm_force_kernel(nav_box box, int c, nav_real *uc, const nav_real *tag, const nav_real *q, const nav_real *vc,
+    nav_ibm_force_kernel(nav_box box, nav_real *uc, const nav_real *tag, const nav_real *q, const nav_real *vc,
                          nav_ibm_params a, double *partial) {
   const nav_box bl = nav_cuda_box_dim<DIM>(box);
   const nav_box *const b = &bl;
@@ -19,16 +20,29 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS)
   for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) s[n] = 0;
   if (nav_cuda_point(b, ijk, &p) && tag[p] != 0) {
     int owner;
-    const nav_real du = nav_ibm_force(b, c, uc, tag, q, vc, &a, p, ijk, &owner);
+    const nav_real du = nav_ibm_force(b, C, uc, tag, q, vc, &a, p, ijk, &owner);
     uc[p] += du;
     if (SUMS) {
-      const double v = (double)du * (double)nav_volume(b, c, ijk);
+      const double v = (double)du * (double)nav_volume(b, C, ijk);
 #pragma unroll
       for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) /* constant indices: s stays in registers */
         if (n == owner) s[n] = v;
     }
   }
   if (SUMS) nav_cuda_block_reduce<NAV_IBM_MAX_BODIES, false>(s, partial);
+}
+
+template <bool SUMS>
+static void nav_ibm_force_launch(const nav_box *b, int c, dim3 grid, dim3 block, nav_real *uc, const nav_real *tag,
+                                 const nav_real *q, const nav_real *vc, const nav_ibm_params *a, double *partial) {
+  if (b->dim == 2) {
+    if (c == 0) nav_ibm_force_kernel<2, SUMS, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, uc, tag, q, vc, *a, partial);
+    else nav_ibm_force_kernel<2, SUMS, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, uc, tag, q, vc, *a, partial);
+  } else {
+    if (c == 0) nav_ibm_force_kernel<3, SUMS, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, uc, tag, q, vc, *a, partial);
+    else if (c == 1) nav_ibm_force_kernel<3, SUMS, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, uc, tag, q, vc, *a, partial);
+    else nav_ibm_force_kernel<3, SUMS, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, uc, tag, q, vc, *a, partial);
+  }
 }
 
 static nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real *const *tag, const nav_real *q,
@@ -40,18 +54,12 @@ static nav_err nav_ibm_force_cuda(const nav_box *b, nav_real *const *u, nav_real
     if (sums) {
       double *partial, part[NAV_IBM_MAX_BODIES];
       NAV_CALL(nav_cuda_partials(NAV_IBM_MAX_BODIES, nblocks, &partial));
-      if (b->dim == 2)
-        nav_ibm_force_kernel<2, true><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, partial);
-      else
-        nav_ibm_force_kernel<3, true><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, partial);
+      nav_ibm_force_launch<true>(b, c, grid, block, u[c], tag[c], q, v ? v[c] : NULL, a, partial);
       NAV_CUDA_LAUNCHED("nav_ibm_force_kernel");
       NAV_CALL(nav_cuda_reduce(NAV_IBM_MAX_BODIES, 0, nblocks, part));
       for (int n = 0; n < NAV_IBM_MAX_BODIES; n++) sums[3 * n + c] = part[n];
     } else {
-      if (b->dim == 2)
-        nav_ibm_force_kernel<2, false><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, NULL);
-      else
-        nav_ibm_force_kernel<3, false><<<grid, block, 0, nav_cuda_stream>>>(*b, c, u[c], tag[c], q, v ? v[c] : NULL, *a, NULL);
+      nav_ibm_force_launch<false>(b, c, grid, block, u[c], tag[c], q, v ? v[c] : NULL, a, NULL);
       NAV_CUDA_LAUNCHED("nav_ibm_force_kernel");
     }
   }

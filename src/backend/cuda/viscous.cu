@@ -6,32 +6,32 @@
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_viscous_kernels.h"
 
-template <int DIM>
+/* The component C a template parameter (NAV_CUDA_LAUNCH_DIM_C): no local copy of the box. */
+template <int DIM, int C>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_face_viscosity_kernel(nav_box box, int c, nav_real nu, const nav_real *nut, nav_real *kf) {
+    nav_face_viscosity_kernel(nav_box box, nav_real nu, const nav_real *nut, nav_real *kf) {
   NAV_CUDA_INTERIOR(box);
-  kf[p] = nav_face_viscosity(b, c, nu, nut, p, ijk);
+  kf[p] = nav_face_viscosity(b, C, nu, nut, p, ijk);
 }
 
 static nav_err nav_face_viscosity_cuda(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_face_viscosity_kernel, *b, c, nu, nut, kf);
+  NAV_CUDA_LAUNCH_DIM_C(b, c, nav_cuda_grid(b), nav_face_viscosity_kernel, *b, nu, nut, kf);
   return NAV_OK;
 }
 
-template <int DIM>
+template <int DIM, int C>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_stress_kernel(nav_box box, int c, nav_cuda_fields u, const nav_real *kc, int part, nav_real scale,
-                      nav_real *out) {
+    nav_stress_kernel(nav_box box, nav_cuda_fields u, const nav_real *kc, int part, nav_real scale, nav_real *out) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  out[p] += scale * nav_stress(b, c, uc, kc, part, p, ijk);
+  out[p] += scale * nav_stress(b, C, uc, kc, part, p, ijk);
 }
 
 static nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
                                nav_real *const *rhs) {
   for (int c = 0; c < b->dim; c++)
-    NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_stress_kernel, *b, c, nav_cuda_pack(b, u), kf ? kf[c] : NULL, part,
-                        scale, rhs[c]);
+    NAV_CUDA_LAUNCH_DIM_C(b, c, nav_cuda_grid(b), nav_stress_kernel, *b, nav_cuda_pack(b, u), kf ? kf[c] : NULL, part,
+                          scale, rhs[c]);
   return NAV_OK;
 }
 
