@@ -615,8 +615,9 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
  * The planes across tri of the dense copy of b in one batched transform (cuFFT's advanced layout: plane p
  * at p ds_tri, its element (slower s, faster f) at s ds_s + f, f = x, ds the dense strides; read in place
  * from b's ghosted array instead, cuFFT refused the interior's first cell, 8 bytes off the 16 its kernels
- * need at 256 x 128 x 128: error 4 at execution), into the half spectrum in nav_fft_cbuf: complex line q = s h + k (h = m0 / 2 + 1; H = h m_s lines), entry p at
- * p H + q, so that neighbouring lines are neighbours in memory. Its real and imaginary parts are two real
+ * need at 256 x 128 x 128: error 4 at execution), into the half spectrum in nav_fft_cbuf: complex line
+ * q = s h + k (h = m0 / 2 + 1; H = h m_s lines), entry p at p H + q, so that neighbouring lines are
+ * neighbours in memory. Its real and imaginary parts are two real
  * lines of stride 2 H: thread t solves real line t (nav_fft_thomas; c' in the state's work array), t and
  * t + 1 read neighbouring values. */
 typedef struct nav_cuda_fft_lines {
