@@ -384,18 +384,18 @@ static nav_err nav_fft_box_copy(int gather, const int m[3], int e0, int e1, int 
 }
 
 /* The real transform of the box, the slabs and the lines on the current stream, with the shared work area:
- * forward (plan h real-to-complex) from the real array in into the half spectrum nav_fft_cbuf, or back
- * (complex-to-real) into out. */
-static nav_err nav_fft_real_transform(cufftHandle h, int forward, nav_real *in, nav_real *out) {
+ * forward (plan h real-to-complex) from the real scratch r into the half spectrum nav_fft_cbuf, or back
+ * (complex-to-real). */
+static nav_err nav_fft_real_transform(cufftHandle h, int forward, nav_real *r) {
   nav_cufft_complex *c = (nav_cufft_complex *)nav_fft_cbuf;
   NAV_CALL_CUFFT(cufftSetStream(h, nav_cuda_stream));
   NAV_CALL_CUFFT(cufftSetWorkArea(h, nav_fft_work));
 #ifdef NAV_SINGLE_PRECISION
-  if (forward) NAV_CALL_CUFFT(cufftExecR2C(h, (nav_cufft_real *)in, c));
-  else NAV_CALL_CUFFT(cufftExecC2R(h, c, (nav_cufft_real *)out));
+  if (forward) NAV_CALL_CUFFT(cufftExecR2C(h, (nav_cufft_real *)r, c));
+  else NAV_CALL_CUFFT(cufftExecC2R(h, c, (nav_cufft_real *)r));
 #else
-  if (forward) NAV_CALL_CUFFT(cufftExecD2Z(h, (nav_cufft_real *)in, c));
-  else NAV_CALL_CUFFT(cufftExecZ2D(h, c, (nav_cufft_real *)out));
+  if (forward) NAV_CALL_CUFFT(cufftExecD2Z(h, (nav_cufft_real *)r, c));
+  else NAV_CALL_CUFFT(cufftExecZ2D(h, c, (nav_cufft_real *)r));
 #endif
   return NAV_OK;
 }
@@ -443,12 +443,12 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
   }
   NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch, NULL));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
   const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
   nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
       m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
   NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
-  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, scratch));
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }
 
@@ -586,7 +586,7 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
     NAV_SLAB_LAUNCH(nav_fft_slab_coefficients_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), s->cp);
   }
   NAV_CALL(nav_fft_slab_copy(1, sl, b, off, st, scratch));
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch, NULL));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
   NAV_SLAB_LAUNCH(nav_fft_slab_ends_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), nav_fft_cbuf, s->e);
   nav_fft_slab_compose_kernel<<<nav_fft_slab_blocks(sl->reps * sl->ns), NAV_FFT_SLAB_THREADS, 0, nav_cuda_stream>>>(
       *sl, s->e, ends);
@@ -607,7 +607,7 @@ nav_err nav_fft_slab_inverse_cuda(const nav_fft_slab *sl, const nav_real *all, n
   NAV_CUDA_LAUNCHED("nav_fft_slab_chunk_xy_kernel");
   NAV_SLAB_LAUNCH(nav_fft_slab_solve_kernel, *sl, nav_fft_slab_blocks(sl->reps * sl->chunks), s->e, nav_fft_cbuf,
                   s->cp);
-  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, scratch));
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_slab_copy(0, sl, x, off, st, scratch);
 }
 
@@ -696,7 +696,7 @@ nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const dou
     NAV_CALL(nav_alloc_cuda((void **)&s->cp, values * sizeof(nav_real)));
   }
   NAV_CALL(nav_copy_box_cuda(ln->m, b, off, st, scratch, 0, ds));
-  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch, NULL));
+  NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
   const double plane = (double)ln->m[0] * ln->m[1] * ln->m[2] / N; /* cells of a plane */
   if (ln->singular && bsum) {
     nav_fft_lines_zero_kernel<false><<<1, 256, 0, nav_cuda_stream>>>(N, s->H, plane, ln->w, ln->wsum, ln->volume, bsum,
@@ -712,7 +712,7 @@ nav_err nav_fft_lines_cuda(const nav_fft_lines *ln, const nav_real *b, const dou
                                                                     nav_fft_cbuf);
     NAV_CUDA_LAUNCHED("nav_fft_lines_zero_kernel");
   }
-  NAV_CALL(nav_fft_real_transform(s->inv, 0, NULL, scratch));
+  NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_copy_box_cuda(ln->m, scratch, 0, ds, x, off, st);
 }
 

@@ -82,7 +82,7 @@ nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int
   return nav_cuda_reduce(1, 0, blocks, sum);
 }
 
-/* The component C a template parameter: with a run-time component the kernel's copy of the box went to local
+/* The component C a template parameter (NAV_CUDA_LAUNCH_DIM_C): with a run-time component the kernel's copy of the box went to local
  * memory (a 320-byte stack frame per thread, ptxas -v), which made this sum cost many times its bytes. */
 template <int DIM, int C>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_face_sum_kernel(nav_box box, const nav_real *x,
@@ -96,25 +96,11 @@ __global__ void __launch_bounds__(NAV_CUDA_THREADS) nav_face_sum_kernel(nav_box 
   nav_cuda_block_reduce<1, false>(s, partial);
 }
 
-template <int DIM> static void nav_face_sum_launch(const nav_box *b, const nav_real *x, int c, double *partial) {
-  const dim3 grid = nav_cuda_grid(b), block = nav_cuda_block();
-  if (c == 0)
-    nav_face_sum_kernel<DIM, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, x, partial);
-  else if (c == 1)
-    nav_face_sum_kernel<DIM, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, x, partial);
-  else
-    nav_face_sum_kernel<DIM, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, x, partial);
-}
-
 nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum) {
   const dim3 grid = nav_cuda_grid(b);
   double *partial;
   NAV_CALL(nav_cuda_partials(1, nav_cuda_blocks(grid), &partial));
-  if (b->dim == 2)
-    nav_face_sum_launch<2>(b, x, c, partial);
-  else
-    nav_face_sum_launch<3>(b, x, c, partial);
-  NAV_CUDA_LAUNCHED("nav_face_sum_kernel");
+  NAV_CUDA_LAUNCH_DIM_C(b, c, grid, nav_face_sum_kernel, *b, x, partial);
   return nav_cuda_reduce(1, 0, nav_cuda_blocks(grid), sum);
 }
 

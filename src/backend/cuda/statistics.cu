@@ -68,18 +68,7 @@ static nav_err nav_stat_planes_cuda(const nav_box *b, nav_real *const *u, const 
   double *partial;
   NAV_CALL(nav_cuda_partials(NAV_STAT_Q, nav_cuda_blocks(grid), &partial));
   const nav_cuda_fields f = nav_cuda_pack(b, u);
-  const dim3 block = nav_cuda_block();
-  if (b->dim == 2 && e == 0)
-    nav_stat_planes_kernel<2, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
-  else if (b->dim == 2)
-    nav_stat_planes_kernel<2, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
-  else if (e == 0)
-    nav_stat_planes_kernel<3, 0><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
-  else if (e == 1)
-    nav_stat_planes_kernel<3, 1><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
-  else
-    nav_stat_planes_kernel<3, 2><<<grid, block, 0, nav_cuda_stream>>>(*b, f, p, T, nut, nu, partial);
-  NAV_CUDA_LAUNCHED("nav_stat_planes_kernel");
+  NAV_CUDA_LAUNCH_DIM_C(b, e, grid, nav_stat_planes_kernel, *b, f, p, T, nut, nu, partial);
   const int n = NAV_STAT_Q * ne;
   nav_stat_chunks_kernel<<<(n + 255) / 256, 256, 0, nav_cuda_stream>>>(partial, ne, chunks, out);
   NAV_CUDA_LAUNCHED("nav_stat_chunks_kernel");

@@ -12,9 +12,8 @@
  * once their kernels are launched. The sum shows a NaN or Inf in b: at once where the solve reads it
  * on the host (relres = the sum), or, deferred (the caller's sum and one rank with one transform, or the
  * slabs, whose sum over the ranks comes with the ends: no host wait at all), from its copy after the
- * caller's next wait (nav_psolver_deferred_bad). The slabs, the lines and the all-periodic box
- * (nav_fft_spectral_mean) take b's mean in the spectrum on every path, from b as it is and its sum, and shift
- * b after the solve. */
+ * caller's next wait (nav_psolver_deferred_bad). The slabs and the lines (nav_fft_spectral_mean)
+ * take b's mean in the spectrum on every path, from b as it is and its sum, and shift b after the solve. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -229,8 +229,8 @@ int nav_fft_zero_mean(const nav_psolver *ps);
 /* 1 if the whole box is one multi-dimensional transform (nav_fft_kernels.fft_box): the solve can remove b's mean. */
 int nav_fft_one_transform(const nav_psolver *ps);
 /* 1 if the slabs or the lines of a singular problem remove both means in the spectrum (nav_point_fft.h "the
- * mean", fft.c "lines"), or the box is all periodic (its zero mode is 0): every solve takes b as it is with
- * its sum (nav_fft_solve's bsum), so that all paths give the same bits. */
+ * mean", fft.c "lines"): every solve takes b as it is with its sum (nav_fft_solve's bsum), so that all paths
+ * give the same bits. */
 int nav_fft_spectral_mean(const nav_psolver *ps);
 /* *sum = backend memory holding local (this rank's sum of b dV), for nav_fft_solve's bsum; spectral mean only. */
 nav_err nav_fft_rhs_sum(nav_psolver *ps, double local, const double **sum);
