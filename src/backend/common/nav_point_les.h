@@ -92,6 +92,14 @@ NAV_HD static inline nav_real nav_les_vreman(const nav_real g[3][3], nav_real c,
   return c * sqrt(B / aa);
 }
 
+/* u_tau of wall face w (0..5) read at constant indices: a computed index into the parameters (by value in a
+ * kernel) would copy them to the thread's stack. */
+NAV_HD static inline nav_real nav_les_wall_u_tau(const nav_les_params *a, int w) {
+  nav_real ut = 0;
+  NAV_UNROLL for (int f = 0; f < 6; f++) if (f == w) ut = a->u_tau[f];
+  return ut;
+}
+
 /* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too); wd, wi: the distance of the cell
  * centre to its nearest wall and that wall's face 2 d + s (< 0: none), read by Smagorinsky only
  * (NULL: no damping). */
@@ -110,7 +118,7 @@ NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *con
     nut = nav_les_vreman(g, a->c, delta);
   } else {
     nav_real damp = 1;
-    if (wi && wi[p] >= 0) damp = nav_les_van_driest(wd[p] * a->u_tau[(int)wi[p]] / a->nu);
+    if (wi && wi[p] >= 0) damp = nav_les_van_driest(wd[p] * nav_les_wall_u_tau(a, (int)wi[p]) / a->nu);
     nut = nav_les_smagorinsky(s2, a->c, delta, damp);
   }
   return nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */
