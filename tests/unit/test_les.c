@@ -5,13 +5,13 @@
  *   1. the closed forms of three flows, g = du_i/dx_j constant:
  *      linear shear u = G y:        Smagorinsky (Cs Delta)^2 |G|, WALE 0, Vreman 0;
  *      solid-body rotation (-W y, W x): Smagorinsky 0, WALE (Cw Delta)^2 (2/3)^(1/4) |W|,
- *                                       Vreman c Delta^2 |W| / sqrt(2)  (WALE and Vreman are not 0 here);
+ *                                       Vreman c dx dy |W| / sqrt(2)  (WALE and Vreman are not 0 here);
  *      pure strain (A x, -A y):     Smagorinsky 2 (Cs Delta)^2 |A|,
  *                                   WALE (Cw Delta)^2 |A| (2/3)^(3/2) / (2^(5/2) + (2/3)^(5/4)),
- *                                   Vreman c Delta^2 |A| / sqrt(2);
+ *                                   Vreman c dx dy |A| / sqrt(2);
  *   2. random traceless gradients: the general formulas (Smagorinsky with van Driest damping at random
  *      wall distances, faces and u_tau; WALE; Vreman);
- * with Delta = (dx dy dz)^(1/3) (2D: (dx dy)^(1/2)) of each cell. Relative 1e-12
+ * with Delta = (dx dy dz)^(1/3) (2D: (dx dy)^(1/2)) of each cell, Vreman's Delta_m = its widths. Relative 1e-12
  * against the size (C Delta)^2 |g| of the terms. */
 #include <math.h>
 #include <stdio.h>
@@ -64,7 +64,7 @@ static double ref_wale(double g[3][3], double cw, double delta) {
   const double den = pow(SS, 2.5) + pow(SdSd, 1.25);
   return den > 0 ? cw * cw * delta * delta * pow(SdSd, 1.5) / den : 0;
 }
-static double ref_vreman(double g[3][3], double c, double delta) {
+static double ref_vreman(double g[3][3], double c, const double width[3]) {
   double al[3][3], be[3][3], aa = 0;
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
@@ -74,7 +74,7 @@ static double ref_vreman(double g[3][3], double c, double delta) {
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       be[i][j] = 0;
-      for (int m = 0; m < 3; m++) be[i][j] += delta * delta * al[m][i] * al[m][j];
+      for (int m = 0; m < 3; m++) be[i][j] += width[m] * width[m] * al[m][i] * al[m][j];
     }
   const double B = be[0][0] * be[1][1] - be[0][1] * be[0][1] + be[0][0] * be[2][2] - be[0][2] * be[0][2] +
                    be[1][1] * be[2][2] - be[1][2] * be[1][2];
@@ -146,12 +146,13 @@ int main(void) {
               const nav_idx p = b.off + i * b.st[0] + j * b.st[1] + k * b.st[2];
               const double vol = w[0][i] * w[1][j] * (dim == 3 ? w[2][k] : 1);
               const double delta = dim == 3 ? cbrt(vol) : sqrt(vol);
+              const double width[3] = {w[0][i], w[1][j], dim == 3 ? w[2][k] : 0}; /* Vreman's Delta_m */
               const double scale = C[kind] * C[kind] * delta * delta * gnorm;
               double want;
               const double yp = damped && wi[p] >= 0 ? wd[p] * a.u_tau[(int)wi[p]] / nu : -1;
               if (kind == 0) want = ref_smagorinsky(G, C[0], delta, yp);
               else if (kind == 1) want = ref_wale(G, C[1], delta);
-              else want = ref_vreman(G, C[2], delta);
+              else want = ref_vreman(G, C[2], width);
               static const char *const names[3][4] = {{"Smagorinsky shear", "Smagorinsky rotation",
                                                         "Smagorinsky strain", "Smagorinsky + van Driest"},
                                                        {"WALE shear", "WALE rotation", "WALE strain", "WALE"},
@@ -159,7 +160,7 @@ int main(void) {
               const char *what = names[kind][field < 3 ? field : 3];
               expect(what, dim, nut[p], want, scale);
               if (field < 3) { /* the closed forms */
-                const double cd2 = C[kind] * C[kind] * delta * delta, cv = C[2] * delta * delta;
+                const double cd2 = C[kind] * C[kind] * delta * delta, cv = C[2] * width[0] * width[1];
                 const double closed[3][3] = {
                     {cd2 * amp, 0, 2 * cd2 * amp},
                     {0, cd2 * pow(2.0 / 3, 0.25) * amp,

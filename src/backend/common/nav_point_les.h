@@ -10,8 +10,9 @@
  * WALE (Nicoud & Ducros 1999, Flow Turb. Combust. 62, eq. 13):
  *   Sd_ij = (g2_ij + g2_ji) / 2 - delta_ij g2_kk / 3,   g2 = g g,
  *   nu_t = (Cw Delta)^2 (Sd:Sd)^(3/2) / ((S:S)^(5/2) + (Sd:Sd)^(5/4))   (0 where both vanish).
- * Vreman (2004, Phys. Fluids 16, eqs. 5-8) with the isotropic width (Delta_m = Delta):
- *   alpha_ij = du_j/dx_i = g_ji,   beta_ij = Delta^2 alpha_mi alpha_mj,
+ * Vreman (2004, Phys. Fluids 16, eqs. 5-8) with the cell's widths along each direction (Delta_m = dx_m: his
+ * anisotropic filter width, which keeps the wall-normal gradients of a stretched wall cell from the model):
+ *   alpha_ij = du_j/dx_i = g_ji,   beta_ij = sum_m Delta_m^2 alpha_mi alpha_mj,
  *   B = b11 b22 - b12^2 + b11 b33 - b13^2 + b22 b33 - b23^2,
  *   nu_t = c sqrt(B / (alpha_ij alpha_ij))   (0 where alpha = 0 or B <= 0 by round-off).
  * Every nu_t is clipped at >= 0 (a NaN gives 0). (The modelled dissipation is that of the viscous operator
@@ -77,14 +78,14 @@ NAV_HD static inline nav_real nav_les_wale(const nav_real g[3][3], nav_real s2, 
   return l * l * sd2 * sqrt(sd2) / den;
 }
 
-/* Vreman: c sqrt(B / (alpha:alpha)) with beta = delta^2 alpha^T alpha, alpha_ij = g_ji. */
-NAV_HD static inline nav_real nav_les_vreman(const nav_real g[3][3], nav_real c, nav_real delta) {
+/* Vreman: c sqrt(B / (alpha:alpha)) with beta_ij = sum_m d2[m] alpha_mi alpha_mj, alpha_ij = g_ji, d2[m] = Delta_m^2. */
+NAV_HD static inline nav_real nav_les_vreman(const nav_real g[3][3], nav_real c, const nav_real d2[3]) {
   nav_real aa = 0, bt[3][3];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       aa += g[i][j] * g[i][j];
-      /* beta_ij = delta^2 sum_m alpha_mi alpha_mj = delta^2 sum_m g_im g_jm */
-      bt[i][j] = delta * delta * (g[i][0] * g[j][0] + g[i][1] * g[j][1] + g[i][2] * g[j][2]);
+      /* beta_ij = sum_m Delta_m^2 alpha_mi alpha_mj = sum_m Delta_m^2 g_im g_jm */
+      bt[i][j] = d2[0] * g[i][0] * g[j][0] + d2[1] * g[i][1] * g[j][1] + d2[2] * g[i][2] * g[j][2];
     }
   const nav_real B = bt[0][0] * bt[1][1] - bt[0][1] * bt[0][1] + bt[0][0] * bt[2][2] - bt[0][2] * bt[0][2] +
                      bt[1][1] * bt[2][2] - bt[1][2] * bt[1][2];
@@ -107,15 +108,18 @@ NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *con
                                            const nav_real *wi, const nav_les_params *a, nav_idx p, const int *ijk) {
   nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   nav_velocity_gradient(b, u, p, ijk, g);
-  nav_real vol = 1; /* the cell volume (2D: area) */
-  NAV_FOR_DIM(d, b) { vol /= b->rdf[d][ijk[d]]; }
+  nav_real vol = 1, d2[3] = {0, 0, 0}; /* the cell volume (2D: area), its widths squared */
+  NAV_FOR_DIM(d, b) {
+    vol /= b->rdf[d][ijk[d]];
+    d2[d] = 1 / (b->rdf[d][ijk[d]] * b->rdf[d][ijk[d]]);
+  }
   const nav_real delta = b->dim == 3 ? cbrt(vol) : sqrt(vol);
   const nav_real s2 = nav_les_strain2(g);
   nav_real nut;
   if (a->kind == NAV_LES_WALE) {
     nut = nav_les_wale(g, s2, a->c, delta);
   } else if (a->kind == NAV_LES_VREMAN) {
-    nut = nav_les_vreman(g, a->c, delta);
+    nut = nav_les_vreman(g, a->c, d2);
   } else {
     nav_real damp = 1;
     if (wi && wi[p] >= 0) damp = nav_les_van_driest(wd[p] * nav_les_wall_u_tau(a, (int)wi[p]) / a->nu);
