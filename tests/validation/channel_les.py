@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "channel_statistics.py")
+from channel_dns import TOOL, run  # this directory: the DNS validation's run helper and tool path
 
 
 def main():
@@ -28,12 +28,9 @@ def main():
     for m in models.split(","):
         out = os.path.join(scratch, m)
         shutil.rmtree(out, ignore_errors=True)
-        cmd = [navier, "run", case, "--set", f"turbulence.model={m}", "--output", out] + quiet + sets
-        print("+ " + " ".join(cmd), flush=True)
-        res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=3600)
-        print("\n".join(res.stdout.strip().splitlines()[-3:]), flush=True)
-        if res.returncode != 0:
-            bad.append(f"{m} (exit {res.returncode})")
+        rc = run([navier, "run", case, "--set", f"turbulence.model={m}", "--output", out] + quiet + sets, 3600)
+        if rc != 0:
+            bad.append(f"{m} (exit {rc})")
             continue
         if subprocess.run([sys.executable, TOOL, "compare", out, ref, "--les-bands"]).returncode:
             bad.append(m)
