@@ -7,6 +7,9 @@ against the spectral reference (shared/reference/tgv_re1600.csv: t, Ek, eps = -d
 usage: tgv_les_compare.py [--tmax T] REFERENCE.csv LABEL=RUN_DIR [LABEL=RUN_DIR ...]
 (--tmax: compare over [0, T] only, e.g. the time a run still going has reached, for every run alike)
 
+A second table splits each distance over time windows (WINDOWS below): the mean of eps - eps_ref over each
+window (in 1e-4) and the share of d^2 that falls before t = 10.
+
 For each run: the L2 distance over t in [0, 20] (over [0, t_end] for a run that has not reached 20, and
 marked so),
     d = sqrt( (1/20) int_0^20 (eps - eps_ref)^2 dt ),   and relative to sqrt((1/20) int eps_ref^2 dt),
@@ -30,6 +33,23 @@ def l2(t, a, b, tmax=20):
     return math.sqrt(trapz([(a[i] - b[i]) ** 2 for i in idx], tt) / tmax)
 
 
+WINDOWS = [(4, 6), (6, 8), (8, 10), (10, 12), (12, 16), (16, 20)]
+
+
+def windows_row(label, tr, e_i, er):
+    """markdown row: the mean of e_i - er over each window of WINDOWS (1e-4) and the share of the squared
+    distance before t = 10"""
+    def part(a, b):
+        idx = [i for i in range(len(tr)) if a <= tr[i] <= b]
+        return idx, trapz([(e_i[i] - er[i]) ** 2 for i in idx], [tr[i] for i in idx])
+    means = []
+    for a, b in WINDOWS:
+        idx, _ = part(a, b)
+        means.append(sum(e_i[i] - er[i] for i in idx) / len(idx))
+    before, total = part(0, 10)[1], part(0, 20)[1]
+    return "| " + label + " | " + " | ".join(f"{1e4 * m:+.1f}" for m in means) + f" | {100 * before / total:.0f} % |"
+
+
 def main():
     args = sys.argv[1:]
     limit = 20.0
@@ -44,6 +64,7 @@ def main():
     print("| run | L2(eps_total - ref) | relative | peak eps_total (t) | peak vs ref | "
           "L2(-dEk/dt - ref) | peak -dEk/dt (t) |")
     print("|---|---|---|---|---|---|---|")
+    rows = []
     for arg in args[1:]:
         label, d = arg.split("=", 1)
         m = table(d + "/monitor.csv")
@@ -66,6 +87,13 @@ def main():
             label += f" (t <= {limit:.2f})"
         print(f"| {label} | {dist:.4e} | {dist / norm_t:.3f} | {eps[k]:.6f} ({t[k]:.2f}) | "
               f"{100 * (eps[k] / er[ip] - 1):+.1f} % | {distk:.4e} | {dk[kd]:.6f} ({t[kd]:.2f}) |")
+        if tmax >= 20:
+            rows.append(windows_row(label, tr, e_i, er))
+    if rows:
+        print("\nmean of eps_total - eps_ref over time windows (1e-4), share of the squared distance before t = 10:")
+        print("| run | " + " | ".join(f"t {a}-{b}" for a, b in WINDOWS) + " | share of d² before t = 10 |")
+        print("|---" * (len(WINDOWS) + 2) + "|")
+        print("\n".join(rows))
 
 
 if __name__ == "__main__":
