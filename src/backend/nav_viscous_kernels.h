@@ -13,17 +13,18 @@ extern "C" {
 #endif
 
 typedef struct nav_viscous_kernels {
-  /* kf = nu + nu_t interpolated to the interior faces of component c; nut cell-centred, ghosts filled */
-  nav_err (*face_viscosity)(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf);
+  /* kf[c] = nu + nu_t interpolated to the interior faces of every component c < dim, in one pass; nut
+   * cell-centred, ghosts filled */
+  nav_err (*face_viscosity)(const nav_box *b, nav_real nu, const nav_real *nut, nav_real *const *kf);
   /* rhs_c += scale * (the parts `part` of the stress-form viscous term V_c) at the interior faces of
    * every component, with kf[c] the viscosity at the faces of c (ghosts filled); kf == NULL: k = 1 */
   nav_err (*stress)(const nav_box *b, nav_real *const *u, nav_real *const *kf, int part, nav_real scale,
                     nav_real *const *rhs);
   /* The explicit predictor with an eddy viscosity in one pass, the contract of the core table's momentum_advance
-   * (nav_kernels.h) with N_c = nav_momentum_rhs(u, nu = 0) + 1 * nav_stress(u, kf[c], NAV_STRESS_DIAG |
+   * (nav_kernels.h) with N_c = -nav_advection(u) + 1 * nav_stress(u, kf[c], NAV_STRESS_DIAG |
    * NAV_STRESS_CROSS): at the interior faces of every component rhs_c = N and rhs_old_c = nav_ab2(u_c, a, N, c,
-   * rhs_old_c, c != 0), u unchanged; bit for bit what momentum_rhs (nu = 0), stress (both parts, scale 1) and
-   * advance put in rhs and u. kf as for stress (not NULL); u and kf need filled ghosts; u, rhs and rhs_old are
+   * rhs_old_c, c != 0), u unchanged; bit for bit what momentum_rhs (nu = 0: 0 lap - A = -A), stress (both parts,
+   * scale 1) and advance put in rhs and u. kf as for stress (not NULL); u and kf need filled ghosts; u, rhs and rhs_old are
    * distinct arrays. */
   nav_err (*advance_stress)(const nav_box *b, nav_real *const *u, nav_real *const *kf, nav_real a, nav_real c,
                             nav_real *const *rhs, nav_real *const *rhs_old);

@@ -46,8 +46,8 @@ nav_err nav_diffusion_viscosity_changed(nav_flow *f) {
   const nav_box *b = &f->box;
   D->version++; /* the cached response to a mean pressure gradient is stale */
   NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->nut));
+  NAV_CALL(D->k->face_viscosity(b, (nav_real)f->cfg->nu, D->nut, D->kf));
   for (int c = 0; c < f->dim; c++) {
-    NAV_CALL(D->k->face_viscosity(b, c, (nav_real)f->cfg->nu, D->nut, D->kf[c]));
     /* zero normal gradient (and even about the wall-normal face, as in the solver's levels) */
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->kf[c]));
     if (f->pbc[c][0] != NAV_SCALAR_PERIODIC && !nav_halo_face(f->halo, c, 0))

@@ -74,6 +74,19 @@ CASES = {
         "grid.lz=2", "grid.x0=-1.5", "grid.y0=-1", "grid.z0=-1", "time.max_steps=30"] + BODY),
     "taylor_green2d": ("taylor_green2d.ini", []),  # 32^2, 32 steps: the whole case
     "taylor_green3d": ("taylor_green3d.ini", []),  # 32^3, 32 steps: the whole case
+    # the turbulent channel with statistics from t = 0 (a window in summary.json) on a 16 x 24 x 16 grid
+    "channel3d_retau180": ("channel3d_retau180.ini", ["grid.nx=16", "grid.ny=24", "grid.nz=16", "time.max_steps=20",
+                                                      "statistics.start_time=0", "statistics.every=1"]),
+    # each LES closure on the channel (stretched y, walls: the damping and the face viscosities at walls)
+    "les395_wale": ("channel3d_les_retau395.ini", ["grid.nx=16", "grid.ny=24", "grid.nz=16", "time.max_steps=20",
+                                                   "turbulence.model=wale", "statistics.start_time=0"]),
+    "les395_vreman": ("channel3d_les_retau395.ini", ["grid.nx=16", "grid.ny=24", "grid.nz=16", "time.max_steps=20",
+                                                     "turbulence.model=vreman", "statistics.start_time=0"]),
+    "les395_smagorinsky": ("channel3d_les_retau395.ini", ["grid.nx=16", "grid.ny=24", "grid.nz=16",
+                                                          "time.max_steps=20", "turbulence.model=smagorinsky",
+                                                          "statistics.start_time=0"]),
+    # the LES Taylor-Green vortex (periodic box) on 24^3
+    "tgv3d_les": ("tgv3d_re1600_les.ini", ["grid.nx=24", "grid.ny=24", "grid.nz=24", "time.max_steps=20"]),
 }
 
 # summary.json keys left out of the comparison, at any depth: timings of the machine.

@@ -28,13 +28,13 @@ NAV_HD static inline nav_real nav_d2_face(const nav_real *q, nav_idx p, nav_idx 
   return ((q[p + s] - q[p]) * nav_rdf(b, d, i) - (q[p] - q[p - s]) * nav_rdf(b, d, i - 1)) * nav_rdc(b, d, i);
 }
 
-/* N_c = -sum_d d(u_d u_c)/dx_d + nu lap u_c at the face point (p, ijk) of component c. */
-NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const nav_real *const *u, nav_real nu,
-                                               nav_idx p, const int *ijk) {
+/* A_c = sum_d d(u_d u_c)/dx_d, the advection of component c at the face point (p, ijk). */
+NAV_HD static inline nav_real nav_advection(const nav_box *b, int c, const nav_real *const *u, nav_idx p,
+                                            const int *ijk) {
   const nav_real *uc = u[c];
   const nav_idx sc = b->st[c];
   const int ic = ijk[c];
-  nav_real adv = 0, lap = 0;
+  nav_real adv = 0;
   NAV_FOR_DIM(d, b) {
     const nav_idx sd = b->st[d];
     const int id = ijk[d];
@@ -43,7 +43,6 @@ NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const na
       const nav_real hi = (nav_real)0.5 * (uc[p] + uc[p + sc]);
       const nav_real lo = (nav_real)0.5 * (uc[p - sc] + uc[p]);
       adv += (hi * hi - lo * lo) * nav_rdc(b, c, ic);
-      lap += nav_d2_face(uc, p, sc, b, c, ic);
     } else {
       /* flux u_d u_c at the edges (face ic in c) x (faces id, id+1 in d) */
       const nav_real *ud = u[d];
@@ -54,10 +53,30 @@ NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const na
       const nav_real uc_hi = (1 - whi) * uc[p] + whi * uc[p + sd];
       const nav_real uc_lo = (1 - wlo) * uc[p - sd] + wlo * uc[p];
       adv += (ud_hi * uc_hi - ud_lo * uc_lo) * nav_rdf(b, d, id);
-      lap += nav_d2_centred(uc, p, sd, b, d, id);
     }
   }
-  return nu * lap - adv;
+  return adv;
+}
+
+/* lap u_c at the face point (p, ijk) of component c: second differences with the spacing of the u_c control
+ * volume. */
+NAV_HD static inline nav_real nav_laplacian_face(const nav_box *b, int c, const nav_real *const *u, nav_idx p,
+                                                 const int *ijk) {
+  const nav_real *uc = u[c];
+  nav_real lap = 0;
+  NAV_FOR_DIM(d, b) {
+    if (d == c)
+      lap += nav_d2_face(uc, p, b->st[c], b, c, ijk[c]);
+    else
+      lap += nav_d2_centred(uc, p, b->st[d], b, d, ijk[d]);
+  }
+  return lap;
+}
+
+/* N_c = -A_c + nu lap u_c at the face point (p, ijk) of component c. */
+NAV_HD static inline nav_real nav_momentum_rhs(const nav_box *b, int c, const nav_real *const *u, nav_real nu,
+                                               nav_idx p, const int *ijk) {
+  return nu * nav_laplacian_face(b, c, u, p, ijk) - nav_advection(b, c, u, p, ijk);
 }
 
 /* The variable-step AB2 update of one point (nav_flow.h): u + (a N + c N_old); with old = 0 (the

@@ -13,22 +13,26 @@
 #define NAV_POINT_GRADIENT_H
 
 #include "backend/common/nav_hd.h"
+#include "backend/common/nav_metric.h"
 #include "backend/nav_box.h"
 
 NAV_HD static inline void nav_velocity_gradient(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk,
                                                 nav_real g[3][3]) {
-  NAV_FOR_DIM(c, b) {
-    const nav_idx sc = b->st[c];
-    const nav_real *uc = u[c];
-    NAV_FOR_DIM(d, b) {
+  NAV_FOR_DIM(d, b) {
+    const nav_idx sd = b->st[d];
+    const int i = ijk[d];
+    /* 1/dc either side of the centre, the weights of the one-sided differences of the sums m (twice the
+     * centre values): wp = rp^2 / (2 (rm + rp)), wm = rm^2 / (2 (rm + rp)); one division per direction */
+    const nav_real rm = nav_rdc(b, d, i), rp = nav_rdc(b, d, i + 1), h = (nav_real)0.5 / (rm + rp);
+    const nav_real wp = rp * rp * h, wm = rm * rm * h;
+    NAV_FOR_DIM(c, b) {
+      const nav_idx sc = b->st[c];
+      const nav_real *uc = u[c];
       if (d == c) {
-        g[c][c] = (uc[p + sc] - uc[p]) * b->rdf[c][ijk[c]];
+        g[c][c] = (uc[p + sc] - uc[p]) * nav_rdf(b, c, ijk[c]);
       } else {
-        const nav_idx sd = b->st[d];
-        const int i = ijk[d];
         const nav_real m0 = uc[p - sd] + uc[p - sd + sc], m1 = uc[p] + uc[p + sc], m2 = uc[p + sd] + uc[p + sd + sc];
-        const nav_real rm = b->rdc[d][i], rp = b->rdc[d][i + 1];
-        g[c][d] = (nav_real)0.5 * (rp * (m2 - m1) * rp + rm * (m1 - m0) * rm) / (rm + rp);
+        g[c][d] = wp * (m2 - m1) + wm * (m1 - m0);
       }
     }
   }

@@ -23,6 +23,7 @@
 #include <math.h>
 
 #include "backend/common/nav_hd.h"
+#include "backend/common/nav_metric.h"
 #include "backend/common/nav_point_gradient.h"
 #include "backend/nav_box.h"
 
@@ -101,24 +102,26 @@ NAV_HD static inline nav_real nav_les_wall_u_tau(const nav_les_params *a, int w)
   return ut;
 }
 
-/* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too); wd, wi: the distance of the cell
- * centre to its nearest wall and that wall's face 2 d + s (< 0: none), read by Smagorinsky only
- * (NULL: no damping). */
+/* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too) by the closure `kind` (a->kind; a constant in
+ * a kernel compiled per closure); wd, wi: the distance of the cell centre to its nearest wall and that wall's
+ * face 2 d + s (< 0: none), read by Smagorinsky only (NULL: no damping). */
 NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *const *u, const nav_real *wd,
-                                           const nav_real *wi, const nav_les_params *a, nav_idx p, const int *ijk) {
+                                           const nav_real *wi, const nav_les_params *a, int kind, nav_idx p,
+                                           const int *ijk) {
   nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   nav_velocity_gradient(b, u, p, ijk, g);
   nav_real vol = 1, d2[3] = {0, 0, 0}; /* the cell volume (2D: area), its widths squared */
   NAV_FOR_DIM(d, b) {
-    vol /= b->rdf[d][ijk[d]];
-    d2[d] = 1 / (b->rdf[d][ijk[d]] * b->rdf[d][ijk[d]]);
+    const nav_real h = nav_df(b, d, ijk[d]);
+    vol *= h;
+    d2[d] = h * h;
   }
-  const nav_real delta = b->dim == 3 ? cbrt(vol) : sqrt(vol);
+  const nav_real delta = b->dim == 3 ? cbrt(vol) : sqrt(vol); /* unused (and not computed) by Vreman's kernel */
   const nav_real s2 = nav_les_strain2(g);
   nav_real nut;
-  if (a->kind == NAV_LES_WALE) {
+  if (kind == NAV_LES_WALE) {
     nut = nav_les_wale(g, s2, a->c, delta);
-  } else if (a->kind == NAV_LES_VREMAN) {
+  } else if (kind == NAV_LES_VREMAN) {
     nut = nav_les_vreman(g, a->c, d2);
   } else {
     nav_real damp = 1;

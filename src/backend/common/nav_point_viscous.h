@@ -12,7 +12,7 @@
  * nav_point_poisson.h (shift 0, kc = k_c) on the staggered box of c (the box whose cells are the
  * u_c control volumes: 1/dc as cell widths along c, 1/df between the faces), which is what the
  * implicit solve inverts; with k == NULL (constant nu) the coefficient is 1 and V_diag_c is
- * lap u_c, the Laplacian of nav_momentum_rhs (times nu outside).
+ * lap u_c of nav_laplacian_face (nav_point_flow.h; times nu outside).
  * Derivatives: d_d u_c between two u_c points is their difference over their distance (df along
  * c, dc across); d_c u_d at an edge is the difference of the two u_d points either side of face
  * ic over dc_c[ic]; fluxes are divided by the control volume's width (dc along c, df across).

@@ -6,7 +6,7 @@ static nav_err nav_les_nut_cells_cpu(const nav_box *box, nav_real *const *u, con
                                      const nav_les_params *a, nav_real *nut) {
   const nav_real *const *uc = (const nav_real *const *)u;
   const nav_les_params prm = *a;
-  NAV_CPU_LOOP(box, , { nut[p] = nav_les_cell(b, uc, wd, wi, &prm, p, ijk); });
+  NAV_CPU_LOOP(box, , { nut[p] = nav_les_cell(b, uc, wd, wi, &prm, prm.kind, p, ijk); });
   return NAV_OK;
 }
 

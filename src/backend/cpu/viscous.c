@@ -5,8 +5,10 @@
 #include "backend/cpu/cpu_kernels.h"
 #include "backend/nav_viscous_kernels.h"
 
-static nav_err nav_face_viscosity_cpu(const nav_box *box, int c, nav_real nu, const nav_real *nut, nav_real *kf) {
-  NAV_CPU_LOOP(box, , { kf[p] = nav_face_viscosity(b, c, nu, nut, p, ijk); });
+static nav_err nav_face_viscosity_cpu(const nav_box *box, nav_real nu, const nav_real *nut, nav_real *const *kf) {
+  NAV_CPU_LOOP(box, , {
+    for (int c = 0; c < b->dim; c++) kf[c][p] = nav_face_viscosity(b, c, nu, nut, p, ijk);
+  });
   return NAV_OK;
 }
 
@@ -21,18 +23,18 @@ static nav_err nav_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *
   return NAV_OK;
 }
 
-/* Per point the operations of momentum_rhs (nu = 0), stress (both parts, scale 1) and advance, in that order
- * (nav_viscous_kernels.h); one component after the other, as those kernels. */
+/* Per point the operations of momentum_rhs (nu = 0: -A), stress (both parts, scale 1) and advance, in that
+ * order (nav_viscous_kernels.h); one component after the other, as those kernels. */
 static nav_err nav_advance_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *const *kf, nav_real a,
                                       nav_real c, nav_real *const *rhs, nav_real *const *rhs_old) {
   const nav_real *const *uc = (const nav_real *const *)u;
-  const nav_real nu = 0, scale = 1; /* the unfused path's: no constant-viscosity Laplacian, V added once */
+  const nav_real scale = 1; /* the unfused path's: V added once */
   const int old = c != 0;
   for (int d = 0; d < box->dim; d++) {
     nav_real *out = rhs[d], *ro = rhs_old[d];
     const nav_real *x = u[d], *kc = kf[d];
     NAV_CPU_LOOP(box, , {
-      nav_real n = nav_momentum_rhs(b, d, uc, nu, p, ijk);
+      nav_real n = -nav_advection(b, d, uc, p, ijk);
       n += scale * nav_stress(b, d, uc, kc, NAV_STRESS_DIAG | NAV_STRESS_CROSS, p, ijk);
       out[p] = n;
       ro[p] = nav_ab2(x[p], a, n, c, old ? ro[p] : 0, old);

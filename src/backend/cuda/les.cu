@@ -2,18 +2,35 @@
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_les_kernels.h"
 
-template <int DIM>
+/* One kernel per closure (KIND a constant: the other closures' branches and their registers compiled out). */
+template <int DIM, int KIND>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_les_nut_kernel(nav_box box, nav_cuda_fields u, const nav_real *wd, const nav_real *wi, nav_les_params a,
                        nav_real *nut) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nut[p] = nav_les_cell(b, uc, wd, wi, &a, p, ijk);
+  nut[p] = nav_les_cell(b, uc, wd, wi, &a, KIND, p, ijk);
+}
+
+template <int DIM>
+static void nav_les_nut_launch(const nav_box *b, nav_cuda_fields u, const nav_real *wd, const nav_real *wi,
+                               const nav_les_params *a, nav_real *nut) {
+  const dim3 g = nav_cuda_grid(b), t = nav_cuda_block();
+  if (a->kind == NAV_LES_WALE)
+    nav_les_nut_kernel<DIM, NAV_LES_WALE><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut);
+  else if (a->kind == NAV_LES_VREMAN)
+    nav_les_nut_kernel<DIM, NAV_LES_VREMAN><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut);
+  else
+    nav_les_nut_kernel<DIM, NAV_LES_SMAGORINSKY><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut);
 }
 
 static nav_err nav_les_nut_cells_cuda(const nav_box *b, nav_real *const *u, const nav_real *wd, const nav_real *wi,
                                       const nav_les_params *a, nav_real *nut) {
-  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_les_nut_kernel, *b, nav_cuda_pack(b, u), wd, wi, *a, nut);
+  if (b->dim == 2)
+    nav_les_nut_launch<2>(b, nav_cuda_pack(b, u), wd, wi, a, nut);
+  else
+    nav_les_nut_launch<3>(b, nav_cuda_pack(b, u), wd, wi, a, nut);
+  NAV_CUDA_LAUNCHED("nav_les_nut_kernel");
   return NAV_OK;
 }
 

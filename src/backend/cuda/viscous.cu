@@ -6,16 +6,17 @@
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_viscous_kernels.h"
 
-/* The component C a template parameter (NAV_CUDA_LAUNCH_DIM_C): no local copy of the box. */
-template <int DIM, int C>
+/* Every component's faces in one pass (nut read once); the components unrolled (constant c: no local copy of
+ * the box). */
+template <int DIM>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_face_viscosity_kernel(nav_box box, nav_real nu, const nav_real *nut, nav_real *kf) {
+    nav_face_viscosity_kernel(nav_box box, nav_real nu, const nav_real *nut, nav_cuda_fields kf) {
   NAV_CUDA_INTERIOR(box);
-  kf[p] = nav_face_viscosity(b, C, nu, nut, p, ijk);
+  NAV_UNROLL for (int c = 0; c < DIM; c++) kf.c[c][p] = nav_face_viscosity(b, c, nu, nut, p, ijk);
 }
 
-static nav_err nav_face_viscosity_cuda(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_real *kf) {
-  NAV_CUDA_LAUNCH_DIM_C(b, c, nav_cuda_grid(b), nav_face_viscosity_kernel, *b, nu, nut, kf);
+static nav_err nav_face_viscosity_cuda(const nav_box *b, nav_real nu, const nav_real *nut, nav_real *const *kf) {
+  NAV_CUDA_LAUNCH_DIM(b, nav_cuda_grid(b), nav_face_viscosity_kernel, *b, nu, nut, nav_cuda_pack(b, kf));
   return NAV_OK;
 }
 
@@ -41,19 +42,19 @@ static nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *c
 #define NAV_ADVANCE_STRESS_MIN_BLOCKS 2
 #endif
 
-/* N = momentum_rhs (nu) + scale * stress (both parts) of every component, then u* over rhs_old (read first):
- * the operations of those kernels and advance in their order, nu and scale kernel parameters as theirs are
- * (nu = 0, scale = 1), so the bits are theirs; every load before any store (momentum_advance's reason). */
+/* N = -A (momentum_rhs at nu = 0: 0 lap - A) + scale * stress (both parts) of every component, then u* over
+ * rhs_old (read first): the operations of those kernels and advance in their order, scale a kernel parameter as
+ * theirs is (scale = 1), so the bits are theirs; every load before any store (momentum_advance's reason). */
 template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_ADVANCE_STRESS_MIN_BLOCKS)
-    nav_advance_stress_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, nav_real nu, nav_real scale,
+    nav_advance_stress_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, nav_real scale,
                               nav_real a, nav_real c, nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
   nav_real n[3];
 #pragma unroll
   for (int d = 0; d < DIM; d++) {
-    n[d] = nav_momentum_rhs(b, d, uc, nu, p, ijk);
+    n[d] = -nav_advection(b, d, uc, p, ijk);
     n[d] += scale * nav_stress(b, d, uc, kf.c[d], NAV_STRESS_DIAG | NAV_STRESS_CROSS, p, ijk);
   }
   nav_cuda_predictor_store<DIM, OLD>(uc, n, a, c, rhs, rhs_old, p);
@@ -63,8 +64,8 @@ static nav_err nav_advance_stress_cuda(const nav_box *b, nav_real *const *u, nav
                                        nav_real c, nav_real *const *rhs, nav_real *const *rhs_old) {
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fk = nav_cuda_pack(b, kf), fr = nav_cuda_pack(b, rhs),
                         fo = nav_cuda_pack(b, rhs_old);
-  const nav_real nu = 0, scale = 1;
-  NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_advance_stress_kernel, *b, fu, fk, nu, scale, a, c, fr, fo);
+  const nav_real scale = 1;
+  NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_advance_stress_kernel, *b, fu, fk, scale, a, c, fr, fo);
   return NAV_OK;
 }
 
