@@ -220,8 +220,10 @@ typedef struct nav_kernel_ops {
                         double *sum);
   /* u_c -= scale * grad_c p, interior faces, every component; p needs filled ghosts */
   nav_err (*correct)(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
-  /* max over cells of the advective rate sum |u_d|/h_d and of the diffusive rate sum 1/h_d^2 */
-  nav_err (*time_rates)(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
+  /* max over cells of the advective rate sum |u_d|/h_d, of the diffusive rate sum 1/h_d^2 and of nut (cell-centred,
+   * or NULL: *nut_max = 0), in one pass and one host wait (the eddy viscosity's time-step limit rides on it) */
+  nav_err (*time_rates)(const nav_box *b, nav_real *const *u, const nav_real *nut, double *adv_max, double *diff_max,
+                        double *nut_max);
   /* sum over interior faces of 1/2 u_c^2 dV_c, every component */
   nav_err (*kinetic_energy)(const nav_box *b, nav_real *const *u, double *sum);
 

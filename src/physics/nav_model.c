@@ -85,15 +85,11 @@ nav_err nav_models_after_projection(nav_model_set *set, nav_flow_view *v, const 
   NAV_MODELS_STEP_LOOP(after_projection);
 }
 
-nav_err nav_models_viscosity(nav_model_set *set, nav_flow_view *v, nav_viscosity_when when, int *any,
-                             double *nut_max) {
+nav_err nav_models_viscosity(nav_model_set *set, nav_flow_view *v, nav_viscosity_when when, int *any) {
   *any = 0;
-  *nut_max = 0;
   for (int i = 0; i < set->n; i++) {
     if (!set->m[i].ops->viscosity) continue;
-    double m = 0;
-    NAV_CALL(set->m[i].ops->viscosity(&set->m[i], v, when, &m));
-    *nut_max = *any ? fmax(*nut_max, m) : m;
+    NAV_CALL(set->m[i].ops->viscosity(&set->m[i], v, when));
     *any = 1;
   }
   return NAV_OK;

@@ -164,8 +164,9 @@ typedef struct nav_model_ops {
    * model's explicit parts; may touch its own arrays, v->rhs and v->scalar; never u or p. */
   nav_err (*rhs)(nav_model *m, nav_flow_view *v, const nav_step_info *s);
   /* Step phase 6 (and after create / restored): write nu_t at the cells into v->nut (interior points;
-   * the solver fills the ghosts) and its largest value over every rank into *nut_max. */
-  nav_err (*viscosity)(nav_model *m, nav_flow_view *v, nav_viscosity_when when, double *nut_max);
+   * the solver fills the ghosts; its max, the explicit time-step limit, rides on the solver's next
+   * time-step reduction: no host wait here). */
+  nav_err (*viscosity)(nav_model *m, nav_flow_view *v, nav_viscosity_when when);
   /* Step phase 3: change u* at the interior faces (its ghosts are not filled; the solver fills them
    * after the last force hook); may read p (ghosts filled, of the previous step) and set it at cells
    * whose faces are all forced, where it is only the projection's multiplier (refilling p's ghosts). */
@@ -259,9 +260,8 @@ void nav_models_destroy(nav_model_set *set, nav_flow_view *v);
 nav_err nav_models_rhs(nav_model_set *set, nav_flow_view *v, const nav_step_info *s);
 nav_err nav_models_force(nav_model_set *set, nav_flow_view *v, const nav_step_info *s);
 nav_err nav_models_after_projection(nav_model_set *set, nav_flow_view *v, const nav_step_info *s);
-/* *any = 1 if some model wrote nu_t (then *nut_max is their largest), else 0. */
-nav_err nav_models_viscosity(nav_model_set *set, nav_flow_view *v, nav_viscosity_when when, int *any,
-                             double *nut_max);
+/* *any = 1 if some model wrote nu_t, else 0. */
+nav_err nav_models_viscosity(nav_model_set *set, nav_flow_view *v, nav_viscosity_when when, int *any);
 nav_err nav_models_diagnose(nav_model_set *set, nav_flow_view *v);
 /* diagnose of the models with pseudo_time_diagnose (the monitor iterations of artificial compressibility). */
 nav_err nav_models_diagnose_pseudo(nav_model_set *set, nav_flow_view *v);

@@ -192,15 +192,18 @@ static int nav_flow_fused(const nav_flow *f) {
 }
 
 nav_err nav_flow_dt(nav_flow *f, double *dt, double *cfl) {
-  double adv, diff;
-  NAV_CALL(f->ops->time_rates(&f->box, f->u, &adv, &diff));
+  /* the models' nu_t (their viscosity hooks wrote it): its max for the explicit limit, in the same pass */
+  const nav_real *nut = nav_models_viscous(&f->models) ? f->diff->nut : NULL;
+  double adv, diff, nut_max;
+  NAV_CALL(f->ops->time_rates(&f->box, f->u, nut, &adv, &diff, &nut_max));
   NAV_CALL(nav_flow_deferred(f)); /* the reduction waited for the backend */
   /* the stop flag of a signal rides on this reduction: every rank learns it at the same step */
-  double rates[3] = {adv, diff, (double)nav_signal_pending()};
-  nav_reduce_max(f->comm, rates, 3);
+  double rates[4] = {adv, diff, nut_max, (double)nav_signal_pending()};
+  nav_reduce_max(f->comm, rates, 4);
   adv = rates[0];
   diff = rates[1];
-  f->stop_signal = (int)rates[2];
+  if (nut) f->diff->nu_max = f->cfg->nu + rates[2];
+  f->stop_signal = (int)rates[3];
   /* the walls' own speed bounds the velocity next to them (the lid of a cavity at rest) */
   adv = fmax(adv, f->wall_rate);
   if (f->cfg->dt > 0) {

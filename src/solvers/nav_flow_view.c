@@ -57,11 +57,9 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f) {
 
 nav_err nav_flow_viscosity(nav_flow *f, nav_viscosity_when when) {
   int any;
-  double m;
-  NAV_CALL(nav_models_viscosity(&f->models, nav_flow_view_sync(f), when, &any, &m));
+  NAV_CALL(nav_models_viscosity(&f->models, nav_flow_view_sync(f), when, &any));
   if (!any) return NAV_OK;
-  f->diff->nu_max = f->cfg->nu + m; /* the explicit time-step limit */
-  return nav_diffusion_viscosity_changed(f);
+  return nav_diffusion_viscosity_changed(f); /* (nu_max, the explicit limit: nav_flow_dt) */
 }
 
 nav_err nav_flow_restored(nav_flow *f) {

@@ -630,11 +630,14 @@ static void test_box(pair_box *pb) {
       snprintf(name, sizeof name, "correct c%d", c);
       check_field(name, pb, &u[c]);
     }
-    double ac, dc, ag, dg;
-    OK(cpu->time_rates(bc, uc, &ac, &dc));
-    OK(gpu->time_rates(bg, ug, &ag, &dg));
+    double ac, dc, nc, ag, dg, ng;
+    field nf = field_new(pb, 1.5); /* a cell field standing for nu_t */
+    OK(cpu->time_rates(bc, uc, nf.c, &ac, &dc, &nc));
+    OK(gpu->time_rates(bg, ug, nf.g, &ag, &dg, &ng));
     check_scalar("time_rates adv", pb, ac, ag);
     check_scalar("time_rates diff", pb, dc, dg);
+    check_scalar("time_rates nut_max", pb, nc, ng);
+    field_free(&nf);
     OK(cpu->kinetic_energy(bc, uc, &mc));
     OK(gpu->kinetic_energy(bg, ug, &mg));
     check_scalar("kinetic_energy", pb, mc, mg);

@@ -76,6 +76,8 @@ static int run(int argc, char **argv) {
       OK(nav_flow_dt(&f[k], &dt, &cfl));
       OK(nav_flow_step(&f[k], dt, 0));
     }
+    double dt, cfl; /* the limit of the next step: nu_max from the final nu_t (the time-step reduction) */
+    OK(nav_flow_dt(&f[k], &dt, &cfl));
     OK(nav_models_diagnose(&f[k].models, nav_flow_view_sync(&f[k])));
     nu[k] = heat->diag.nfaces ? heat->diag.nusselt[0] : NAN;
     OK(nav_host_fields_fetch(&f[k], &h[k]));

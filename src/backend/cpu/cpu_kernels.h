@@ -121,7 +121,8 @@ nav_err nav_momentum_advance_cpu(const nav_box *b, nav_real *const *u, nav_real 
 nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
                            double *sum);
 nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
-nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
+nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, const nav_real *nut, double *adv_max,
+                           double *diff_max, double *nut_max);
 nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum);
 
 

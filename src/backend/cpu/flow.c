@@ -102,10 +102,11 @@ nav_err nav_correct_cpu(const nav_box *b, nav_real *const *u, const nav_real *q,
   return NAV_OK;
 }
 
-nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max) {
+nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, const nav_real *nut, double *adv_max,
+                           double *diff_max, double *nut_max) {
   const nav_real *const *uc = (const nav_real *const *)u;
-  double ma = 0, md = 0;
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(max : ma, md)
+  double ma = 0, md = 0, mn = 0;
+#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(max : ma, md, mn)
   for (int k = 0; k < b->n[2]; k++)
     for (int j = 0; j < b->n[1]; j++) {
       int ijk[3] = {0, j, k};
@@ -115,10 +116,12 @@ nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, double *adv_max
         const double ra = nav_advective_rate(b, uc, p, ijk), rd = nav_diffusive_rate(b, ijk);
         ma = ra > ma ? ra : ma;
         md = rd > md ? rd : md;
+        if (nut) mn = fmax(mn, (double)nut[p]);
       }
     }
   *adv_max = ma;
   *diff_max = md;
+  *nut_max = mn;
   return NAV_OK;
 }
 

@@ -447,7 +447,8 @@ nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real
 nav_err nav_divergence_cuda(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
                             double *sum);
 nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *p, nav_real scale);
-nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max);
+nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, const nav_real *nut, double *adv_max,
+                            double *diff_max, double *nut_max);
 nav_err nav_kinetic_energy_cuda(const nav_box *b, nav_real *const *u, double *sum);
 
 nav_err nav_laplacian_cuda(const nav_box *b, const nav_real *x, nav_real *y);

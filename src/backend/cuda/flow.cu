@@ -314,31 +314,34 @@ nav_err nav_correct_cuda(const nav_box *b, nav_real *const *u, const nav_real *q
 
 template <int DIM, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
-    nav_time_rates_kernel(nav_box box, nav_cuda_fields u, double *partial, int kz) {
+    nav_time_rates_kernel(nav_box box, nav_cuda_fields u, const nav_real *nut, double *partial, int kz) {
   const nav_box bl = nav_cuda_box_plain<DIM, PLAIN>(box);
   const nav_box *const b = &bl;
   int ijk[3];
   nav_idx p;
-  double m[2] = {0, 0};
+  double m[3] = {0, 0, 0};
   if (nav_cuda_point(b, ijk, &p)) { /* kz planes per thread (nav_cuda_kz): fewer block reductions */
     const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
     nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
       m[0] = fmax(m[0], (double)nav_advective_rate(b, uc, q, ijk));
       m[1] = fmax(m[1], (double)nav_diffusive_rate(b, ijk));
+      if (nut) m[2] = fmax(m[2], (double)nut[q]);
     });
   }
-  nav_cuda_block_reduce<2, true>(m, partial);
+  nav_cuda_block_reduce<3, true>(m, partial);
 }
 
-nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, double *adv_max, double *diff_max) {
+nav_err nav_time_rates_cuda(const nav_box *b, nav_real *const *u, const nav_real *nut, double *adv_max,
+                            double *diff_max, double *nut_max) {
   const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
   const dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz);
-  double *partial, r[2];
-  NAV_CALL(nav_cuda_partials(2, nav_cuda_blocks(grid), &partial));
-  NAV_CUDA_LAUNCH_UNI(b, grid, nav_time_rates_kernel, *b, nav_cuda_pack(b, u), partial, kz);
-  NAV_CALL(nav_cuda_reduce(2, 1, nav_cuda_blocks(grid), r));
+  double *partial, r[3];
+  NAV_CALL(nav_cuda_partials(3, nav_cuda_blocks(grid), &partial));
+  NAV_CUDA_LAUNCH_UNI(b, grid, nav_time_rates_kernel, *b, nav_cuda_pack(b, u), nut, partial, kz);
+  NAV_CALL(nav_cuda_reduce(3, 1, nav_cuda_blocks(grid), r));
   *adv_max = r[0];
   *diff_max = r[1];
+  *nut_max = r[2];
   return NAV_OK;
 }
 

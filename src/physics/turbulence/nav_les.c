@@ -123,21 +123,16 @@ static void nav_les_destroy(nav_model *m, nav_flow_view *v) {
   m->data = NULL;
 }
 
-/* nu_t from u (every call: nu_t is a function of u, also after a restart) and its max over the ranks. */
-static nav_err nav_les_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_when when, double *nut_max) {
+/* nu_t from u (every call: nu_t is a function of u, also after a restart). */
+static nav_err nav_les_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_when when) {
   (void)when;
   nav_les *L = m->data;
   if (L->wd) NAV_CALL(nav_les_u_tau(v, L));
-  NAV_CALL(L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, v->nut));
-  double mx;
-  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &mx, NULL));
-  nav_reduce_max(v->comm, &mx, 1);
-  L->nut_max = *nut_max = mx;
-  return NAV_OK;
+  return L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, v->nut);
 }
 
 /* The modelled dissipation of the current u and nu_t (the face viscosities of the last viscosity call): the energy
- * the stress operator removes beyond the molecular part (nav_point_monitor.h). */
+ * the stress operator removes beyond the molecular part (nav_point_monitor.h); the max of nu_t over the ranks. */
 static nav_err nav_les_diagnose(nav_model *m, nav_flow_view *v) {
   nav_les *L = m->data;
   double sum;
@@ -145,6 +140,8 @@ static nav_err nav_les_diagnose(nav_model *m, nav_flow_view *v) {
   NAV_CALL(nav_monitor_kernels_of(v->ops)->eddy_sum(v->box, v->u, v->kf, (nav_real)v->cfg->nu, bnd, &sum));
   nav_reduce_sum(v->comm, &sum, 1);
   L->dissipation_sgs = sum / v->volume;
+  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &L->nut_max, NULL));
+  nav_reduce_max(v->comm, &L->nut_max, 1);
   return NAV_OK;
 }
 

@@ -115,9 +115,9 @@ static nav_err nav_sst_alloc(const nav_flow_view *v, nav_real **x) {
 
 /* The ghosts of k and omega, then nu_t (and every other cell term) from u, k, omega, and the momentum
  * equation's eddy viscosity nu_t <- alpha nu_t(model) + (1 - alpha) nu_t (alpha = nut_relaxation; 1 at
- * the start, 0 after a restart: only the ghosts of k, omega and the max of the current nu_t); the solver
+ * the start, 0 after a restart: only the ghosts of k, omega); the solver
  * then refills nu_t's ghosts and the face viscosities (the viscosity hook, nav_model.h). */
-static nav_err nav_sst_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_when when, double *nut_max) {
+static nav_err nav_sst_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_when when) {
   nav_sst *t = m->data;
   const nav_kernel_ops *ops = v->ops;
   const double alpha = when == NAV_VISCOSITY_START ? 1 : when == NAV_VISCOSITY_STEP ? v->cfg->nut_relaxation : 0;
@@ -128,11 +128,14 @@ static nav_err nav_sst_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_w
     NAV_CALL(t->kt->sst_cells(v->box, v->u, t->k, t->w, t->wd, (nav_real)v->cfg->nu, nut_only));
     NAV_CALL(ops->axpby(v->box, (nav_real)alpha, t->out[0], (nav_real)(1 - alpha), v->nut));
   }
-  double mx;
-  NAV_CALL(ops->max_abs_diff(v->box, v->nut, NULL, NULL, &mx, NULL));
-  nav_reduce_max(v->comm, &mx, 1);
-  t->nut_max = mx;
-  *nut_max = mx;
+  return NAV_OK;
+}
+
+/* The max of nu_t over the ranks (monitor steps, after the viscosity hook: the nu_t of the next step). */
+static nav_err nav_sst_diagnose(nav_model *m, nav_flow_view *v) {
+  nav_sst *t = m->data;
+  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &t->nut_max, NULL));
+  nav_reduce_max(v->comm, &t->nut_max, 1);
   return NAV_OK;
 }
 
@@ -310,6 +313,7 @@ const nav_model_ops nav_model_sst = {
     .destroy = nav_sst_destroy,
     .viscosity = nav_sst_viscosity,
     .after_projection = nav_sst_after_projection,
+    .diagnose = nav_sst_diagnose,
     .change = nav_sst_change,
     .summary = nav_sst_summary,
     .state = nav_sst_state,
