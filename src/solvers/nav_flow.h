@@ -129,9 +129,9 @@ nav_err nav_flow_restored(nav_flow *f);
 nav_err nav_flow_locate_bad(nav_flow *f, char *msg, size_t n);
 /* Refresh f->view (the current field pointers, time and step) before a round of model hooks. Not collective. */
 nav_flow_view *nav_flow_view_sync(nav_flow *f);
-/* The models' nu_t (their viscosity hooks, physics/nav_model.h) at `when`: then the explicit limit
- * nu_max and, as nav_diffusion_viscosity_changed, the ghosts, face viscosities and solver
- * coefficients. Nothing without a viscous model. Collective. */
+/* The models' nu_t (their viscosity hooks, physics/nav_model.h) at `when`: then, as
+ * nav_diffusion_viscosity_changed, the ghosts, face viscosities and solver coefficients (the explicit
+ * limit nu_max follows in the next nav_flow_dt). Nothing without a viscous model. Collective. */
 nav_err nav_flow_viscosity(nav_flow *f, nav_viscosity_when when);
 
 #endif
