@@ -7,6 +7,13 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "grid/nav_reduce.h"
+
+nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max) {
+  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, nut_max, NULL));
+  nav_reduce_max(v->comm, nut_max, 1);
+  return NAV_OK;
+}
 
 const char *nav_json_real(double v, const char *fmt, char buf[32]) {
   if (!isfinite(v)) return "null";

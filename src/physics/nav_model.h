@@ -250,6 +250,10 @@ nav_err nav_models_diagnose_one(nav_model_set *set, nav_flow_view *v, const char
  * output; the solver and the output never use it. */
 void *nav_models_data(const nav_model_set *set, const char *name);
 
+/* The max of v->nut over every rank (the nut_max of a viscous model's monitors and summary; its diagnose hook).
+ * Collective. */
+nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max);
+
 /* A number for JSON (summary hooks), printed by fmt into buf: "null" when it is NaN or Inf (a failed
  * run), which JSON cannot write. */
 const char *nav_json_real(double v, const char *fmt, char buf[32]);

@@ -140,9 +140,7 @@ static nav_err nav_les_diagnose(nav_model *m, nav_flow_view *v) {
   NAV_CALL(nav_monitor_kernels_of(v->ops)->eddy_sum(v->box, v->u, v->kf, (nav_real)v->cfg->nu, bnd, &sum));
   nav_reduce_sum(v->comm, &sum, 1);
   L->dissipation_sgs = sum / v->volume;
-  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &L->nut_max, NULL));
-  nav_reduce_max(v->comm, &L->nut_max, 1);
-  return NAV_OK;
+  return nav_models_nut_max(v, &L->nut_max);
 }
 
 static void nav_les_monitor_header(const nav_model *m, const nav_flow_view *v, FILE *out) {

@@ -133,10 +133,7 @@ static nav_err nav_sst_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_w
 
 /* The max of nu_t over the ranks (monitor steps, after the viscosity hook: the nu_t of the next step). */
 static nav_err nav_sst_diagnose(nav_model *m, nav_flow_view *v) {
-  nav_sst *t = m->data;
-  NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, &t->nut_max, NULL));
-  nav_reduce_max(v->comm, &t->nut_max, 1);
-  return NAV_OK;
+  return nav_models_nut_max(v, &((nav_sst *)m->data)->nut_max);
 }
 
 static int nav_sst_active(const nav_config *cfg) { return !strcmp(cfg->turbulence_model, "k_omega_sst"); }
