@@ -416,6 +416,24 @@ __global__ void nav_fft_box_block_kernel(int m0, int m1, int m2, nav_idx total, 
   nav_fft_block_put(c, m, k, blk, 8);
 }
 
+/* The spectral divide where every direction is periodic (tw all NULL): one thread per stored coefficient
+ * (k0 <= m0/2, j1, j2), coalesced, where the block kernel above gathers the 8 points (+-k1, +-k2, and the
+ * conjugates of -k0) of a representative. The same value bit for bit: nav_fft_block_solve's s0 = 0 entries,
+ * the ones it stores, are the coefficients themselves, divided by lam0[k0] + lam1[j1] (+ lam2[j2]) summed in
+ * that order, times scale. */
+__global__ void nav_fft_box_periodic_kernel(int m0, int m1, nav_idx total, const nav_real *l0, const nav_real *l1,
+                                            const nav_real *l2, nav_real scale, nav_real *c) {
+  const nav_idx t = blockIdx.x * (nav_idx)blockDim.x + threadIdx.x;
+  if (t >= total) return;
+  int k0, j1, j2;
+  nav_fft_box_ijk(t, total, m0 / 2 + 1, m1, &k0, &j1, &j2);
+  nav_real l = l0[k0] + l1[j1];
+  if (l2) l += l2[j2];
+  nav_real *const z = c + 2 * t;
+  z[0] = nav_fft_divide(z[0], l) * scale;
+  z[1] = nav_fft_divide(z[1], l) * scale;
+}
+
 nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                          const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                          const nav_idx st[3], nav_real *scratch, void **state) {
@@ -444,10 +462,16 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
   }
   NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
   NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
-  const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
-  nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
-      m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
-  NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
+  if (!e0 && !e1 && !e2) {
+    nav_fft_box_periodic_kernel<<<nav_fft_blocks(half), 256, 0, nav_cuda_stream>>>(m[0], m[1], half, lam[0], lam[1],
+                                                                                   lam[2], scale, nav_fft_cbuf);
+    NAV_CUDA_LAUNCHED("nav_fft_box_periodic_kernel");
+  } else {
+    const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
+    nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
+        m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
+    NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
+  }
   NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }
