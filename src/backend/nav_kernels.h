@@ -64,6 +64,7 @@ typedef struct nav_p2p_msg {
 
 #define NAV_P2P_ID_BYTES 128 /* the opaque id that names a group (NCCL's unique id) */
 #define NAV_FACES_MAX 4      /* fields of one copy_faces */
+#define NAV_FACE_INTEGRALS_MAX 4 /* sums of one face_integral: two sides times two tangential components */
 #define NAV_IPC_BYTES 64     /* an opaque CUDA IPC handle of an allocation */
 #define NAV_IPC_MAX_PEERS 16 /* peers of one ipc_exchange */
 #define NAV_IPC_MAX_COPIES 32 /* copies of one ipc_exchange */
@@ -189,11 +190,13 @@ typedef struct nav_kernel_ops {
                         nav_real *const buf[2], int pack);
 
   /* inflow and outflow faces: the plane arrays' own kernels are in nav_open_kernels.h */
-  /* over the interior points of face (dir, side), area elements dA: *sum = sum x dA with x a plane
-   * (what 0), or (what 1 + c) the integral of the inward normal derivative of the tangential
-   * component x = u_c (ghosts filled), (x_adjacent - x_ghost) / (centre distance) at its faces,
-   * by the trapezoidal rule along c */
-  nav_err (*face_integral)(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
+  /* over the interior points of the faces (dir, side[k]) of one direction, area elements dA, for k < n
+   * (1 <= n <= NAV_FACE_INTEGRALS_MAX): sums[k] = sum x[k] dA with x[k] a plane (what[k] 0), or (what[k] 1 + c)
+   * the integral of the inward normal derivative of the tangential component x[k] = u_c (ghosts filled),
+   * (x_adjacent - x_ghost) / (centre distance) at its faces, by the trapezoidal rule along c. All n in one
+   * pass and one host wait; each sums[k] bit for bit what n = 1 gives. */
+  nav_err (*face_integral)(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side, const int *what,
+                           double *sums);
   /* sum over interior faces of x dV_c, x staggered in direction c */
   nav_err (*face_sum)(const nav_box *b, const nav_real *x, int c, double *sum);
 

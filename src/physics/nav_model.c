@@ -7,11 +7,34 @@
 #include <string.h>
 
 #include "core/nav_error.h"
+#include "grid/nav_halo.h"
 #include "grid/nav_reduce.h"
 
 nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max) {
   NAV_CALL(v->ops->max_abs_diff(v->box, v->nut, NULL, NULL, nut_max, NULL));
   nav_reduce_max(v->comm, nut_max, 1);
+  return NAV_OK;
+}
+
+nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]) {
+  memset(sh, 0, 6 * sizeof *sh);
+  for (int d = 0; d < v->dim; d++) {
+    const nav_real *x[NAV_FACE_INTEGRALS_MAX];
+    int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX], c_of[NAV_FACE_INTEGRALS_MAX], n = 0;
+    for (int s = 0; s < 2; s++) {
+      if (v->cfg->bc[d][s] != NAV_BC_WALL || nav_halo_face(v->halo, d, s)) continue;
+      for (int c = 0; c < v->dim; c++)
+        if (c != d) {
+          x[n] = v->u[c], side[n] = s, what[n] = 1 + c, c_of[n] = c;
+          n++;
+        }
+    }
+    if (!n) continue;
+    double sums[NAV_FACE_INTEGRALS_MAX];
+    NAV_CALL(v->ops->face_integral(v->box, d, n, x, side, what, sums));
+    for (int k = 0; k < n; k++)
+      sh[2 * d + side[k]][c_of[k]] = sums[k];
+  }
   return NAV_OK;
 }
 

@@ -254,6 +254,12 @@ void *nav_models_data(const nav_model_set *set, const char *name);
  * Collective. */
 nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max);
 
+/* This rank's part of the wall shear integrals: sh[2 d + s][c] = the integral of the inward normal derivative
+ * of the tangential component u_c over wall face (d, s), dA (ops->face_integral, what 1 + c), on the wall
+ * faces of this block that no neighbour rank holds; 0 elsewhere. One face_integral, one host wait, per
+ * direction with walls. The caller sums over the ranks. */
+nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]);
+
 /* A number for JSON (summary hooks), printed by fmt into buf: "null" when it is NaN or Inf (a failed
  * run), which JSON cannot write. */
 const char *nav_json_real(double v, const char *fmt, char buf[32]);

@@ -133,12 +133,16 @@ void nav_open_destroy(nav_flow *f) {
 
 nav_err nav_open_fluxes(nav_flow *f, double flux[3][2]) {
   double v[6] = {0, 0, 0, 0, 0, 0};
-  for (int d = 0; d < f->dim; d++)
+  for (int d = 0; d < f->dim; d++) { /* the open faces of direction d in one face_integral */
+    const nav_real *x[2];
+    int side[2], what[2] = {0, 0}, n = 0;
     for (int s = 0; s < 2; s++)
-      if (nav_open_face(f, d, s) && nav_open_mine(f, d, s)) {
-        NAV_CALL(f->ops->face_integral(&f->box, f->open[d][d], d, s, 0, &v[2 * d + s]));
-        if (!s) v[2 * d + s] = -v[2 * d + s]; /* outward: -x on the low face */
-      }
+      if (nav_open_face(f, d, s) && nav_open_mine(f, d, s)) x[n] = f->open[d][d], side[n++] = s;
+    double sums[2];
+    if (n) NAV_CALL(f->ops->face_integral(&f->box, d, n, x, side, what, sums));
+    for (int k = 0; k < n; k++)
+      v[2 * d + side[k]] = side[k] ? sums[k] : -sums[k]; /* outward: -x on the low face */
+  }
   nav_reduce_sum(f->comm, v, 6);
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++) flux[d][s] = v[2 * d + s];

@@ -435,14 +435,40 @@ static void test_box(pair_box *pb) {
         for (int what = 0; what <= dim; what++) {
           double sc, sg;
           if (what == 1 + dir) continue; /* the normal component has no wall gradient */
-          OK(cpu->face_integral(bc, what ? x.c : plane.c, dir, side, what, &sc));
-          OK(gpu->face_integral(bg, what ? x.g : plane.g, dir, side, what, &sg));
+          const nav_real *xc = what ? x.c : plane.c, *xg = what ? x.g : plane.g;
+          OK(cpu->face_integral(bc, dir, 1, &xc, &side, &what, &sc));
+          OK(gpu->face_integral(bg, dir, 1, &xg, &side, &what, &sg));
           snprintf(name, sizeof name, "face_integral d%d s%d w%d", dir, side, what);
           check_scalar(name, pb, sc, sg);
         }
         field_free(&x);
         field_free(&plane);
       }
+  /* the wall shear's batch (nav_models_wall_shear): both sides and every tangential component of a direction in
+   * one face_integral, each sum bit for bit the single one's on the same backend */
+  for (int dir = 0; dir < dim; dir++) {
+    field u[3];
+    const nav_real *xc[NAV_FACE_INTEGRALS_MAX], *xg[NAV_FACE_INTEGRALS_MAX];
+    int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX], n = 0;
+    for (int c = 0; c < dim; c++)
+      u[c] = field_new(pb, 0.1 * c);
+    for (int s = 0; s < 2; s++)
+      for (int c = 0; c < dim; c++)
+        if (c != dir) xc[n] = u[c].c, xg[n] = u[c].g, side[n] = s, what[n] = 1 + c, n++;
+    double bc_sum[NAV_FACE_INTEGRALS_MAX], bg_sum[NAV_FACE_INTEGRALS_MAX];
+    OK(cpu->face_integral(bc, dir, n, xc, side, what, bc_sum));
+    OK(gpu->face_integral(bg, dir, n, xg, side, what, bg_sum));
+    for (int k = 0; k < n; k++) {
+      double sc, sg;
+      OK(cpu->face_integral(bc, dir, 1, &xc[k], &side[k], &what[k], &sc));
+      OK(gpu->face_integral(bg, dir, 1, &xg[k], &side[k], &what[k], &sg));
+      snprintf(name, sizeof name, "face_integral batch d%d k%d", dir, k);
+      report(name, pb->label, bc_sum[k] == sc && bg_sum[k] == sg ? 0 : INFINITY); /* bit for bit */
+      check_scalar(name, pb, bc_sum[k], bg_sum[k]);
+    }
+    for (int c = 0; c < dim; c++)
+      field_free(&u[c]);
+  }
   for (int c = 0; c < dim; c++) {
     field x = field_new(pb, 0.5);
     double sc, sg;

@@ -33,14 +33,18 @@ static nav_err nav_outflow_update_cpu(const nav_box *b, const nav_real *x, int d
   return NAV_OK;
 }
 
-nav_err nav_face_integral_cpu(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum) {
+nav_err nav_face_integral_cpu(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                              const int *what, double *sums) {
   int t0, t1, lo1, hi1;
   nav_open_plane(b, dir, 0, &t0, &t1, &lo1, &hi1);
-  double s = 0;
+  for (int k = 0; k < n; k++) {
+    double s = 0;
 #pragma omp parallel for schedule(static) reduction(+ : s) if ((long)b->n[t0] * (hi1 - lo1 + 1) >= 8192)
-  for (int q = lo1; q <= hi1; q++)
-    for (int r = 0; r < b->n[t0]; r++) s += (double)nav_face_integrand(b, x, dir, side, what, t0, r, t1, q);
-  *sum = s;
+    for (int q = lo1; q <= hi1; q++)
+      for (int r = 0; r < b->n[t0]; r++)
+        s += (double)nav_face_integrand(b, x[k], dir, side[k], what[k], t0, r, t1, q);
+    sums[k] = s;
+  }
   return NAV_OK;
 }
 

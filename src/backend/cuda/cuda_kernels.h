@@ -404,8 +404,8 @@ __device__ __forceinline__ void nav_cuda_last_block(const double *partial, unsig
 
 /* Device buffer for nv partial results per block of a grid of nblocks blocks (grown as needed). */
 nav_err nav_cuda_partials(int nv, size_t nblocks, double **partial);
-/* Combine the partials of the last kernel into nv host doubles (sum, or max if is_max); nv is 1, 2, 3, or 8
- * for sums (the force sums of the bodies, ibm.cu). */
+/* Combine the partials of the last kernel into nv host doubles (sum, or max if is_max); nv is 1, 2, 3, or for
+ * sums 4 (face_integral) and 8 (the force sums of the bodies, ibm.cu). */
 nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host);
 
 /* ---- the kernel table's entries -------------------------------------------------------- */
@@ -436,7 +436,8 @@ nav_err nav_fill_ghosts_cuda(const nav_box *b, nav_real *x, const nav_ghost_face
 nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, nav_ghost_kind kind, nav_real alpha,
                             nav_real beta);
 
-nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum);
+nav_err nav_face_integral_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                               const int *what, double *sums);
 nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum);
 
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);

@@ -56,30 +56,48 @@ static nav_err nav_outflow_update_cuda(const nav_box *b, const nav_real *x, int 
   return NAV_OK;
 }
 
-/* One thread per interior face point (m = r + n[t0] q), a block reduction per 256 points. */
-__global__ void __launch_bounds__(256) nav_face_integral_kernel(nav_box box, const nav_real *x, int dir, int side,
-                                                                int what, nav_idx count, double *partial) {
+struct nav_face_integral_args {
+  const nav_real *x[NAV_FACE_INTEGRALS_MAX];
+  int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX];
+};
+
+/* One thread per interior face point (m = r + n[t0] q), a block reduction per 256 points; block row y = the
+ * sum k, whose partials are the k-th run of gridDim.x (nav_cuda_block_reduce's flat block index), as
+ * nav_cuda_reduce reads its k-th value. */
+__global__ void __launch_bounds__(256)
+    nav_face_integral_kernel(nav_box box, nav_face_integral_args a, int dir, nav_idx count, double *partial) {
   int t0, t1;
   nav_face_plane(&box, dir, &t0, &t1);
   const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
+  const int k = (int)blockIdx.y;
   double v[1] = {0};
   if (m < count) {
     const int r = (int)(m % box.n[t0]), q = (int)(m / box.n[t0]);
-    v[0] = (double)nav_face_integrand(&box, x, dir, side, what, t0, r, t1, q);
+    v[0] = (double)nav_face_integrand(&box, a.x[k], dir, a.side[k], a.what[k], t0, r, t1, q);
   }
   nav_cuda_block_reduce<1, false>(v, partial);
 }
 
-nav_err nav_face_integral_cuda(const nav_box *b, const nav_real *x, int dir, int side, int what, double *sum) {
+nav_err nav_face_integral_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                               const int *what, double *sums) {
+  NAV_CHECK(n >= 1 && n <= NAV_FACE_INTEGRALS_MAX, NAV_ERR_INTERNAL, "face_integral: %d sums (1 to %d)", n,
+            NAV_FACE_INTEGRALS_MAX);
   int t0, t1;
   nav_face_plane(b, dir, &t0, &t1);
   const nav_idx count = (nav_idx)b->n[t0] * (b->dim == 3 ? b->n[t1] : 1);
   const size_t blocks = (size_t)((count + 255) / 256);
+  nav_face_integral_args a = {};
+  for (int k = 0; k < n; k++) {
+    a.x[k] = x[k];
+    a.side[k] = side[k];
+    a.what[k] = what[k];
+  }
   double *partial;
-  NAV_CALL(nav_cuda_partials(1, blocks, &partial));
-  nav_face_integral_kernel<<<(unsigned)blocks, 256, 0, nav_cuda_stream>>>(*b, x, dir, side, what, count, partial);
+  NAV_CALL(nav_cuda_partials(n, blocks, &partial));
+  nav_face_integral_kernel<<<dim3((unsigned)blocks, (unsigned)n), 256, 0, nav_cuda_stream>>>(*b, a, dir, count,
+                                                                                             partial);
   NAV_CUDA_LAUNCHED("nav_face_integral_kernel");
-  return nav_cuda_reduce(1, 0, blocks, sum);
+  return nav_cuda_reduce(n, 0, blocks, sums);
 }
 
 /* The component C a template parameter (NAV_CUDA_LAUNCH_DIM_C): with a run-time component the kernel's copy of the box went to local

@@ -45,7 +45,7 @@ nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host) {
   const double *partial = nav_cuda_scratch + NAV_CUDA_RESULTS;
   double *out = nav_cuda_scratch;
   const unsigned threads = nblocks >= 1024 ? 1024 : (unsigned)((nblocks + 31) / 32 * 32);
-  NAV_ASSERT(((nv >= 1 && nv <= 3) || (nv == 8 && !is_max)) && nav_cuda_scratch);
+  NAV_ASSERT(((nv >= 1 && nv <= 3) || ((nv == 4 || nv == 8) && !is_max)) && nav_cuda_scratch);
   if (is_max) {
     if (nv == 1) nav_reduce_finish_kernel<1, true><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
     else if (nv == 2) nav_reduce_finish_kernel<2, true><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
@@ -54,6 +54,8 @@ nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host) {
     if (nv == 1) nav_reduce_finish_kernel<1, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
     else if (nv == 2) nav_reduce_finish_kernel<2, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
     else if (nv == 3) nav_reduce_finish_kernel<3, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
+    else if (nv == 4)
+      nav_reduce_finish_kernel<4, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);
     else nav_reduce_finish_kernel<8, false><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out); /* bodies */
   }
   NAV_CUDA_LAUNCHED("nav_reduce_finish_kernel");

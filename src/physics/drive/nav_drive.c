@@ -108,23 +108,22 @@ static nav_err nav_drive_diagnose(nav_model *m, nav_flow_view *v) {
         for (int c = 0; c < v->dim; c++) lid = fmax(lid, fabs(cfg->wall_velocity[d][s][c]));
   g->u_ref = nav_drive_on(cfg) || inflow ? fabs(g->bulk_velocity) : lid;
   /* wall shear: sum of du_c/dn dA for every tangential c of every wall face, one reduction */
-  double sh[NAV_DRIVE_FACES * 3];
-  memset(sh, 0, sizeof sh);
+  double sh[6][3];
+  NAV_CALL(nav_models_wall_shear(v, sh));
   for (int d = 0; d < v->dim; d++)
     for (int s = 0; s < 2; s++) {
       if (cfg->bc[d][s] != NAV_BC_WALL) continue;
       const int k = g->nwalls++;
       g->wall[k][0] = d;
       g->wall[k][1] = s;
-      if (nav_halo_face(v->halo, d, s)) continue;
-      for (int c = 0; c < v->dim; c++)
-        if (c != d) NAV_CALL(v->ops->face_integral(v->box, v->u[c], d, s, 1 + c, &sh[3 * k + c]));
     }
-  nav_reduce_sum(v->comm, sh, 3 * NAV_DRIVE_FACES);
+  nav_reduce_sum(v->comm, &sh[0][0], 6 * 3);
   for (int k = 0; k < g->nwalls; k++) {
     const double area = nav_drive_area(v, g->wall[k][0]);
+    const double *shk = sh[2 * g->wall[k][0] + g->wall[k][1]];
     double t2 = 0;
-    for (int c = 0; c < 3; c++) t2 += (cfg->nu * sh[3 * k + c] / area) * (cfg->nu * sh[3 * k + c] / area);
+    for (int c = 0; c < 3; c++)
+      t2 += (cfg->nu * shk[c] / area) * (cfg->nu * shk[c] / area);
     g->tau_w[k] = sqrt(t2);
     g->cf[k] = g->u_ref > 0 ? g->tau_w[k] / (0.5 * g->u_ref * g->u_ref) : NAN;
   }

@@ -63,22 +63,17 @@ static nav_err nav_les_walls(const nav_flow_view *v, nav_les *L) {
 
 /* u_tau of every wall face from the mean resolved wall shear nu du_t/dn over it (one reduction). */
 static nav_err nav_les_u_tau(const nav_flow_view *v, nav_les *L) {
-  double sh[6 * 3];
-  memset(sh, 0, sizeof sh);
-  for (int d = 0; d < v->dim; d++)
-    for (int s = 0; s < 2; s++) {
-      if (v->cfg->bc[d][s] != NAV_BC_WALL || nav_halo_face(v->halo, d, s)) continue;
-      for (int c = 0; c < v->dim; c++)
-        if (c != d) NAV_CALL(v->ops->face_integral(v->box, v->u[c], d, s, 1 + c, &sh[3 * (2 * d + s) + c]));
-    }
-  nav_reduce_sum(v->comm, sh, 6 * 3);
+  double sh[6][3];
+  NAV_CALL(nav_models_wall_shear(v, sh));
+  nav_reduce_sum(v->comm, &sh[0][0], 6 * 3);
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++) {
       const int f = 2 * d + s;
       double t2 = 0;
       if (d < v->dim) {
         const double area = v->volume / (v->xf[d][v->n[d]] - v->xf[d][0]);
-        for (int c = 0; c < 3; c++) t2 += (v->cfg->nu * sh[3 * f + c] / area) * (v->cfg->nu * sh[3 * f + c] / area);
+        for (int c = 0; c < 3; c++)
+          t2 += (v->cfg->nu * sh[f][c] / area) * (v->cfg->nu * sh[f][c] / area);
       }
       L->a.u_tau[f] = (nav_real)sqrt(sqrt(t2)); /* sqrt(|tau_w|) */
     }
