@@ -90,17 +90,27 @@ int nav_plot_exec(int argc, char **argv) {
 }
 
 int nav_plots_run(const char *dir) {
-  const char *tool = getenv("NAVIER_PLOT");
-  char cmd[3000];
-  if (tool && tool[0]) {
-    snprintf(cmd, sizeof cmd, "'%s' '%s'", tool, dir);
-  } else {
+  const char *tool = getenv("NAVIER_PLOT"), *python = NULL;
+  if (!tool || !tool[0]) {
     tool = nav_plot_tool();
-    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", nav_plot_python(), tool, dir);
+    python = nav_plot_python();
   }
+  /* the whole command, however long the paths (a fixed buffer cut it short silently) */
+  const int len =
+      python ? snprintf(NULL, 0, "'%s' '%s' '%s'", python, tool, dir) : snprintf(NULL, 0, "'%s' '%s'", tool, dir);
+  char *cmd = len >= 0 ? malloc((size_t)len + 1) : NULL;
+  if (!cmd) {
+    fprintf(stderr, "navier: warning: no memory for the plot command; the run is unaffected\n");
+    return 1;
+  }
+  if (python)
+    snprintf(cmd, (size_t)len + 1, "'%s' '%s' '%s'", python, tool, dir);
+  else
+    snprintf(cmd, (size_t)len + 1, "'%s' '%s'", tool, dir);
   printf("plots: %s\n", cmd);
   fflush(stdout);
   const int rc = system(cmd);
+  free(cmd);
   if (rc != 0)
     fprintf(stderr, "navier: warning: the plot tool failed (%s exited with status %d); the run is unaffected\n", tool,
             rc);
