@@ -25,6 +25,12 @@
  *      restrict      read the fine residual, write the coarse right-hand side   1 + 1/2^D
  *      prolong       read the coarse correction, read and write the fine x      2 + 1/2^D
  *      pack/unpack   one face plane of p: read it and write the buffer (and back)   2 planes
+ *    with an eddy viscosity filled by a model (an LES closure):
+ *      nut (model)   the models' viscosity hooks: read u (D), write nu_t              D + 1
+ *      face_viscosity  read nu_t, write nu + nu_t at the faces of each component (D)  D + 1
+ *      nut+kf ghosts   the ghost fills of nu_t and the D face arrays: read and write their ghost points
+ *      advance_stress  the one-pass predictor in stress form: momentum_advance's 4D and the face
+ *                    viscosities (D)                                                5D
  *    bandwidth = bytes / time; "% copy" = against step 2.
  * Under mpirun every rank runs the steps; rank 0 prints. Collective. */
 #include <math.h>
@@ -109,6 +115,31 @@ static nav_err nav_k_ibm(nav_flow *f, nav_level *l0, nav_level *l1) { /* the bod
       return f->models.m[i].ops->force(&f->models.m[i], nav_flow_view_sync(f), &si);
   return NAV_OK;
 }
+/* The eddy viscosity of the step (f->diff with a model's nu_t, nav_flow.c: the hooks after the projection, then
+ * the face viscosities; the one-pass predictor with the stress-form term). */
+static nav_err nav_k_nut(nav_flow *f, nav_level *l0, nav_level *l1) { /* the models' viscosity hooks (nu_t) */
+  (void)l0, (void)l1;
+  for (int i = 0; i < f->models.n; i++)
+    if (f->models.m[i].ops->viscosity)
+      NAV_CALL(f->models.m[i].ops->viscosity(&f->models.m[i], nav_flow_view_sync(f), NAV_VISCOSITY_STEP));
+  return NAV_OK;
+}
+static nav_err nav_k_face_viscosity(nav_flow *f, nav_level *l0, nav_level *l1) {
+  (void)l0, (void)l1;
+  return f->diff->k->face_viscosity(&f->box, (nav_real)f->cfg->nu, f->diff->nut, f->diff->kf);
+}
+static nav_err nav_k_viscosity_ghosts(nav_flow *f, nav_level *l0, nav_level *l1) { /* nu_t's and the faces' */
+  (void)l0, (void)l1;
+  const nav_scalar_bc(*bc)[2] = (const nav_scalar_bc(*)[2])f->pbc;
+  NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, bc, f->diff->nut));
+  for (int c = 0; c < f->dim; c++)
+    NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, bc, f->diff->kf[c]));
+  return NAV_OK;
+}
+static nav_err nav_k_advance_stress(nav_flow *f, nav_level *l0, nav_level *l1) {
+  (void)l0, (void)l1;
+  return f->diff->k->advance_stress(&f->box, f->u, f->diff->kf, 0, 1, f->rhs, f->rhs_old);
+}
 static nav_err nav_k_pack(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;
   const int d = f->dim - 1; /* the slowest direction: a plane of contiguous rows */
@@ -192,12 +223,14 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   const double RM = f->poisson->lo ? sizeof(float) : R;
   const int dp = f->dim - 1;
   const double plane = (double)f->box.ntot / (f->box.n[dp] + 2);
+  /* the ghost points of one array */
+  const double ghost = pts - (double)f->box.n[0] * f->box.n[1] * (f->dim == 3 ? f->box.n[2] : 1);
   struct {
     const char *name;
     nav_bench_call fn;
     double bytes;
     int needs; /* 0: the flow's arrays; 1: the multigrid's level 0; 2: and level 1; 3: a body; 4, 5: level 0
-                  relaxed by lines along x, y */
+                  relaxed by lines along x, y; 6: an eddy viscosity filled by a model */
   } list[] = {{"momentum_rhs", nav_k_momentum, 2 * D * pts * R, 0},
               {"advance", nav_k_advance, 4 * D * pts * R, 0},
               {"momentum_advance", nav_k_momentum_advance, 4 * D * pts * R, 0},
@@ -210,9 +243,13 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
               {"restrict", nav_k_restrict, (1 + pow(0.5, D)) * pts * RM, 2},
               {"prolong_add", nav_k_prolong, (2 + pow(0.5, D)) * pts * RM, 2},
               {"pack+unpack", nav_k_pack, 4 * plane * R, 0},
-              {"ibm_force", nav_k_ibm, 3 * D * pts * R + pts * R, 3}};
+              {"ibm_force", nav_k_ibm, 3 * D * pts * R + pts * R, 3},
+              {"nut (model)", nav_k_nut, (D + 1) * pts * R, 6},
+              {"face_viscosity", nav_k_face_viscosity, (D + 1) * pts * R, 6},
+              {"nut+kf ghosts", nav_k_viscosity_ghosts, 2 * (D + 1) * ghost * R, 6},
+              {"advance_stress", nav_k_advance_stress, 5 * D * pts * R, 6}};
   const int nk = (int)(sizeof list / sizeof list[0]);
-  nav_bench_kernel k[16];
+  nav_bench_kernel k[sizeof list / sizeof list[0]];
   double copy_bw = 0;
   nav_err e = NAV_OK;
   if (f->dc.rank == 0) {
@@ -223,6 +260,10 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
       k[i].seconds = -1;
       /* the FFT solver has no multigrid levels to smooth on (its level 0 keeps no inverse diagonal) */
       if (list[i].needs == 3 && !nav_models_data(&f->models, "bodies")) continue; /* no immersed body */
+      if (list[i].needs == 6) {
+        if (nav_models_viscous(&f->models)) e = nav_bench_time(f, l0, l1, list[i].fn, &k[i].seconds);
+        continue;
+      }
       if (list[i].needs && list[i].needs < 3 && f->poisson->impl == &nav_psolver_fft) continue;
       if (list[i].needs >= 4) {
         if (f->poisson->impl != &nav_psolver_fft && nav_bench_has_lines(l0, list[i].needs - 4))
@@ -260,6 +301,10 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   for (int i = 0; i < nk; i++) {
     if (k[i].seconds < 0 && list[i].needs == 3) {
       printf("  %-13s %12s (not timed: no immersed body)\n", k[i].name, "-");
+      continue;
+    }
+    if (k[i].seconds < 0 && list[i].needs == 6) {
+      printf("  %-13s %12s (not timed: no model fills an eddy viscosity)\n", k[i].name, "-");
       continue;
     }
     if (k[i].seconds < 0 && list[i].needs >= 4) {
