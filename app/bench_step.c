@@ -28,9 +28,11 @@
  *    with an eddy viscosity filled by a model (an LES closure):
  *      nut (model)   the models' viscosity hooks: read u (D), write nu_t              D + 1
  *      face_viscosity  read nu_t, write nu + nu_t at the faces of each component (D)  D + 1
- *      nut+kf ghosts   the ghost fills of nu_t and the D face arrays: read and write their ghost points
- *      advance_stress  the one-pass predictor in stress form: momentum_advance's 4D and the face
- *                    viscosities (D)                                                5D
+ *      viscosity_changed  what the step runs after the hooks (nav_diffusion_viscosity_changed): the ghosts of
+ *                    nu_t (read and write them), and unless the predictor makes the face viscosities from the
+ *                    cells, face_viscosity and the ghosts of its D arrays
+ *      advance_stress  the one-pass predictor in stress form as the step runs it: momentum_advance's 4D
+ *                    and the face viscosities (D), or nu_t where it makes them from the cells (1)   5D or 4D + 1
  *    bandwidth = bytes / time; "% copy" = against step 2.
  * Under mpirun every rank runs the steps; rank 0 prints. Collective. */
 #include <math.h>
@@ -128,17 +130,16 @@ static nav_err nav_k_face_viscosity(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l0, (void)l1;
   return f->diff->k->face_viscosity(&f->box, (nav_real)f->cfg->nu, f->diff->nut, f->diff->kf);
 }
-static nav_err nav_k_viscosity_ghosts(nav_flow *f, nav_level *l0, nav_level *l1) { /* nu_t's and the faces' */
+static nav_err nav_k_viscosity_changed(nav_flow *f, nav_level *l0, nav_level *l1) { /* after the hooks */
   (void)l0, (void)l1;
-  const nav_scalar_bc(*bc)[2] = (const nav_scalar_bc(*)[2])f->pbc;
-  NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, bc, f->diff->nut));
-  for (int c = 0; c < f->dim; c++)
-    NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, bc, f->diff->kf[c]));
-  return NAV_OK;
+  return nav_diffusion_viscosity_changed(f);
 }
-static nav_err nav_k_advance_stress(nav_flow *f, nav_level *l0, nav_level *l1) {
+static nav_err nav_k_advance_stress(nav_flow *f, nav_level *l0, nav_level *l1) { /* as the step calls it */
   (void)l0, (void)l1;
-  return f->diff->k->advance_stress(&f->box, f->u, f->diff->kf, 0, 1, f->rhs, f->rhs_old);
+  int periodic;
+  const int cells = nav_diffusion_cells_periodic(f, &periodic);
+  return f->diff->k->advance_stress(&f->box, f->u, cells ? NULL : f->diff->kf, f->diff->nut, (nav_real)f->cfg->nu,
+                                    periodic, 0, 1, f->rhs, f->rhs_old);
 }
 static nav_err nav_k_pack(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;
@@ -223,6 +224,8 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   const double RM = f->poisson->lo ? sizeof(float) : R;
   const int dp = f->dim - 1;
   const double plane = (double)f->box.ntot / (f->box.n[dp] + 2);
+  int periodic; /* the predictor makes the face viscosities from the cells (nav_diffusion_cells_periodic) */
+  const int from_cells = nav_diffusion_cells_periodic(f, &periodic);
   /* the ghost points of one array */
   const double ghost = pts - (double)f->box.n[0] * f->box.n[1] * (f->dim == 3 ? f->box.n[2] : 1);
   struct {
@@ -246,8 +249,9 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
               {"ibm_force", nav_k_ibm, 3 * D * pts * R + pts * R, 3},
               {"nut (model)", nav_k_nut, (D + 1) * pts * R, 6},
               {"face_viscosity", nav_k_face_viscosity, (D + 1) * pts * R, 6},
-              {"nut+kf ghosts", nav_k_viscosity_ghosts, 2 * (D + 1) * ghost * R, 6},
-              {"advance_stress", nav_k_advance_stress, 5 * D * pts * R, 6}};
+              {"viscosity_changed", nav_k_viscosity_changed,
+               (from_cells ? 0 : (D + 1) * pts * R) + 2 * (from_cells ? 1 : D + 1) * ghost * R, 6},
+              {"advance_stress", nav_k_advance_stress, (from_cells ? 4 * D + 1 : 5 * D) * pts * R, 6}};
   const int nk = (int)(sizeof list / sizeof list[0]);
   nav_bench_kernel k[sizeof list / sizeof list[0]];
   double copy_bw = 0;

@@ -94,7 +94,8 @@ typedef struct nav_flow_view {
   nav_real *div;               /* work: the divergence of the last projection */
   nav_real *nut;               /* the eddy viscosity at the cells that viscosity hooks fill (NULL: constant nu) */
   nav_real *kf[3];             /* nu + nu_t at the faces of each component as the viscous operator reads them,
-                                  ghosts filled (the solver refills them after the viscosity hooks; NULL: no nu_t) */
+                                  ghosts filled, once face_viscosities was called after the viscosity hooks
+                                  (NULL: no nu_t) */
   nav_scalar_slot *scalar;     /* the transported scalar slot (a model fills it in create) */
   double *max_diffusivity;     /* the largest scalar diffusivity of the explicit time-step limit: create may raise it */
   int implicit;                /* the solver's time scheme: [time] diffusion = implicit (Crank-Nicolson) */
@@ -109,6 +110,8 @@ typedef struct nav_flow_view {
   nav_err (*response_into)(void *solver, int c, double dt, nav_real *r, double *bulk);
   /* the volume flux through every inflow and outflow face, outward positive (0 on other faces) */
   nav_err (*open_fluxes)(void *solver, double flux[3][2]);
+  /* fills kf from the current nu_t (the one-pass predictor makes them from the cells and leaves kf stale) */
+  nav_err (*face_viscosities)(void *solver);
   /* time: of u^n in rhs and force hooks, of u^{n+1} in after_projection and later hooks */
   double t;
   long step;

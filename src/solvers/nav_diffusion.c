@@ -40,12 +40,36 @@ static nav_err nav_diffusion_alloc(nav_flow *f, nav_real **x) {
   return f->ops->set(&f->box, *x, 0);
 }
 
+int nav_diffusion_cells_periodic(const nav_flow *f, int *periodic) {
+  *periodic = 0;
+  if (!f->diff || f->diff->implicit) return 0;
+  for (int d = 0; d < f->dim; d++)
+    for (int s = 0; s < 2; s++) {
+      if (nav_halo_face(f->halo, d, s)) return 0;
+      if (f->pbc[d][s] == NAV_SCALAR_PERIODIC)
+        *periodic |= 1 << d;
+      else if (f->pbc[d][s] != NAV_SCALAR_NEUMANN)
+        return 0;
+    }
+  return 1;
+}
+
 nav_err nav_diffusion_viscosity_changed(nav_flow *f) {
+  nav_diffusion *D = f->diff;
+  int periodic;
+  D->version++; /* the cached response to a mean pressure gradient is stale */
+  NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->nut));
+  D->kf_stale = 1;
+  if (nav_diffusion_cells_periodic(f, &periodic)) return NAV_OK;
+  return nav_diffusion_face_viscosities(f);
+}
+
+nav_err nav_diffusion_face_viscosities(nav_flow *f) {
   nav_diffusion *D = f->diff;
   const nav_kernel_ops *ops = f->ops;
   const nav_box *b = &f->box;
-  D->version++; /* the cached response to a mean pressure gradient is stale */
-  NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->nut));
+  if (!D->kf_stale) return NAV_OK;
+  D->kf_stale = 0;
   NAV_CALL(D->k->face_viscosity(b, (nav_real)f->cfg->nu, D->nut, D->kf));
   for (int c = 0; c < f->dim; c++) {
     /* zero normal gradient (and even about the wall-normal face, as in the solver's levels) */
@@ -148,6 +172,7 @@ double nav_diffusion_max_diffusivity(const nav_flow *f) {
 }
 
 nav_err nav_diffusion_explicit(nav_flow *f, nav_real *const *rhs) {
+  NAV_CALL(nav_diffusion_face_viscosities(f));
   return f->diff->k->stress(&f->box, f->u, f->diff->kf, NAV_STRESS_DIAG | NAV_STRESS_CROSS, 1, rhs);
 }
 

@@ -70,7 +70,9 @@ typedef struct nav_diffusion {
   nav_real *phi;           /* the last pressure increment (state) */
   nav_real *rhs[3];        /* right-hand sides of the solves (work) */
   nav_real *nut;           /* eddy viscosity at the cells, ghosts filled (NULL: none) */
-  nav_real *kf[3];         /* nu + nu_t at the faces of each component, ghosts filled (NULL: no nu_t) */
+  nav_real *kf[3];         /* nu + nu_t at the faces of each component, ghosts filled (NULL: no nu_t); stale while
+                              kf_stale (nav_diffusion_face_viscosities fills them) */
+  int kf_stale;            /* the face viscosities lag nut: the one-pass predictor makes them from the cells */
   double nu_max;           /* max of nu + nu_t (explicit time-step limit) */
   int iterations;          /* most multigrid cycles of the solves of the last step */
   double theta;            /* the implicit weight of the last step (1: backward Euler, 1/2: Crank-Nicolson) */
@@ -91,8 +93,16 @@ typedef struct nav_diffusion {
 nav_err nav_diffusion_create(struct nav_flow *f);
 void nav_diffusion_destroy(struct nav_flow *f);
 /* After f->diff->nut changed (interior values): refill its ghosts, the face viscosities and the
- * solvers' coefficients. Collective. */
+ * solvers' coefficients; where the predictor makes the face viscosities from the cells
+ * (nav_diffusion_cells_periodic), it only marks them stale. Collective. */
 nav_err nav_diffusion_viscosity_changed(struct nav_flow *f);
+/* The face viscosities f->diff->kf of the current nut, filled if stale (for the readers other than the
+ * one-pass predictor: the unfused explicit term, the models' diagnostics). Collective. */
+nav_err nav_diffusion_face_viscosities(struct nav_flow *f);
+/* 1 if the one-pass predictor may make the face viscosities from the cells (the viscous table's
+ * advance_stress with kf = NULL): explicit diffusion, no halo face, every face periodic or zero-gradient
+ * for the pressure; *periodic: bit d set for a periodic direction d. */
+int nav_diffusion_cells_periodic(const struct nav_flow *f, int *periodic);
 /* Explicit diffusion with nu_t: rhs += V(u) (both parts; f->u ghosts filled). */
 nav_err nav_diffusion_explicit(struct nav_flow *f, nav_real *const *rhs);
 /* Implicit diffusion: the predictor of nav_flow_step, u^n -> u* (ghosts NOT filled) and T^n ->

@@ -17,6 +17,8 @@ static nav_err nav_flow_response_into(void *solver, int c, double dt, nav_real *
 
 static nav_err nav_flow_open_fluxes(void *solver, double flux[3][2]) { return nav_open_fluxes(solver, flux); }
 
+static nav_err nav_flow_face_viscosities(void *solver) { return nav_diffusion_face_viscosities(solver); }
+
 nav_flow_view *nav_flow_view_sync(nav_flow *f) {
   nav_flow_view *v = &f->view;
   v->cfg = f->cfg;
@@ -49,6 +51,7 @@ nav_flow_view *nav_flow_view_sync(nav_flow *f) {
   v->response = nav_flow_response;
   v->response_into = nav_flow_response_into;
   v->open_fluxes = nav_flow_open_fluxes;
+  v->face_viscosities = nav_flow_face_viscosities;
   v->t = f->t;
   v->step = f->step;
   v->dt_old = f->dt_old;

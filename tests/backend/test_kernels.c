@@ -28,6 +28,7 @@
 #include "backend/nav_sst_kernels.h"
 #include "backend/nav_viscous_kernels.h"
 #include "core/nav_error.h"
+#include "grid/nav_boundary.h"
 #include "grid/nav_geometry.h"
 
 #define TOL (sizeof(nav_real) == sizeof(double) ? 1e-12 : 1e-4)
@@ -315,8 +316,8 @@ static void test_advance_stress(pair_box *pb, field *u, field *kf) {
       oc[c] = o[c].c, og[c] = o[c].g, rc[c] = r[c].c, rg[c] = r[c].g, roc[c] = ro[c].c, rog[c] = ro[c].g;
       xc[c] = x[c].c, xg[c] = x[c].g;
     }
-    OK(vc->advance_stress(bc, uc, kc, a, cc, nc, oc));
-    OK(vg->advance_stress(bg, ug, kg, a, cc, ng, og));
+    OK(vc->advance_stress(bc, uc, kc, NULL, 0, 0, a, cc, nc, oc));
+    OK(vg->advance_stress(bg, ug, kg, NULL, 0, 0, a, cc, ng, og));
     OK(cpu->momentum_rhs(bc, uc, 0, rc));
     OK(gpu->momentum_rhs(bg, ug, 0, rg));
     OK(vc->stress(bc, uc, kc, both, 1, rc));
@@ -343,6 +344,78 @@ static void test_advance_stress(pair_box *pb, field *u, field *kf) {
       field *all[5] = {&n[c], &o[c], &r[c], &ro[c], &x[c]};
       for (int q = 0; q < 5; q++) field_free(all[q]);
     }
+  }
+  free(h[0]);
+  free(h[1]);
+}
+
+/* advance_stress with the face viscosities made from the cells (kf = NULL) on each backend: bit for bit the same
+ * predictor on the face arrays filled from nut as nav_diffusion_viscosity_changed fills them (face_viscosity, the
+ * ghosts periodic or zero-gradient, k_c reflected about its low face), x and z periodic or none; GPU against CPU. */
+static void test_advance_stress_cells(pair_box *pb, field *u) {
+  const nav_box *bc = &pb->c, *bg = &pb->g;
+  const nav_viscous_kernels *vc = nav_viscous_kernels_of(cpu), *vg = nav_viscous_kernels_of(gpu);
+  const size_t bytes = (size_t)bc->ntot * sizeof(nav_real);
+  const nav_real nu = (nav_real)0.003, a = (nav_real)0.013, cc = (nav_real)-0.004;
+  char name[64];
+  nav_real *h[2] = {malloc(bytes), malloc(bytes)};
+  for (int variant = 0; variant < 2; variant++) {
+    const int periodic = variant ? (pb->dim == 3 ? 5 : 1) : 0;
+    nav_scalar_bc kind[3][2]; /* the pressure's kinds: periodic or zero-gradient */
+    for (int d = 0; d < 3; d++)
+      kind[d][0] = kind[d][1] = (periodic >> d) & 1 ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
+    field nut = field_new(pb, 1.5), kf[3], r[2][3], o[2][3];
+    nav_real *uc[3] = {0}, *ug[3] = {0}, *kc[3] = {0}, *kg[3] = {0}, *rc[2][3] = {{0}}, *rg[2][3] = {{0}},
+             *oc[2][3] = {{0}}, *og[2][3] = {{0}};
+    for (int c = 0; c < pb->dim; c++) {
+      kf[c] = field_new(pb, 0);
+      uc[c] = u[c].c, ug[c] = u[c].g, kc[c] = kf[c].c, kg[c] = kf[c].g;
+      for (int m = 0; m < 2; m++) {
+        r[m][c] = field_new(pb, 0);
+        o[m][c] = field_new(pb, 0);
+        if (m) {
+          OK(cpu->copy(o[m][c].c, o[0][c].c, bytes));
+          OK(gpu->copy(o[m][c].g, o[0][c].g, bytes));
+        }
+        rc[m][c] = r[m][c].c, rg[m][c] = r[m][c].g, oc[m][c] = o[m][c].c, og[m][c] = o[m][c].g;
+      }
+    }
+    OK(nav_fill_scalar_ghosts(cpu, bc, NULL, (const nav_scalar_bc(*)[2])kind, nut.c));
+    OK(nav_fill_scalar_ghosts(gpu, bg, NULL, (const nav_scalar_bc(*)[2])kind, nut.g));
+    OK(vc->face_viscosity(bc, nu, nut.c, kc));
+    OK(vg->face_viscosity(bg, nu, nut.g, kg));
+    for (int c = 0; c < pb->dim; c++) {
+      OK(nav_fill_scalar_ghosts(cpu, bc, NULL, (const nav_scalar_bc(*)[2])kind, kc[c]));
+      OK(nav_fill_scalar_ghosts(gpu, bg, NULL, (const nav_scalar_bc(*)[2])kind, kg[c]));
+      if ((periodic >> c) & 1) continue;
+      OK(cpu->fill_ghost(bc, kc[c], c, 0, NAV_GHOST_REFLECT, 0, 0));
+      OK(gpu->fill_ghost(bg, kg[c], c, 0, NAV_GHOST_REFLECT, 0, 0));
+    }
+    OK(vc->advance_stress(bc, uc, kc, NULL, 0, 0, a, cc, rc[0], oc[0]));
+    OK(vg->advance_stress(bg, ug, kg, NULL, 0, 0, a, cc, rg[0], og[0]));
+    OK(vc->advance_stress(bc, uc, NULL, nut.c, nu, periodic, a, cc, rc[1], oc[1]));
+    OK(vg->advance_stress(bg, ug, NULL, nut.g, nu, periodic, a, cc, rg[1], og[1]));
+    for (int c = 0; c < pb->dim; c++) {
+      snprintf(name, sizeof name, "adv_stress cells N p%d c%d", periodic, c);
+      check_field(name, pb, &r[1][c]);
+      snprintf(name, sizeof name, "adv_stress cells u* p%d c%d", periodic, c);
+      check_field(name, pb, &o[1][c]);
+      snprintf(name, sizeof name, "adv_stress cells=kf cpu p%d c%d", periodic, c);
+      report(name, pb->label,
+             same_interior(bc, r[0][c].c, r[1][c].c) && same_interior(bc, o[0][c].c, o[1][c].c) ? 0 : 1);
+      OK(gpu->to_host(h[0], r[0][c].g, bytes));
+      OK(gpu->to_host(h[1], r[1][c].g, bytes));
+      int same_g = same_interior(bc, h[0], h[1]);
+      OK(gpu->to_host(h[0], o[0][c].g, bytes));
+      OK(gpu->to_host(h[1], o[1][c].g, bytes));
+      same_g = same_g && same_interior(bc, h[0], h[1]);
+      snprintf(name, sizeof name, "adv_stress cells=kf gpu p%d c%d", periodic, c);
+      report(name, pb->label, same_g ? 0 : 1);
+      field *all[5] = {&kf[c], &r[0][c], &r[1][c], &o[0][c], &o[1][c]};
+      for (int q = 0; q < 5; q++)
+        field_free(all[q]);
+    }
+    field_free(&nut);
   }
   free(h[0]);
   free(h[1]);
@@ -826,6 +899,7 @@ static void test_box(pair_box *pb) {
         }
       }
     test_advance_stress(pb, u, kf);
+    test_advance_stress_cells(pb, u);
     for (int c = 0; c < dim; c++) {
       field_free(&u[c]);
       field_free(&r[c]);

@@ -4,7 +4,12 @@
  *   V_diag_c = sum_d g_d A_cd,   V_cross_c = sum_d g_d A_dc   (at every interior face).
  * Also face_viscosity (= nu + nu_t at the face, exact for a linear nu_t) and the Helmholtz form of
  * the laplacian kernel on the staggered box: with shift 0 and kc = the face viscosity it equals
- * V_diag. Every value within 1e-11 relative. */
+ * V_diag. Every value within 1e-11 relative.
+ * The one-pass predictor with the face viscosities made from the cells (advance_stress with kf = NULL,
+ * nav_stress_cells) on a stretched grid with random fields: bit for bit the predictor on the face arrays filled
+ * as nav_diffusion_viscosity_changed fills them (face_viscosity, the ghosts of nu_t and of each k_c by the
+ * pressure's rules, periodic or zero-gradient, then k_c reflected about the component's low boundary face),
+ * for every set of periodic directions. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +18,7 @@
 #include "backend/common/nav_point_viscous.h"
 #include "backend/nav_kernels.h"
 #include "backend/nav_viscous_kernels.h"
+#include "grid/nav_boundary.h"
 #include "grid/nav_geometry.h"
 
 static int checks, failures;
@@ -23,8 +29,83 @@ static void expect(const char *what, int dim, double got, double want) {
   if (failures++ < 20) printf("%dD %s: got %.15g, want %.15g\n", dim, what, got, want);
 }
 
+static double rnd(void) {
+  static unsigned long long x = 88172645463325252ull;
+  x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+  return (double)(x >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* advance_stress on nut (kf = NULL) against advance_stress on the filled face arrays, bit for bit. */
+static void test_cells(int dim) {
+  const nav_kernel_ops *ops = &nav_kernel_ops_cpu;
+  const int n[3] = {9, 7, dim == 3 ? 6 : 1}, g0[3] = {0, 0, 0};
+  const nav_real nu = (nav_real)0.003;
+  for (int periodic = 0; periodic < 1 << dim; periodic++) {
+    double *w[3] = {NULL, NULL, NULL};
+    for (int d = 0; d < dim; d++) {
+      w[d] = nav_widths_alloc(n[d]);
+      for (int i = 0; i < n[d]; i++)
+        w[d][i] = 0.1 * (1 + 0.4 * i + 0.1 * d); /* stretched */
+      nav_widths_ghosts(w[d], n[d], (periodic >> d) & 1);
+    }
+    nav_box b;
+    if (nav_box_create(ops, dim, n, g0, w, &b) != NAV_OK) exit(1);
+    const size_t bytes = (size_t)b.ntot * sizeof(nav_real);
+    nav_real *u[3] = {0}, *kf[3] = {0}, *rk[3] = {0}, *ok[3] = {0}, *rn[3] = {0}, *on[3] = {0};
+    nav_real *nut = malloc(bytes);
+    for (nav_idx p = 0; p < b.ntot; p++)
+      nut[p] = (nav_real)(0.01 * (1 + rnd()));
+    for (int c = 0; c < dim; c++) {
+      nav_real **a[6] = {&u[c], &kf[c], &rk[c], &ok[c], &rn[c], &on[c]};
+      for (int i = 0; i < 6; i++)
+        *a[i] = malloc(bytes);
+      for (nav_idx p = 0; p < b.ntot; p++)
+        u[c][p] = (nav_real)rnd(), ok[c][p] = on[c][p] = (nav_real)rnd();
+    }
+    nav_scalar_bc bc[3][2]; /* the pressure's kinds: periodic or zero-gradient */
+    for (int d = 0; d < 3; d++)
+      bc[d][0] = bc[d][1] = (periodic >> d) & 1 ? NAV_SCALAR_PERIODIC : NAV_SCALAR_NEUMANN;
+    int bad = nav_fill_scalar_ghosts(ops, &b, NULL, (const nav_scalar_bc(*)[2])bc, nut) != NAV_OK;
+    bad |= nav_viscous_kernels_cpu.face_viscosity(&b, nu, nut, kf) != NAV_OK;
+    for (int c = 0; c < dim; c++) {
+      bad |= nav_fill_scalar_ghosts(ops, &b, NULL, (const nav_scalar_bc(*)[2])bc, kf[c]) != NAV_OK;
+      if (!((periodic >> c) & 1)) bad |= ops->fill_ghost(&b, kf[c], c, 0, NAV_GHOST_REFLECT, 0, 0) != NAV_OK;
+    }
+    const nav_real a = (nav_real)0.013, cc = (nav_real)-0.004;
+    bad |= nav_viscous_kernels_cpu.advance_stress(&b, u, kf, NULL, 0, 0, a, cc, rk, ok) != NAV_OK;
+    bad |= nav_viscous_kernels_cpu.advance_stress(&b, u, NULL, nut, nu, periodic, a, cc, rn, on) != NAV_OK;
+    int differ = 0;
+    for (int c = 0; c < dim; c++)
+      for (int k = 0; k < b.n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+          for (int i = 0; i < n[0]; i++) {
+            const nav_idx p = b.off + i * b.st[0] + j * b.st[1] + k * b.st[2];
+            differ += memcmp(&rk[c][p], &rn[c][p], sizeof(nav_real)) != 0 ||
+                      memcmp(&ok[c][p], &on[c][p], sizeof(nav_real)) != 0;
+          }
+    checks++;
+    if (bad || differ) {
+      failures++;
+      printf("%dD advance_stress from the cells, periodic mask %d: %d of the faces differ from the face arrays' "
+             "(bits)%s\n",
+             dim, periodic, differ, bad ? ", a kernel failed" : "");
+    }
+    for (int c = 0; c < dim; c++) {
+      nav_real *f[6] = {u[c], kf[c], rk[c], ok[c], rn[c], on[c]};
+      for (int i = 0; i < 6; i++)
+        free(f[i]);
+    }
+    free(nut);
+    nav_box_destroy(ops, &b);
+    for (int d = 0; d < dim; d++)
+      nav_widths_free(w[d]);
+  }
+}
+
 int main(void) {
   const nav_kernel_ops *ops = &nav_kernel_ops_cpu;
+  test_cells(2);
+  test_cells(3);
   const double A[3][3] = {{0.3, -1.2, 0.7}, {2.1, -0.4, 0.25}, {-0.6, 1.5, 0.1}};
   const double g[3] = {0.35, -0.2, 0.15}, v0 = 1.1, nu = 0.01;
   for (int dim = 2; dim <= 3; dim++) {

@@ -34,10 +34,11 @@ NAV_HD static inline nav_real nav_face_viscosity(const nav_box *b, int c, nav_re
   return nu + (1 - w) * nut[p - b->st[c]] + w * nut[p];
 }
 
-/* The parts `part` (NAV_STRESS_DIAG | NAV_STRESS_CROSS) of V_c at the face (p, ijk) of component c,
- * with k the viscosity at the u_c points (ghosts filled) or NULL for k = 1. u needs filled ghosts. */
-NAV_HD static inline nav_real nav_stress(const nav_box *b, int c, const nav_real *const *u, const nav_real *k,
-                                         int part, nav_idx p, const int *ijk) {
+/* The parts `part` (NAV_STRESS_DIAG | NAV_STRESS_CROSS) of V_c at the face (p, ijk) of component c, with
+ * khi[d], klo[d] the viscosity at the flux points p + s_d / 2 and p - s_d / 2 (the means of k_c either side).
+ * u needs filled ghosts. */
+NAV_HD static inline nav_real nav_stress_fluxes(const nav_box *b, int c, const nav_real *const *u, const nav_real *khi,
+                                                const nav_real *klo, int part, nav_idx p, const int *ijk) {
   const nav_real *uc = u[c];
   const nav_idx sc = b->st[c];
   const int ic = ijk[c];
@@ -45,25 +46,66 @@ NAV_HD static inline nav_real nav_stress(const nav_box *b, int c, const nav_real
   NAV_FOR_DIM(d, b) {
     const nav_idx sd = b->st[d];
     const int id = ijk[d];
-    const nav_real khi = k ? (nav_real)0.5 * (k[p] + k[p + sd]) : (nav_real)1;
-    const nav_real klo = k ? (nav_real)0.5 * (k[p] + k[p - sd]) : (nav_real)1;
     if (d == c) {
       /* d_c (k d_c u_c): the diagonal and the cross part are the same term */
       const nav_real ghi = (uc[p + sc] - uc[p]) * b->rdf[c][ic], glo = (uc[p] - uc[p - sc]) * b->rdf[c][ic - 1];
-      const nav_real t = (khi * ghi - klo * glo) * b->rdc[c][ic];
+      const nav_real t = (khi[d] * ghi - klo[d] * glo) * b->rdc[c][ic];
       if (part & NAV_STRESS_DIAG) v += t;
       if (part & NAV_STRESS_CROSS) v += t;
     } else {
       if (part & NAV_STRESS_DIAG)
-        v += (khi * (uc[p + sd] - uc[p]) * b->rdc[d][id + 1] - klo * (uc[p] - uc[p - sd]) * b->rdc[d][id]) *
+        v += (khi[d] * (uc[p + sd] - uc[p]) * b->rdc[d][id + 1] - klo[d] * (uc[p] - uc[p - sd]) * b->rdc[d][id]) *
              b->rdf[d][id];
       if (part & NAV_STRESS_CROSS) {
         const nav_real *ud = u[d];
-        v += (khi * (ud[p + sd] - ud[p + sd - sc]) - klo * (ud[p] - ud[p - sc])) * b->rdc[c][ic] * b->rdf[d][id];
+        v += (khi[d] * (ud[p + sd] - ud[p + sd - sc]) - klo[d] * (ud[p] - ud[p - sc])) * b->rdc[c][ic] * b->rdf[d][id];
       }
     }
   }
   return v;
+}
+
+/* The parts `part` of V_c at the face (p, ijk) of component c, with k the viscosity at the u_c points (ghosts
+ * filled) or NULL for k = 1. u needs filled ghosts. */
+NAV_HD static inline nav_real nav_stress(const nav_box *b, int c, const nav_real *const *u, const nav_real *k, int part,
+                                         nav_idx p, const int *ijk) {
+  nav_real khi[3] = {1, 1, 1}, klo[3] = {1, 1, 1};
+  if (k) NAV_FOR_DIM(d, b) {
+      khi[d] = (nav_real)0.5 * (k[p] + k[p + b->st[d]]);
+      klo[d] = (nav_real)0.5 * (k[p] + k[p - b->st[d]]);
+    }
+  return nav_stress_fluxes(b, c, u, khi, klo, part, p, ijk);
+}
+
+/* k_c at the point of component c one step from the interior face (p, ijk) along d (side 1: +, 0: -), from
+ * the cells: the value that face viscosity and the ghost fills of nav_diffusion_viscosity_changed give it on a
+ * block without halo faces whose faces are periodic (bit d of `periodic`) or zero-gradient: a point past a
+ * periodic end is the face at the other end, past a zero-gradient end the last face inside, except the
+ * component's own low end, which reflects about the boundary face (index -1 takes index 1). nut: ghosts filled. */
+NAV_HD static inline nav_real nav_face_viscosity_near(const nav_box *b, int c, nav_real nu, const nav_real *nut,
+                                                      int periodic, nav_idx p, const int *ijk, int d, int side) {
+  const int n = b->n[d], i = ijk[d] + (side ? 1 : -1);
+  int to = i;
+  if (i < 0)
+    to = (periodic >> d) & 1 ? n - 1 : d == c ? 1 : 0;
+  else if (i >= n)
+    to = (periodic >> d) & 1 ? 0 : n - 1;
+  int q[3] = {ijk[0], ijk[1], ijk[2]};
+  q[d] = to;
+  return nav_face_viscosity(b, c, nu, nut, p + (nav_idx)(to - ijk[d]) * b->st[d], q);
+}
+
+/* nav_stress with k_c from the cells (nav_face_viscosity_near's rules): the same value bit for bit as nav_stress
+ * on the face viscosities filled by nav_diffusion_viscosity_changed. */
+NAV_HD static inline nav_real nav_stress_cells(const nav_box *b, int c, const nav_real *const *u, nav_real nu,
+                                               const nav_real *nut, int periodic, int part, nav_idx p, const int *ijk) {
+  const nav_real k0 = nav_face_viscosity(b, c, nu, nut, p, ijk);
+  nav_real khi[3] = {1, 1, 1}, klo[3] = {1, 1, 1};
+  NAV_FOR_DIM(d, b) {
+    khi[d] = (nav_real)0.5 * (k0 + nav_face_viscosity_near(b, c, nu, nut, periodic, p, ijk, d, 1));
+    klo[d] = (nav_real)0.5 * (k0 + nav_face_viscosity_near(b, c, nu, nut, periodic, p, ijk, d, 0));
+  }
+  return nav_stress_fluxes(b, c, u, khi, klo, part, p, ijk);
 }
 
 #endif

@@ -25,17 +25,19 @@ static nav_err nav_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *
 
 /* Per point the operations of momentum_rhs (nu = 0: -A), stress (both parts, scale 1) and advance, in that
  * order (nav_viscous_kernels.h); one component after the other, as those kernels. */
-static nav_err nav_advance_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *const *kf, nav_real a,
-                                      nav_real c, nav_real *const *rhs, nav_real *const *rhs_old) {
+static nav_err nav_advance_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *const *kf, const nav_real *nut,
+                                      nav_real nu, int periodic, nav_real a, nav_real c, nav_real *const *rhs,
+                                      nav_real *const *rhs_old) {
   const nav_real *const *uc = (const nav_real *const *)u;
   const nav_real scale = 1; /* the unfused path's: V added once */
-  const int old = c != 0;
+  const int old = c != 0, both = NAV_STRESS_DIAG | NAV_STRESS_CROSS;
   for (int d = 0; d < box->dim; d++) {
     nav_real *out = rhs[d], *ro = rhs_old[d];
-    const nav_real *x = u[d], *kc = kf[d];
+    const nav_real *x = u[d], *kc = kf ? kf[d] : NULL;
     NAV_CPU_LOOP(box, , {
       nav_real n = -nav_advection(b, d, uc, p, ijk);
-      n += scale * nav_stress(b, d, uc, kc, NAV_STRESS_DIAG | NAV_STRESS_CROSS, p, ijk);
+      n += scale *
+           (kc ? nav_stress(b, d, uc, kc, both, p, ijk) : nav_stress_cells(b, d, uc, nu, nut, periodic, both, p, ijk));
       out[p] = n;
       ro[p] = nav_ab2(x[p], a, n, c, old ? ro[p] : 0, old);
     });

@@ -132,6 +132,7 @@ static nav_err nav_les_diagnose(nav_model *m, nav_flow_view *v) {
   nav_les *L = m->data;
   double sum;
   const int bnd = nav_boundary_sides(v->box, v->n, v->vbc);
+  NAV_CALL(v->face_viscosities(v->solver));
   NAV_CALL(nav_monitor_kernels_of(v->ops)->eddy_sum(v->box, v->u, v->kf, (nav_real)v->cfg->nu, bnd, &sum));
   nav_reduce_sum(v->comm, &sum, 1);
   L->dissipation_sgs = sum / v->volume;
