@@ -22,6 +22,9 @@
 #   steady     time to steady_tol 1e-6 (bench/steady_time.sh): natural convection Ra 1e6 256^2, cavity Re 1000
 #              and Re 3200 256^2, buoyancy cube Ra 1e5 64^3; artificial compressibility against the projection
 #   bodies     the snake section (1704^2, Re 2000) per step with its body and without (body.1.kind = none)
+#   les        the LES channel step (cases/channel3d_les_retau550.ini, 192 x 128 x 160 and 160 x 112 x 128) without
+#              a closure and with each, and the closure's kernels (bench step's rows); PREV=BINARY adds that
+#              binary's steps in the same call
 #   jax        jax-cfd 0.2.1's step on the 3D Taylor-Green vortex (bench/jax_cfd_tgv.py; its wheels in .carry/wheels,
 #              fetched by `carry`) against navier bench step's on the same problem, 128^3 and 256^3, FP64 and FP32
 # Parts on 2 GPUs (one host; 1-GPU rows in the same call):
@@ -200,6 +203,24 @@ for part in "$@"; do
       >"$OUT/steady.txt" 2>&1
     note "steady: exit $?"
     grep -v '^{' "$OUT/steady.txt" | tail -n 12 | tee -a "$SUM"
+    ;;
+  les)
+    # the closure's share of the LES channel step: no closure and each closure in turn (PREV=BINARY: that binary's
+    # step too, in the same call), on the case's grid and on 160 x 112 x 128
+    L5=cases/channel3d_les_retau550.ini
+    for g in 192,128,160 160,112,128; do
+      for m in off smagorinsky wale vreman; do
+        for b in new ${PREV:+prev}; do
+          nav=$BIN/navier; [ $b = prev ] && nav=$PREV
+          step "les550_${g//,/x}_${m}_$b" 1 1,1,1 "$nav" --case $L5 $(grid $g) --steps 200 \
+            --set statistics.enabled=false --set turbulence.model=$m
+          grep '^{' "$W/step_les550_${g//,/x}_${m}_$b.log" | tail -1 | "$PY" -c 'import json, sys
+k = json.loads(sys.stdin.read())["kernels"]
+print("  " + ", ".join("%s %.1f us" % (n, 1e6 * k[n]["s"]) for n in
+      ("momentum_advance", "nut (model)", "viscosity_changed", "advance_stress") if n in k))' 2>/dev/null | tee -a "$SUM"
+        done
+      done
+    done
     ;;
   bodies)
     S=cases/snake2d_re2000_aoa35.ini
