@@ -8,7 +8,9 @@
 #                                           stdout and in $OUT/summary.txt (default OUT=/tmp/gpu), logs in $OUT
 #
 # Build: cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DNAV_ENABLE_HDF5=OFF -DNAV_ENABLE_PETSC=OFF \
-#          -DCMAKE_CUDA_ARCHITECTURES=90 && cmake --build build-gpu -j
+#          -DCMAKE_CUDA_ARCHITECTURES=90 -DPython3_EXECUTABLE=/usr/bin/python3 && cmake --build build-gpu -j
+# (the tests run the Python named at configure time by its path: a pyenv shim of this machine does not exist on the
+# GPU machine, and the Python tests there are "Not Run")
 # An FP32 build in .carry/single/ (-DNAV_SINGLE_PRECISION=ON, its navier carried beside) adds FP32 rows to poisson and step.
 #
 # Parts on one GPU:

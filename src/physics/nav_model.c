@@ -38,6 +38,13 @@ nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]) {
   return NAV_OK;
 }
 
+double nav_models_wall_tau(const nav_flow_view *v, const double sh[3], double area) {
+  double t2 = 0;
+  for (int c = 0; c < 3; c++)
+    t2 += (v->cfg->nu * sh[c] / area) * (v->cfg->nu * sh[c] / area);
+  return sqrt(t2);
+}
+
 const char *nav_json_real(double v, const char *fmt, char buf[32]) {
   if (!isfinite(v)) return "null";
   snprintf(buf, 32, fmt, v);

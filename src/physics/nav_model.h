@@ -262,6 +262,9 @@ nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max);
  * faces of this block that no neighbour rank holds; 0 elsewhere. One face_integral, one host wait, per
  * direction with walls. The caller sums over the ranks. */
 nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]);
+/* |tau_w| of one wall face from its shear integrals sh[c] summed over the ranks (nav_models_wall_shear) and
+ * its area: sqrt(sum_c (nu sh_c / area)^2). */
+double nav_models_wall_tau(const nav_flow_view *v, const double sh[3], double area);
 
 /* A number for JSON (summary hooks), printed by fmt into buf: "null" when it is NaN or Inf (a failed
  * run), which JSON cannot write. */

@@ -119,12 +119,7 @@ static nav_err nav_drive_diagnose(nav_model *m, nav_flow_view *v) {
     }
   nav_reduce_sum(v->comm, &sh[0][0], 6 * 3);
   for (int k = 0; k < g->nwalls; k++) {
-    const double area = nav_drive_area(v, g->wall[k][0]);
-    const double *shk = sh[2 * g->wall[k][0] + g->wall[k][1]];
-    double t2 = 0;
-    for (int c = 0; c < 3; c++)
-      t2 += (cfg->nu * shk[c] / area) * (cfg->nu * shk[c] / area);
-    g->tau_w[k] = sqrt(t2);
+    g->tau_w[k] = nav_models_wall_tau(v, sh[2 * g->wall[k][0] + g->wall[k][1]], nav_drive_area(v, g->wall[k][0]));
     g->cf[k] = g->u_ref > 0 ? g->tau_w[k] / (0.5 * g->u_ref * g->u_ref) : NAN;
   }
   /* a driven channel: the first direction other than the forcing one with walls on both faces */

@@ -69,13 +69,8 @@ static nav_err nav_les_u_tau(const nav_flow_view *v, nav_les *L) {
   for (int d = 0; d < 3; d++)
     for (int s = 0; s < 2; s++) {
       const int f = 2 * d + s;
-      double t2 = 0;
-      if (d < v->dim) {
-        const double area = v->volume / (v->xf[d][v->n[d]] - v->xf[d][0]);
-        for (int c = 0; c < 3; c++)
-          t2 += (v->cfg->nu * sh[f][c] / area) * (v->cfg->nu * sh[f][c] / area);
-      }
-      L->a.u_tau[f] = (nav_real)sqrt(sqrt(t2)); /* sqrt(|tau_w|) */
+      const double tau = d < v->dim ? nav_models_wall_tau(v, sh[f], v->volume / (v->xf[d][v->n[d]] - v->xf[d][0])) : 0;
+      L->a.u_tau[f] = (nav_real)sqrt(tau); /* sqrt(|tau_w|) */
     }
   return NAV_OK;
 }
