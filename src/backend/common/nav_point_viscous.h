@@ -22,7 +22,6 @@
 #define NAV_POINT_VISCOUS_H
 
 #include "backend/common/nav_hd.h"
-#include "backend/common/nav_metric.h"
 #include "backend/nav_box.h"
 
 #define NAV_STRESS_DIAG 1  /* part: V_diag */
@@ -31,7 +30,7 @@
 /* k_c = nu + nu_t at the face (p, ijk) of component c; nut is cell-centred (ghosts filled). */
 NAV_HD static inline nav_real nav_face_viscosity(const nav_box *b, int c, nav_real nu, const nav_real *nut, nav_idx p,
                                                  const int *ijk) {
-  const nav_real w = nav_wf(b, c, ijk[c]);
+  const nav_real w = b->wf[c][ijk[c]];
   return nu + (1 - w) * nut[p - b->st[c]] + w * nut[p];
 }
 
@@ -49,19 +48,17 @@ NAV_HD static inline nav_real nav_stress_fluxes(const nav_box *b, int c, const n
     const int id = ijk[d];
     if (d == c) {
       /* d_c (k d_c u_c): the diagonal and the cross part are the same term */
-      const nav_real ghi = (uc[p + sc] - uc[p]) * nav_rdf(b, c, ic), glo = (uc[p] - uc[p - sc]) * nav_rdf(b, c, ic - 1);
-      const nav_real t = (khi[d] * ghi - klo[d] * glo) * nav_rdc(b, c, ic);
+      const nav_real ghi = (uc[p + sc] - uc[p]) * b->rdf[c][ic], glo = (uc[p] - uc[p - sc]) * b->rdf[c][ic - 1];
+      const nav_real t = (khi[d] * ghi - klo[d] * glo) * b->rdc[c][ic];
       if (part & NAV_STRESS_DIAG) v += t;
       if (part & NAV_STRESS_CROSS) v += t;
     } else {
       if (part & NAV_STRESS_DIAG)
-        v += (khi[d] * (uc[p + sd] - uc[p]) * nav_rdc(b, d, id + 1) -
-              klo[d] * (uc[p] - uc[p - sd]) * nav_rdc(b, d, id)) *
-             nav_rdf(b, d, id);
+        v += (khi[d] * (uc[p + sd] - uc[p]) * b->rdc[d][id + 1] - klo[d] * (uc[p] - uc[p - sd]) * b->rdc[d][id]) *
+             b->rdf[d][id];
       if (part & NAV_STRESS_CROSS) {
         const nav_real *ud = u[d];
-        v += (khi[d] * (ud[p + sd] - ud[p + sd - sc]) - klo[d] * (ud[p] - ud[p - sc])) * nav_rdc(b, c, ic) *
-             nav_rdf(b, d, id);
+        v += (khi[d] * (ud[p + sd] - ud[p + sd - sc]) - klo[d] * (ud[p] - ud[p - sc])) * b->rdc[c][ic] * b->rdf[d][id];
       }
     }
   }
