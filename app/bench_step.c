@@ -136,10 +136,7 @@ static nav_err nav_k_viscosity_changed(nav_flow *f, nav_level *l0, nav_level *l1
 }
 static nav_err nav_k_advance_stress(nav_flow *f, nav_level *l0, nav_level *l1) { /* as the step calls it */
   (void)l0, (void)l1;
-  int periodic;
-  const int cells = nav_diffusion_cells_periodic(f, &periodic);
-  return f->diff->k->advance_stress(&f->box, f->u, cells ? NULL : f->diff->kf, f->diff->nut, (nav_real)f->cfg->nu,
-                                    periodic, 0, 1, f->rhs, f->rhs_old);
+  return nav_diffusion_advance_stress(f, 0, 1);
 }
 static nav_err nav_k_pack(nav_flow *f, nav_level *l0, nav_level *l1) {
   (void)l1;

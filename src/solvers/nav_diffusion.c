@@ -171,6 +171,15 @@ double nav_diffusion_max_diffusivity(const nav_flow *f) {
   return fmax(nu, kappa);
 }
 
+nav_err nav_diffusion_advance_stress(nav_flow *f, nav_real a, nav_real c) {
+  nav_diffusion *D = f->diff;
+  int periodic;
+  const int cells = nav_diffusion_cells_periodic(f, &periodic);
+  if (!cells) NAV_CALL(nav_diffusion_face_viscosities(f));
+  return D->k->advance_stress(&f->box, f->u, cells ? NULL : D->kf, D->nut, (nav_real)f->cfg->nu, periodic, a, c, f->rhs,
+                              f->rhs_old);
+}
+
 nav_err nav_diffusion_explicit(nav_flow *f, nav_real *const *rhs) {
   NAV_CALL(nav_diffusion_face_viscosities(f));
   return f->diff->k->stress(&f->box, f->u, f->diff->kf, NAV_STRESS_DIAG | NAV_STRESS_CROSS, 1, rhs);

@@ -103,6 +103,10 @@ nav_err nav_diffusion_face_viscosities(struct nav_flow *f);
  * advance_stress with kf = NULL): explicit diffusion, no halo face, every face periodic or zero-gradient
  * for the pressure; *periodic: bit d set for a periodic direction d. */
 int nav_diffusion_cells_periodic(const struct nav_flow *f, int *periodic);
+/* The one-pass explicit predictor with nu + nu_t in stress form (the viscous table's advance_stress, AB2 weights
+ * a, c, into f->rhs and f->rhs_old): the face viscosities from the cells where nav_diffusion_cells_periodic
+ * allows, else from f->diff->kf (filled if stale). */
+nav_err nav_diffusion_advance_stress(struct nav_flow *f, nav_real a, nav_real c);
 /* Explicit diffusion with nu_t: rhs += V(u) (both parts; f->u ghosts filled). */
 nav_err nav_diffusion_explicit(struct nav_flow *f, nav_real *const *rhs);
 /* Implicit diffusion: the predictor of nav_flow_step, u^n -> u* (ghosts NOT filled) and T^n ->

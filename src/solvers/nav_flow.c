@@ -258,13 +258,9 @@ nav_err nav_flow_step(nav_flow *f, double dt, int diagnose) {
   if (fused != NAV_FUSED_NONE) {
     /* N(u^n) into rhs, u* over rhs_old; then u <- that storage, rhs_old <- N(u^n) (the previous
      * step's at the next step), rhs <- the storage of u^n (free) */
-    if (fused == NAV_FUSED_EDDY) { /* N(u^n) with nu + nu_t in stress form, as nav_diffusion_explicit adds it */
-      int periodic;                /* the face viscosities from the cells where they can be, else from f->diff->kf */
-      const int cells = nav_diffusion_cells_periodic(f, &periodic);
-      if (!cells) NAV_CALL(nav_diffusion_face_viscosities(f));
-      NAV_CALL(f->diff->k->advance_stress(b, f->u, cells ? NULL : f->diff->kf, f->diff->nut, (nav_real)f->cfg->nu,
-                                          periodic, ca, cb, f->rhs, f->rhs_old));
-    } else
+    if (fused == NAV_FUSED_EDDY) /* N(u^n) with nu + nu_t in stress form, as nav_diffusion_explicit adds it */
+      NAV_CALL(nav_diffusion_advance_stress(f, ca, cb));
+    else
       NAV_CALL(ops->momentum_advance(b, f->u, (nav_real)f->cfg->nu, ca, cb, f->rhs, f->rhs_old));
     for (int c = 0; c < f->dim; c++) {
       nav_real *un = f->u[c];
