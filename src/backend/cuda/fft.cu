@@ -10,12 +10,17 @@
  *   n * B + b   (dir = 1, 2: "batch-fastest": neighbouring lines are neighbours in memory, so the
  *                kernels' reads and writes coalesce; cuFFT's advanced layout with stride B).
  * Scratch (FFT input/output buffers and cuFFT's work area) is one set of device buffers shared
- * by every plan, grown to the largest need (plans run one at a time on the current stream). */
+ * by every plan, grown to the largest need (plans run one at a time on the current stream).
+ * The whole box with every direction periodic (nav_fft_box_cuda) runs its gather, spectral division and
+ * scatter inside the two transforms, as cuFFT LTO callbacks (fft_callbacks.cu), where cuFFT accepts them. */
 #include <cublas_v2.h>
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include "backend/common/nav_point_fft.h"
 #include "backend/cuda/cuda_kernels.h"
+#include "backend/cuda/fft_callbacks.h"
+#include "core/nav_profile.h"
 
 /* A cuFFT or cuBLAS call: NAV_ERR_BACKEND naming the call and its status unless that is OK. */
 #define NAV_CALL_LIB(OK, LIB, ...)                                                                   \
@@ -313,9 +318,12 @@ nav_err nav_fft_tridiag_cuda(const int m[3], int dir, const nav_real *const lam[
 
 typedef struct nav_cuda_fft_box {
   cufftHandle fwd, inv;
+  int made; /* bit 0: fwd created, bit 1: inv created */
   size_t work;
   nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
   nav_real *e;  /* slabs: the chunks' ends (nav_fft_slab_ends) */
+  nav_fft_cb_info *info; /* box with callbacks (fft_callbacks.cu): their arguments, device memory; NULL without */
+  nav_fft_cb_info cb;    /* the arguments that stay (the divisions), host */
 } nav_cuda_fft_box;
 
 /* (i, j, k) of the flat index t (x fastest) of a box of r0 x r1 x ... points: in 32-bit arithmetic where the
@@ -434,31 +442,121 @@ __global__ void nav_fft_box_periodic_kernel(int m0, int m1, nav_idx total, const
   z[1] = nav_fft_divide(z[1], l) * scale;
 }
 
+/* The callbacks' arguments of this call: the stored ones with the arrays and scalars of the call, and the shift
+ * computed here as nav_fft_box_copy_kernel does (the same value). One thread, on the stream before the forward
+ * transform, whose kernels then read it (caller_info). */
+__global__ void nav_fft_box_info_kernel(nav_fft_cb_info h, const double *bsum, double volume, nav_fft_cb_info *info) {
+  h.shifted = bsum != NULL;
+  h.shift = bsum ? (nav_real)(-*bsum / volume) : 0;
+  *info = h;
+}
+
+static void nav_fft_box_unplan(nav_cuda_fft_box *s) {
+  if (s->made & 1) cufftDestroy(s->fwd);
+  if (s->made & 2) cufftDestroy(s->inv);
+  s->made = 0;
+}
+
+/* The box's two plans (cuFFT's dimensions slowest first: (z, y, x)), with the callbacks of fft_callbacks.cu on
+ * them where cb (set between cufftCreate and the planning, as cuFFT requires; cuFFT links them in the planning):
+ * the first failing call's status, *what its name. The plans are left to nav_fft_box_unplan either way. */
+static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb, size_t *wf, size_t *wi,
+                                     const char **what) {
+#define NAV_TRY_CUFFT(...)                                                                                             \
+  do {                                                                                                                 \
+    const cufftResult r_ = (__VA_ARGS__);                                                                              \
+    if (r_ != CUFFT_SUCCESS) {                                                                                         \
+      *what = #__VA_ARGS__;                                                                                            \
+      return r_;                                                                                                       \
+    }                                                                                                                  \
+  } while (0)
+  NAV_TRY_CUFFT(cufftCreate(&s->fwd));
+  s->made |= 1;
+  NAV_TRY_CUFFT(cufftCreate(&s->inv));
+  s->made |= 2;
+  NAV_TRY_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
+  NAV_TRY_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+  if (cb) {
+#ifdef NAV_SINGLE_PRECISION
+    const cufftXtCallbackType ld = CUFFT_CB_LD_REAL, stc = CUFFT_CB_ST_COMPLEX, str = CUFFT_CB_ST_REAL;
+#else
+    const cufftXtCallbackType ld = CUFFT_CB_LD_REAL_DOUBLE, stc = CUFFT_CB_ST_COMPLEX_DOUBLE,
+                              str = CUFFT_CB_ST_REAL_DOUBLE;
+#endif
+    void **info = (void **)&s->info; /* one device pointer (one GPU) */
+    NAV_TRY_CUFFT(cufftXtSetJITCallback(s->fwd, NAV_FFT_CB_LOAD_SYMBOL, nav_fft_cb_load_fatbin,
+                                        nav_fft_cb_load_fatbin_size, ld, info));
+    NAV_TRY_CUFFT(cufftXtSetJITCallback(s->fwd, NAV_FFT_CB_SPECTRUM_SYMBOL, nav_fft_cb_spectrum_fatbin,
+                                        nav_fft_cb_spectrum_fatbin_size, stc, info));
+    NAV_TRY_CUFFT(cufftXtSetJITCallback(s->inv, NAV_FFT_CB_STORE_SYMBOL, nav_fft_cb_store_fatbin,
+                                        nav_fft_cb_store_fatbin_size, str, info));
+  }
+  if (m[2] > 1) {
+    NAV_TRY_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, wf));
+    NAV_TRY_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, wi));
+  } else {
+    NAV_TRY_CUFFT(cufftMakePlan2d(s->fwd, m[1], m[0], NAV_CUFFT_R2C, wf));
+    NAV_TRY_CUFFT(cufftMakePlan2d(s->inv, m[1], m[0], NAV_CUFFT_C2R, wi));
+  }
+#undef NAV_TRY_CUFFT
+  return CUFFT_SUCCESS;
+}
+
+/* Plan the box once. Every direction periodic: the gather, the division and the scatter as cuFFT callbacks
+ * (fft_callbacks.cu), two passes instead of five, unless NAV_FFT_CALLBACKS=0, the box has 2^32 points or more
+ * (the callbacks split offsets in 32 bits), or cuFFT refuses them (setting them or planning with them fails:
+ * no nvJitLink or NVRTC at run time, CUFFT_NOT_SUPPORTED, ...; a note on stderr): then, as with an even
+ * direction, plans without callbacks and the kernels of nav_fft_box_cuda. */
+static nav_err nav_fft_box_setup(nav_cuda_fft_box *s, const int m[3], int periodic) {
+  const nav_idx points = (nav_idx)m[0] * m[1] * m[2], half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
+  size_t wf = 0, wi = 0;
+  const char *what = "";
+  cufftResult r = CUFFT_NOT_SUPPORTED;
+  if (periodic && points <= (nav_idx)0xffffffffu && !nav_profile_switched_off("NAV_FFT_CALLBACKS")) {
+    NAV_CALL(nav_alloc_cuda((void **)&s->info, sizeof *s->info));
+    s->cb.m0 = nav_fft_divmod_make((unsigned)m[0]);
+    s->cb.m1 = nav_fft_divmod_make((unsigned)m[1]);
+    s->cb.h0 = nav_fft_divmod_make((unsigned)(m[0] / 2 + 1));
+    r = nav_fft_box_plans(s, m, 1, &wf, &wi, &what);
+    if (r != CUFFT_SUCCESS) {
+      fprintf(stderr, "navier: note: fft_box: no cuFFT callbacks (%s: cuFFT error %d), the box runs in five passes\n",
+              what, (int)r);
+      nav_fft_box_unplan(s);
+      nav_free_cuda(s->info);
+      s->info = NULL;
+    }
+  }
+  if (r != CUFFT_SUCCESS) {
+    wf = wi = 0;
+    r = nav_fft_box_plans(s, m, 0, &wf, &wi, &what);
+    NAV_CHECK(r == CUFFT_SUCCESS, NAV_ERR_BACKEND, "%s failed: cuFFT error %d", what, (int)r);
+  }
+  s->work = wf > wi ? wf : wi;
+  NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
+  NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
+  return NAV_OK;
+}
+
 nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3], nav_real scale,
                          const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                          const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
   const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
-  if (!s) { /* cuFFT's dimensions are slowest first: (z, y, x) */
+  if (!s) {
     s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
     *state = s;
-    size_t wf = 0, wi = 0;
-    NAV_CALL_CUFFT(cufftCreate(&s->fwd));
-    NAV_CALL_CUFFT(cufftCreate(&s->inv));
-    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
-    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
-    if (m[2] > 1) {
-      NAV_CALL_CUFFT(cufftMakePlan3d(s->fwd, m[2], m[1], m[0], NAV_CUFFT_R2C, &wf));
-      NAV_CALL_CUFFT(cufftMakePlan3d(s->inv, m[2], m[1], m[0], NAV_CUFFT_C2R, &wi));
-    } else {
-      NAV_CALL_CUFFT(cufftMakePlan2d(s->fwd, m[1], m[0], NAV_CUFFT_R2C, &wf));
-      NAV_CALL_CUFFT(cufftMakePlan2d(s->inv, m[1], m[0], NAV_CUFFT_C2R, &wi));
-    }
-    s->work = wf > wi ? wf : wi;
-    NAV_CALL(nav_fft_grow((void **)&nav_fft_cbuf, &nav_fft_clen, (size_t)half * 2 * sizeof(nav_real)));
-    NAV_CALL(nav_fft_grow(&nav_fft_work, &nav_fft_wlen, s->work > 0 ? s->work : 1));
+    NAV_CALL(nav_fft_box_setup(s, m, !e0 && !e1 && !e2));
+  }
+  if (s->info) { /* the callbacks read b and write x; scratch is the plans' nominal input and output */
+    nav_fft_cb_info h = s->cb;
+    h.b = b, h.x = x, h.off = off, h.s0 = st[0], h.s1 = st[1], h.s2 = st[2];
+    h.l0 = lam[0], h.l1 = lam[1], h.l2 = lam[2], h.scale = scale;
+    nav_fft_box_info_kernel<<<1, 1, 0, nav_cuda_stream>>>(h, bsum, volume, s->info);
+    NAV_CUDA_LAUNCHED("nav_fft_box_info_kernel");
+    NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
+    return nav_fft_real_transform(s->inv, 0, scratch);
   }
   NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
   NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
@@ -479,10 +577,10 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
 void nav_fft_box_free_cuda(void *state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)state;
   if (!s) return;
-  cufftDestroy(s->fwd);
-  cufftDestroy(s->inv);
+  nav_fft_box_unplan(s);
   if (s->cp) nav_free_cuda(s->cp);
   if (s->e) nav_free_cuda(s->e);
+  if (s->info) nav_free_cuda(s->info);
   free(s);
 }
 
@@ -596,7 +694,9 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
     int n[2] = {m1, m[0]};
     const int rank = sl->dim - 1;
     NAV_CALL_CUFFT(cufftCreate(&s->fwd));
+    s->made |= 1;
     NAV_CALL_CUFFT(cufftCreate(&s->inv));
+    s->made |= 2;
     NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
     NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
     NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, n + 2 - rank, NULL, 1, 0, NULL, 1, 0, NAV_CUFFT_R2C, planes, &wf));
