@@ -2,12 +2,15 @@
  * cuFFT) against their definitions (FFTW's REDFT10/01/11, RODFT10/01/11, R2HC/HC2R, summed directly),
  * for N = 1..12, 16, 17, on strided lines. The complex FFT is a direct DFT here, with cuFFT's
  * conventions: real-to-complex returns the half spectrum k <= N/2, complex-to-real reads it.
- * Also: each forward kind followed by its inverse gives the input times 2N (N for the DFT). */
+ * Also: each forward kind followed by its inverse gives the input times 2N (N for the DFT); and the 32-bit division
+ * by an invariant divisor of the cuFFT callbacks (nav_fft_div, backend/cuda/fft_callbacks.h) against the division,
+ * for every divisor 1..4096 and n at 0, near multiples of the divisor, near 2^32 and at random. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "backend/common/nav_point_fft.h"
+#include "backend/cuda/fft_callbacks.h"
 
 static int failures = 0;
 static const double PI = 3.14159265358979323846;
@@ -95,7 +98,36 @@ static void through_fft(nav_fft_kind kind, int N, const nav_real *x, nav_real *y
   free(Z);
 }
 
+/* nav_fft_div against n / d: the number of wrong quotients */
+static long divmod_errors(void) {
+  long bad = 0;
+  unsigned long long seed = 88172645463325252ull;
+  for (unsigned d = 1; d <= 4096; d++) {
+    const nav_fft_divmod m = nav_fft_divmod_make(d);
+    unsigned ns[64];
+    int c = 0;
+    ns[c++] = 0;
+    ns[c++] = 0xffffffffu;
+    ns[c++] = 0xffffffffu - d;
+    for (unsigned q = 1; q < 12; q++) { /* around the multiples q d and q^3 d */
+      ns[c++] = q * d - 1, ns[c++] = q * d, ns[c++] = q * d + 1;
+      const unsigned long long big = (unsigned long long)q * q * q * d * 2000u;
+      if (big < 0xffffffffull) ns[c++] = (unsigned)big;
+    }
+    while (c < 64) { /* xorshift64 */
+      seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+      ns[c++] = (unsigned)(seed >> 32);
+    }
+    for (int i = 0; i < c; i++)
+      bad += nav_fft_div(m, ns[i]) != ns[i] / d;
+  }
+  return bad;
+}
+
 int main(void) {
+  const long bad = divmod_errors();
+  printf("%s division by invariant divisors 1..4096 (nav_fft_div): %ld wrong quotients\n", bad ? "FAIL" : "ok  ", bad);
+  failures += bad != 0;
   static const char *const names[] = {"DCT2", "DCT3", "DST2", "DST3", "DCT4", "DST4", "R2HC", "HC2R"};
   static const int inverse[] = {NAV_FFT_DCT3, NAV_FFT_DCT2, NAV_FFT_DST3, NAV_FFT_DST2,
                                 NAV_FFT_DCT4, NAV_FFT_DST4, NAV_FFT_HC2R, NAV_FFT_R2HC};

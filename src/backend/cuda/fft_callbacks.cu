@@ -48,7 +48,7 @@ typedef cufftDoubleComplex nav_cufft_complex;
 #endif
 
 /* (i, j, k) of the offset t of an r0 x m1 x ... array (x fastest; r0 = m0 or h0) */
-static __device__ __forceinline__ void nav_fft_cb_ijk(const nav_fft_cb_info *p, const nav_fft_divmod &r0, unsigned t,
+static __device__ __forceinline__ void nav_fft_cb_ijk(const nav_fft_cb_info *p, nav_fft_divmod r0, unsigned t,
                                                       unsigned *i, unsigned *j, unsigned *k) {
   const unsigned q = nav_fft_div(r0, t), z = nav_fft_div(p->m1, q);
   *i = t - q * r0.d;
