@@ -25,8 +25,8 @@
 #              and Re 3200 256^2, buoyancy cube Ra 1e5 64^3; artificial compressibility against the projection
 #   bodies     the snake section (1704^2, Re 2000) per step with its body and without (body.1.kind = none)
 #   les        the LES channel step (cases/channel3d_les_retau550.ini, 192 x 128 x 160 and 160 x 112 x 128) without
-#              a closure and with each, and the closure's kernels (bench step's rows); PREV=BINARY adds that
-#              binary's steps in the same call
+#              a closure and with each, ROUNDS (default 3) rounds in turn: the median step, the closure's share and
+#              kernels (bench step's rows); PREV=BINARY adds that binary's steps in the same rounds
 #   jax        jax-cfd 0.2.1's step on the 3D Taylor-Green vortex (bench/jax_cfd_tgv.py; its wheels in .carry/wheels,
 #              fetched by `carry`) against navier bench step's on the same problem, 128^3 and 256^3, FP64 and FP32
 # Parts on 2 GPUs (one host; 1-GPU rows in the same call):
@@ -207,21 +207,40 @@ for part in "$@"; do
     grep -v '^{' "$OUT/steady.txt" | tail -n 12 | tee -a "$SUM"
     ;;
   les)
-    # the closure's share of the LES channel step: no closure and each closure in turn (PREV=BINARY: that binary's
-    # step too, in the same call), on the case's grid and on 160 x 112 x 128
+    # the closure's share of the LES channel step: no closure and each closure, ROUNDS rounds (default 3) taken in
+    # turn (round r of every closure before round r + 1: a slow spell of the GPU hits all alike), on the case's
+    # grid and on 160 x 112 x 128 (PREV=BINARY: that binary's steps in the same rounds); then per grid, closure
+    # and binary the median step, its share over the median without a closure, and the closure's kernels
     L5=cases/channel3d_les_retau550.ini
     for g in 192,128,160 160,112,128; do
-      for m in off smagorinsky wale vreman; do
-        for b in new ${PREV:+prev}; do
-          nav=$BIN/navier; [ $b = prev ] && nav=$PREV
-          step "les550_${g//,/x}_${m}_$b" 1 1,1,1 "$nav" --case $L5 $(grid $g) --steps 200 \
-            --set statistics.enabled=false --set turbulence.model=$m
-          grep '^{' "$W/step_les550_${g//,/x}_${m}_$b.log" | tail -1 | "$PY" -c 'import json, sys
-k = json.loads(sys.stdin.read())["kernels"]
-print("  " + ", ".join("%s %.1f us" % (n, 1e6 * k[n]["s"]) for n in
-      ("momentum_advance", "nut (model)", "viscosity_changed", "advance_stress") if n in k))' 2>/dev/null | tee -a "$SUM"
+      for r in $(seq 1 "${ROUNDS:-3}"); do
+        for m in off smagorinsky wale vreman; do
+          for b in new ${PREV:+prev}; do
+            nav=$BIN/navier; [ $b = prev ] && nav=$PREV
+            step "les550_${g//,/x}_${m}_${b}_r$r" 1 1,1,1 "$nav" --case $L5 $(grid $g) --steps 200 \
+              --set statistics.enabled=false --set turbulence.model=$m >/dev/null
+          done
         done
       done
+      "$PY" - "$W" "${g//,/x}" <<'PY' | tee -a "$SUM"
+import glob, json, os, statistics, sys
+w, g = sys.argv[1:3]
+runs = {}
+for f in sorted(glob.glob(os.path.join(w, f"step_les550_{g}_*_r*.log"))):
+    m, b = os.path.basename(f)[len(f"step_les550_{g}_"):].split("_")[:2]
+    js = [l for l in open(f, errors="replace") if l.startswith("{")]
+    if js:
+        runs.setdefault((m, b), []).append(json.loads(js[-1]))
+for (m, b), rs in sorted(runs.items()):
+    step = statistics.median(1e3 * r["step_s"] for r in rs)
+    off = runs.get(("off", b))
+    share = "" if m == "off" or not off else " (+%.1f %%)" % (
+        100 * (step / statistics.median(1e3 * r["step_s"] for r in off) - 1))
+    k = [r["kernels"] for r in rs]
+    names = ("momentum_advance", "nut (model)", "viscosity_changed", "advance_stress")
+    kern = ", ".join("%s %.1f us" % (n, 1e6 * statistics.median(x[n]["s"] for x in k)) for n in names if n in k[0])
+    print(f"les550 {g} {m} {b}: median of {len(rs)} {step:.4f} ms{share}; {kern}")
+PY
     done
     ;;
   bodies)

@@ -11,7 +11,8 @@ Times, on the GPU this runs on, median of R solves after a warm-up:
 in FP64 and FP32, and prints one JSON line per solve and a table last. navier's figures come from
 `navier bench poisson` (`bash bench/gpu.sh poisson peers`, the same call).
 
-usage: python3 bench/gpu_peers.py [N] [REPEAT]     (default 256 5; CG at N/2 to keep it short)"""
+usage: python3 bench/gpu_peers.py [N] [REPEAT] [SOLVES]   (default 256 5 periodic,neumann,cg; CG at N/2 to keep it
+short; SOLVES: a comma list of those three, e.g. periodic for the FFT solve alone)"""
 import json
 import sys
 import time
@@ -54,13 +55,14 @@ def lap7(n, h, dtype):
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 256
     repeat = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    solves = sys.argv[3].split(",") if len(sys.argv) > 3 else ["periodic", "neumann", "cg"]
     h = 1.0 / n
     rows = []
     for dtype in (cp.float64, cp.float32):
         rng = cp.random.default_rng(1)
         b = rng.standard_normal((n, n, n), dtype=cp.float64).astype(dtype)
         b -= b.mean()
-        for kind in ("periodic", "neumann"):
+        for kind in [k for k in ("periodic", "neumann") if k in solves]:
             lam = eig(n, h, kind).astype(dtype)
             den = lam[:, None, None] + lam[None, :, None] + lam[None, None, :]
             den[0, 0, 0] = 1
@@ -71,6 +73,8 @@ def main():
                 fn = lambda: cfft.idctn(cfft.dctn(b, type=2) / den, type=2)
             s, _ = timed(fn, repeat)
             rows.append({"peer": "cupy", "solve": kind, "precision": dtype.__name__, "n": n, "solve_ms": 1e3 * s})
+        if "cg" not in solves:
+            continue
         m = n // 2
         A = lap7(m, 1.0 / m, dtype)
         rhs = cp.random.default_rng(2).standard_normal(m**3, dtype=cp.float64).astype(dtype)

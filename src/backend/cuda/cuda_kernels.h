@@ -189,17 +189,17 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
     NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
   } while (0)
 
-/* The same for KERNEL<DIM, OLD, PLAIN> on the flow's grid, OLD = (COND): the predictor's kernels, whose AB2
- * history is read only after the first step (c != 0). */
-#define NAV_CUDA_LAUNCH_UNI_OLD(BOX, COND, KERNEL, ...)                                              \
-  do {                                                                                               \
-    const bool plain_ = nav_box_plain(BOX), old_ = (COND);                                           \
-    const dim3 grid_ = nav_cuda_grid(BOX), block_ = nav_cuda_block();                                \
-    if ((BOX)->dim == 2)                                                                             \
-      NAV_CUDA_LAUNCH_OLD_PLAIN_(2, KERNEL, __VA_ARGS__);                                            \
-    else                                                                                             \
-      NAV_CUDA_LAUNCH_OLD_PLAIN_(3, KERNEL, __VA_ARGS__);                                            \
-    NAV_CUDA_LAUNCHED(#KERNEL);                                                                      \
+/* The same for KERNEL<DIM, OLD, PLAIN> on GRID, OLD = (COND): the predictor's kernels, whose AB2 history is read
+ * only after the first step (c != 0). */
+#define NAV_CUDA_LAUNCH_UNI_OLD(BOX, GRID, COND, KERNEL, ...)                                                          \
+  do {                                                                                                                 \
+    const bool plain_ = nav_box_plain(BOX), old_ = (COND);                                                             \
+    const dim3 grid_ = (GRID), block_ = nav_cuda_block();                                                              \
+    if ((BOX)->dim == 2)                                                                                               \
+      NAV_CUDA_LAUNCH_OLD_PLAIN_(2, KERNEL, __VA_ARGS__);                                                              \
+    else                                                                                                               \
+      NAV_CUDA_LAUNCH_OLD_PLAIN_(3, KERNEL, __VA_ARGS__);                                                              \
+    NAV_CUDA_LAUNCHED(#KERNEL);                                                                                        \
   } while (0)
 #define NAV_CUDA_LAUNCH_OLD_PLAIN_(D, KERNEL, ...)                                                   \
   do {                                                                                               \
@@ -254,11 +254,12 @@ __device__ __forceinline__ void nav_cuda_predictor_store(const nav_real *const *
       KERNEL<3, nav_cuda_t, false><<<(GRID), nav_cuda_block(), 0, nav_cuda_stream>>>(__VA_ARGS__);    \
   } while (0)
 
-/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates and divergence let a
- * thread take kz consecutive planes (grid z = ceil(n2 / kz)): more bytes in flight per thread and fewer blocks
- * (and block partials to combine). kz from the environment variable NAV_CUDA_KZ (a tuning knob), read once;
- * default 4: relax_colour, residual and prolong_add all faster than with kz = 1 (`navier bench step`, 256^3
- * cavity, float level 0; figures in docs/performance.md). */
+/* The 3D stencil kernels of the multigrid (relax_colour, residual, prolong_add), time_rates, divergence, the LES
+ * closures' nu_t and advance_stress let a thread take kz consecutive planes (grid z = ceil(n2 / kz)): more bytes
+ * in flight per thread, fewer blocks (and block partials to combine), and the planes above and below a cell still
+ * in the SM's cache when the thread's next cell reads them. kz from the environment variable NAV_CUDA_KZ (a tuning
+ * knob), read once; default 4: relax_colour, residual and prolong_add all faster than with kz = 1 (`navier bench step`,
+ * 256^3 cavity, float level 0; figures in docs/performance.md). */
 int nav_cuda_kz(void);
 static inline dim3 nav_cuda_grid_kz(const nav_box *b, int nx0, int kz) {
   dim3 g = nav_cuda_grid_n(b, nx0);

@@ -188,7 +188,7 @@ nav_err nav_momentum_advance_cuda(const nav_box *b, nav_real *const *u, nav_real
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
   if (b->dim == 3 && nav_box_plain(b) && nav_profile_switch("NAV_MOMENTUM_TILED", sizeof(nav_real) == sizeof(float)))
     return nav_momentum_advance_tiled(b, fu, nu, a, c, fr, fo);
-  NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_momentum_advance_kernel, *b, fu, nu, a, c, fr, fo);
+  NAV_CUDA_LAUNCH_UNI_OLD(b, nav_cuda_grid(b), c != 0, nav_momentum_advance_kernel, *b, fu, nu, a, c, fr, fo);
   return NAV_OK;
 }
 

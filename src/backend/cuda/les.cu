@@ -2,26 +2,29 @@
 #include "backend/cuda/cuda_kernels.h"
 #include "backend/nav_les_kernels.h"
 
-/* One kernel per closure (KIND a constant: the other closures' branches and their registers compiled out). */
+/* One kernel per closure (KIND a constant: the other closures' branches and their registers compiled out); kz
+ * planes per thread (nav_cuda_kz): the planes above and below a cell, read again by the next plane's cells, are
+ * still in the SM's cache. */
 template <int DIM, int KIND>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS)
     nav_les_nut_kernel(nav_box box, nav_cuda_fields u, const nav_real *wd, const nav_real *wi, nav_les_params a,
-                       nav_real *nut) {
+                       nav_real *nut, int kz) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nut[p] = nav_les_cell(b, uc, wd, wi, &a, KIND, p, ijk);
+  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) { nut[q] = nav_les_cell(b, uc, wd, wi, &a, KIND, q, ijk); });
 }
 
 template <int DIM>
 static void nav_les_nut_launch(const nav_box *b, nav_cuda_fields u, const nav_real *wd, const nav_real *wi,
                                const nav_les_params *a, nav_real *nut) {
-  const dim3 g = nav_cuda_grid(b), t = nav_cuda_block();
+  const int kz = DIM == 3 ? nav_cuda_kz() : 1;
+  const dim3 g = nav_cuda_grid_kz(b, b->n[0], kz), t = nav_cuda_block();
   if (a->kind == NAV_LES_WALE)
-    nav_les_nut_kernel<DIM, NAV_LES_WALE><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut);
+    nav_les_nut_kernel<DIM, NAV_LES_WALE><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut, kz);
   else if (a->kind == NAV_LES_VREMAN)
-    nav_les_nut_kernel<DIM, NAV_LES_VREMAN><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut);
+    nav_les_nut_kernel<DIM, NAV_LES_VREMAN><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut, kz);
   else
-    nav_les_nut_kernel<DIM, NAV_LES_SMAGORINSKY><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut);
+    nav_les_nut_kernel<DIM, NAV_LES_SMAGORINSKY><<<g, t, 0, nav_cuda_stream>>>(*b, u, wd, wi, *a, nut, kz);
 }
 
 static nav_err nav_les_nut_cells_cuda(const nav_box *b, nav_real *const *u, const nav_real *wd, const nav_real *wi,

@@ -46,21 +46,23 @@ static nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *c
  * rhs_old (read first): the operations of those kernels and advance in their order, scale a kernel parameter as
  * theirs is (scale = 1), so the bits are theirs; every load before any store (momentum_advance's reason). */
 template <int DIM, bool OLD, bool PLAIN, bool CELLS>
-__device__ __forceinline__ void nav_advance_stress_point(const nav_box &box, const nav_cuda_fields &u,
-                                                         const nav_cuda_fields &kf, const nav_real *nut, nav_real nu,
-                                                         int periodic, nav_real scale, nav_real a, nav_real c,
-                                                         const nav_cuda_fields &rhs, const nav_cuda_fields &rhs_old) {
+__device__ __forceinline__ void
+nav_advance_stress_point(const nav_box &box, const nav_cuda_fields &u, const nav_cuda_fields &kf, const nav_real *nut,
+                         nav_real nu, int periodic, nav_real scale, nav_real a, nav_real c, const nav_cuda_fields &rhs,
+                         const nav_cuda_fields &rhs_old, int kz) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
   const int both = NAV_STRESS_DIAG | NAV_STRESS_CROSS;
-  nav_real n[3];
+  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
+    nav_real n[3];
 #pragma unroll
-  for (int d = 0; d < DIM; d++) {
-    n[d] = -nav_advection(b, d, uc, p, ijk);
-    n[d] += scale * (CELLS ? nav_stress_cells(b, d, uc, nu, nut, periodic, both, p, ijk)
-                           : nav_stress(b, d, uc, kf.c[d], both, p, ijk));
-  }
-  nav_cuda_predictor_store<DIM, OLD>(uc, n, a, c, rhs, rhs_old, p);
+    for (int d = 0; d < DIM; d++) {
+      n[d] = -nav_advection(b, d, uc, q, ijk);
+      n[d] += scale * (CELLS ? nav_stress_cells(b, d, uc, nu, nut, periodic, both, q, ijk)
+                             : nav_stress(b, d, uc, kf.c[d], both, q, ijk));
+    }
+    nav_cuda_predictor_store<DIM, OLD>(uc, n, a, c, rhs, rhs_old, q);
+  });
 }
 
 /* The face viscosities read from kf, or made from the cells (nav_stress_cells): one kernel each. */
@@ -68,15 +70,15 @@ template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_ADVANCE_STRESS_MIN_BLOCKS)
     nav_advance_stress_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, const nav_real *nut, nav_real nu,
                               int periodic, nav_real scale, nav_real a, nav_real c, nav_cuda_fields rhs,
-                              nav_cuda_fields rhs_old) {
-  nav_advance_stress_point<DIM, OLD, PLAIN, false>(box, u, kf, nut, nu, periodic, scale, a, c, rhs, rhs_old);
+                              nav_cuda_fields rhs_old, int kz) {
+  nav_advance_stress_point<DIM, OLD, PLAIN, false>(box, u, kf, nut, nu, periodic, scale, a, c, rhs, rhs_old, kz);
 }
 template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_ADVANCE_STRESS_MIN_BLOCKS)
     nav_advance_stress_cells_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, const nav_real *nut,
                                     nav_real nu, int periodic, nav_real scale, nav_real a, nav_real c,
-                                    nav_cuda_fields rhs, nav_cuda_fields rhs_old) {
-  nav_advance_stress_point<DIM, OLD, PLAIN, true>(box, u, kf, nut, nu, periodic, scale, a, c, rhs, rhs_old);
+                                    nav_cuda_fields rhs, nav_cuda_fields rhs_old, int kz) {
+  nav_advance_stress_point<DIM, OLD, PLAIN, true>(box, u, kf, nut, nu, periodic, scale, a, c, rhs, rhs_old, kz);
 }
 
 static nav_err nav_advance_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, const nav_real *nut,
@@ -85,11 +87,14 @@ static nav_err nav_advance_stress_cuda(const nav_box *b, nav_real *const *u, nav
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
   const nav_cuda_fields fk = kf ? nav_cuda_pack(b, kf) : nav_cuda_fields{};
   const nav_real scale = 1;
+  const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
+  const dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz);
   if (kf)
-    NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_advance_stress_kernel, *b, fu, fk, nut, nu, periodic, scale, a, c, fr, fo);
+    NAV_CUDA_LAUNCH_UNI_OLD(b, grid, c != 0, nav_advance_stress_kernel, *b, fu, fk, nut, nu, periodic, scale, a, c, fr,
+                            fo, kz);
   else
-    NAV_CUDA_LAUNCH_UNI_OLD(b, c != 0, nav_advance_stress_cells_kernel, *b, fu, fk, nut, nu, periodic, scale, a, c, fr,
-                            fo);
+    NAV_CUDA_LAUNCH_UNI_OLD(b, grid, c != 0, nav_advance_stress_cells_kernel, *b, fu, fk, nut, nu, periodic, scale, a,
+                            c, fr, fo, kz);
   return NAV_OK;
 }
 
