@@ -43,11 +43,11 @@ void nav_profile_work(nav_profile_phase kind);
 /* counts[kind][charged]: how often work of `kind` ran while `charged` was the current phase. */
 void nav_profile_work_counts(long counts[NAV_PHASE_COUNT][NAV_PHASE_COUNT]);
 /* The switches that turn a feature off (or on) to measure what it saves, the same results either way: the environment
- * variable `name` set to 0 (off) or 1 (on), else fallback. NAV_MOMENTUM_TILED (CUDA flow.cu, default on in FP32). */
+ * variable `name` set to 0 (off) or 1 (on), else fallback. NAV_MOMENTUM_TILED (CUDA flow.cu, default on in FP32),
+ * NAV_FFT_CALLBACKS (CUDA fft.cu: the periodic box's cuFFT callbacks, default on in FP64, off in FP32). */
 int nav_profile_switch(const char *name, int fallback);
 /* Is the environment variable `name` set to 0: NAV_MG_FUSED, NAV_MG_GRAPHS, NAV_MG_WAVEFRONT, NAV_MG_PAIR (mg.c),
- * NAV_AC_GRAPHS (nav_ac.c), NAV_UNIFORM_METRICS (nav_geometry.c), NAV_FFT_CALLBACKS (CUDA fft.cu: the periodic box's
- * cuFFT callbacks), which are on by default. */
+ * NAV_AC_GRAPHS (nav_ac.c), NAV_UNIFORM_METRICS (nav_geometry.c), which are on by default. */
 int nav_profile_switched_off(const char *name);
 
 #ifdef __cplusplus

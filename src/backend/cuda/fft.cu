@@ -502,8 +502,17 @@ static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb
   return CUFFT_SUCCESS;
 }
 
+/* The callbacks' default: on in double precision, off in single, where cuFFT's plans with callbacks measured
+ * slower than the five passes (docs/performance.md). */
+#ifdef NAV_SINGLE_PRECISION
+#define NAV_FFT_CALLBACKS_DEFAULT 0
+#else
+#define NAV_FFT_CALLBACKS_DEFAULT 1
+#endif
+
 /* Plan the box once. Every direction periodic: the gather, the division and the scatter as cuFFT callbacks
- * (fft_callbacks.cu), two passes instead of five, unless NAV_FFT_CALLBACKS=0, the box has 2^32 points or more
+ * (fft_callbacks.cu), two passes instead of five, if NAV_FFT_CALLBACKS (0 or 1, default
+ * NAV_FFT_CALLBACKS_DEFAULT) says so, unless the box has 2^32 points or more
  * (the callbacks split offsets in 32 bits), or cuFFT refuses them (setting them or planning with them fails:
  * no nvJitLink or NVRTC at run time, CUFFT_NOT_SUPPORTED, ...; a note on stderr): then, as with an even
  * direction, plans without callbacks and the kernels of nav_fft_box_cuda. */
@@ -512,7 +521,7 @@ static nav_err nav_fft_box_setup(nav_cuda_fft_box *s, const int m[3], int period
   size_t wf = 0, wi = 0;
   const char *what = "";
   cufftResult r = CUFFT_NOT_SUPPORTED;
-  if (periodic && points <= (nav_idx)0xffffffffu && !nav_profile_switched_off("NAV_FFT_CALLBACKS")) {
+  if (periodic && points <= (nav_idx)0xffffffffu && nav_profile_switch("NAV_FFT_CALLBACKS", NAV_FFT_CALLBACKS_DEFAULT)) {
     NAV_CALL(nav_alloc_cuda((void **)&s->info, sizeof *s->info));
     s->cb.m0 = nav_fft_divmod_make((unsigned)m[0]);
     s->cb.m1 = nav_fft_divmod_make((unsigned)m[1]);
