@@ -4,9 +4,11 @@
 
 /* One kernel per closure (KIND a constant: the other closures' branches and their registers compiled out); kz
  * planes per thread (nav_cuda_kz): the planes above and below a cell, read again by the next plane's cells, are
- * still in the SM's cache. */
+ * still in the SM's cache. WALE and Vreman ask for NAV_LES_NUT_BLOCKS blocks per SM (fewer registers, more warps
+ * to hide the loads: faster in docs/performance.md); Smagorinsky, slower so, keeps the compiler's choice (0). */
+#define NAV_LES_NUT_BLOCKS(KIND) ((KIND) == NAV_LES_SMAGORINSKY ? 0 : 3)
 template <int DIM, int KIND>
-__global__ void __launch_bounds__(NAV_CUDA_THREADS)
+__global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_LES_NUT_BLOCKS(KIND))
     nav_les_nut_kernel(nav_box box, nav_cuda_fields u, const nav_real *wd, const nav_real *wi, nav_les_params a,
                        nav_real *nut, int kz) {
   NAV_CUDA_INTERIOR(box);
