@@ -511,17 +511,17 @@ static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb
 #endif
 
 /* Plan the box once. Every direction periodic: the gather, the division and the scatter as cuFFT callbacks
- * (fft_callbacks.cu), two passes instead of five, if NAV_FFT_CALLBACKS (0 or 1, default
- * NAV_FFT_CALLBACKS_DEFAULT) says so, unless the box has 2^32 points or more
- * (the callbacks split offsets in 32 bits), or cuFFT refuses them (setting them or planning with them fails:
- * no nvJitLink or NVRTC at run time, CUFFT_NOT_SUPPORTED, ...; a note on stderr): then, as with an even
- * direction, plans without callbacks and the kernels of nav_fft_box_cuda. */
+ * (fft_callbacks.cu), two passes instead of five, if NAV_FFT_CALLBACKS (0 or 1, default NAV_FFT_CALLBACKS_DEFAULT)
+ * says so, unless the box has 2^32 points or more (the callbacks split offsets in 32 bits), or cuFFT refuses
+ * them (setting them or planning with them fails: no nvJitLink or NVRTC at run time, CUFFT_NOT_SUPPORTED, ...; a
+ * note on stderr): then, as with an even direction, plans without callbacks and the kernels of nav_fft_box_cuda. */
 static nav_err nav_fft_box_setup(nav_cuda_fft_box *s, const int m[3], int periodic) {
   const nav_idx points = (nav_idx)m[0] * m[1] * m[2], half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
   size_t wf = 0, wi = 0;
   const char *what = "";
   cufftResult r = CUFFT_NOT_SUPPORTED;
-  if (periodic && points <= (nav_idx)0xffffffffu && nav_profile_switch("NAV_FFT_CALLBACKS", NAV_FFT_CALLBACKS_DEFAULT)) {
+  if (periodic && points <= (nav_idx)0xffffffffu &&
+      nav_profile_switch("NAV_FFT_CALLBACKS", NAV_FFT_CALLBACKS_DEFAULT)) {
     NAV_CALL(nav_alloc_cuda((void **)&s->info, sizeof *s->info));
     s->cb.m0 = nav_fft_divmod_make((unsigned)m[0]);
     s->cb.m1 = nav_fft_divmod_make((unsigned)m[1]);
