@@ -19,7 +19,8 @@ halves: FIRST_DIR averaged over [t0, tm] (the first part of a run, to tm) and FU
 run continued from its checkpoint at tm: the running sums go on). The second half's sums are the full window's
 minus the first's (samples in summary.json), so its mean profile and wall shear follow without a second run. The
 largest relative difference of U+ = U / u_tau (each half with its own u_tau) over every cell of the wall-normal
-profile (DIR/statistics_profile.csv, both halves of the channel); --band (default 1): exit 1 above it.
+profile (DIR/statistics_profile.csv, both halves of the channel); --band (default 1): exit 1 above it. The same
+difference with the cells of both walls averaged (a symmetric profile) is printed after it, without a band.
 Plain Python (no numpy)."""
 import json
 import math
@@ -125,6 +126,17 @@ def halves(first, full, band):
           f"{sf['end']:.6g} ({nf - n1:.0f}): u_tau {ut1:.6f} / {ut2:.6f} ({100 * rel(ut2, ut1):+.2f} %), "
           f"Re_tau {s1['re_tau']:.2f} / {s1['re_tau'] * ut2 / ut1:.2f}; largest U+ difference {100 * worst:.2f} % "
           f"at y = {at:.4g} (band {band:g} %{'' if 100 * worst <= band else ': FAIL'})")
+    # the same with the two walls' cells averaged (as compare's profile), printed only: a profile symmetric
+    # about the centre (cell j and its mirror n - 1 - j at the same distance from their walls)
+    y, n = p1["y"], len(p1["y"])
+    width = y[0] + y[-1]
+    if n > 1 and all(abs(y[j] + y[n - 1 - j] - width) <= 1e-9 * width for j in range(n)):
+        fw, fat = 0.0, float("nan")
+        for j in range(n // 2):
+            d = abs(rel(0.5 * (U2[j] + U2[n - 1 - j]) / ut2, 0.5 * (p1["U"][j] + p1["U"][n - 1 - j]) / ut1))
+            if d > fw:
+                fw, fat = d, y[j]
+        print(f"halves, both walls folded: largest U+ difference {100 * fw:.2f} % at y = {fat:.4g} (not a band)")
     return 0 if 100 * worst <= band else 1
 
 
