@@ -457,11 +457,7 @@ static void nav_fft_box_unplan(nav_cuda_fft_box *s) {
   s->made = 0;
 }
 
-/* The box's two plans (cuFFT's dimensions slowest first: (z, y, x)), with the callbacks of fft_callbacks.cu on
- * them where cb (set between cufftCreate and the planning, as cuFFT requires; cuFFT links them in the planning):
- * the first failing call's status, *what its name. The plans are left to nav_fft_box_unplan either way. */
-static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb, size_t *wf, size_t *wi,
-                                     const char **what) {
+/* A cuFFT call in a function that returns cuFFT's status: the first failing call's status, *what its name. */
 #define NAV_TRY_CUFFT(...)                                                                                             \
   do {                                                                                                                 \
     const cufftResult r_ = (__VA_ARGS__);                                                                              \
@@ -470,12 +466,26 @@ static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb
       return r_;                                                                                                       \
     }                                                                                                                  \
   } while (0)
+
+/* The box's (or the slabs') forward and inverse handles, cuFFT's work area left to the caller (nav_fft_work); made
+ * records what exists, for nav_fft_box_unplan. */
+static cufftResult nav_fft_box_handles(nav_cuda_fft_box *s, const char **what) {
   NAV_TRY_CUFFT(cufftCreate(&s->fwd));
   s->made |= 1;
   NAV_TRY_CUFFT(cufftCreate(&s->inv));
   s->made |= 2;
   NAV_TRY_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
   NAV_TRY_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+  return CUFFT_SUCCESS;
+}
+
+/* The box's two plans (cuFFT's dimensions slowest first: (z, y, x)), with the callbacks of fft_callbacks.cu on
+ * them where cb (set between cufftCreate and the planning, as cuFFT requires; cuFFT links them in the planning):
+ * the first failing call's status, *what its name. The plans are left to nav_fft_box_unplan either way. */
+static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb, size_t *wf, size_t *wi,
+                                     const char **what) {
+  const cufftResult r = nav_fft_box_handles(s, what);
+  if (r != CUFFT_SUCCESS) return r;
   if (cb) {
 #ifdef NAV_SINGLE_PRECISION
     const cufftXtCallbackType ld = CUFFT_CB_LD_REAL, stc = CUFFT_CB_ST_COMPLEX, str = CUFFT_CB_ST_REAL;
@@ -498,7 +508,6 @@ static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb
     NAV_TRY_CUFFT(cufftMakePlan2d(s->fwd, m[1], m[0], NAV_CUFFT_R2C, wf));
     NAV_TRY_CUFFT(cufftMakePlan2d(s->inv, m[1], m[0], NAV_CUFFT_C2R, wi));
   }
-#undef NAV_TRY_CUFFT
   return CUFFT_SUCCESS;
 }
 
@@ -702,12 +711,9 @@ nav_err nav_fft_slab_forward_cuda(const nav_fft_slab *sl, const nav_real *b, con
     size_t wf = 0, wi = 0;
     int n[2] = {m1, m[0]};
     const int rank = sl->dim - 1;
-    NAV_CALL_CUFFT(cufftCreate(&s->fwd));
-    s->made |= 1;
-    NAV_CALL_CUFFT(cufftCreate(&s->inv));
-    s->made |= 2;
-    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->fwd, 0));
-    NAV_CALL_CUFFT(cufftSetAutoAllocation(s->inv, 0));
+    const char *what = "";
+    const cufftResult r = nav_fft_box_handles(s, &what);
+    NAV_CHECK(r == CUFFT_SUCCESS, NAV_ERR_BACKEND, "%s failed: cuFFT error %d", what, (int)r);
     NAV_CALL_CUFFT(cufftMakePlanMany(s->fwd, rank, n + 2 - rank, NULL, 1, 0, NULL, 1, 0, NAV_CUFFT_R2C, planes, &wf));
     NAV_CALL_CUFFT(cufftMakePlanMany(s->inv, rank, n + 2 - rank, NULL, 1, 0, NULL, 1, 0, NAV_CUFFT_C2R, planes, &wi));
     s->work = wf > wi ? wf : wi;
