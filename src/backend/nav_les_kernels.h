@@ -14,8 +14,9 @@ extern "C" {
 
 typedef struct nav_les_kernels {
   /* nut = nu_t of the closure a (a HOST struct) at the interior cells from u (ghosts filled, edges
-   * too); wd, wi: the distance to the nearest wall and its face 2 d + s (< 0: none) per cell, or NULL
-   * (no damping) */
+   * too); wd, wi: per direction d and cell i of the block along it (n[0] + n[1] + n[2] entries), the
+   * distance to the nearer wall face of d and that face 2 d + s (< 0: none), or NULL (no damping):
+   * nav_les_nearest_wall */
   nav_err (*nut_cells)(const nav_box *b, nav_real *const *u, const nav_real *wd, const nav_real *wi,
                        const nav_les_params *a, nav_real *nut);
 } nav_les_kernels;

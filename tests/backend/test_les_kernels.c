@@ -91,10 +91,13 @@ int main(void) {
       for (size_t p = 0; p < N; p++) h[p] = (nav_real)(2 * rnd() - 1);
       upload(h, N, &uc[c], &ug[c]);
     }
-    for (size_t p = 0; p < N; p++) h[p] = (nav_real)(0.001 + rnd());
-    upload(h, N, &wdc, &wdg);
-    for (size_t p = 0; p < N; p++) h[p] = (nav_real)((int)(7 * rnd()) - 1);
-    upload(h, N, &wic, &wig);
+    const size_t M = (size_t)n[0] + n[1] + n[2]; /* the walls of each direction (nav_les_nearest_wall) */
+    for (size_t q = 0; q < M; q++)
+      h[q] = (nav_real)(0.001 + rnd());
+    upload(h, M, &wdc, &wdg);
+    for (size_t q = 0; q < M; q++)
+      h[q] = (nav_real)((int)(7 * rnd()) - 1);
+    upload(h, M, &wic, &wig);
     for (size_t p = 0; p < N; p++) h[p] = 0;
     upload(h, N, &nc, &ng);
     for (int c = 0; c < dim; c++) {

@@ -10,7 +10,7 @@
  *                                   WALE (Cw Delta)^2 |A| (2/3)^(3/2) / (2^(5/2) + (2/3)^(5/4)),
  *                                   Vreman c dx dy |A| / sqrt(2);
  *   2. random traceless gradients: the general formulas (Smagorinsky with van Driest damping at random
- *      wall distances, faces and u_tau; WALE; Vreman);
+ *      wall distances, faces and u_tau per direction, the nearest wall picked here; WALE; Vreman);
  * with Delta = (dx dy dz)^(1/3) (2D: (dx dy)^(1/2)) of each cell, Vreman's Delta_m = its widths. Relative 1e-12
  * against the size (C Delta)^2 |g| of the terms. */
 #include <math.h>
@@ -100,7 +100,8 @@ int main(void) {
     if (nav_box_create(ops, dim, n, g0, w, &b) != NAV_OK) return 1;
     const size_t N = (size_t)b.ntot;
     nav_real *u[3] = {0}, *nut = calloc(N, sizeof *nut);
-    nav_real *wd = malloc(N * sizeof *wd), *wi = malloc(N * sizeof *wi);
+    const int M = n[0] + n[1] + n[2]; /* the walls of each direction (nav_les_nearest_wall) */
+    nav_real *wd = malloc((size_t)M * sizeof *wd), *wi = malloc((size_t)M * sizeof *wi);
     for (int c = 0; c < dim; c++) u[c] = calloc(N, sizeof(nav_real));
     for (int field = 0; field < 3 + 20; field++) {
       double G[3][3] = {{0}};
@@ -132,9 +133,11 @@ int main(void) {
               }
               u[c][p] = (nav_real)val;
             }
-            wd[p] = (nav_real)(0.01 + rnd());
-            wi[p] = (nav_real)((int)(7 * rnd()) - 1); /* -1 (no wall) .. 5 */
           }
+      for (int q = 0; q < M; q++) { /* random distances of 5 values (equal ones: the first wins) and faces */
+        wd[q] = (nav_real)(0.01 * (1 + (int)(5 * rnd())));
+        wi[q] = (nav_real)((int)(7 * rnd()) - 1); /* -1 (no wall) .. 5 */
+      }
       for (int kind = 0; kind < 3; kind++) {
         nav_les_params a = {.kind = kind, .c = (nav_real)C[kind], .nu = (nav_real)nu};
         for (int f = 0; f < 6; f++) a.u_tau[f] = (nav_real)(0.01 + 0.1 * rnd());
@@ -149,7 +152,14 @@ int main(void) {
               const double width[3] = {w[0][i], w[1][j], dim == 3 ? w[2][k] : 0}; /* Vreman's Delta_m */
               const double scale = C[kind] * C[kind] * delta * delta * gnorm;
               double want;
-              const double yp = damped && wi[p] >= 0 ? wd[p] * a.u_tau[(int)wi[p]] / nu : -1;
+              double y = 0; /* the nearest wall: the smallest distance over x, y, z, the first of equal ones */
+              int wall = -1;
+              const int ijk[3] = {i, j, k}, o[3] = {0, n[0], n[0] + n[1]};
+              for (int d = 0; d < dim; d++) {
+                const int q = o[d] + ijk[d];
+                if (wi[q] >= 0 && (wall < 0 || wd[q] < y)) y = wd[q], wall = (int)wi[q];
+              }
+              const double yp = damped && wall >= 0 ? y * a.u_tau[wall] / nu : -1;
               if (kind == 0) want = ref_smagorinsky(G, C[0], delta, yp);
               else if (kind == 1) want = ref_wale(G, C[1], delta);
               else want = ref_vreman(G, C[2], width);

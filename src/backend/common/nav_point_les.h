@@ -102,9 +102,28 @@ NAV_HD static inline nav_real nav_les_wall_u_tau(const nav_les_params *a, int w)
   return ut;
 }
 
+/* The nearest wall of the cell ijk from the walls of each direction: wd[o_d + i], wi[o_d + i] are the distance of
+ * the centre of cell i along d to the nearer wall face of d and that face 2 d + s (< 0: none along d), o_d = n[0] +
+ * ... + n[d - 1] (the block's cells); over the directions in turn the smallest distance, the first of equal ones.
+ * Returns the face (< 0: no wall) and its distance in *y. */
+NAV_HD static inline int nav_les_nearest_wall(const nav_box *b, const nav_real *wd, const nav_real *wi, const int *ijk,
+                                              nav_real *y) {
+  int wall = -1;
+  int o = 0;
+  NAV_FOR_DIM(d, b) {
+    const int q = o + ijk[d];
+    if (wi[q] >= 0 && (wall < 0 || wd[q] < *y)) {
+      *y = wd[q];
+      wall = (int)wi[q];
+    }
+    o += b->n[d];
+  }
+  return wall;
+}
+
 /* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too) by the closure `kind` (a->kind; a constant in
- * a kernel compiled per closure); wd, wi: the distance of the cell centre to its nearest wall and that wall's
- * face 2 d + s (< 0: none), read by Smagorinsky only (NULL: no damping). */
+ * a kernel compiled per closure); wd, wi: the walls of each direction (nav_les_nearest_wall), read by Smagorinsky
+ * only (NULL: no damping). */
 NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *const *u, const nav_real *wd,
                                            const nav_real *wi, const nav_les_params *a, int kind, nav_idx p,
                                            const int *ijk) {
@@ -125,7 +144,9 @@ NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *con
     nut = nav_les_vreman(g, a->c, d2);
   } else {
     nav_real damp = 1;
-    if (wi && wi[p] >= 0) damp = nav_les_van_driest(wd[p] * nav_les_wall_u_tau(a, (int)wi[p]) / a->nu);
+    nav_real y = 0;
+    const int wall = wi ? nav_les_nearest_wall(b, wd, wi, ijk, &y) : -1;
+    if (wall >= 0) damp = nav_les_van_driest(y * nav_les_wall_u_tau(a, wall) / a->nu);
     nut = nav_les_smagorinsky(s2, a->c, delta, damp);
   }
   return nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */

@@ -13,7 +13,7 @@
 typedef struct nav_les {
   const nav_les_kernels *k; /* the model's kernel table for the flow's backend */
   nav_les_params a;         /* closure, constant, nu, u_tau of each wall face */
-  nav_real *wd, *wi;        /* distance to the nearest wall and its face 2 d + s (-1: none); NULL: no damping */
+  nav_real *wd, *wi;        /* the walls of each direction (nav_les_nearest_wall), one allocation; NULL: no damping */
   int walls;                /* the case has wall faces */
   double nut_max, dissipation_sgs;
 } nav_les;
@@ -28,35 +28,36 @@ static int nav_les_kind_of(const nav_config *cfg) {
 
 static int nav_les_active(const nav_config *cfg) { return nav_les_kind_of(cfg) >= 0; }
 
-/* The nearest wall face of every cell of the block and its distance (host loop, once). */
+/* The walls of each direction of the block: for cell i along d the distance of its centre to the nearer wall face
+ * of d and that face 2 d + s (-1: none), n[0] + ... entries (nav_les_nearest_wall; host loop, once). */
 static nav_err nav_les_walls(const nav_flow_view *v, nav_les *L) {
   const nav_box *b = v->box;
-  nav_real *host = malloc(2 * (size_t)b->ntot * sizeof *host);
+  const size_t m = (size_t)b->n[0] + b->n[1] + b->n[2];
+  nav_real *host = malloc(2 * m * sizeof *host);
   NAV_CHECK(host, NAV_ERR_MEMORY, "cannot allocate the wall distance");
-  nav_real *dist = host, *face = host + b->ntot;
-  for (nav_idx q = 0; q < b->ntot; q++) {
-    dist[q] = 0;
-    face[q] = -1;
-  }
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++)
-      for (int i = 0; i < b->n[0]; i++) {
-        const int g[3] = {i + b->g0[0], j + b->g0[1], k + b->g0[2]};
-        const nav_idx q = b->off + i * b->st[0] + j * b->st[1] + k * b->st[2];
-        for (int d = 0; d < v->dim; d++) {
-          const double x = v->xf[d][g[d]] + 0.5 * v->w[d][g[d]];
-          for (int s = 0; s < 2; s++) {
-            if (v->cfg->bc[d][s] != NAV_BC_WALL) continue;
-            const double y = s ? v->xf[d][v->n[d]] - x : x - v->xf[d][0];
-            if (face[q] < 0 || y < dist[q]) {
-              dist[q] = (nav_real)y;
-              face[q] = (nav_real)(2 * d + s);
-            }
-          }
+  nav_real *dist = host, *face = host + m;
+  size_t o = 0;
+  for (int d = 0; d < 3; d++) {
+    for (int i = 0; i < b->n[d]; i++) {
+      dist[o + i] = 0;
+      face[o + i] = -1;
+      if (d >= v->dim) continue;
+      const int g = i + b->g0[d];
+      const double x = v->xf[d][g] + 0.5 * v->w[d][g];
+      for (int s = 0; s < 2; s++) {
+        if (v->cfg->bc[d][s] != NAV_BC_WALL) continue;
+        const double y = s ? v->xf[d][v->n[d]] - x : x - v->xf[d][0];
+        if (face[o + i] < 0 || y < dist[o + i]) {
+          dist[o + i] = (nav_real)y;
+          face[o + i] = (nav_real)(2 * d + s);
         }
       }
-  nav_err e = v->ops->from_host(L->wd, dist, (size_t)b->ntot * sizeof *host);
-  if (!e) e = v->ops->from_host(L->wi, face, (size_t)b->ntot * sizeof *host);
+    }
+    o += (size_t)b->n[d];
+  }
+  nav_err e = v->ops->alloc((void **)&L->wd, 2 * m * sizeof *host);
+  if (!e) e = v->ops->from_host(L->wd, host, 2 * m * sizeof *host);
+  if (!e) L->wi = L->wd + m;
   free(host);
   return e;
 }
@@ -75,11 +76,6 @@ static nav_err nav_les_u_tau(const nav_flow_view *v, nav_les *L) {
   return NAV_OK;
 }
 
-static nav_err nav_les_alloc(const nav_flow_view *v, nav_real **x) {
-  NAV_CALL(v->ops->alloc((void **)x, (size_t)v->box->ntot * sizeof(nav_real)));
-  return v->ops->set(v->box, *x, 0);
-}
-
 static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
   const nav_config *cfg = v->cfg;
   NAV_CHECK(v->nut, NAV_ERR_INTERNAL, "nav_les_create: no eddy viscosity to fill");
@@ -96,8 +92,6 @@ static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
   for (int d = 0; d < v->dim; d++)
     for (int s = 0; s < 2; s++) L->walls |= cfg->bc[d][s] == NAV_BC_WALL;
   if (L->a.kind == NAV_LES_SMAGORINSKY && L->walls) {
-    NAV_CALL(nav_les_alloc(v, &L->wd));
-    NAV_CALL(nav_les_alloc(v, &L->wi));
     NAV_CALL(nav_les_walls(v, L));
   }
   return NAV_OK;
@@ -106,9 +100,7 @@ static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
 static void nav_les_destroy(nav_model *m, nav_flow_view *v) {
   nav_les *L = m->data;
   if (!L) return;
-  nav_real *a[] = {L->wd, L->wi};
-  for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
-    if (a[i]) v->ops->free(a[i]);
+  if (L->wd) v->ops->free(L->wd); /* wi lies in the same allocation */
   free(L);
   m->data = NULL;
 }
