@@ -11,8 +11,9 @@
  *                kernels' reads and writes coalesce; cuFFT's advanced layout with stride B).
  * Scratch (FFT input/output buffers and cuFFT's work area) is one set of device buffers shared
  * by every plan, grown to the largest need (plans run one at a time on the current stream).
- * The whole box with every direction periodic (nav_fft_box_cuda) runs its gather, spectral division and
- * scatter inside the two transforms, as cuFFT LTO callbacks (fft_callbacks.cu), where cuFFT accepts them. */
+ * The whole box (nav_fft_box_cuda) runs its gather and scatter inside the two transforms, and with every
+ * direction periodic its spectral division too, as cuFFT LTO callbacks (fft_callbacks.cu), where cuFFT accepts
+ * them. */
 #include <cublas_v2.h>
 #include <cufft.h>
 #include <cufftXt.h>
@@ -323,7 +324,7 @@ typedef struct nav_cuda_fft_box {
   nav_real *cp; /* slabs: the lines' c' (nav_fft_slab_coefficients) */
   nav_real *e;  /* slabs: the chunks' ends (nav_fft_slab_ends) */
   nav_fft_cb_info *info; /* box with callbacks (fft_callbacks.cu): their arguments, device memory; NULL without */
-  nav_fft_cb_info cb;    /* the arguments that stay (the divisions), host */
+  nav_fft_cb_info cb;    /* the arguments that stay (the divisions, the even directions), host */
 } nav_cuda_fft_box;
 
 /* (i, j, k) of the flat index t (x fastest) of a box of r0 x r1 x ... points: in 32-bit arithmetic where the
@@ -442,6 +443,24 @@ __global__ void nav_fft_box_periodic_kernel(int m0, int m1, nav_idx total, const
   z[1] = nav_fft_divide(z[1], l) * scale;
 }
 
+/* The spectral division of the half spectrum nav_fft_cbuf in place: one coefficient a thread where every direction
+ * is periodic (tw all NULL), else the 8-point blocks of the even directions. */
+static nav_err nav_fft_box_spectrum(const int m[3], const nav_real *const tw[3], const nav_real *const lam[3],
+                                    nav_real scale) {
+  if (!tw[0] && !tw[1] && !tw[2]) {
+    const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
+    nav_fft_box_periodic_kernel<<<nav_fft_blocks(half), 256, 0, nav_cuda_stream>>>(m[0], m[1], half, lam[0], lam[1],
+                                                                                   lam[2], scale, nav_fft_cbuf);
+    NAV_CUDA_LAUNCHED("nav_fft_box_periodic_kernel");
+  } else {
+    const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
+    nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
+        m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
+    NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
+  }
+  return NAV_OK;
+}
+
 /* The callbacks' arguments of this call: the stored ones with the arrays and scalars of the call, and the shift
  * computed here as nav_fft_box_copy_kernel does (the same value). One thread, on the stream before the forward
  * transform, whose kernels then read it (caller_info). */
@@ -481,7 +500,9 @@ static cufftResult nav_fft_box_handles(nav_cuda_fft_box *s, const char **what) {
 
 /* The box's two plans (cuFFT's dimensions slowest first: (z, y, x)), with the callbacks of fft_callbacks.cu on
  * them where cb (set between cufftCreate and the planning, as cuFFT requires; cuFFT links them in the planning):
- * the first failing call's status, *what its name. The plans are left to nav_fft_box_unplan either way. */
+ * the gather and the scatter, and the spectral division where every direction is periodic (s->cb.e0..e2 all 0;
+ * an even direction's division is the 8-point block kernel's). The first failing call's status, *what its name.
+ * The plans are left to nav_fft_box_unplan either way. */
 static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb, size_t *wf, size_t *wi,
                                      const char **what) {
   const cufftResult r = nav_fft_box_handles(s, what);
@@ -496,8 +517,9 @@ static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb
     void **info = (void **)&s->info; /* one device pointer (one GPU) */
     NAV_TRY_CUFFT(cufftXtSetJITCallback(s->fwd, NAV_FFT_CB_LOAD_SYMBOL, nav_fft_cb_load_fatbin,
                                         nav_fft_cb_load_fatbin_size, ld, info));
-    NAV_TRY_CUFFT(cufftXtSetJITCallback(s->fwd, NAV_FFT_CB_SPECTRUM_SYMBOL, nav_fft_cb_spectrum_fatbin,
-                                        nav_fft_cb_spectrum_fatbin_size, stc, info));
+    if (!s->cb.e0 && !s->cb.e1 && !s->cb.e2)
+      NAV_TRY_CUFFT(cufftXtSetJITCallback(s->fwd, NAV_FFT_CB_SPECTRUM_SYMBOL, nav_fft_cb_spectrum_fatbin,
+                                          nav_fft_cb_spectrum_fatbin_size, stc, info));
     NAV_TRY_CUFFT(cufftXtSetJITCallback(s->inv, NAV_FFT_CB_STORE_SYMBOL, nav_fft_cb_store_fatbin,
                                         nav_fft_cb_store_fatbin_size, str, info));
   }
@@ -519,22 +541,25 @@ static cufftResult nav_fft_box_plans(nav_cuda_fft_box *s, const int m[3], int cb
 #define NAV_FFT_CALLBACKS_DEFAULT 1
 #endif
 
-/* Plan the box once. Every direction periodic: the gather, the division and the scatter as cuFFT callbacks
- * (fft_callbacks.cu), two passes instead of five, if NAV_FFT_CALLBACKS (0 or 1, default NAV_FFT_CALLBACKS_DEFAULT)
- * says so, unless the box has 2^32 points or more (the callbacks split offsets in 32 bits), or cuFFT refuses
- * them (setting them or planning with them fails: no nvJitLink or NVRTC at run time, CUFFT_NOT_SUPPORTED, ...; a
- * note on stderr): then, as with an even direction, plans without callbacks and the kernels of nav_fft_box_cuda. */
-static nav_err nav_fft_box_setup(nav_cuda_fft_box *s, const int m[3], int periodic) {
+/* Plan the box once (even[d]: direction d is a cosine or sine one, reordered by nav_fft_even_to). The gather and
+ * the scatter as cuFFT callbacks (fft_callbacks.cu), and with every direction periodic the division too: two
+ * passes instead of five (an even direction: three, the block kernel between the transforms), if
+ * NAV_FFT_CALLBACKS (0 or 1, default NAV_FFT_CALLBACKS_DEFAULT) says so, unless the box has 2^32 points or more
+ * (the callbacks split offsets in 32 bits), or cuFFT refuses them (setting them or planning with them fails: no
+ * nvJitLink or NVRTC at run time, CUFFT_NOT_SUPPORTED, ...; a note on stderr): then plans without callbacks and
+ * the kernels of nav_fft_box_cuda. */
+static nav_err nav_fft_box_setup(nav_cuda_fft_box *s, const int m[3], const int even[3]) {
   const nav_idx points = (nav_idx)m[0] * m[1] * m[2], half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
   size_t wf = 0, wi = 0;
   const char *what = "";
   cufftResult r = CUFFT_NOT_SUPPORTED;
-  if (periodic && points <= (nav_idx)0xffffffffu &&
-      nav_profile_switch("NAV_FFT_CALLBACKS", NAV_FFT_CALLBACKS_DEFAULT)) {
+  if (points <= (nav_idx)0xffffffffu && nav_profile_switch("NAV_FFT_CALLBACKS", NAV_FFT_CALLBACKS_DEFAULT)) {
     NAV_CALL(nav_alloc_cuda((void **)&s->info, sizeof *s->info));
     s->cb.m0 = nav_fft_divmod_make((unsigned)m[0]);
     s->cb.m1 = nav_fft_divmod_make((unsigned)m[1]);
     s->cb.h0 = nav_fft_divmod_make((unsigned)(m[0] / 2 + 1));
+    s->cb.m2 = m[2];
+    s->cb.e0 = even[0], s->cb.e1 = even[1], s->cb.e2 = even[2];
     r = nav_fft_box_plans(s, m, 1, &wf, &wi, &what);
     if (r != CUFFT_SUCCESS) {
       fprintf(stderr, "navier: note: fft_box: no cuFFT callbacks (%s: cuFFT error %d), the box runs in five passes\n",
@@ -559,13 +584,13 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
                          const nav_real *b, const double *bsum, double volume, nav_real *x, nav_idx off,
                          const nav_idx st[3], nav_real *scratch, void **state) {
   nav_cuda_fft_box *s = (nav_cuda_fft_box *)*state;
-  const nav_idx half = (nav_idx)(m[0] / 2 + 1) * m[1] * m[2];
   const int e0 = tw[0] != NULL, e1 = tw[1] != NULL, e2 = tw[2] != NULL;
   if (!s) {
     s = (nav_cuda_fft_box *)calloc(1, sizeof *s);
     NAV_CHECK(s, NAV_ERR_MEMORY, "cannot allocate a cuFFT plan");
     *state = s;
-    NAV_CALL(nav_fft_box_setup(s, m, !e0 && !e1 && !e2));
+    const int even[3] = {e0, e1, e2};
+    NAV_CALL(nav_fft_box_setup(s, m, even));
   }
   if (s->info) { /* the callbacks read b and write x; scratch is the plans' nominal input and output */
     nav_fft_cb_info h = s->cb;
@@ -574,20 +599,12 @@ nav_err nav_fft_box_cuda(const int m[3], const nav_real *const tw[3], const nav_
     nav_fft_box_info_kernel<<<1, 1, 0, nav_cuda_stream>>>(h, bsum, volume, s->info);
     NAV_CUDA_LAUNCHED("nav_fft_box_info_kernel");
     NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
+    if (e0 || e1 || e2) NAV_CALL(nav_fft_box_spectrum(m, tw, lam, scale)); /* else the forward plan's callback */
     return nav_fft_real_transform(s->inv, 0, scratch);
   }
   NAV_CALL(nav_fft_box_copy(1, m, e0, e1, e2, b, off, st, scratch, bsum, volume));
   NAV_CALL(nav_fft_real_transform(s->fwd, 1, scratch));
-  if (!e0 && !e1 && !e2) {
-    nav_fft_box_periodic_kernel<<<nav_fft_blocks(half), 256, 0, nav_cuda_stream>>>(m[0], m[1], half, lam[0], lam[1],
-                                                                                   lam[2], scale, nav_fft_cbuf);
-    NAV_CUDA_LAUNCHED("nav_fft_box_periodic_kernel");
-  } else {
-    const nav_idx reps = (nav_idx)(m[0] / 2 + 1) * (m[1] / 2 + 1) * (m[2] / 2 + 1);
-    nav_fft_box_block_kernel<<<nav_fft_blocks(reps), 256, 0, nav_cuda_stream>>>(
-        m[0], m[1], m[2], reps, tw[0], tw[1], tw[2], lam[0], lam[1], lam[2], scale, nav_fft_cbuf);
-    NAV_CUDA_LAUNCHED("nav_fft_box_block_kernel");
-  }
+  NAV_CALL(nav_fft_box_spectrum(m, tw, lam, scale));
   NAV_CALL(nav_fft_real_transform(s->inv, 0, scratch));
   return nav_fft_box_copy(0, m, e0, e1, e2, x, off, st, scratch, NULL, 0);
 }

@@ -1,6 +1,6 @@
-/* cuFFT LTO callbacks of the all-periodic box transform (fft_box, nav_fft_box_cuda in fft.cu): the gather of
- * b into the dense array, the spectral division and the scatter to x run inside cuFFT's two transforms, where
- * the fallback path runs them as three passes of their own (nav_fft_box_copy_kernel twice and
+/* cuFFT LTO callbacks of the box transform (fft_box, nav_fft_box_cuda in fft.cu): the gather of b into the dense
+ * array and the scatter to x, and where every direction is periodic the spectral division, run inside cuFFT's two
+ * transforms, where the fallback path runs them as passes of their own (nav_fft_box_copy_kernel twice and
  * nav_fft_box_periodic_kernel), with the same values, computed by the same operations in the same order. (cuFFT
  * may pick other kernels for a plan with callbacks than for one without: the solutions of the two paths agree to
  * round-off, not necessarily bit for bit.)
@@ -9,14 +9,16 @@
  * in device memory, written on the stream before each forward transform):
  *   forward plan (real-to-complex, out of place):
  *     load  nav_fft_cb_load      offset t = i + m0 (j + m1 k) of the dense real input (x fastest): returns
- *                                b[off + i s0 + j s1 + k s2], plus shift where shifted (what the gather copy
- *                                writes at t); the plan's input array is not read.
- *     store nav_fft_cb_spectrum  offset t = k0 + h0 (j1 + m1 j2), h0 = m0 / 2 + 1, of the half spectrum: writes
- *                                the coefficient z divided by l = l0[k0] + l1[j1] (+ l2[j2]) (nav_fft_divide: 0
- *                                for the zero mode) times scale, re and im alike, at the plan's output[t].
+ *                                b[off + i' s0 + j' s1 + k' s2], plus shift where shifted (what the gather copy
+ *                                writes at t; i' = nav_fft_even_from(e0, i, m0), j', k' alike: i' = i along a
+ *                                periodic direction); the plan's input array is not read.
+ *     store nav_fft_cb_spectrum  offset t = k0 + h0 (j1 + m1 j2), h0 = m0 / 2 + 1, of the half spectrum, set
+ *                                only where every direction is periodic: writes the coefficient z divided by
+ *                                l = l0[k0] + l1[j1] (+ l2[j2]) (nav_fft_divide: 0 for the zero mode) times
+ *                                scale, re and im alike, at the plan's output[t].
  *   inverse plan (complex-to-real, out of place):
- *     store nav_fft_cb_store     offset t as the load's: writes the value at x[off + i s0 + j s1 + k s2]; the
- *                                plan's output array is not written by the callback (cuFFT may use it as
+ *     store nav_fft_cb_store     offset t as the load's: writes the value at x[off + i' s0 + j' s1 + k' s2];
+ *                                the plan's output array is not written by the callback (cuFFT may use it as
  *                                scratch in between: it must be a dense m0 m1 m2 array all the same).
  * Offsets are split in 32 bits (nav_fft_div, no division): the box has fewer than 2^32 points (fft.cu uses the
  * callbacks only then).
@@ -57,11 +59,14 @@ static __device__ __forceinline__ void nav_fft_cb_ijk(const nav_fft_cb_info *p, 
 }
 
 #if NAV_FFT_CB_ALL || NAV_FFT_CB_PART != NAV_FFT_CB_SPECTRUM
-/* the box point of dense offset t */
+/* the box point of dense offset t (along an even direction the dense index n is the box's nav_fft_even_from(n):
+ * the order of nav_fft_box_copy_kernel) */
 static __device__ __forceinline__ nav_idx nav_fft_cb_at(const nav_fft_cb_info *p, unsigned t) {
   unsigned i, j, k;
   nav_fft_cb_ijk(p, p->m0, t, &i, &j, &k);
-  return p->off + i * p->s0 + j * p->s1 + k * p->s2;
+  const int bi = nav_fft_even_from(p->e0, (int)i, (int)p->m0.d), bj = nav_fft_even_from(p->e1, (int)j, (int)p->m1.d);
+  const int bk = nav_fft_even_from(p->e2, (int)k, p->m2);
+  return p->off + bi * p->s0 + bj * p->s1 + bk * p->s2;
 }
 #endif
 

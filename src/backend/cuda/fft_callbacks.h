@@ -1,4 +1,4 @@
-/* The cuFFT LTO callbacks of the all-periodic box transform (fft_callbacks.cu; used by nav_fft_box_cuda in
+/* The cuFFT LTO callbacks of the box transform (fft_callbacks.cu; used by nav_fft_box_cuda in
  * fft.cu): the arguments they read (one nav_fft_cb_info in device memory, cuFFT's caller_info), the 32-bit
  * division they split offsets with, and the LTO-IR fatbins the build embeds (embed_fft_callbacks.c, generated
  * by CMakeLists.txt from fft_callbacks.cu, one fatbin per callback: NAV_FFT_CB_PART). */
@@ -54,6 +54,7 @@ typedef struct nav_fft_cb_info {
   nav_real scale;               /* the round trip's normalisation */
   nav_real shift;               /* added to every b where shifted: (nav_real)(-*bsum / volume) */
   int shifted;
+  int e0, e1, e2, m2; /* the even directions (dense index n at the box's nav_fft_even_from(n) along them), m2 */
 } nav_fft_cb_info;
 
 #ifdef __cplusplus
