@@ -192,9 +192,12 @@ template <int DIM, bool PLAIN> __device__ __forceinline__ nav_box nav_cuda_box_p
 /* The same for KERNEL<DIM, OLD, PLAIN> on GRID, OLD = (COND): the predictor's kernels, whose AB2 history is read
  * only after the first step (c != 0). */
 #define NAV_CUDA_LAUNCH_UNI_OLD(BOX, GRID, COND, KERNEL, ...)                                                          \
+  NAV_CUDA_LAUNCH_UNI_OLD_BLOCK(BOX, GRID, nav_cuda_block(), COND, KERNEL, __VA_ARGS__)
+/* ... on blocks of BLOCK threads (a kernel whose launch bounds say so) */
+#define NAV_CUDA_LAUNCH_UNI_OLD_BLOCK(BOX, GRID, BLOCK, COND, KERNEL, ...)                                             \
   do {                                                                                                                 \
     const bool plain_ = nav_box_plain(BOX), old_ = (COND);                                                             \
-    const dim3 grid_ = (GRID), block_ = nav_cuda_block();                                                              \
+    const dim3 grid_ = (GRID), block_ = (BLOCK);                                                                       \
     if ((BOX)->dim == 2)                                                                                               \
       NAV_CUDA_LAUNCH_OLD_PLAIN_(2, KERNEL, __VA_ARGS__);                                                              \
     else                                                                                                               \
