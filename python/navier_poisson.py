@@ -39,7 +39,8 @@ class _Options(ctypes.Structure):  # mirrors nav_poisson_options (include/navier
                 ("omega", ctypes.c_double), ("backend", ctypes.c_char_p), ("cpu_coarse_cells", ctypes.c_long),
                 ("decomposition", ctypes.c_int * 3), ("smoother", ctypes.c_char_p),
                 ("halo_transport", ctypes.c_char_p), ("ranks_per_solver", ctypes.c_int), ("memory", ctypes.c_int),
-                ("zero_guess", ctypes.c_int), ("gather", ctypes.c_char_p), ("precision", ctypes.c_char_p)]
+                ("zero_guess", ctypes.c_int), ("gather", ctypes.c_char_p), ("precision", ctypes.c_char_p),
+                ("skip_residual", ctypes.c_int)]
 
 
 class _Result(ctypes.Structure):  # mirrors nav_poisson_result
@@ -121,10 +122,10 @@ class Solver:
     a float: uniform), bc[d] = (low, high) in "neumann", "dirichlet", "periodic". Options as in
     nav_poisson_options: solver ("mg", "mgpcg", "fft", "auto", "pcg", "sor", "jacobi"), tolerance,
     max_iterations, backend ("cpu" or "cuda"), precision ("double", or "mixed": float multigrid cycles on a
-    GPU inside a double iteration)."""
+    GPU inside a double iteration), skip_residual (fft: no residual check; info["relres"] is then -1)."""
 
     def __init__(self, shape, h, bc, solver="mg", tolerance=1e-8, max_iterations=200, backend="cpu",
-                 precision="double"):
+                 precision="double", skip_residual=False):
         lib = _library()
         self.shape = tuple(int(n) for n in shape)
         dim = len(self.shape)
@@ -137,7 +138,7 @@ class Solver:
             b = value.encode()
             self._keep.append(b)
             setattr(opt, name, b)
-        opt.tolerance, opt.max_iterations = tolerance, max_iterations
+        opt.tolerance, opt.max_iterations, opt.skip_residual = tolerance, max_iterations, int(bool(skip_residual))
         self._ps = ctypes.c_void_p()
         _check(lib.nav_poisson_create_serial(ctypes.byref(opt), ctypes.byref(self._ps)))
         _live.add(self)

@@ -102,11 +102,16 @@ typedef struct nav_poisson_options {
   const char *precision; /* solver "mg" on a device backend: "mixed" runs the multigrid cycles in float inside a
                            double iteration (same tolerance, about half the time: docs/performance.md; on one
                            rank with point smoothing, else the solve stays double); "double" (default, NULL too) */
+  int skip_residual;     /* 1: a direct solve (solver "fft", or "auto" where it takes the FFT) does not measure
+                            ||b - A x|| / ||b|| after the transforms (a norm of b, a residual pass and their host
+                            waits: about a third of a GPU solve): nav_poisson_result.relres = -1 (not measured),
+                            x the same bit for bit; a NaN or Inf in b still fails the solve. The iterative
+                            solvers measure it to stop and ignore this. Default 0 */
 } nav_poisson_options;
 
 typedef struct nav_poisson_result {
   int iterations;  /* cycles or iterations */
-  double relres;   /* final relative residual (volume-weighted 2-norm) */
+  double relres;   /* final relative residual (volume-weighted 2-norm); -1: not measured (skip_residual) */
   int converged;   /* relres <= tolerance */
   double setup_s;  /* seconds spent in nav_poisson_set_grid */
   double solve_s;  /* seconds of this solve in the solver (the copies of x and b excluded) */

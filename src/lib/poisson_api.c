@@ -8,6 +8,7 @@
  * (nav_poisson_agree): an error on any rank is returned, with its message, on every rank. */
 #include "navier/poisson.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,7 @@ static nav_err nav_poisson_create_local(MPI_Comm comm, const nav_poisson_options
   memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
   ps->memory = opt->memory;
   ps->zero_guess = opt->zero_guess != 0;
+  ps->opt.async = opt->skip_residual != 0; /* the FFT solver's unmeasured solves (nav_psolver.h) */
   /* consolidation: groups of rps consecutive node-local ranks, the first of each solves */
   int local_size, local = nav_decomp_local_rank(comm, &local_size);
   int rps = opt->ranks_per_solver;
@@ -434,7 +436,13 @@ static nav_err nav_poisson_run_solver(nav_poisson *ps, double *dx, const double 
   *copy_s += nav_wtime() - t0;
   memset(st, 0, sizeof *st);
   if (what == NAV_POISSON_SOLVE) {
+    const double t1 = nav_wtime();
     NAV_CALL(nav_psolver_solve(ps->solver, ps->x, ps->b, st));
+    if (!st->relres_measured) { /* skip_residual: the solve was launched, not waited for */
+      NAV_CALL(ps->ops->sync());
+      st->solve_s = nav_wtime() - t1;
+      if (isfinite(st->relres)) st->relres = -1; /* (NaN or Inf: the sum of b, the blow-up reported) */
+    }
   } else {
     const double t1 = nav_wtime();
     NAV_CALL(nav_psolver_precondition(ps->solver, ps->x, ps->b));
@@ -566,8 +574,9 @@ static nav_err nav_poisson_run(nav_poisson *ps, double *x, const double *b, int 
     res->moved = ps->moved;
   }
   NAV_CHECK(what != NAV_POISSON_SOLVE || stats[2] != 0, NAV_ERR_CONVERGENCE,
-            "nav_poisson_solve: %s did not converge: relative residual %.3e after %d iterations (tolerance %.1e)",
-            ps->opt.solver, stats[1], (int)stats[0], ps->opt.tolerance);
+            "nav_poisson_solve: %s did not converge: relative residual %.3e after %d iterations (tolerance %.1e)%s",
+            ps->opt.solver, stats[1], (int)stats[0], ps->opt.tolerance,
+            isfinite(stats[1]) ? "" : ": a NaN or Inf in b, or a diverging iteration");
   return NAV_OK;
 }
 

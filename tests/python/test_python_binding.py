@@ -6,7 +6,8 @@
       error against u is second order (observed order 2 +- 0.2) and below 1e-3 on 64^2;
   3D: a smooth exponential stretching in z with Dirichlet faces in z, periodic x, Neumann y, exact
       u = cos(2 pi x) cos(pi y) sin(pi z); mgpcg and fft (when built) on 16^3 and 32^3: residual
-      <= 1e-10 ||b||, observed order 2 +- 0.2, the two solvers agree to 1e-8;
+      <= 1e-10 ||b||, observed order 2 +- 0.2, the two solvers agree to 1e-8; fft with skip_residual gives
+      the same x bit for bit and relres -1 (a tridiagonal direction: the lines path);
   a singular all-Neumann problem returns x with zero mean; a bad argument raises NavierError.
 usage: test_python_binding.py LIBNAVIER PYTHON_DIR; exit 0 on success. """
 import math
@@ -118,6 +119,11 @@ for n in (16, 32):
     if len(sols) == 2:
         d = np.abs(sols["mgpcg"] - sols["fft"]).max()
         check(d <= 1e-8, f"3D {n}^3 mgpcg and fft agree: {d:.2e} <= 1e-8")
+        s = nps.Solver((n, n, n), h3, bc3, solver="fft", skip_residual=True)
+        x, info = s.solve(b)
+        s.close()
+        check(np.array_equal(x, sols["fft"]) and info["relres"] == -1,
+              f"3D {n}^3 fft skip_residual: x bit for bit the measured solve's, relres {info['relres']:g} (-1)")
 for solver, e in errs3.items():
     order = math.log2(e[0] / e[1])
     check(abs(order - 2) <= 0.2, f"3D {solver} observed order {order:.3f} = 2 +- 0.2 (errors {e[0]:.2e}, {e[1]:.2e})")

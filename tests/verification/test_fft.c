@@ -7,7 +7,9 @@
  *      and solver = auto chose the FFT solver; then larger grids stretched in every direction
  *      (2D 150 x 120, 3D 28 x 24 x 20: the transforms' threaded chunks), the same bounds;
  *   2. a stretched periodic direction: solver = fft fails with NAV_ERR_INPUT and the reason, and
- *      auto takes the multigrid.
+ *      auto takes the multigrid;
+ *   3. skip_residual (nav_poisson_options): on every grid of 1. the solve without its residual check gives the
+ *      measured solve's x bit for bit and relres -1; a NaN in b still fails it.
  * The multigrid reference is CG preconditioned by the multigrid (mgpcg) to 1e-13; on the larger grids
  * the multigrid cycles (mg, line smoothing; mgpcg stalled near 1e-6 at cell ratio 40 before pcg.c's
  * flexible form) to 1e-12, their
@@ -15,7 +17,8 @@
  * ranks (mpi tests) the same program checks the distributed FFT solver against one rank's:
  * argument "ranks": every rank solves on MPI_COMM_WORLD and on MPI_COMM_SELF, equal to <= 1e-12
  * ("ranks cuda": the distributed solve on the CUDA backend, a GPU per rank, against one rank on the CPU).
- * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12 (label gpu).
+ * Argument "backends": the CUDA backend (cuFFT) against the CPU (FFTW), <= 1e-12, and 3. on the CUDA backend
+ * (label gpu).
  * Prints every figure it asserts on (the failures and a summary line per group). */
 #include <math.h>
 #include <stdio.h>
@@ -64,6 +67,7 @@ static int mask_allowed(int dim, const int kind[3], int mask) {
 
 /* Solve with `solver` on comm; x returned (initial guess 0); description copied to desc. */
 static const char *backend = "cpu"; /* of solve() */
+static int skip_residual = 0;       /* of solve(): nav_poisson_options.skip_residual */
 
 static int solve(MPI_Comm comm, const char *solver, double tol, int dim, const int n[3], double *const h[3],
                  const nav_poisson_bc bc[3][2], const double *b, double *x, nav_poisson_result *r, char *desc,
@@ -74,6 +78,7 @@ static int solve(MPI_Comm comm, const char *solver, double tol, int dim, const i
   opt.solver = solver;
   opt.tolerance = tol;
   opt.max_iterations = 400;
+  opt.skip_residual = skip_residual;
   if (decomposition) memcpy(opt.decomposition, decomposition, sizeof opt.decomposition);
   const size_t count = (size_t)n[0] * n[1] * (dim == 3 ? n[2] : 1);
   memset(x, 0, count * sizeof *x);
@@ -95,19 +100,23 @@ static double max_rel_diff(const double *x, const double *y, size_t count) {
   return m > 0 ? d / m : d;
 }
 
+/* The widths h[d] (allocated: the caller frees them) and faces bc of a grid: the face pair kind[d] and the
+ * directions of mask stretched. */
+static void grid_of(int dim, const int n[3], const int kind[3], int mask, double *h[3], nav_poisson_bc bc[3][2]) {
+  for (int d = 0; d < 3; d++) {
+    h[d] = malloc((size_t)n[d] * sizeof(double));
+    widths(n[d], mask >> d & 1, h[d]);
+    bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
+    bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
+  }
+}
+
 /* FFT (auto) against mgpcg on one grid; returns the relative difference (negative on failure). */
 static double compare(int dim, const int n[3], const int kind[3], int mask, const char *ref, double ref_tol,
                       int *chose_fft, double *relres) {
   double *h[3];
-  for (int d = 0; d < 3; d++) {
-    h[d] = malloc((size_t)n[d] * sizeof(double));
-    widths(n[d], mask >> d & 1, h[d]);
-  }
   nav_poisson_bc bc[3][2];
-  for (int d = 0; d < 3; d++) {
-    bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
-    bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
-  }
+  grid_of(dim, n, kind, mask, h, bc);
   const size_t count = (size_t)n[0] * n[1] * (dim == 3 ? n[2] : 1);
   double *b = malloc(count * sizeof *b), *xf = malloc(count * sizeof *xf), *xm = malloc(count * sizeof *xm);
   for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
@@ -188,6 +197,66 @@ static void test_all_stretched(void) {
              "fft vs multigrid %dD %dx%dx%d stretched in every direction, 4 face combinations: worst difference %.2e "
              "<= 1e-10, worst fft residual %.2e <= 1e-12",
              dim, sizes[dim - 2][0], sizes[dim - 2][1], dim == 3 ? sizes[dim - 2][2] : 1, worst, worst_res);
+  }
+}
+
+/* The fft solve of b (random, or with a NaN) with and without its residual check on `backend`: 1 if x is the same
+ * bit for bit and the unmeasured relres is -1 (nan_at >= 0: b[nan_at] = NaN, 1 if both fail). */
+static int same_unmeasured(int dim, const int n[3], const int kind[3], int mask, long nan_at, char *why) {
+  double *h[3];
+  nav_poisson_bc bc[3][2];
+  grid_of(dim, n, kind, mask, h, bc);
+  const size_t count = (size_t)n[0] * n[1] * (dim == 3 ? n[2] : 1);
+  double *b = malloc(count * sizeof *b), *xm = malloc(count * sizeof *xm), *xs = malloc(count * sizeof *xs);
+  for (size_t q = 0; q < count; q++)
+    b[q] = rand() / (double)RAND_MAX - 0.5;
+  if (nan_at >= 0) b[nan_at] = NAN;
+  nav_poisson_result rm, rs;
+  skip_residual = 0;
+  const int em = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, xm, &rm, why, NULL);
+  skip_residual = 1;
+  const int es = solve(MPI_COMM_SELF, "fft", 1e-8, dim, n, h, bc, b, xs, &rs, why, NULL);
+  skip_residual = 0;
+  const int ok = nan_at >= 0 ? em != NAV_OK && es != NAV_OK
+                             : em == NAV_OK && es == NAV_OK && !memcmp(xm, xs, count * sizeof *xm) && rs.relres == -1 &&
+                                   rs.converged && rm.relres >= 0;
+  if (!ok && nan_at < 0)
+    snprintf(why, 256, "measured %d (relres %.2e), unmeasured %d (relres %.2e), x %s", em, rm.relres, es, rs.relres,
+             em == NAV_OK && es == NAV_OK && !memcmp(xm, xs, count * sizeof *xm) ? "same" : "differs");
+  for (int d = 0; d < 3; d++)
+    free(h[d]);
+  free(b);
+  free(xm);
+  free(xs);
+  return ok;
+}
+
+/* 3.: every face combination and stretching of test_all_faces' first grids on `backend`. */
+static void test_skip_residual(void) {
+  const int sizes[2][3] = {{12, 9, 1}, {6, 5, 8}};
+  for (int dim = 2; dim <= 3; dim++) {
+    const int *n = sizes[dim - 2], ncomb = dim == 2 ? 25 : 125;
+    int cases = 0, bad = 0;
+    for (int c = 0; c < ncomb; c++) {
+      const int kind[3] = {c % 5, (c / 5) % 5, c / 25};
+      for (int mask = 0; mask < 1 << dim; mask++) {
+        if (!mask_allowed(dim, kind, mask)) continue;
+        char why[256] = "";
+        cases++;
+        if (!same_unmeasured(dim, n, kind, mask, -1, why)) {
+          bad++;
+          printf("FAIL skip_residual %s %dD faces %s %s %s stretched %s: %s\n", backend, dim, pair_names[kind[0]],
+                 pair_names[kind[1]], dim == 3 ? pair_names[kind[2]] : "-", mask_name(mask), why);
+        }
+      }
+    }
+    NAV_TEST(bad == 0,
+             "skip_residual on %s %dD %dx%dx%d: %d cases, x bit for bit the measured solve's, relres -1; %d failed",
+             backend, dim, n[0], n[1], n[2], cases, bad);
+    const int periodic[3] = {4, 4, 4}, neumann[3] = {0, 0, 0};
+    char why[256];
+    NAV_TEST(same_unmeasured(dim, n, periodic, 0, 7, why) && same_unmeasured(dim, n, neumann, 0, 7, why),
+             "skip_residual on %s %dD: a NaN in b fails the solve (periodic, all-Neumann)", backend, dim);
   }
 }
 
@@ -305,12 +374,7 @@ static int test_backends(void) {
         if (!mask_allowed(dim, kind, mask)) continue;
         double *h[3];
         nav_poisson_bc bc[3][2];
-        for (int d = 0; d < 3; d++) {
-          h[d] = malloc((size_t)n[d] * sizeof(double));
-          widths(n[d], mask >> d & 1, h[d]);
-          bc[d][0] = pairs[d < dim ? kind[d] : 0][0];
-          bc[d][1] = pairs[d < dim ? kind[d] : 0][1];
-        }
+        grid_of(dim, n, kind, mask, h, bc);
         const size_t count = (size_t)n[0] * n[1] * n[2];
         double *b = malloc(count * sizeof *b), *xc = malloc(count * sizeof *xc), *xg = malloc(count * sizeof *xg);
         for (size_t q = 0; q < count; q++) b[q] = rand() / (double)RAND_MAX - 0.5;
@@ -338,6 +402,8 @@ static int test_backends(void) {
     NAV_TEST(bad == 0, "fft cuda (cuFFT) vs cpu (FFTW) %dD %dx%dx%d: %d cases, worst difference %.2e <= %.0e, %d failed",
              dim, n[0], n[1], n[2], cases, worst, tol, bad);
   }
+  backend = "cuda";
+  test_skip_residual();
   backend = "cpu";
   return failures ? 1 : 0;
 }
@@ -365,6 +431,7 @@ int main(int argc, char **argv) {
     test_all_faces();
     test_all_stretched();
     test_not_applicable();
+    test_skip_residual();
   }
   int all = failures;
   MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -56,22 +56,31 @@ static nav_err nav_fft_spectral(nav_psolver *ps, nav_real *x, nav_real *b, const
   return ps->ops->shift(&l0->box, b, (nav_real)(-*sum / l0->volume));
 }
 
-/* An opt.async solve not asked to measure its residual (the header): launched, not waited for. */
+/* An opt.async solve not asked to measure its residual (the header): launched, not waited for. Without the
+ * caller's sum (the library's skip_residual) a box of one transform sums b here (a host wait, which sees a NaN or
+ * Inf at once) and shifts it in the transform's read, as with the caller's sum: no pass that shifts b. */
 static nav_err nav_fft_unmeasured(nav_psolver *ps, nav_real *x, nav_real *b, const double *given, double t0,
                                   nav_psolver_stats *st) {
   const nav_level *l0 = &ps->lev[0];
   const int spectral = ps->singular && nav_fft_spectral_mean(ps);
   const int defer = ps->singular && given && (nav_fft_one_transform(ps) || spectral);
   const int solved = spectral && !defer; /* by nav_fft_spectral */
+  const int summed = ps->singular && !given && nav_fft_one_transform(ps) && ps->bsum;
   double sum = 0;
-  if (solved)
+  if (solved) {
     NAV_CALL(nav_fft_spectral(ps, x, b, given, &sum));
-  else if (ps->singular && !defer)
+  } else if (summed) {
+    NAV_CALL(ps->ops->sum(&l0->box, b, &sum));
+    nav_reduce_sum(l0->comm, &sum, 1);
+    NAV_CALL(ps->ops->from_host(ps->bsum, &sum, sizeof sum));
+    given = ps->bsum;
+  } else if (ps->singular && !defer) {
     NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
+  }
   memset(st, 0, sizeof *st);
   st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */
   if (isfinite(sum)) {
-    if (!solved) NAV_CALL(nav_fft_solve(ps, x, b, defer ? given : NULL));
+    if (!solved) NAV_CALL(nav_fft_solve(ps, x, b, defer || summed ? given : NULL));
     if (ps->singular && !nav_fft_zero_mean(ps)) NAV_CALL(nav_level_remove_mean(l0, x));
     NAV_CALL(nav_level_fill(l0, x));
     st->iterations = 1;

@@ -39,7 +39,8 @@ nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y
   return NAV_OK;
 }
 
-double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt(fmax(sum_sq, 0) / lev->volume); }
+/* a NaN sum stays NaN (a NaN or Inf in b: the caller reports it; fmax would make it 0, a zero b) */
+double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt((sum_sq < 0 ? 0 : sum_sq) / lev->volume); }
 
 nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum) {
   if (local)
