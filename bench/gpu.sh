@@ -24,9 +24,9 @@
 #   steady     time to steady_tol 1e-6 (bench/steady_time.sh): natural convection Ra 1e6 256^2, cavity Re 1000
 #              and Re 3200 256^2, buoyancy cube Ra 1e5 64^3; artificial compressibility against the projection
 #   bodies     the snake section (1704^2, Re 2000) per step with its body and without (body.1.kind = none)
-#   les        the LES channel step (cases/channel3d_les_retau550.ini, 192 x 128 x 160 and 160 x 112 x 128) without
-#              a closure and with each, ROUNDS (default 3) rounds in turn: the median step, the closure's share and
-#              kernels (bench step's rows); PREV=BINARY adds that binary's steps in the same rounds
+#   les        the LES channel step (cases/channel3d_les_retau550.ini, 192 x 128 x 160 and 160 x 112 x 128; GRIDS="192,128,160"
+#              for one) without a closure and with each, ROUNDS (default 3) rounds in turn: the median step, the
+#              closure's share and kernels (bench step's rows); PREV=BINARY adds that binary's steps in the same rounds
 #   jax        jax-cfd 0.2.1's step on the 3D Taylor-Green vortex (bench/jax_cfd_tgv.py; its wheels in .carry/wheels,
 #              fetched by `carry`) against navier bench step's on the same problem, 128^3 and 256^3, FP64 and FP32
 # Parts on 2 GPUs (one host; 1-GPU rows in the same call):
@@ -212,7 +212,7 @@ for part in "$@"; do
     # grid and on 160 x 112 x 128 (PREV=BINARY: that binary's steps in the same rounds); then per grid, closure
     # and binary the median step, its share over the median without a closure, and the closure's kernels
     L5=cases/channel3d_les_retau550.ini
-    for g in 192,128,160 160,112,128; do
+    for g in ${GRIDS:-192,128,160 160,112,128}; do
       for r in $(seq 1 "${ROUNDS:-3}"); do
         for m in off smagorinsky wale vreman; do
           for b in new ${PREV:+prev}; do
