@@ -16,26 +16,46 @@
 #include "backend/common/nav_metric.h"
 #include "backend/nav_box.h"
 
-NAV_HD static inline void nav_velocity_gradient(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk,
-                                                nav_real g[3][3]) {
+/* The metric of the gradient along direction d at cell index i: the weights of the one-sided differences from
+ * 1/dc either side of the centre, wp = rp^2 / (2 (rm + rp)), wm = rm^2 / (2 (rm + rp)) (of the sums m, twice the
+ * centre values; one division), and 1/df of the cell. It depends on i alone: a kernel whose thread walks planes of
+ * k takes those of x and y once (nav_point_les.h). */
+typedef struct nav_gradient_metric {
+  nav_real wp, wm; /* the weights */
+  nav_real rdf;    /* 1/df */
+} nav_gradient_metric;
+
+NAV_HD static inline nav_gradient_metric nav_gradient_metric_at(const nav_box *b, int d, int i) {
+  const nav_real rm = nav_rdc(b, d, i), rp = nav_rdc(b, d, i + 1), h = (nav_real)0.5 / (rm + rp);
+  const nav_gradient_metric m = {rp * rp * h, rm * rm * h, nav_rdf(b, d, i)};
+  return m;
+}
+
+/* G at cell p from the metric w[d] of each direction d < b->dim at that cell (nav_gradient_metric_at). */
+NAV_HD static inline void nav_velocity_gradient_metric(const nav_box *b, const nav_real *const *u, nav_idx p,
+                                                       const nav_gradient_metric *w, nav_real g[3][3]) {
   NAV_FOR_DIM(d, b) {
     const nav_idx sd = b->st[d];
-    const int i = ijk[d];
-    /* 1/dc either side of the centre, the weights of the one-sided differences of the sums m (twice the
-     * centre values): wp = rp^2 / (2 (rm + rp)), wm = rm^2 / (2 (rm + rp)); one division per direction */
-    const nav_real rm = nav_rdc(b, d, i), rp = nav_rdc(b, d, i + 1), h = (nav_real)0.5 / (rm + rp);
-    const nav_real wp = rp * rp * h, wm = rm * rm * h;
+    const nav_gradient_metric m = w[d];
     NAV_FOR_DIM(c, b) {
       const nav_idx sc = b->st[c];
       const nav_real *uc = u[c];
       if (d == c) {
-        g[c][c] = (uc[p + sc] - uc[p]) * nav_rdf(b, c, ijk[c]);
+        g[c][c] = (uc[p + sc] - uc[p]) * m.rdf;
       } else {
         const nav_real m0 = uc[p - sd] + uc[p - sd + sc], m1 = uc[p] + uc[p + sc], m2 = uc[p + sd] + uc[p + sd + sc];
-        g[c][d] = wp * (m2 - m1) + wm * (m1 - m0);
+        g[c][d] = m.wp * (m2 - m1) + m.wm * (m1 - m0);
       }
     }
   }
+}
+
+/* G at cell (p, ijk). */
+NAV_HD static inline void nav_velocity_gradient(const nav_box *b, const nav_real *const *u, nav_idx p, const int *ijk,
+                                                nav_real g[3][3]) {
+  nav_gradient_metric w[3];
+  NAV_FOR_DIM(d, b) w[d] = nav_gradient_metric_at(b, d, ijk[d]);
+  nav_velocity_gradient_metric(b, u, p, w, g);
 }
 
 #endif

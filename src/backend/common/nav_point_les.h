@@ -54,14 +54,11 @@ NAV_HD static inline nav_real nav_les_strain2(const nav_real g[3][3]) {
 /* van Driest's damping D = 1 - exp(-y+ / A+). */
 NAV_HD static inline nav_real nav_les_van_driest(nav_real yplus) { return 1 - exp(-yplus / NAV_LES_VAN_DRIEST_A); }
 
-/* Smagorinsky: (cs delta damp)^2 sqrt(s2), s2 = |S|^2. */
-NAV_HD static inline nav_real nav_les_smagorinsky(nav_real s2, nav_real cs, nav_real delta, nav_real damp) {
-  const nav_real l = cs * delta * damp;
-  return l * l * sqrt(s2);
-}
+/* Smagorinsky: ll sqrt(s2), ll = (cs delta damp)^2, s2 = |S|^2. */
+NAV_HD static inline nav_real nav_les_smagorinsky(nav_real s2, nav_real ll) { return ll * sqrt(s2); }
 
-/* WALE: (cw delta)^2 (Sd:Sd)^(3/2) / ((S:S)^(5/2) + (Sd:Sd)^(5/4)); s2 = |S|^2 = 2 S:S. */
-NAV_HD static inline nav_real nav_les_wale(const nav_real g[3][3], nav_real s2, nav_real cw, nav_real delta) {
+/* WALE: ll (Sd:Sd)^(3/2) / ((S:S)^(5/2) + (Sd:Sd)^(5/4)); ll = (cw delta)^2, s2 = |S|^2 = 2 S:S. */
+NAV_HD static inline nav_real nav_les_wale(const nav_real g[3][3], nav_real s2, nav_real ll) {
   nav_real g2[3][3];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) g2[i][j] = g[i][0] * g[0][j] + g[i][1] * g[1][j] + g[i][2] * g[2][j];
@@ -75,8 +72,7 @@ NAV_HD static inline nav_real nav_les_wale(const nav_real g[3][3], nav_real s2, 
   const nav_real ss = (nav_real)0.5 * s2; /* S:S */
   const nav_real den = ss * ss * sqrt(ss) + sd2 * sqrt(sqrt(sd2)); /* (S:S)^(5/2) + (Sd:Sd)^(5/4) */
   if (!(den > 0)) return 0;
-  const nav_real l = cw * delta;
-  return l * l * sd2 * sqrt(sd2) / den;
+  return ll * sd2 * sqrt(sd2) / den;
 }
 
 /* Vreman: c sqrt(B / (alpha:alpha)) with beta_ij = sum_m d2[m] alpha_mi alpha_mj, alpha_ij = g_ji, d2[m] = Delta_m^2. */
@@ -102,54 +98,116 @@ NAV_HD static inline nav_real nav_les_wall_u_tau(const nav_les_params *a, int w)
   return ut;
 }
 
-/* The nearest wall of the cell ijk from the walls of each direction: wd[o_d + i], wi[o_d + i] are the distance of
- * the centre of cell i along d to the nearer wall face of d and that face 2 d + s (< 0: none along d), o_d = n[0] +
- * ... + n[d - 1] (the block's cells); over the directions in turn the smallest distance, the first of equal ones.
- * Returns the face (< 0: no wall) and its distance in *y. */
-NAV_HD static inline int nav_les_nearest_wall(const nav_box *b, const nav_real *wd, const nav_real *wi, const int *ijk,
-                                              nav_real *y) {
-  int wall = -1;
-  int o = 0;
-  NAV_FOR_DIM(d, b) {
-    const int q = o + ijk[d];
-    if (wi[q] >= 0 && (wall < 0 || wd[q] < *y)) {
-      *y = wd[q];
-      wall = (int)wi[q];
-    }
-    o += b->n[d];
+/* The nearest wall of a cell from the walls of each direction: wd[o_d + i], wi[o_d + i] are the distance of the
+ * centre of cell i along d to the nearer wall face of d and that face 2 d + s (< 0: none along d), o_d = n[0] + ...
+ * + n[d - 1] (the block's cells); over the directions in turn the smallest distance, the first of equal ones. One
+ * direction's turn: the wall of entry q taken into (*wall, *y) (*wall < 0: none yet). */
+NAV_HD static inline void nav_les_nearest_wall(const nav_real *wd, const nav_real *wi, int q, int *wall, nav_real *y) {
+  if (wi[q] >= 0 && (*wall < 0 || wd[q] < *y)) {
+    *y = wd[q];
+    *wall = (int)wi[q];
   }
-  return wall;
 }
 
-/* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too) by the closure `kind` (a->kind; a constant in
- * a kernel compiled per closure); wd, wi: the walls of each direction (nav_les_nearest_wall), read by Smagorinsky
- * only (NULL: no damping). */
+/* What nu_t of a cell takes from the metric and the walls, split by the directions' indices: those of x and y
+ * (nav_les_column_xy, once for a column of cells) and that of z (nav_les_column_z, each cell of the column). The
+ * values, and their order of operations, are those of the cell alone (nav_les_cell): the same bits. */
+typedef struct nav_les_column {
+  nav_gradient_metric w[3]; /* the gradient's metric of each direction (nav_point_gradient.h) */
+  nav_real d2[3];           /* the cell's widths squared (Vreman's Delta_m^2) */
+  nav_real vol_xy;          /* the product of the widths along x and y (the cell volume without z) */
+  nav_real y_xy;            /* the nearest wall of x and y and its distance (nav_les_nearest_wall; Smagorinsky) */
+  int wall_xy;
+  nav_real vol, y; /* the cell volume, nearest wall and its distance that ll was computed for (vol = 0: none yet) */
+  int wall;
+  nav_real ll; /* the closure's squared length: (Cs Delta D)^2 (Smagorinsky), (Cw Delta)^2 (WALE); Vreman: unused */
+} nav_les_column;
+
+/* The directions x and y of the cell ijk (and z too where it is uniform: the same for every k). */
+NAV_HD static inline void nav_les_column_xy(const nav_box *b, const nav_real *wd, const nav_real *wi, int kind,
+                                            const int *ijk, nav_les_column *col) {
+  nav_real vol = 1;
+  col->d2[2] = 0; /* 2D: none (Vreman's beta reads it, times a zero gradient) */
+  NAV_FOR_DIM(d, b) {
+    if (d < 2) {
+      col->w[d] = nav_gradient_metric_at(b, d, ijk[d]);
+      const nav_real h = nav_df(b, d, ijk[d]);
+      vol *= h;
+      col->d2[d] = h * h;
+    } else if (nav_uniform(b, d)) {
+      col->w[d] = nav_gradient_metric_at(b, d, ijk[d]);
+    }
+  }
+  col->vol_xy = vol;
+  col->y_xy = 0;
+  col->wall_xy = -1;
+  if (kind == NAV_LES_SMAGORINSKY && wi) {
+    nav_les_nearest_wall(wd, wi, ijk[0], &col->wall_xy, &col->y_xy);
+    nav_les_nearest_wall(wd, wi, b->n[0] + ijk[1], &col->wall_xy, &col->y_xy);
+  }
+  col->vol = 0;
+  col->y = 0;
+  col->wall = -1;
+  col->ll = 0;
+}
+
+/* The direction z of the cell ijk (2D: none), then the closure's length, computed again only where the cell's
+ * volume or nearest wall differ from those of the last cell of the column. */
+NAV_HD static inline void nav_les_column_z(const nav_box *b, const nav_real *wd, const nav_real *wi,
+                                           const nav_les_params *a, int kind, const int *ijk, nav_les_column *col) {
+  nav_real vol = col->vol_xy, y = col->y_xy;
+  int wall = col->wall_xy;
+  NAV_FOR_DIM(d, b) {
+    if (d == 2) {
+      if (!nav_uniform(b, d)) col->w[d] = nav_gradient_metric_at(b, d, ijk[d]);
+      const nav_real h = nav_df(b, d, ijk[d]);
+      vol *= h;
+      col->d2[2] = h * h;
+      if (kind == NAV_LES_SMAGORINSKY && wi) nav_les_nearest_wall(wd, wi, b->n[0] + b->n[1] + ijk[d], &wall, &y);
+    }
+  }
+  if (kind == NAV_LES_VREMAN || (vol == col->vol && wall == col->wall && y == col->y)) return;
+  col->vol = vol;
+  col->wall = wall;
+  col->y = y;
+  const nav_real delta = b->dim == 3 ? cbrt(vol) : sqrt(vol);
+  if (kind == NAV_LES_WALE) {
+    const nav_real l = a->c * delta;
+    col->ll = l * l;
+  } else {
+    nav_real damp = 1;
+    if (wall >= 0) damp = nav_les_van_driest(y * nav_les_wall_u_tau(a, wall) / a->nu);
+    const nav_real l = a->c * delta * damp;
+    col->ll = l * l;
+  }
+}
+
+/* nu_t at cell p of the column col (nav_les_column_z at that cell) from u (faces, ghosts filled, edges too) by the
+ * closure `kind` (a->kind; a constant in a kernel compiled per closure). */
+NAV_HD static inline nav_real nav_les_column_cell(const nav_box *b, const nav_real *const *u, const nav_les_params *a,
+                                                  int kind, nav_idx p, const nav_les_column *col) {
+  nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  nav_velocity_gradient_metric(b, u, p, col->w, g);
+  const nav_real s2 = nav_les_strain2(g);
+  nav_real nut;
+  if (kind == NAV_LES_WALE)
+    nut = nav_les_wale(g, s2, col->ll);
+  else if (kind == NAV_LES_VREMAN)
+    nut = nav_les_vreman(g, a->c, col->d2);
+  else
+    nut = nav_les_smagorinsky(s2, col->ll);
+  return nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */
+}
+
+/* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too) by the closure `kind` (a->kind); wd, wi: the walls
+ * of each direction (nav_les_nearest_wall), read by Smagorinsky only (NULL: no damping). */
 NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *const *u, const nav_real *wd,
                                            const nav_real *wi, const nav_les_params *a, int kind, nav_idx p,
                                            const int *ijk) {
-  nav_real g[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-  nav_velocity_gradient(b, u, p, ijk, g);
-  nav_real vol = 1, d2[3] = {0, 0, 0}; /* the cell volume (2D: area), its widths squared */
-  NAV_FOR_DIM(d, b) {
-    const nav_real h = nav_df(b, d, ijk[d]);
-    vol *= h;
-    d2[d] = h * h;
-  }
-  const nav_real delta = b->dim == 3 ? cbrt(vol) : sqrt(vol); /* unused (and not computed) by Vreman's kernel */
-  const nav_real s2 = nav_les_strain2(g);
-  nav_real nut;
-  if (kind == NAV_LES_WALE) {
-    nut = nav_les_wale(g, s2, a->c, delta);
-  } else if (kind == NAV_LES_VREMAN) {
-    nut = nav_les_vreman(g, a->c, d2);
-  } else {
-    nav_real damp = 1;
-    nav_real y = 0;
-    const int wall = wi ? nav_les_nearest_wall(b, wd, wi, ijk, &y) : -1;
-    if (wall >= 0) damp = nav_les_van_driest(y * nav_les_wall_u_tau(a, wall) / a->nu);
-    nut = nav_les_smagorinsky(s2, a->c, delta, damp);
-  }
-  return nut > 0 ? nut : (nav_real)0; /* clipped; NaN -> 0 */
+  nav_les_column col;
+  nav_les_column_xy(b, wd, wi, kind, ijk, &col);
+  nav_les_column_z(b, wd, wi, a, kind, ijk, &col);
+  return nav_les_column_cell(b, u, a, kind, p, &col);
 }
 
 #endif

@@ -4,16 +4,24 @@
 
 /* One kernel per closure (KIND a constant: the other closures' branches and their registers compiled out); kz
  * planes per thread (nav_cuda_kz): the planes above and below a cell, read again by the next plane's cells, are
- * still in the SM's cache. WALE and Vreman ask for NAV_LES_NUT_BLOCKS blocks per SM (fewer registers, more warps
- * to hide the loads: faster in docs/performance.md); Smagorinsky, slower so, keeps the compiler's choice (0). */
-#define NAV_LES_NUT_BLOCKS(KIND) ((KIND) == NAV_LES_SMAGORINSKY ? 0 : 3)
+ * still in the SM's cache. The thread's column of cells shares the metric and walls of x and y (nav_les_column):
+ * taken once, and the closure's length (its cube root, van Driest's exponential) again only where z changes it.
+ * WALE and Vreman ask for NAV_LES_NUT_BLOCKS blocks per SM (fewer registers, more warps to hide the loads: faster
+ * in docs/performance.md); Smagorinsky for 4, the occupancy its compiler's choice had before the column (58
+ * registers; 78 with the column's values, 3 blocks). */
+#define NAV_LES_NUT_BLOCKS(KIND) ((KIND) == NAV_LES_SMAGORINSKY ? 4 : 3)
 template <int DIM, int KIND>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_LES_NUT_BLOCKS(KIND))
     nav_les_nut_kernel(nav_box box, nav_cuda_fields u, const nav_real *wd, const nav_real *wi, nav_les_params a,
                        nav_real *nut, int kz) {
   NAV_CUDA_INTERIOR(box);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
-  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) { nut[q] = nav_les_cell(b, uc, wd, wi, &a, KIND, q, ijk); });
+  nav_les_column col; /* the metric and walls of x and y once; those of z, and the length, where they change */
+  nav_les_column_xy(b, wd, wi, KIND, ijk, &col);
+  nav_cuda_planes(b, ijk, kz, [&](nav_idx q) {
+    nav_les_column_z(b, wd, wi, &a, KIND, ijk, &col);
+    nut[q] = nav_les_column_cell(b, uc, &a, KIND, q, &col);
+  });
 }
 
 template <int DIM>
