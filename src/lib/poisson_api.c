@@ -118,7 +118,7 @@ static nav_err nav_poisson_create_local(MPI_Comm comm, const nav_poisson_options
   memcpy(ps->decomposition, opt->decomposition, sizeof ps->decomposition);
   ps->memory = opt->memory;
   ps->zero_guess = opt->zero_guess != 0;
-  ps->opt.async = opt->skip_residual != 0; /* the FFT solver's unmeasured solves (nav_psolver.h) */
+  ps->opt.async = opt->skip_residual ? 2 : 0; /* the FFT solver's unmeasured solves (nav_psolver.h) */
   /* consolidation: groups of rps consecutive node-local ranks, the first of each solves */
   int local_size, local = nav_decomp_local_rank(comm, &local_size);
   int rps = opt->ranks_per_solver;

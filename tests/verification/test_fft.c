@@ -253,10 +253,13 @@ static void test_skip_residual(void) {
     NAV_TEST(bad == 0,
              "skip_residual on %s %dD %dx%dx%d: %d cases, x bit for bit the measured solve's, relres -1; %d failed",
              backend, dim, n[0], n[1], n[2], cases, bad);
-    const int periodic[3] = {4, 4, 4}, neumann[3] = {0, 0, 0};
+    const int periodic[3] = {4, 4, 4}, neumann[3] = {0, 0, 0}, dirichlet[3] = {1, 1, 1}, mixed[3] = {4, 2, 0};
     char why[256];
-    NAV_TEST(same_unmeasured(dim, n, periodic, 0, 7, why) && same_unmeasured(dim, n, neumann, 0, 7, why),
-             "skip_residual on %s %dD: a NaN in b fails the solve (periodic, all-Neumann)", backend, dim);
+    NAV_TEST(same_unmeasured(dim, n, periodic, 0, 7, why) && same_unmeasured(dim, n, neumann, 0, 7, why) &&
+                 same_unmeasured(dim, n, dirichlet, 0, 7, why) && same_unmeasured(dim, n, mixed, 2, 7, why),
+             "skip_residual on %s %dD: a NaN in b fails the solve (periodic, all-Neumann, all-Dirichlet, mixed and "
+             "stretched in y)",
+             backend, dim);
   }
 }
 

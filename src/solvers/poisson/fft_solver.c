@@ -76,6 +76,9 @@ static nav_err nav_fft_unmeasured(nav_psolver *ps, nav_real *x, nav_real *b, con
     given = ps->bsum;
   } else if (ps->singular && !defer) {
     NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
+  } else if (!ps->singular && ps->opt.async == 2) { /* only its finiteness */
+    NAV_CALL(ps->ops->sum(&l0->box, b, &sum));
+    nav_reduce_sum(l0->comm, &sum, 1);
   }
   memset(st, 0, sizeof *st);
   st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */

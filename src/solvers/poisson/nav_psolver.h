@@ -63,6 +63,8 @@ typedef struct nav_psolver_options {
   /* async = 1: an FFT solve not asked to measure its residual (nav_psolver_measure_next) skips that
    * and returns once its kernels are launched on the backend's stream, not finished (stats.solve_s is
    * then the launch time): for a caller whose next reduction waits for them anyway (the flow).
+   * 2: the same, and a nonsingular b is summed (one host wait) so that a NaN or Inf in it fails the solve at
+   * once, as a singular b's mean does: for a caller with no reduction of its own (the library's skip_residual).
    * 0: every solve is measured and returns finished. */
   int async;
   /* mg: "mixed" runs the multigrid cycles in float on the levels of a device backend inside a double
