@@ -70,15 +70,13 @@ static nav_err nav_fft_unmeasured(nav_psolver *ps, nav_real *x, nav_real *b, con
   if (solved) {
     NAV_CALL(nav_fft_spectral(ps, x, b, given, &sum));
   } else if (summed) {
-    NAV_CALL(ps->ops->sum(&l0->box, b, &sum));
-    nav_reduce_sum(l0->comm, &sum, 1);
+    NAV_CALL(nav_level_sum(l0, b, NULL, &sum));
     NAV_CALL(ps->ops->from_host(ps->bsum, &sum, sizeof sum));
     given = ps->bsum;
   } else if (ps->singular && !defer) {
     NAV_CALL(nav_level_remove_mean_sum(l0, b, given, &sum));
   } else if (!ps->singular && ps->opt.async == 2) { /* only its finiteness */
-    NAV_CALL(ps->ops->sum(&l0->box, b, &sum));
-    nav_reduce_sum(l0->comm, &sum, 1);
+    NAV_CALL(nav_level_sum(l0, b, NULL, &sum));
   }
   memset(st, 0, sizeof *st);
   st->relres = isfinite(sum) ? ps->fft_relres : sum; /* a NaN or Inf: the caller reports the blow-up */

@@ -42,12 +42,17 @@ nav_err nav_level_dot(const nav_level *lev, const nav_real *x, const nav_real *y
 /* a NaN sum stays NaN (a NaN or Inf in b: the caller reports it; fmax would make it 0, a zero b) */
 double nav_level_norm(const nav_level *lev, double sum_sq) { return sqrt((sum_sq < 0 ? 0 : sum_sq) / lev->volume); }
 
-nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum) {
+nav_err nav_level_sum(const nav_level *lev, const nav_real *x, const double *local, double *sum) {
   if (local)
     NAV_CALL(lev->ops->to_host(sum, local, sizeof *sum));
   else
     NAV_CALL(lev->ops->sum(&lev->box, x, sum));
   nav_reduce_sum(lev->comm, sum, 1);
+  return NAV_OK;
+}
+
+nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum) {
+  NAV_CALL(nav_level_sum(lev, x, local, sum));
   return lev->ops->shift(&lev->box, x, (nav_real)(-*sum / lev->volume));
 }
 

@@ -65,6 +65,8 @@ nav_err nav_level_remove_mean(const nav_level *lev, nav_real *x);
  * this rank's sum of x dV already computed, in backend memory (nav_psolver_rhs_sum), or NULL (summed
  * here: one launch fewer with it). */
 nav_err nav_level_remove_mean_sum(const nav_level *lev, nav_real *x, const double *local, double *sum);
+/* *sum = the sum of x dV over every rank (local as above; a host wait), x unchanged. */
+nav_err nav_level_sum(const nav_level *lev, const nav_real *x, const double *local, double *sum);
 /* Host copies between a ghosted block array and a dense block (interior, x fastest). */
 void nav_level_dense(const nav_box *b, nav_real *ghosted, double *dense, int to_dense);
 
