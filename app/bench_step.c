@@ -221,8 +221,8 @@ static nav_err nav_bench_step_run(nav_flow *f, int steps, int json) {
   const double RM = f->poisson->lo ? sizeof(float) : R;
   const int dp = f->dim - 1;
   const double plane = (double)f->box.ntot / (f->box.n[dp] + 2);
-  int periodic; /* the predictor makes the face viscosities from the cells (nav_diffusion_cells_periodic) */
-  const int from_cells = nav_diffusion_cells_periodic(f, &periodic);
+  int ends; /* the predictor makes the face viscosities from the cells (nav_diffusion_cells) */
+  const int from_cells = nav_diffusion_cells(f, &ends);
   /* the ghost points of one array */
   const double ghost = pts - (double)f->box.n[0] * f->box.n[1] * (f->dim == 3 ? f->box.n[2] : 1);
   struct {

@@ -25,11 +25,11 @@ typedef struct nav_viscous_kernels {
    * NAV_STRESS_CROSS): at the interior faces of every component rhs_c = N and rhs_old_c = nav_ab2(u_c, a, N, c,
    * rhs_old_c, c != 0), u unchanged; bit for bit what momentum_rhs (nu = 0: 0 lap - A = -A), stress (both parts,
    * scale 1) and advance put in rhs and u. kf as for stress, or NULL: the face viscosities from the cells instead
-   * (nut, ghosts filled, and nu: nav_stress_cells, for a block without halo faces whose faces are periodic, bit d
-   * of `periodic`, or zero-gradient), the same values as kf filled by nav_diffusion_viscosity_changed; u and kf
-   * need filled ghosts; u, rhs and rhs_old are distinct arrays. */
+   * (nut, ghosts filled, and nu: nav_stress_cells, for a block without halo faces whose faces are periodic or
+   * zero-gradient, and the walls where nu_t vanishes: `ends`, common/nav_point_viscous.h), the same values as kf
+   * filled by nav_diffusion_viscosity_changed; u and kf need filled ghosts; u, rhs and rhs_old are distinct arrays. */
   nav_err (*advance_stress)(const nav_box *b, nav_real *const *u, nav_real *const *kf, const nav_real *nut, nav_real nu,
-                            int periodic, nav_real a, nav_real c, nav_real *const *rhs, nav_real *const *rhs_old);
+                            int ends, nav_real a, nav_real c, nav_real *const *rhs, nav_real *const *rhs_old);
 } nav_viscous_kernels;
 
 NAV_KERNEL_TABLE(nav_viscous_kernels, "viscous")

@@ -40,27 +40,34 @@ static nav_err nav_diffusion_alloc(nav_flow *f, nav_real **x) {
   return f->ops->set(&f->box, *x, 0);
 }
 
-int nav_diffusion_cells_periodic(const nav_flow *f, int *periodic) {
-  *periodic = 0;
+/* 1 if nu_t vanishes at face (d, s) of the block: a no-slip wall (moving or not) of this block under a turbulence
+ * model's eddy viscosity (a prescribed [physics] nu_t keeps its own values up to the wall). */
+static int nav_diffusion_nut_wall(const nav_flow *f, int d, int s) {
+  return nav_models_viscous(&f->models) && f->vbc.type[d][s] == NAV_BC_WALL && !nav_halo_face(f->halo, d, s);
+}
+
+int nav_diffusion_cells(const nav_flow *f, int *ends) {
+  *ends = 0;
   if (!f->diff || f->diff->implicit) return 0;
   for (int d = 0; d < f->dim; d++)
     for (int s = 0; s < 2; s++) {
       if (nav_halo_face(f->halo, d, s)) return 0;
       if (f->pbc[d][s] == NAV_SCALAR_PERIODIC)
-        *periodic |= 1 << d;
+        *ends |= 1 << d;
       else if (f->pbc[d][s] != NAV_SCALAR_NEUMANN)
         return 0;
+      if (nav_diffusion_nut_wall(f, d, s)) *ends |= NAV_ENDS_WALL(d, s);
     }
   return 1;
 }
 
 nav_err nav_diffusion_viscosity_changed(nav_flow *f) {
   nav_diffusion *D = f->diff;
-  int periodic;
+  int ends;
   D->version++; /* the cached response to a mean pressure gradient is stale */
   NAV_CALL(nav_fill_scalar_ghosts(f->ops, &f->box, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->nut));
   D->kf_stale = 1;
-  if (nav_diffusion_cells_periodic(f, &periodic)) return NAV_OK;
+  if (nav_diffusion_cells(f, &ends)) return NAV_OK;
   return nav_diffusion_face_viscosities(f);
 }
 
@@ -76,6 +83,11 @@ nav_err nav_diffusion_face_viscosities(nav_flow *f) {
     NAV_CALL(nav_fill_scalar_ghosts(ops, b, f->halo, (const nav_scalar_bc(*)[2])f->pbc, D->kf[c]));
     if (f->pbc[c][0] != NAV_SCALAR_PERIODIC && !nav_halo_face(f->halo, c, 0))
       NAV_CALL(ops->fill_ghost(b, D->kf[c], c, 0, NAV_GHOST_REFLECT, 0, 0));
+    /* nu_t = 0 at a wall across c: the ghost 2 nu - k, the mean at the wall nu (nav_face_viscosity_near) */
+    for (int d = 0; d < f->dim; d++)
+      for (int s = 0; s < 2; s++)
+        if (d != c && nav_diffusion_nut_wall(f, d, s))
+          NAV_CALL(ops->fill_ghost(b, D->kf[c], d, s, NAV_GHOST_MIRROR, -1, 2 * (nav_real)f->cfg->nu));
     if (D->solver[c]) NAV_CALL(nav_psolver_set_coefficient(D->solver[c], D->kf[c]));
   }
   return NAV_OK;
@@ -173,10 +185,10 @@ double nav_diffusion_max_diffusivity(const nav_flow *f) {
 
 nav_err nav_diffusion_advance_stress(nav_flow *f, nav_real a, nav_real c) {
   nav_diffusion *D = f->diff;
-  int periodic;
-  const int cells = nav_diffusion_cells_periodic(f, &periodic);
+  int ends;
+  const int cells = nav_diffusion_cells(f, &ends);
   if (!cells) NAV_CALL(nav_diffusion_face_viscosities(f));
-  return D->k->advance_stress(&f->box, f->u, cells ? NULL : D->kf, D->nut, (nav_real)f->cfg->nu, periodic, a, c, f->rhs,
+  return D->k->advance_stress(&f->box, f->u, cells ? NULL : D->kf, D->nut, (nav_real)f->cfg->nu, ends, a, c, f->rhs,
                               f->rhs_old);
 }
 

@@ -94,17 +94,18 @@ nav_err nav_diffusion_create(struct nav_flow *f);
 void nav_diffusion_destroy(struct nav_flow *f);
 /* After f->diff->nut changed (interior values): refill its ghosts, the face viscosities and the
  * solvers' coefficients; where the predictor makes the face viscosities from the cells
- * (nav_diffusion_cells_periodic), it only marks them stale. Collective. */
+ * (nav_diffusion_cells), it only marks them stale. Collective. */
 nav_err nav_diffusion_viscosity_changed(struct nav_flow *f);
 /* The face viscosities f->diff->kf of the current nut, filled if stale (for the readers other than the
  * one-pass predictor: the unfused explicit term, the models' diagnostics). Collective. */
 nav_err nav_diffusion_face_viscosities(struct nav_flow *f);
 /* 1 if the one-pass predictor may make the face viscosities from the cells (the viscous table's
  * advance_stress with kf = NULL): explicit diffusion, no halo face, every face periodic or zero-gradient
- * for the pressure; *periodic: bit d set for a periodic direction d. */
-int nav_diffusion_cells_periodic(const struct nav_flow *f, int *periodic);
+ * for the pressure; *ends: bit d set for a periodic direction d, NAV_ENDS_WALL(d, s) for a no-slip wall where
+ * a turbulence model's nu_t vanishes (common/nav_point_viscous.h). */
+int nav_diffusion_cells(const struct nav_flow *f, int *ends);
 /* The one-pass explicit predictor with nu + nu_t in stress form (the viscous table's advance_stress, AB2 weights
- * a, c, into f->rhs and f->rhs_old): the face viscosities from the cells where nav_diffusion_cells_periodic
+ * a, c, into f->rhs and f->rhs_old): the face viscosities from the cells where nav_diffusion_cells
  * allows, else from f->diff->kf (filled if stale). */
 nav_err nav_diffusion_advance_stress(struct nav_flow *f, nav_real a, nav_real c);
 /* Explicit diffusion with nu_t: rhs += V(u) (both parts; f->u ghosts filled). */

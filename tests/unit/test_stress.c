@@ -8,8 +8,9 @@
  * The one-pass predictor with the face viscosities made from the cells (advance_stress with kf = NULL,
  * nav_stress_cells) on a stretched grid with random fields: bit for bit the predictor on the face arrays filled
  * as nav_diffusion_viscosity_changed fills them (face_viscosity, the ghosts of nu_t and of each k_c by the
- * pressure's rules, periodic or zero-gradient, then k_c reflected about the component's low boundary face),
- * for every set of periodic directions. */
+ * pressure's rules, periodic or zero-gradient, then k_c reflected about the component's low boundary face, and
+ * across a wall where nu_t vanishes 2 nu - k_c), for every set of periodic directions, with no walls, walls at
+ * every other face, and walls at the low faces only; there the mean of k_c at the wall is nu (1e-15; FP32 1e-6). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,12 @@ static void test_cells(int dim) {
   const nav_kernel_ops *ops = &nav_kernel_ops_cpu;
   const int n[3] = {9, 7, dim == 3 ? 6 : 1}, g0[3] = {0, 0, 0};
   const nav_real nu = (nav_real)0.003;
-  for (int periodic = 0; periodic < 1 << dim; periodic++) {
+  for (int variant = 0; variant < 3 << dim; variant++) {
+    const int periodic = variant / 3, wv = variant % 3; /* wv: no walls, walls at every other face, low faces */
+    int ends = periodic;
+    for (int d = 0; d < dim; d++)
+      for (int s = 0; s < 2; s++)
+        if (!((periodic >> d) & 1) && (wv == 1 || (wv == 2 && s == 0))) ends |= NAV_ENDS_WALL(d, s);
     double *w[3] = {NULL, NULL, NULL};
     for (int d = 0; d < dim; d++) {
       w[d] = nav_widths_alloc(n[d]);
@@ -70,10 +76,33 @@ static void test_cells(int dim) {
     for (int c = 0; c < dim; c++) {
       bad |= nav_fill_scalar_ghosts(ops, &b, NULL, (const nav_scalar_bc(*)[2])bc, kf[c]) != NAV_OK;
       if (!((periodic >> c) & 1)) bad |= ops->fill_ghost(&b, kf[c], c, 0, NAV_GHOST_REFLECT, 0, 0) != NAV_OK;
+      for (int d = 0; d < dim; d++)
+        for (int s = 0; s < 2; s++)
+          if (d != c && (ends & NAV_ENDS_WALL(d, s)))
+            bad |= ops->fill_ghost(&b, kf[c], d, s, NAV_GHOST_MIRROR, -1, 2 * nu) != NAV_OK;
+    }
+    double wall_mean = 0; /* the largest |(k_c inside + k_c ghost) / 2 - nu| / nu over the walls */
+    for (int c = 0; c < dim; c++)
+      for (int d = 0; d < dim; d++)
+        for (int s = 0; s < 2; s++) {
+          if (d == c || !(ends & NAV_ENDS_WALL(d, s))) continue;
+          for (int k = 0; k < b.n[2]; k++)
+            for (int j = 0; j < n[1]; j++)
+              for (int i = 0; i < n[0]; i++) {
+                const int ijk[3] = {i, j, k};
+                if (ijk[d] != (s ? n[d] - 1 : 0)) continue;
+                const nav_idx p = b.off + i * b.st[0] + j * b.st[1] + k * b.st[2], g = p + (s ? 1 : -1) * b.st[d];
+                wall_mean = fmax(wall_mean, fabs(0.5 * ((double)kf[c][p] + (double)kf[c][g]) - nu) / nu);
+              }
+        }
+    checks++;
+    if (wall_mean > (sizeof(nav_real) == sizeof(double) ? 1e-15 : 1e-6)) {
+      failures++;
+      printf("%dD ends %d: the mean of k_c at a wall is nu + %.2e nu (ghost 2 nu - k_c)\n", dim, ends, wall_mean);
     }
     const nav_real a = (nav_real)0.013, cc = (nav_real)-0.004;
     bad |= nav_viscous_kernels_cpu.advance_stress(&b, u, kf, NULL, 0, 0, a, cc, rk, ok) != NAV_OK;
-    bad |= nav_viscous_kernels_cpu.advance_stress(&b, u, NULL, nut, nu, periodic, a, cc, rn, on) != NAV_OK;
+    bad |= nav_viscous_kernels_cpu.advance_stress(&b, u, NULL, nut, nu, ends, a, cc, rn, on) != NAV_OK;
     int differ = 0;
     for (int c = 0; c < dim; c++)
       for (int k = 0; k < b.n[2]; k++)
@@ -86,9 +115,9 @@ static void test_cells(int dim) {
     checks++;
     if (bad || differ) {
       failures++;
-      printf("%dD advance_stress from the cells, periodic mask %d: %d of the faces differ from the face arrays' "
+      printf("%dD advance_stress from the cells, ends %d: %d of the faces differ from the face arrays' "
              "(bits)%s\n",
-             dim, periodic, differ, bad ? ", a kernel failed" : "");
+             dim, ends, differ, bad ? ", a kernel failed" : "");
     }
     for (int c = 0; c < dim; c++) {
       nav_real *f[6] = {u[c], kf[c], rk[c], ok[c], rn[c], on[c]};

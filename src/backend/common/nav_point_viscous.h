@@ -77,33 +77,44 @@ NAV_HD static inline nav_real nav_stress(const nav_box *b, int c, const nav_real
   return nav_stress_fluxes(b, c, u, khi, klo, part, p, ijk);
 }
 
+/* The ends of a block for the face viscosities made from the cells (nav_face_viscosity_near): bit d set for a
+ * periodic direction d; NAV_ENDS_WALL(d, s) set for a face where nu_t vanishes (a no-slip wall under a turbulence
+ * model: the flux of a tangential component through the wall takes nu alone). */
+#define NAV_ENDS_WALL(d, s) (1 << (3 + 2 * (d) + (s)))
+
 /* k_c at the point of component c one step from the interior face (p, ijk) along d (side 1: +, 0: -), from
  * the cells: the value that face viscosity and the ghost fills of nav_diffusion_viscosity_changed give it on a
- * block without halo faces whose faces are periodic (bit d of `periodic`) or zero-gradient: a point past a
+ * block without halo faces whose faces are periodic or zero-gradient (`ends`, NAV_ENDS_WALL): a point past a
  * periodic end is the face at the other end, past a zero-gradient end the last face inside, except the
- * component's own low end, which reflects about the boundary face (index -1 takes index 1). nut: ghosts filled. */
+ * component's own low end, which reflects about the boundary face (index -1 takes index 1), and a wall across
+ * c (d != c), past which it is 2 nu - k of the last face inside (the mean at the wall nu: nu_t = 0 there).
+ * nut: ghosts filled. */
 NAV_HD static inline nav_real nav_face_viscosity_near(const nav_box *b, int c, nav_real nu, const nav_real *nut,
-                                                      int periodic, nav_idx p, const int *ijk, int d, int side) {
+                                                      int ends, nav_idx p, const int *ijk, int d, int side) {
   const int n = b->n[d], i = ijk[d] + (side ? 1 : -1);
-  int to = i;
-  if (i < 0)
-    to = (periodic >> d) & 1 ? n - 1 : d == c ? 1 : 0;
-  else if (i >= n)
-    to = (periodic >> d) & 1 ? 0 : n - 1;
+  int to = i, wall = 0;
+  if (i < 0) {
+    to = (ends >> d) & 1 ? n - 1 : d == c ? 1 : 0;
+    wall = d != c && (ends & NAV_ENDS_WALL(d, 0));
+  } else if (i >= n) {
+    to = (ends >> d) & 1 ? 0 : n - 1;
+    wall = d != c && (ends & NAV_ENDS_WALL(d, 1));
+  }
   int q[3] = {ijk[0], ijk[1], ijk[2]};
   q[d] = to;
-  return nav_face_viscosity(b, c, nu, nut, p + (nav_idx)(to - ijk[d]) * b->st[d], q);
+  const nav_real k = nav_face_viscosity(b, c, nu, nut, p + (nav_idx)(to - ijk[d]) * b->st[d], q);
+  return wall ? (nav_real)-1 * k + 2 * nu : k; /* fill_ghost's NAV_GHOST_MIRROR, alpha -1, beta 2 nu */
 }
 
 /* nav_stress with k_c from the cells (nav_face_viscosity_near's rules): the same value bit for bit as nav_stress
  * on the face viscosities filled by nav_diffusion_viscosity_changed. */
 NAV_HD static inline nav_real nav_stress_cells(const nav_box *b, int c, const nav_real *const *u, nav_real nu,
-                                               const nav_real *nut, int periodic, int part, nav_idx p, const int *ijk) {
+                                               const nav_real *nut, int ends, int part, nav_idx p, const int *ijk) {
   const nav_real k0 = nav_face_viscosity(b, c, nu, nut, p, ijk);
   nav_real khi[3] = {1, 1, 1}, klo[3] = {1, 1, 1};
   NAV_FOR_DIM(d, b) {
-    khi[d] = (nav_real)0.5 * (k0 + nav_face_viscosity_near(b, c, nu, nut, periodic, p, ijk, d, 1));
-    klo[d] = (nav_real)0.5 * (k0 + nav_face_viscosity_near(b, c, nu, nut, periodic, p, ijk, d, 0));
+    khi[d] = (nav_real)0.5 * (k0 + nav_face_viscosity_near(b, c, nu, nut, ends, p, ijk, d, 1));
+    klo[d] = (nav_real)0.5 * (k0 + nav_face_viscosity_near(b, c, nu, nut, ends, p, ijk, d, 0));
   }
   return nav_stress_fluxes(b, c, u, khi, klo, part, p, ijk);
 }

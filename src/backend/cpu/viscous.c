@@ -26,7 +26,7 @@ static nav_err nav_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *
 /* Per point the operations of momentum_rhs (nu = 0: -A), stress (both parts, scale 1) and advance, in that
  * order (nav_viscous_kernels.h); one component after the other, as those kernels. */
 static nav_err nav_advance_stress_cpu(const nav_box *box, nav_real *const *u, nav_real *const *kf, const nav_real *nut,
-                                      nav_real nu, int periodic, nav_real a, nav_real c, nav_real *const *rhs,
+                                      nav_real nu, int ends, nav_real a, nav_real c, nav_real *const *rhs,
                                       nav_real *const *rhs_old) {
   const nav_real *const *uc = (const nav_real *const *)u;
   const nav_real scale = 1; /* the unfused path's: V added once */
@@ -37,7 +37,7 @@ static nav_err nav_advance_stress_cpu(const nav_box *box, nav_real *const *u, na
     NAV_CPU_LOOP(box, , {
       nav_real n = -nav_advection(b, d, uc, p, ijk);
       n += scale *
-           (kc ? nav_stress(b, d, uc, kc, both, p, ijk) : nav_stress_cells(b, d, uc, nu, nut, periodic, both, p, ijk));
+           (kc ? nav_stress(b, d, uc, kc, both, p, ijk) : nav_stress_cells(b, d, uc, nu, nut, ends, both, p, ijk));
       out[p] = n;
       ro[p] = nav_ab2(x[p], a, n, c, old ? ro[p] : 0, old);
     });

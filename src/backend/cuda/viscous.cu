@@ -52,7 +52,7 @@ static nav_err nav_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *c
 template <int DIM, bool OLD, bool PLAIN, bool CELLS>
 __device__ __forceinline__ void
 nav_advance_stress_point(const nav_box &box, const nav_cuda_fields &u, const nav_cuda_fields &kf, const nav_real *nut,
-                         nav_real nu, int periodic, nav_real scale, nav_real a, nav_real c, const nav_cuda_fields &rhs,
+                         nav_real nu, int ends, nav_real scale, nav_real a, nav_real c, const nav_cuda_fields &rhs,
                          const nav_cuda_fields &rhs_old, int kz) {
   NAV_CUDA_INTERIOR_PLAIN(box, PLAIN);
   const nav_real *const uc[3] = {u.c[0], u.c[1], u.c[2]};
@@ -62,7 +62,7 @@ nav_advance_stress_point(const nav_box &box, const nav_cuda_fields &u, const nav
 #pragma unroll
     for (int d = 0; d < DIM; d++) {
       n[d] = -nav_advection(b, d, uc, q, ijk);
-      n[d] += scale * (CELLS ? nav_stress_cells(b, d, uc, nu, nut, periodic, both, q, ijk)
+      n[d] += scale * (CELLS ? nav_stress_cells(b, d, uc, nu, nut, ends, both, q, ijk)
                              : nav_stress(b, d, uc, kf.c[d], both, q, ijk));
     }
     nav_cuda_predictor_store<DIM, OLD>(uc, n, a, c, rhs, rhs_old, q);
@@ -73,20 +73,20 @@ nav_advance_stress_point(const nav_box &box, const nav_cuda_fields &u, const nav
 template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_THREADS, NAV_ADVANCE_STRESS_MIN_BLOCKS)
     nav_advance_stress_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, const nav_real *nut, nav_real nu,
-                              int periodic, nav_real scale, nav_real a, nav_real c, nav_cuda_fields rhs,
+                              int ends, nav_real scale, nav_real a, nav_real c, nav_cuda_fields rhs,
                               nav_cuda_fields rhs_old, int kz) {
-  nav_advance_stress_point<DIM, OLD, PLAIN, false>(box, u, kf, nut, nu, periodic, scale, a, c, rhs, rhs_old, kz);
+  nav_advance_stress_point<DIM, OLD, PLAIN, false>(box, u, kf, nut, nu, ends, scale, a, c, rhs, rhs_old, kz);
 }
 template <int DIM, bool OLD, bool PLAIN>
 __global__ void __launch_bounds__(NAV_CUDA_BX *NAV_ADVANCE_STRESS_CELLS_BY, NAV_ADVANCE_STRESS_CELLS_MIN_BLOCKS)
     nav_advance_stress_cells_kernel(nav_box box, nav_cuda_fields u, nav_cuda_fields kf, const nav_real *nut,
-                                    nav_real nu, int periodic, nav_real scale, nav_real a, nav_real c,
-                                    nav_cuda_fields rhs, nav_cuda_fields rhs_old, int kz) {
-  nav_advance_stress_point<DIM, OLD, PLAIN, true>(box, u, kf, nut, nu, periodic, scale, a, c, rhs, rhs_old, kz);
+                                    nav_real nu, int ends, nav_real scale, nav_real a, nav_real c, nav_cuda_fields rhs,
+                                    nav_cuda_fields rhs_old, int kz) {
+  nav_advance_stress_point<DIM, OLD, PLAIN, true>(box, u, kf, nut, nu, ends, scale, a, c, rhs, rhs_old, kz);
 }
 
 static nav_err nav_advance_stress_cuda(const nav_box *b, nav_real *const *u, nav_real *const *kf, const nav_real *nut,
-                                       nav_real nu, int periodic, nav_real a, nav_real c, nav_real *const *rhs,
+                                       nav_real nu, int ends, nav_real a, nav_real c, nav_real *const *rhs,
                                        nav_real *const *rhs_old) {
   const nav_cuda_fields fu = nav_cuda_pack(b, u), fr = nav_cuda_pack(b, rhs), fo = nav_cuda_pack(b, rhs_old);
   const nav_cuda_fields fk = kf ? nav_cuda_pack(b, kf) : nav_cuda_fields{};
@@ -94,13 +94,12 @@ static nav_err nav_advance_stress_cuda(const nav_box *b, nav_real *const *u, nav
   const int kz = b->dim == 3 ? nav_cuda_kz() : 1;
   dim3 grid = nav_cuda_grid_kz(b, b->n[0], kz);
   if (kf) {
-    NAV_CUDA_LAUNCH_UNI_OLD(b, grid, c != 0, nav_advance_stress_kernel, *b, fu, fk, nut, nu, periodic, scale, a, c, fr,
-                            fo, kz);
+    NAV_CUDA_LAUNCH_UNI_OLD(b, grid, c != 0, nav_advance_stress_kernel, *b, fu, fk, nut, nu, ends, scale, a, c, fr, fo,
+                            kz);
   } else {
     grid.y = (unsigned)((b->n[1] + NAV_ADVANCE_STRESS_CELLS_BY - 1) / NAV_ADVANCE_STRESS_CELLS_BY);
     NAV_CUDA_LAUNCH_UNI_OLD_BLOCK(b, grid, dim3(NAV_CUDA_BX, NAV_ADVANCE_STRESS_CELLS_BY, 1), c != 0,
-                                  nav_advance_stress_cells_kernel, *b, fu, fk, nut, nu, periodic, scale, a, c, fr, fo,
-                                  kz);
+                                  nav_advance_stress_cells_kernel, *b, fu, fk, nut, nu, ends, scale, a, c, fr, fo, kz);
   }
   return NAV_OK;
 }

@@ -16,7 +16,8 @@ static const nav_key nav_turbulence_rows[] = {
      "Walls: k = 0, omega = 60 nu / (beta1 d1^2) at the wall (d1: wall to first cell centre). "
      "smagorinsky, wale, vreman: LES eddy-viscosity closures (docs/design.md, physics/turbulence/nav_les.h): nu_t "
      "at the cells from the resolved velocity gradient, filter width Delta = (dx dy dz)^(1/3) of the cell, "
-     "nu_t >= 0; smagorinsky nu_t = (Cs Delta D)^2 |S| with van Driest's D = 1 - exp(-y+/26), u_tau from the "
+     "nu_t >= 0, 0 at no-slip walls (the wall shear takes nu alone); smagorinsky nu_t = (Cs Delta D)^2 |S| with van "
+     "Driest's D = 1 - exp(-y+/26), u_tau from the "
      "mean resolved wall shear of the nearest wall; wale (Nicoud & Ducros 1999); vreman (Vreman 2004).",
      .values = nav_turbulence_values},
     {"turbulence", "intensity", NAV_KT_REAL, NAV_FIELD(intensity), "0.05",
@@ -41,8 +42,7 @@ static const nav_key nav_turbulence_rows[] = {
      "Nicoud & Ducros 1999 derive Cw^2 = 10.6 Cs^2 from isotropic turbulence, 0.55 for Cs = 0.17).",
      NAV_RANGE(0, 1, 1, 0)},
     {"turbulence", "vreman_c", NAV_KT_REAL, NAV_FIELD(vreman_c), "0.07",
-     "Vreman constant c of model = vreman (Vreman 2004: c = 2.5 Cs^2, 0.07 for Cs = 0.17).",
-     NAV_RANGE(0, 1, 0.5, 0)},
+     "Vreman constant c of model = vreman (Vreman 2004: c = 2.5 Cs^2, 0.07 for Cs = 0.17).", NAV_RANGE(0, 1, 0.5, 0)},
     {"turbulence", "prandtl_t", NAV_KT_REAL, NAV_FIELD(prandtl_t), "0.85",
      "Turbulent Prandtl number Pr_t of the LES closures with a temperature (temperature.model = boussinesq): T "
      "diffuses with kappa + nu_t / Pr_t, nu_t interpolated to the faces as in the momentum's viscous term, no "
