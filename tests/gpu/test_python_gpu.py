@@ -1,10 +1,15 @@
 """navier.Simulation on the GPU (backend cuda): the zero-copy arrays (arrays(), __cuda_array_interface__)
 read by CuPy equal the host copies (fields()) bit for bit, and a PyTorch tensor made from them shares the
 device memory (no copy: same data pointer); torch is skipped with a message when it is not importable.
-usage: test_python_gpu.py (the navier package installed or NAVIER_LIBRARY set); exit 0 on success."""
+usage: test_python_gpu.py (the navier package installed or NAVIER_LIBRARY set); exit 0 on success, 77 without a GPU."""
+import subprocess
 import sys
 
-import navier
+if subprocess.run("nvidia-smi -L 2>/dev/null | grep -q '^GPU'", shell=True).returncode != 0:
+    print("SKIP: no GPU visible")
+    sys.exit(77)
+
+import navier  # after the skip: a machine without a GPU may lack numpy, which the package needs
 
 fails = []
 

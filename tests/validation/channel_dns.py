@@ -9,7 +9,8 @@ t0 .. T_END), then asserts with tools/channel_statistics.py:
   compare SCRATCH/full REFERENCE --bands   Re_tau within 2 %, C_f within 3 %, U+ within 2 % for y+ <= 100 and 3 %
                                            to the centre, the peaks of u_rms+, v_rms+, w_rms+, -uv+ within 5 %
   halves SCRATCH/first SCRATCH/full        the two halves t0 .. T_MID and T_MID .. T_END agree to 1 % in U+
-Field snapshots are off; the overrides go to both runs. Exit 0 when every band holds."""
+Field snapshots are off; the overrides go to both runs. Exit 0 when every band holds; 77 (skipped) when the
+overrides ask for run.backend=cuda and no GPU is visible."""
 import glob
 import os
 import shutil
@@ -27,11 +28,20 @@ def run(cmd, timeout):
     return res.returncode
 
 
+def skip_without_gpu(sets):
+    """Exit 77 (ctest's skip) when the overrides ask for the CUDA backend and no GPU is visible."""
+    if "run.backend=cuda" in sets and subprocess.run("nvidia-smi -L 2>/dev/null | grep -q '^GPU'",
+                                                     shell=True).returncode != 0:
+        print("SKIP: run.backend=cuda and no GPU visible")
+        sys.exit(77)
+
+
 def main():
     if len(sys.argv) < 7:
         sys.exit(__doc__)
     navier, case, ref, scratch, t_mid, t_end = sys.argv[1:7]
     sets = sys.argv[7:]
+    skip_without_gpu(sets)
     first, full = os.path.join(scratch, "first"), os.path.join(scratch, "full")
     for d in (first, full):
         shutil.rmtree(d, ignore_errors=True)
