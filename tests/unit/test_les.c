@@ -12,13 +12,15 @@
  *   2. random traceless gradients: the general formulas (Smagorinsky with van Driest damping at random
  *      wall distances, faces and u_tau per direction, the nearest wall picked here; WALE; Vreman);
  * with Delta = (dx dy dz)^(1/3) (2D: (dx dy)^(1/2)) of each cell, Vreman's Delta_m = its widths. Relative 1e-12
- * against the size (C Delta)^2 |g| of the terms. */
+ * (1e-4 in single precision) against the size (C Delta)^2 |g| of the terms. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "backend/nav_les_kernels.h"
 #include "grid/nav_geometry.h"
+
+#define TOL (sizeof(nav_real) == sizeof(double) ? 1e-12 : 1e-4)
 
 static int checks, failures;
 static unsigned long long rng = 88172645463325252ull;
@@ -32,7 +34,7 @@ static double rnd(void) { /* uniform in [0, 1) */
 
 static void expect(const char *what, int dim, double got, double want, double scale) {
   checks++;
-  if (fabs(got - want) <= 1e-12 * fmax(scale, fabs(want))) return;
+  if (fabs(got - want) <= TOL * fmax(scale, fabs(want))) return;
   if (failures++ < 20) printf("%dD %s: got %.15g, want %.15g (scale %.3g)\n", dim, what, got, want, scale);
 }
 
