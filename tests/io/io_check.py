@@ -7,6 +7,9 @@ usage: io_check.py MPIEXEC NAVIER SCRATCH CHECK [args] [--set k=v ...]
                          R2 ranks, twice (the second time as after a crash past the checkpoint):
                          final_fields.bin equal byte for byte (and monitor.csv equal) when
                          R1 = R2, else to 1e-12 relative
+  threads T CASE N       N steps on one rank with OMP_NUM_THREADS=T, three times: final_fields.bin and
+                         monitor.csv equal byte for byte (the CPU kernels' sums add the threads' partials
+                         in thread order, not in the order the threads finish)
   badckpt R CASE         truncated, corrupt (payload, header), other grid, domain, viscosity, solver, initial guess,
                          boundary, wall velocity, temperature input (ra, a face value, the model off;
                          from a natural-convection checkpoint), other precision, not a checkpoint, missing: exit 2 on R ranks before any step,
@@ -181,6 +184,26 @@ def check_restart(mpiexec, navier, scratch, r1, r2, case, n, sets):
     rel = max(abs(p - q) for p, q in zip(x, y)) / max(abs(p) for p in x)
     print(f"final_fields.bin: max relative difference {rel:.2e} (tolerance 1e-12); steps {s1['steps']} / {s2['steps']}")
     return len(x) == len(y) and rel <= 1e-12 and same_steps
+
+
+def check_threads(mpiexec, navier, scratch, threads, case, n, sets):
+    base = [case, "--set", "output.dump_final=true", "--set", "output.monitor_every=1",
+            "--set", f"time.max_steps={n}"] + sets_args(sets)
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    outs = []
+    for i in range(3):
+        d = os.path.join(scratch, f"run{i}")
+        shutil.rmtree(d, ignore_errors=True)
+        rc, log = run(mpiexec, navier, 1, ["run"] + base + ["--output", d], os.path.join(scratch, f"run{i}.log"), env)
+        if rc:
+            print(f"run {i}: exit {rc}\n{log[-2000:]}")
+            return False
+        outs.append((open(os.path.join(d, "final_fields.bin"), "rb").read(),
+                     open(os.path.join(d, "monitor.csv")).read()))
+    same = [outs[i] == outs[0] for i in (1, 2)]
+    print(f"{n} steps with OMP_NUM_THREADS={threads}, three runs: final_fields.bin ({len(outs[0][0])} bytes) and "
+          f"monitor.csv ({outs[0][1].count(chr(10))} lines) of runs 2 and 3 identical to run 1's: {same}")
+    return all(same)
 
 
 def with_header(path, out, edit):
@@ -865,6 +888,8 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     if check == "restart":
         ok = check_restart(mpiexec, navier, scratch, int(args[0]), int(args[1]), args[2], int(args[3]), sets)
+    elif check == "threads":
+        ok = check_threads(mpiexec, navier, scratch, int(args[0]), args[1], int(args[2]), sets)
     elif check == "badckpt":
         ok = check_badckpt(mpiexec, navier, scratch, int(args[0]), args[1], sets)
     elif check == "signal":

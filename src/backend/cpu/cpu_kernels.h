@@ -8,6 +8,10 @@
 #include "backend/nav_kernels.h"
 #include "backend/nav_mg_kernels.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 /* Linear index of local point (i,j,k). */
 static inline nav_idx nav_cpu_index(const nav_box *b, int i, int j, int k) {
   return b->off + (nav_idx)i * b->st[0] + (nav_idx)j * b->st[1] + (nav_idx)k * b->st[2];
@@ -21,6 +25,65 @@ static inline nav_idx nav_cpu_index(const nav_box *b, int i, int j, int k) {
 static inline int nav_cpu_threaded(const nav_box *b) { return b->ntot >= 8192; }
 
 #define NAV_PRAGMA(x) _Pragma(#x)
+
+/* Sums over the threads in a fixed order. OpenMP's reduction(+) adds the threads' partials in the order the
+ * threads finish: with 3 threads or more (2 where the sum does not start at 0) the bits of a sum changed from run
+ * to run, and through a channel's bulk velocity or the dot products of CG, the fields of a run. The kernels'
+ * sums run their rows in `omp parallel num_threads(nav_cpu_sum_threads())` with `omp for schedule(static)`
+ * (the same rows per thread every run), keep each thread's partials (nav_cpu_keep_partials) and add them thread
+ * by thread (nav_cpu_add_partials): the bits depend on the thread count alone, and are the clause's where its
+ * order was fixed (1 thread; 2 threads from 0). */
+#define NAV_CPU_THREADS_MAX 256
+static inline int nav_cpu_sum_threads(void) {
+#ifdef _OPENMP
+  const int t = omp_get_max_threads();
+  return t < NAV_CPU_THREADS_MAX ? t : NAV_CPU_THREADS_MAX;
+#else
+  return 1;
+#endif
+}
+/* In the region, after the thread's rows: its nv partials v into part[t nv + n] (t: the thread); the region's
+ * thread count into *nt. part holds NAV_CPU_THREADS_MAX nv doubles. */
+static inline void nav_cpu_keep_partials(double *part, int *nt, int nv, const double *v) {
+#ifdef _OPENMP
+  const int t = omp_get_thread_num();
+  if (t == 0) *nt = omp_get_num_threads();
+#else
+  const int t = 0;
+  *nt = 1;
+#endif
+  for (int n = 0; n < nv; n++)
+    part[t * nv + n] = v[n];
+}
+/* After the region: s[n] += the partials of threads 0, 1, ..., nt - 1 in turn. */
+static inline void nav_cpu_add_partials(const double *part, int nt, int nv, double *s) {
+  for (int t = 0; t < nt; t++)
+    for (int n = 0; n < nv; n++)
+      s[n] += part[t * nv + n];
+}
+/* The interior cells (or faces) of BOX with p and ijk[] (as NAV_CPU_LOOP, on BOX itself; CLAUSE: more clauses of
+ * the loop, a max reduction, or empty), whose BODY adds to the NV doubles ACC[] (each thread's, from 0); then
+ * SUM[n] += the threads' ACC[n] in thread order. */
+#define NAV_CPU_SUM_CELLS(BOX, CLAUSE, NV, ACC, SUM, BODY)                                                             \
+  do {                                                                                                                 \
+    double parts_[(NV)*NAV_CPU_THREADS_MAX];                                                                           \
+    int nt_ = 1;                                                                                                       \
+    NAV_PRAGMA(omp parallel if (nav_cpu_threaded(BOX)) num_threads(nav_cpu_sum_threads())) {                           \
+      double ACC[NV] = {0};                                                                                            \
+      NAV_PRAGMA(omp for collapse(2) schedule(static) CLAUSE)                                                          \
+      for (int k = 0; k < (BOX)->n[2]; k++)                                                                            \
+        for (int j = 0; j < (BOX)->n[1]; j++) {                                                                        \
+          int ijk[3] = {0, j, k};                                                                                      \
+          nav_idx p = nav_cpu_index(BOX, 0, j, k);                                                                     \
+          for (int i = 0; i < (BOX)->n[0]; i++, p++) {                                                                 \
+            ijk[0] = i;                                                                                                \
+            BODY                                                                                                       \
+          }                                                                                                            \
+        }                                                                                                              \
+      nav_cpu_keep_partials(parts_, &nt_, NV, ACC);                                                                    \
+    }                                                                                                                  \
+    nav_cpu_add_partials(parts_, nt_, NV, SUM);                                                                        \
+  } while (0)
 
 /* A helper that must be inlined into each variant of a kernel (its local box's constants reach it only so). */
 #if defined(__GNUC__)
@@ -50,24 +113,28 @@ static inline void nav_cpu_plain(nav_box *b) {
  * nav_cpu_plain). CLAUSE adds OpenMP clauses (a reduction) or is empty. */
 #define NAV_CPU_LOOP_DIM(BOX, DIM, CLAUSE, BODY) NAV_CPU_LOOP_KIND(BOX, BOX, DIM, 0, CLAUSE, BODY)
 /* The same with a second box OTHER (the other level of a transfer) as the local copy o, of the same kind. */
-#define NAV_CPU_LOOP_KIND(BOX, OTHER, DIM, PLAIN, CLAUSE, BODY)                                     \
-  NAV_PRAGMA(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(BOX)) CLAUSE)      \
-  for (int k = 0; k < (BOX)->n[2]; k++)                                                             \
-    for (int j = 0; j < (BOX)->n[1]; j++) {                                                         \
-      nav_box b_local_ = *(BOX), o_local_ = *(OTHER);                                               \
-      b_local_.dim = o_local_.dim = DIM;                                                            \
-      if (PLAIN) {                                                                                  \
-        nav_cpu_plain(&b_local_);                                                                   \
-        nav_cpu_plain(&o_local_);                                                                   \
-      }                                                                                             \
-      const nav_box *const b = &b_local_, *const o = &o_local_;                                     \
-      (void)o;                                                                                      \
-      int ijk[3] = {0, j, k};                                                                       \
-      nav_idx p = nav_cpu_index(b, 0, j, k);                                                        \
-      for (int i = 0; i < b->n[0]; i++, p++) {                                                      \
-        ijk[0] = i;                                                                                 \
-        BODY(void) ijk;                                                                             \
-      }                                                                                             \
+#define NAV_CPU_LOOP_KIND(BOX, OTHER, DIM, PLAIN, CLAUSE, BODY)                                                        \
+  NAV_CPU_ROWS(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(BOX)) CLAUSE, BOX, OTHER, DIM,  \
+               PLAIN, BODY)
+/* The rows (j, k) of NAV_CPU_LOOP_KIND under the OpenMP pragma HEAD. */
+#define NAV_CPU_ROWS(HEAD, BOX, OTHER, DIM, PLAIN, BODY)                                                               \
+  NAV_PRAGMA(HEAD)                                                                                                     \
+  for (int k = 0; k < (BOX)->n[2]; k++)                                                                                \
+    for (int j = 0; j < (BOX)->n[1]; j++) {                                                                            \
+      nav_box b_local_ = *(BOX), o_local_ = *(OTHER);                                                                  \
+      b_local_.dim = o_local_.dim = DIM;                                                                               \
+      if (PLAIN) {                                                                                                     \
+        nav_cpu_plain(&b_local_);                                                                                      \
+        nav_cpu_plain(&o_local_);                                                                                      \
+      }                                                                                                                \
+      const nav_box *const b = &b_local_, *const o = &o_local_;                                                        \
+      (void)o;                                                                                                         \
+      int ijk[3] = {0, j, k};                                                                                          \
+      nav_idx p = nav_cpu_index(b, 0, j, k);                                                                           \
+      for (int i = 0; i < b->n[0]; i++, p++) {                                                                         \
+        ijk[0] = i;                                                                                                    \
+        BODY(void) ijk;                                                                                                \
+      }                                                                                                                \
     }
 
 #define NAV_CPU_LOOP(BOX, CLAUSE, BODY)                                                             \
@@ -81,18 +148,35 @@ static inline void nav_cpu_plain(nav_box *b) {
 
 /* NAV_CPU_LOOP with the plain variants (nav_cpu_plain) where BOX and OTHER are plain (the Poisson kernels; o is
  * the local copy of OTHER, BOX itself where there is no other box). */
-#define NAV_CPU_LOOP_POISSON(BOX, OTHER, CLAUSE, BODY)                                              \
-  do {                                                                                              \
-    const int plain_ = nav_cpu_is_plain(BOX) && nav_cpu_is_plain(OTHER);                            \
-    if ((BOX)->dim == 2 && plain_) {                                                                \
-      NAV_CPU_LOOP_KIND(BOX, OTHER, 2, 1, CLAUSE, BODY)                                             \
-    } else if ((BOX)->dim == 2) {                                                                   \
-      NAV_CPU_LOOP_KIND(BOX, OTHER, 2, 0, CLAUSE, BODY)                                             \
-    } else if (plain_) {                                                                            \
-      NAV_CPU_LOOP_KIND(BOX, OTHER, 3, 1, CLAUSE, BODY)                                             \
-    } else {                                                                                        \
-      NAV_CPU_LOOP_KIND(BOX, OTHER, 3, 0, CLAUSE, BODY)                                             \
-    }                                                                                               \
+#define NAV_CPU_LOOP_POISSON(BOX, OTHER, CLAUSE, BODY)                                                                 \
+  do {                                                                                                                 \
+    NAV_CPU_POISSON_KINDS(omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(BOX)) CLAUSE, BOX,   \
+                          OTHER, BODY)                                                                                 \
+  } while (0)
+/* The variants of NAV_CPU_LOOP_POISSON, each under the pragma HEAD. */
+#define NAV_CPU_POISSON_KINDS(HEAD, BOX, OTHER, BODY)                                                                  \
+  const int plain_ = nav_cpu_is_plain(BOX) && nav_cpu_is_plain(OTHER);                                                 \
+  if ((BOX)->dim == 2 && plain_) {                                                                                     \
+    NAV_CPU_ROWS(HEAD, BOX, OTHER, 2, 1, BODY)                                                                         \
+  } else if ((BOX)->dim == 2) {                                                                                        \
+    NAV_CPU_ROWS(HEAD, BOX, OTHER, 2, 0, BODY)                                                                         \
+  } else if (plain_) {                                                                                                 \
+    NAV_CPU_ROWS(HEAD, BOX, OTHER, 3, 1, BODY)                                                                         \
+  } else {                                                                                                             \
+    NAV_CPU_ROWS(HEAD, BOX, OTHER, 3, 0, BODY)                                                                         \
+  }
+/* NAV_CPU_LOOP_POISSON on BOX alone whose BODY adds to the double ACC (each thread's, from 0); then *SUM += the
+ * threads' ACC in thread order (nav_cpu_add_partials). */
+#define NAV_CPU_SUM_POISSON(BOX, ACC, SUM, BODY)                                                                       \
+  do {                                                                                                                 \
+    double parts_[NAV_CPU_THREADS_MAX];                                                                                \
+    int nt_ = 1;                                                                                                       \
+    NAV_PRAGMA(omp parallel if (nav_cpu_threaded(BOX)) num_threads(nav_cpu_sum_threads())) {                           \
+      double ACC = 0;                                                                                                  \
+      NAV_CPU_POISSON_KINDS(omp for collapse(2) schedule(static), BOX, BOX, BODY)                                      \
+      nav_cpu_keep_partials(parts_, &nt_, 1, &ACC);                                                                    \
+    }                                                                                                                  \
+    nav_cpu_add_partials(parts_, nt_, 1, SUM);                                                                         \
   } while (0)
 
 nav_err nav_alloc_cpu(void **ptr, size_t bytes);

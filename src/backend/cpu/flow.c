@@ -63,25 +63,18 @@ nav_err nav_momentum_advance_cpu(const nav_box *b, nav_real *const *u, nav_real 
 nav_err nav_divergence_cpu(const nav_box *b, nav_real *const *u, nav_real scale, nav_real *div, double *max_abs,
                            double *sum) {
   const nav_real *const *uc = (const nav_real *const *)u;
-  double m = 0, s = 0;
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(max : m) reduction(+ : s)
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++) {
-      int ijk[3] = {0, j, k};
-      nav_idx p = nav_cpu_index(b, 0, j, k);
-      for (int i = 0; i < b->n[0]; i++, p++) {
-        ijk[0] = i;
-        const nav_real d = nav_divergence(b, uc, p, ijk);
-        if (div) {
-          div[p] = scale * d;
-          if (sum) s += (double)div[p] * (double)nav_cell_volume(b, ijk); /* as nav_sum_cpu */
-        }
-        const double ad = fabs((double)d);
-        m = ad > m ? ad : m; /* not fmax: a libm call here; NaN is caught by the pressure solve */
-      }
+  double m = 0, total = 0;
+  NAV_CPU_SUM_CELLS(b, reduction(max : m), 1, s, &total, {
+    const nav_real d = nav_divergence(b, uc, p, ijk);
+    if (div) {
+      div[p] = scale * d;
+      if (sum) s[0] += (double)div[p] * (double)nav_cell_volume(b, ijk); /* as nav_sum_cpu */
     }
+    const double ad = fabs((double)d);
+    m = ad > m ? ad : m; /* not fmax: a libm call here; NaN is caught by the pressure solve */
+  });
   if (max_abs) *max_abs = m;
-  if (sum) *sum = s;
+  if (sum) *sum = total;
   return NAV_OK;
 }
 
@@ -126,20 +119,10 @@ nav_err nav_time_rates_cpu(const nav_box *b, nav_real *const *u, const nav_real 
 }
 
 nav_err nav_kinetic_energy_cpu(const nav_box *b, nav_real *const *u, double *sum) {
-  double s = 0;
+  *sum = 0;
   for (int c = 0; c < b->dim; c++) {
     const nav_real *x = u[c];
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++) {
-        int ijk[3] = {0, j, k};
-        nav_idx p = nav_cpu_index(b, 0, j, k);
-        for (int i = 0; i < b->n[0]; i++, p++) {
-          ijk[0] = i;
-          s += 0.5 * (double)x[p] * (double)x[p] * (double)nav_volume(b, c, ijk);
-        }
-      }
+    NAV_CPU_SUM_CELLS(b, , 1, s, sum, { s[0] += 0.5 * (double)x[p] * (double)x[p] * (double)nav_volume(b, c, ijk); });
   }
-  *sum = s;
   return NAV_OK;
 }

@@ -12,28 +12,20 @@ static nav_err nav_ibm_force_cpu(const nav_box *b, nav_real *const *u, nav_real 
   for (int c = 0; c < b->dim; c++) {
     nav_real *uc = u[c];
     const nav_real *tc = tag[c], *vc = v ? v[c] : NULL;
-    double *sc = s; /* OpenMP reduces arrays through a plain pointer section */
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : sc[:NAV_IBM_NSUM])
-    for (int k = 0; k < b->n[2]; k++)
-      for (int j = 0; j < b->n[1]; j++) {
-        int ijk[3] = {0, j, k};
-        nav_idx p = nav_cpu_index(b, 0, j, k);
-        for (int i = 0; i < b->n[0]; i++, p++) {
-          if (tc[p] == 0) continue;
-          ijk[0] = i;
-          int owner;
-          const nav_real du = nav_ibm_force(b, c, uc, tc, q, vc, a, p, ijk, &owner);
-          uc[p] += du;
-          if (sums) sc[3 * owner + c] += (double)du * (double)nav_volume(b, c, ijk);
-        }
-      }
+    NAV_CPU_SUM_CELLS(b, , NAV_IBM_NSUM, sc, s, {
+      if (tc[p] == 0) continue;
+      int owner;
+      const nav_real du = nav_ibm_force(b, c, uc, tc, q, vc, a, p, ijk, &owner);
+      uc[p] += du;
+      if (sums) sc[3 * owner + c] += (double)du * (double)nav_volume(b, c, ijk);
+    });
   }
   if (sums) memcpy(sums, s, sizeof s);
   return NAV_OK;
 }
 
 static nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, double *sums) {
-  double sum[NAV_IBM_NSUM];
+  double sum[NAV_IBM_NSUM], part[NAV_IBM_NSUM * NAV_CPU_THREADS_MAX];
   memset(sum, 0, sizeof sum);
   const int threaded = s->n >= 4096;
   for (int c = 0; c < 3; c++) {
@@ -41,13 +33,19 @@ static nav_err nav_ibm_sharp_cpu(nav_real *const *u, const nav_ibm_stencils *s, 
     nav_real *uc = u[c];
 #pragma omp parallel for schedule(static) if (threaded)
     for (nav_idx m = m0; m < m1; m++) s->next[m] = nav_ibm_sharp_value(s, uc, m); /* read all, then write */
-    double *sc = sum; /* OpenMP reduces arrays through a plain pointer section */
-#pragma omp parallel for schedule(static) if (threaded) reduction(+ : sc[:NAV_IBM_NSUM])
-    for (nav_idx m = m0; m < m1; m++) {
-      const nav_real du = s->next[m] - uc[s->target[m]];
-      uc[s->target[m]] = s->next[m];
-      if (sums) sc[3 * s->owner[m] + c] += (double)du * (double)s->volume[m];
+    int nt = 1;
+#pragma omp parallel if (threaded) num_threads(nav_cpu_sum_threads())
+    {
+      double sc[NAV_IBM_NSUM] = {0};
+#pragma omp for schedule(static)
+      for (nav_idx m = m0; m < m1; m++) {
+        const nav_real du = s->next[m] - uc[s->target[m]];
+        uc[s->target[m]] = s->next[m];
+        if (sums) sc[3 * s->owner[m] + c] += (double)du * (double)s->volume[m];
+      }
+      nav_cpu_keep_partials(part, &nt, NAV_IBM_NSUM, sc);
     }
+    nav_cpu_add_partials(part, nt, NAV_IBM_NSUM, sum);
   }
   if (sums) memcpy(sums, sum, sizeof sum);
   return NAV_OK;

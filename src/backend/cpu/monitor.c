@@ -10,20 +10,8 @@ static void nav_monitor_loop_cpu(const nav_box *b, nav_real *const *u, nav_real 
                                  double s[3]) {
   const nav_real *const *uc = (const nav_real *const *)u;
   const nav_real *const *kc = (const nav_real *const *)kf;
-  double ss = 0, ens = 0, sgs = 0;
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : ss, ens, sgs)
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++) {
-      int ijk[3] = {0, j, k};
-      nav_idx p = nav_cpu_index(b, 0, j, k);
-      for (int i = 0; i < b->n[0]; i++, p++) {
-        ijk[0] = i;
-        nav_monitor_point(b, uc, kc, nu, bnd, p, ijk, &ss, &ens, &sgs);
-      }
-    }
-  s[0] = ss;
-  s[1] = ens;
-  s[2] = sgs;
+  s[0] = s[1] = s[2] = 0;
+  NAV_CPU_SUM_CELLS(b, , 3, v, s, { nav_monitor_point(b, uc, kc, nu, bnd, p, ijk, &v[0], &v[1], &v[2]); });
 }
 
 static nav_err nav_monitor_sums_cpu(const nav_box *b, nav_real *const *u, int bnd, double sum[2]) {

@@ -38,29 +38,26 @@ nav_err nav_face_integral_cpu(const nav_box *b, int dir, int n, const nav_real *
   int t0, t1, lo1, hi1;
   nav_open_plane(b, dir, 0, &t0, &t1, &lo1, &hi1);
   for (int k = 0; k < n; k++) {
-    double s = 0;
-#pragma omp parallel for schedule(static) reduction(+ : s) if ((long)b->n[t0] * (hi1 - lo1 + 1) >= 8192)
-    for (int q = lo1; q <= hi1; q++)
-      for (int r = 0; r < b->n[t0]; r++)
-        s += (double)nav_face_integrand(b, x[k], dir, side[k], what[k], t0, r, t1, q);
-    sums[k] = s;
+    double part[NAV_CPU_THREADS_MAX];
+    int nt = 1;
+    sums[k] = 0;
+#pragma omp parallel if ((long)b->n[t0] * (hi1 - lo1 + 1) >= 8192) num_threads(nav_cpu_sum_threads())
+    {
+      double s = 0;
+#pragma omp for schedule(static)
+      for (int q = lo1; q <= hi1; q++)
+        for (int r = 0; r < b->n[t0]; r++)
+          s += (double)nav_face_integrand(b, x[k], dir, side[k], what[k], t0, r, t1, q);
+      nav_cpu_keep_partials(part, &nt, 1, &s);
+    }
+    nav_cpu_add_partials(part, nt, 1, &sums[k]);
   }
   return NAV_OK;
 }
 
 nav_err nav_face_sum_cpu(const nav_box *b, const nav_real *x, int c, double *sum) {
-  double s = 0;
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++) {
-      int ijk[3] = {0, j, k};
-      nav_idx p = nav_cpu_index(b, 0, j, k);
-      for (int i = 0; i < b->n[0]; i++, p++) {
-        ijk[0] = i;
-        s += (double)x[p] * (double)nav_volume(b, c, ijk);
-      }
-    }
-  *sum = s;
+  *sum = 0;
+  NAV_CPU_SUM_CELLS(b, , 1, s, sum, { s[0] += (double)x[p] * (double)nav_volume(b, c, ijk); });
   return NAV_OK;
 }
 

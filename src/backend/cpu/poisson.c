@@ -16,11 +16,11 @@ nav_err nav_laplacian_cpu(const nav_box *box, const nav_real *x, nav_real *y) {
 
 nav_err nav_residual_cpu(const nav_box *box, const nav_real *x, const nav_real *rhs, nav_real *r, double *rr) {
   double s = 0;
-  NAV_CPU_LOOP_POISSON(box, box, reduction(+ : s), {
+  NAV_CPU_SUM_POISSON(box, acc, &s, {
     nav_real dg;
     const nav_real res = rhs[p] - nav_laplacian(b, x, p, ijk, &dg);
     r[p] = res;
-    s += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
+    acc += (double)res * (double)res * (double)nav_cell_volume(b, ijk);
   });
   if (rr) *rr = s;
   return NAV_OK;

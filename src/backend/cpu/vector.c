@@ -30,34 +30,14 @@ nav_err nav_extrapolate_cpu(const nav_box *b, nav_real r, nav_real *x, nav_real 
 }
 
 nav_err nav_dot_cpu(const nav_box *b, const nav_real *x, const nav_real *y, double *sum) {
-  double s = 0;
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++) {
-      int ijk[3] = {0, j, k};
-      nav_idx p = nav_cpu_index(b, 0, j, k);
-      for (int i = 0; i < b->n[0]; i++, p++) {
-        ijk[0] = i;
-        s += (double)x[p] * (double)y[p] * (double)nav_cell_volume(b, ijk);
-      }
-    }
-  *sum = s;
+  *sum = 0;
+  NAV_CPU_SUM_CELLS(b, , 1, s, sum, { s[0] += (double)x[p] * (double)y[p] * (double)nav_cell_volume(b, ijk); });
   return NAV_OK;
 }
 
 nav_err nav_sum_cpu(const nav_box *b, const nav_real *x, double *sum) {
-  double s = 0;
-#pragma omp parallel for collapse(2) schedule(static) if (nav_cpu_threaded(b)) reduction(+ : s)
-  for (int k = 0; k < b->n[2]; k++)
-    for (int j = 0; j < b->n[1]; j++) {
-      int ijk[3] = {0, j, k};
-      nav_idx p = nav_cpu_index(b, 0, j, k);
-      for (int i = 0; i < b->n[0]; i++, p++) {
-        ijk[0] = i;
-        s += (double)x[p] * (double)nav_cell_volume(b, ijk);
-      }
-    }
-  *sum = s;
+  *sum = 0;
+  NAV_CPU_SUM_CELLS(b, , 1, s, sum, { s[0] += (double)x[p] * (double)nav_cell_volume(b, ijk); });
   return NAV_OK;
 }
 
