@@ -88,22 +88,24 @@ NAV_HD static inline nav_real nav_stress(const nav_box *b, int c, const nav_real
  * periodic end is the face at the other end, past a zero-gradient end the last face inside, except the
  * component's own low end, which reflects about the boundary face (index -1 takes index 1), and a wall across
  * c (d != c), past which it is 2 nu - k of the last face inside (the mean at the wall nu: nu_t = 0 there).
- * nut: ghosts filled. */
+ * Across c the point past an end is made from nut's ghosts, which hold those same cells (the periodic copy, the
+ * zero-gradient copy): no index is moved, the loads are at fixed offsets. nut: ghosts filled (edges too). */
 NAV_HD static inline nav_real nav_face_viscosity_near(const nav_box *b, int c, nav_real nu, const nav_real *nut,
                                                       int ends, nav_idx p, const int *ijk, int d, int side) {
   const int n = b->n[d], i = ijk[d] + (side ? 1 : -1);
-  int to = i, wall = 0;
-  if (i < 0) {
-    to = (ends >> d) & 1 ? n - 1 : d == c ? 1 : 0;
-    wall = d != c && (ends & NAV_ENDS_WALL(d, 0));
-  } else if (i >= n) {
-    to = (ends >> d) & 1 ? 0 : n - 1;
-    wall = d != c && (ends & NAV_ENDS_WALL(d, 1));
+  if (d != c) {
+    const nav_real k = nav_face_viscosity(b, c, nu, nut, side ? p + b->st[d] : p - b->st[d], ijk);
+    const int wall = side ? i >= n && (ends & NAV_ENDS_WALL(d, 1)) : i < 0 && (ends & NAV_ENDS_WALL(d, 0));
+    return wall ? (nav_real)-1 * k + 2 * nu : k; /* fill_ghost's NAV_GHOST_MIRROR, alpha -1, beta 2 nu */
   }
+  int to = i;
+  if (i < 0)
+    to = (ends >> d) & 1 ? n - 1 : 1;
+  else if (i >= n)
+    to = (ends >> d) & 1 ? 0 : n - 1;
   int q[3] = {ijk[0], ijk[1], ijk[2]};
   q[d] = to;
-  const nav_real k = nav_face_viscosity(b, c, nu, nut, p + (nav_idx)(to - ijk[d]) * b->st[d], q);
-  return wall ? (nav_real)-1 * k + 2 * nu : k; /* fill_ghost's NAV_GHOST_MIRROR, alpha -1, beta 2 nu */
+  return nav_face_viscosity(b, c, nu, nut, p + (nav_idx)(to - ijk[d]) * b->st[d], q);
 }
 
 /* nav_stress with k_c from the cells (nav_face_viscosity_near's rules): the same value bit for bit as nav_stress
