@@ -197,6 +197,11 @@ typedef struct nav_kernel_ops {
    * pass and one host wait; each sums[k] bit for bit what n = 1 gives. */
   nav_err (*face_integral)(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side, const int *what,
                            double *sums);
+  /* The same sums left in backend memory, without a host wait: sums[k] into *out[k] (a device double on CUDA),
+   * each bit for bit face_integral's on the same backend. CUDA: one launch, finished by its last block (a block
+   * counter of the backend: calls run in stream order, never two at once). */
+  nav_err (*face_integral_to)(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                              const int *what, double *const *out);
   /* sum over interior faces of x dV_c, x staggered in direction c */
   nav_err (*face_sum)(const nav_box *b, const nav_real *x, int c, double *sum);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/common/nav_point_open.h"
 #include "core/nav_error.h"
 #include "grid/nav_halo.h"
 #include "grid/nav_reduce.h"
@@ -16,19 +17,27 @@ nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max) {
   return NAV_OK;
 }
 
+/* The wall shear sums of direction d (nav_models_wall_shear): the field, side, what and component of each
+ * tangential component of the wall faces of d that this block holds; their count. */
+static int nav_models_wall_sums(const nav_flow_view *v, int d, const nav_real **x, int *side, int *what, int *c_of) {
+  int n = 0;
+  for (int s = 0; s < 2; s++) {
+    if (v->cfg->bc[d][s] != NAV_BC_WALL || nav_halo_face(v->halo, d, s)) continue;
+    for (int c = 0; c < v->dim; c++)
+      if (c != d) {
+        x[n] = v->u[c], side[n] = s, what[n] = 1 + c, c_of[n] = c;
+        n++;
+      }
+  }
+  return n;
+}
+
 nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]) {
   memset(sh, 0, 6 * sizeof *sh);
   for (int d = 0; d < v->dim; d++) {
     const nav_real *x[NAV_FACE_INTEGRALS_MAX];
-    int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX], c_of[NAV_FACE_INTEGRALS_MAX], n = 0;
-    for (int s = 0; s < 2; s++) {
-      if (v->cfg->bc[d][s] != NAV_BC_WALL || nav_halo_face(v->halo, d, s)) continue;
-      for (int c = 0; c < v->dim; c++)
-        if (c != d) {
-          x[n] = v->u[c], side[n] = s, what[n] = 1 + c, c_of[n] = c;
-          n++;
-        }
-    }
+    int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX], c_of[NAV_FACE_INTEGRALS_MAX];
+    const int n = nav_models_wall_sums(v, d, x, side, what, c_of);
     if (!n) continue;
     double sums[NAV_FACE_INTEGRALS_MAX];
     NAV_CALL(v->ops->face_integral(v->box, d, n, x, side, what, sums));
@@ -38,11 +47,22 @@ nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]) {
   return NAV_OK;
 }
 
+nav_err nav_models_wall_shear_to(const nav_flow_view *v, double *sh) {
+  for (int d = 0; d < v->dim; d++) {
+    const nav_real *x[NAV_FACE_INTEGRALS_MAX];
+    int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX], c_of[NAV_FACE_INTEGRALS_MAX];
+    const int n = nav_models_wall_sums(v, d, x, side, what, c_of);
+    if (!n) continue;
+    double *out[NAV_FACE_INTEGRALS_MAX];
+    for (int k = 0; k < n; k++)
+      out[k] = sh + 3 * (2 * d + side[k]) + c_of[k];
+    NAV_CALL(v->ops->face_integral_to(v->box, d, n, x, side, what, out));
+  }
+  return NAV_OK;
+}
+
 double nav_models_wall_tau(const nav_flow_view *v, const double sh[3], double area) {
-  double t2 = 0;
-  for (int c = 0; c < 3; c++)
-    t2 += (v->cfg->nu * sh[c] / area) * (v->cfg->nu * sh[c] / area);
-  return sqrt(t2);
+  return nav_wall_tau(v->cfg->nu, sh, area);
 }
 
 const char *nav_json_real(double v, const char *fmt, char buf[32]) {

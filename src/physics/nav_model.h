@@ -262,8 +262,13 @@ nav_err nav_models_nut_max(const nav_flow_view *v, double *nut_max);
  * faces of this block that no neighbour rank holds; 0 elsewhere. One face_integral, one host wait, per
  * direction with walls. The caller sums over the ranks. */
 nav_err nav_models_wall_shear(const nav_flow_view *v, double sh[6][3]);
+/* The same integrals left in backend memory, without a host wait (ops->face_integral_to): sh[3 (2 d + s) + c]
+ * (sh: backend memory, 18 doubles) for the wall faces of this block that no neighbour rank holds, bit for bit
+ * nav_models_wall_shear's; the other entries are left alone (the caller zeroes them once: the entries written
+ * are the same at every call of a run). Not collective: this rank's part, as nav_models_wall_shear's. */
+nav_err nav_models_wall_shear_to(const nav_flow_view *v, double *sh);
 /* |tau_w| of one wall face from its shear integrals sh[c] summed over the ranks (nav_models_wall_shear) and
- * its area: sqrt(sum_c (nu sh_c / area)^2). */
+ * its area: sqrt(sum_c (nu sh_c / area)^2) (nav_wall_tau, nav_point_open.h). */
 double nav_models_wall_tau(const nav_flow_view *v, const double sh[3], double area);
 
 /* A number for JSON (summary hooks), printed by fmt into buf: "null" when it is NaN or Inf (a failed

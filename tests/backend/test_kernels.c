@@ -197,6 +197,50 @@ static field array_new(size_t n) {
   return f;
 }
 
+/* face_integral_to (the sums left in backend memory, no host wait): each sum bit for bit face_integral's on the same
+ * backend, for the wall shear's batch of every direction (both sides, every tangential component). On the GPU the
+ * kernel's last block repeats nav_cuda_reduce's order of combination (faces of more than 256 and 1024 blocks of
+ * 256 points: its finishing block of more threads than the kernel's); twice in a row (the block counter back at 0),
+ * the results read after another reduction has used the shared scratch of the partials. */
+static void test_face_integral_to(pair_box *pb) {
+  char name[96];
+  double *dev;
+  OK(gpu->alloc((void **)&dev, 2 * NAV_FACE_INTEGRALS_MAX * sizeof *dev));
+  for (int dir = 0; dir < pb->dim; dir++) {
+    field u[3];
+    const nav_real *xc[NAV_FACE_INTEGRALS_MAX], *xg[NAV_FACE_INTEGRALS_MAX];
+    int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX], n = 0;
+    for (int c = 0; c < pb->dim; c++)
+      u[c] = field_new(pb, 0.1 * c);
+    for (int s = 0; s < 2; s++)
+      for (int c = 0; c < pb->dim; c++)
+        if (c != dir) xc[n] = u[c].c, xg[n] = u[c].g, side[n] = s, what[n] = 1 + c, n++;
+    double hc[NAV_FACE_INTEGRALS_MAX], hg[NAV_FACE_INTEGRALS_MAX], tc[NAV_FACE_INTEGRALS_MAX];
+    double tg[2 * NAV_FACE_INTEGRALS_MAX], *oc[NAV_FACE_INTEGRALS_MAX], *og[2][NAV_FACE_INTEGRALS_MAX];
+    for (int k = 0; k < n; k++) {
+      oc[k] = &tc[n - 1 - k]; /* any places, here in reverse */
+      og[0][k] = dev + (n - 1 - k);
+      og[1][k] = dev + NAV_FACE_INTEGRALS_MAX + k;
+    }
+    OK(cpu->face_integral(&pb->c, dir, n, xc, side, what, hc));
+    OK(gpu->face_integral(&pb->g, dir, n, xg, side, what, hg));
+    OK(cpu->face_integral_to(&pb->c, dir, n, xc, side, what, oc));
+    OK(gpu->face_integral_to(&pb->g, dir, n, xg, side, what, og[0]));
+    OK(gpu->face_integral_to(&pb->g, dir, n, xg, side, what, og[1]));
+    double dot;
+    OK(gpu->dot(&pb->g, u[0].g, u[0].g, &dot)); /* another reduction over the shared scratch */
+    OK(gpu->to_host(tg, dev, sizeof tg));
+    for (int k = 0; k < n; k++) {
+      snprintf(name, sizeof name, "face_integral_to d%d k%d", dir, k);
+      const int same = *oc[k] == hc[k] && tg[n - 1 - k] == hg[k] && tg[NAV_FACE_INTEGRALS_MAX + k] == hg[k];
+      report(name, pb->label, same ? 0 : INFINITY); /* bit for bit */
+    }
+    for (int c = 0; c < pb->dim; c++)
+      field_free(&u[c]);
+  }
+  gpu->free(dev);
+}
+
 /* The line kernels of the multigrid on stretched grids along every direction of one box: zebra line
  * relaxation, the segment solves (residual, low and high unit responses, with their ends) and the
  * update of lines split over ranks, with physical ends (Neumann low, Dirichlet high) and kept ends. */
@@ -1375,6 +1419,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 5; i++) {
     test_ibm_sharp(&boxes[i]);
     test_box(&boxes[i]);
+    test_face_integral_to(&boxes[i]);
     test_ac(&boxes[i]);
     test_sst(&boxes[i]);
     test_ibm(&boxes[i]);
@@ -1393,6 +1438,16 @@ int main(int argc, char **argv) {
       test_sweep(&odd[i]);
       test_momentum_advance(&odd[i]);
       box_free(&odd[i]);
+    }
+  }
+  { /* face_integral_to on faces of 300 and 1500 blocks of 256 points (z): nav_cuda_reduce's finishing block then
+     * has 320 and 1024 threads, the kernel's last block 256 */
+    pair_box big[2];
+    box_make(&big[0], "3D 300x256x3 uniform", 3, 300, 256, 3, 0, 1);
+    box_make(&big[1], "3D 640x600x3 stretched", 3, 640, 600, 3, 0, 0);
+    for (int i = 0; i < 2; i++) {
+      test_face_integral_to(&big[i]);
+      box_free(&big[i]);
     }
   }
   /* the line kernels on long lines (a CUDA thread block per line: 256 threads for 1703 and 2048 cells,

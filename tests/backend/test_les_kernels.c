@@ -5,7 +5,9 @@
  * max norm max |x_cuda - x_cpu| / max |x_cpu| <= 1e-12 (FP64; 1e-4 in the single-precision build). Also
  * the modelled dissipation of the monitor table (nav_monitor_kernels.h eddy_sum) with random face
  * viscosities, periodic (bnd 0) and with every side on a wall: relative difference of the sums, same
- * tolerance. Exit status 77 (ctest: skipped) when no CUDA device is visible. */
+ * tolerance. u_tau formed on the device (nav_les_kernels.u_tau) bit for bit the host's, and Smagorinsky's
+ * nu_t reading it from device memory against the CPU's with it in the parameters. Exit status 77 (ctest:
+ * skipped) when no CUDA device is visible. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,17 @@ static double compare(const nav_real *c, const nav_real *g, size_t n) {
   return xmax > 0 ? dmax / xmax : dmax;
 }
 
+static int failures, checks;
+
+/* nu_t of the CUDA backend (ng) against the CPU's (nc), the whole arrays of N values */
+static void check_nut(int dim, const char *what, const nav_real *nc, const nav_real *ng, size_t N) {
+  OK(gpu->sync());
+  const double r = compare(nc, ng, N);
+  checks++;
+  failures += !(r <= TOL);
+  printf("%dD %-20s nu_t rel diff %.3e  %s\n", dim, what, r, r <= TOL ? "ok" : "FAIL");
+}
+
 int main(void) {
   if (nav_backend_device_count("cuda") == 0) {
     printf("test_les_kernels: no CUDA device visible (or CUDA not built): skipped\n");
@@ -72,7 +85,6 @@ int main(void) {
     fprintf(stderr, "test_les_kernels: a backend or its LES table is missing\n");
     return 1;
   }
-  int failures = 0, checks = 0;
   for (int dim = 2; dim <= 3; dim++) {
     const int n[3] = {dim == 3 ? 29 : 67, dim == 3 ? 23 : 45, dim == 3 ? 19 : 1}, g0[3] = {0, 0, 0};
     double *w[3] = {NULL, NULL, NULL};
@@ -109,13 +121,40 @@ int main(void) {
       nav_les_params a = {.kind = kind, .c = (nav_real)(kind == 0 ? 0.17 : kind == 1 ? 0.325 : 0.07),
                           .nu = (nav_real)1e-3};
       for (int f = 0; f < 6; f++) a.u_tau[f] = (nav_real)(0.02 + 0.1 * rnd());
-      OK(kc->nut_cells(&bc, uc, wdc, wic, &a, nc));
-      OK(kg->nut_cells(&bg, ug, wdg, wig, &a, ng));
-      OK(gpu->sync());
-      const double r = compare(nc, ng, N);
+      OK(kc->nut_cells(&bc, uc, wdc, wic, &a, NULL, nc));
+      OK(kg->nut_cells(&bg, ug, wdg, wig, &a, NULL, ng));
+      check_nut(dim, names[kind], nc, ng, N);
+    }
+    { /* u_tau on the device (the u_tau entry from wall shear sums in device memory, read by nut_cells from there)
+       * against the host's formula: the same bits; then Smagorinsky's nu_t with it against the CPU's with the
+       * host's u_tau in the parameters */
+      double sh[18], area[3] = {0, 0, 0};
+      for (int q = 0; q < 18; q++)
+        sh[q] = (q % 3 == q / 6 ? 0 : 1) * (2 * rnd() - 1) * 50; /* 0: the normal one */
+      for (int d = 0; d < dim; d++)
+        area[d] = 0.1 + rnd();
+      const double nu = 1.7e-3;
+      nav_les_params a = {.kind = NAV_LES_SMAGORINSKY, .c = (nav_real)0.17, .nu = (nav_real)nu};
+      for (int f = 0; f < 6; f++)
+        a.u_tau[f] = nav_les_face_u_tau(dim, f, sh + 3 * f, nu, area[f / 2]);
+      double *shg;
+      nav_real *utg, utd[6];
+      OK(gpu->alloc((void **)&shg, sizeof sh));
+      OK(gpu->alloc((void **)&utg, sizeof utd));
+      OK(gpu->from_host(shg, sh, sizeof sh));
+      OK(kg->u_tau(dim, shg, area, nu, utg));
+      OK(gpu->to_host(utd, utg, sizeof utd));
+      int same = 1;
+      for (int f = 0; f < 6; f++)
+        same = same && utd[f] == a.u_tau[f];
       checks++;
-      failures += !(r <= TOL);
-      printf("%dD %-20s nu_t rel diff %.3e  %s\n", dim, names[kind], r, r <= TOL ? "ok" : "FAIL");
+      failures += !same;
+      printf("%dD u_tau on the device   %s\n", dim, same ? "bit for bit ok" : "FAIL (differs from the host's)");
+      OK(kc->nut_cells(&bc, uc, wdc, wic, &a, NULL, nc));
+      OK(kg->nut_cells(&bg, ug, wdg, wig, &a, utg, ng));
+      check_nut(dim, "smagorinsky u_tau dev", nc, ng, N);
+      gpu->free(shg);
+      gpu->free(utg);
     }
     for (int walls = 0; walls < 2; walls++) { /* the modelled dissipation: periodic, every side a wall */
       const int bnd = walls ? (dim == 3 ? 63 : 27) : 0;

@@ -10,7 +10,8 @@
  *                                   WALE (Cw Delta)^2 |A| (2/3)^(3/2) / (2^(5/2) + (2/3)^(5/4)),
  *                                   Vreman c dx dy |A| / sqrt(2);
  *   2. random traceless gradients: the general formulas (Smagorinsky with van Driest damping at random
- *      wall distances, faces and u_tau per direction, the nearest wall picked here; WALE; Vreman);
+ *      wall distances, faces and u_tau per direction, the nearest wall picked here, u_tau in the
+ *      parameters and, bit for bit the same, in memory; WALE; Vreman);
  * with Delta = (dx dy dz)^(1/3) (2D: (dx dy)^(1/2)) of each cell, Vreman's Delta_m = its widths. Relative 1e-12
  * (1e-4 in single precision) against the size (C Delta)^2 |g| of the terms. */
 #include <math.h>
@@ -144,7 +145,21 @@ int main(void) {
         nav_les_params a = {.kind = kind, .c = (nav_real)C[kind], .nu = (nav_real)nu};
         for (int f = 0; f < 6; f++) a.u_tau[f] = (nav_real)(0.01 + 0.1 * rnd());
         const int damped = kind == 0 && field >= 3;
-        if (K->nut_cells(&b, u, damped ? wd : NULL, damped ? wi : NULL, &a, nut) != NAV_OK) return 1;
+        if (K->nut_cells(&b, u, damped ? wd : NULL, damped ? wi : NULL, &a, NULL, nut) != NAV_OK) return 1;
+        if (damped) { /* u_tau from memory (the CUDA device's path, nav_les_kernels.h): the same bits */
+          nav_real *nut2 = calloc(N, sizeof *nut2), ut[6];
+          for (int f = 0; f < 6; f++)
+            ut[f] = a.u_tau[f];
+          if (!nut2 || K->nut_cells(&b, u, wd, wi, &a, ut, nut2) != NAV_OK) return 1;
+          checks++;
+          for (size_t p = 0; p < N; p++)
+            if (nut2[p] != nut[p]) {
+              failures++;
+              printf("%dD Smagorinsky + van Driest: u_tau from memory differs at %zu\n", dim, p);
+              break;
+            }
+          free(nut2);
+        }
         for (int k = 0; k < n[2]; k++)
           for (int j = 0; j < n[1]; j++)
             for (int i = 0; i < n[0]; i++) {

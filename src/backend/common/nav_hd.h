@@ -29,6 +29,24 @@
 #define NAV_UNROLL
 #endif
 
+/* Double products and sums, each rounded on its own on the device too: nvcc contracts a * b + c into one FMA (one
+ * rounding) by default, the host's C compiler (x86-64, no FMA) does not. A formula whose device result must be the
+ * host's bits spells its products and sums with these. */
+NAV_HD static inline double nav_dmul_rn(double a, double b) {
+#ifdef __CUDA_ARCH__
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+NAV_HD static inline double nav_dadd_rn(double a, double b) {
+#ifdef __CUDA_ARCH__
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
 /* NAV_FIELD before a point function whose field arguments have the type nav_field: under nvcc a
  * template over that type, so that one formula serves the float fields of the mixed-precision
  * multigrid levels (nav_box.lo) and the nav_real fields; in C, nav_field is nav_real. A point function

@@ -25,6 +25,7 @@
 #include "backend/common/nav_hd.h"
 #include "backend/common/nav_metric.h"
 #include "backend/common/nav_point_gradient.h"
+#include "backend/common/nav_point_open.h"
 #include "backend/nav_box.h"
 
 #define NAV_LES_VAN_DRIEST_A ((nav_real)26) /* A+ of the van Driest damping */
@@ -37,7 +38,8 @@ typedef struct nav_les_params {
   int kind;           /* nav_les_kind */
   nav_real c;         /* Cs, Cw or c */
   nav_real nu;        /* molecular viscosity (y+) */
-  nav_real u_tau[6];  /* friction velocity of wall face 2 d + s (Smagorinsky's damping) */
+  nav_real u_tau[6];  /* friction velocity of wall face 2 d + s (Smagorinsky's damping; unread where the kernels
+                         get them in memory) */
 } nav_les_params;
 
 /* 2 S_ij S_ij = |S|^2 of the gradient g. */
@@ -90,12 +92,21 @@ NAV_HD static inline nav_real nav_les_vreman(const nav_real g[3][3], nav_real c,
   return c * sqrt(B / aa);
 }
 
-/* u_tau of wall face w (0..5) read at constant indices: a computed index into the parameters (by value in a
- * kernel) would copy them to the thread's stack. */
-NAV_HD static inline nav_real nav_les_wall_u_tau(const nav_les_params *a, int w) {
-  nav_real ut = 0;
-  NAV_UNROLL for (int f = 0; f < 6; f++) if (f == w) ut = a->u_tau[f];
-  return ut;
+/* u_tau = sqrt(|tau_w|) of wall face f = 2 d + s from its shear integrals sh summed over the ranks and the area of
+ * a face of d (nav_wall_tau); 0 for d >= dim. The host's (a->u_tau) and the CUDA device's (nav_les_kernels.u_tau)
+ * alike, the same bits. */
+NAV_HD static inline nav_real nav_les_face_u_tau(int dim, int f, const double sh[3], double nu, double area) {
+  const double tau = f / 2 < dim ? nav_wall_tau(nu, sh, area) : 0;
+  return (nav_real)sqrt(tau);
+}
+
+/* u_tau of wall face w (0..5): ut[w] (memory of the backend), or with ut NULL a->u_tau[w] read at constant indices:
+ * a computed index into the parameters (by value in a kernel) would copy them to the thread's stack. */
+NAV_HD static inline nav_real nav_les_wall_u_tau(const nav_les_params *a, const nav_real *ut, int w) {
+  if (ut) return ut[w];
+  nav_real u = 0;
+  NAV_UNROLL for (int f = 0; f < 6; f++) if (f == w) u = a->u_tau[f];
+  return u;
 }
 
 /* The nearest wall of a cell from the walls of each direction: wd[o_d + i], wi[o_d + i] are the distance of the
@@ -152,9 +163,11 @@ NAV_HD static inline void nav_les_column_xy(const nav_box *b, const nav_real *wd
 }
 
 /* The direction z of the cell ijk (2D: none), then the closure's length, computed again only where the cell's
- * volume or nearest wall differ from those of the last cell of the column. */
+ * volume or nearest wall differ from those of the last cell of the column; ut: u_tau of each wall face
+ * (nav_les_wall_u_tau; NULL: a->u_tau). */
 NAV_HD static inline void nav_les_column_z(const nav_box *b, const nav_real *wd, const nav_real *wi,
-                                           const nav_les_params *a, int kind, const int *ijk, nav_les_column *col) {
+                                           const nav_les_params *a, const nav_real *ut, int kind, const int *ijk,
+                                           nav_les_column *col) {
   nav_real vol = col->vol_xy, y = col->y_xy;
   int wall = col->wall_xy;
   NAV_FOR_DIM(d, b) {
@@ -176,7 +189,7 @@ NAV_HD static inline void nav_les_column_z(const nav_box *b, const nav_real *wd,
     col->ll = l * l;
   } else {
     nav_real damp = 1;
-    if (wall >= 0) damp = nav_les_van_driest(y * nav_les_wall_u_tau(a, wall) / a->nu);
+    if (wall >= 0) damp = nav_les_van_driest(y * nav_les_wall_u_tau(a, ut, wall) / a->nu);
     const nav_real l = a->c * delta * damp;
     col->ll = l * l;
   }
@@ -200,13 +213,14 @@ NAV_HD static inline nav_real nav_les_column_cell(const nav_box *b, const nav_re
 }
 
 /* nu_t at cell (p, ijk) from u (faces, ghosts filled, edges too) by the closure `kind` (a->kind); wd, wi: the walls
- * of each direction (nav_les_nearest_wall), read by Smagorinsky only (NULL: no damping). */
+ * of each direction (nav_les_nearest_wall), read by Smagorinsky only (NULL: no damping), with u_tau from ut
+ * (nav_les_wall_u_tau; NULL: a->u_tau). */
 NAV_HD static inline nav_real nav_les_cell(const nav_box *b, const nav_real *const *u, const nav_real *wd,
-                                           const nav_real *wi, const nav_les_params *a, int kind, nav_idx p,
-                                           const int *ijk) {
+                                           const nav_real *wi, const nav_les_params *a, const nav_real *ut, int kind,
+                                           nav_idx p, const int *ijk) {
   nav_les_column col;
   nav_les_column_xy(b, wd, wi, kind, ijk, &col);
-  nav_les_column_z(b, wd, wi, a, kind, ijk, &col);
+  nav_les_column_z(b, wd, wi, a, ut, kind, ijk, &col);
   return nav_les_column_cell(b, u, a, kind, p, &col);
 }
 

@@ -1,4 +1,5 @@
-/* Point functions of inflow and outflow faces (see the plane arrays of nav_kernels.h).
+/* Point functions of inflow and outflow faces (see the plane arrays of nav_kernels.h), and of the
+ * face integrals (nav_face_integrand) and the wall shear stress from them (nav_wall_tau).
  *
  * A face (dir, side) of a block; (r, q) are its tangential indices (nav_face_plane: t0 < t1, t1 =
  * 2 is flat in 2D), ghosts included. The plane value of a point sits in the plane array at layer
@@ -6,6 +7,8 @@
  * assumes a uniform grid. */
 #ifndef NAV_POINT_OPEN_H
 #define NAV_POINT_OPEN_H
+
+#include <math.h>
 
 #include "backend/common/nav_hd.h"
 #include "backend/nav_box.h"
@@ -83,6 +86,19 @@ NAV_HD static inline nav_real nav_face_integrand(const nav_box *b, const nav_rea
   if (what == 0) return x[at] * da;
   const nav_idx next = b->st[what - 1]; /* the face of u_c beyond this cell along c */
   return (nav_real)0.5 * (nav_face_gradient(b, x, dir, side, at) + nav_face_gradient(b, x, dir, side, at + next)) * da;
+}
+
+/* |tau_w| of a wall face from sh[c], the integrals of the inward normal derivative of u_c over it (what 1 + c; 0
+ * for the normal component), summed over the ranks, and its area: sqrt(sum_c (nu sh_c / area)^2), c = 0, 1, 2 in
+ * turn. The rounded products and sums (nav_dmul_rn, nav_dadd_rn): Smagorinsky's u_tau is formed from this on the
+ * CUDA device with the host's bits (no FMA). */
+NAV_HD static inline double nav_wall_tau(double nu, const double sh[3], double area) {
+  double t2 = 0;
+  for (int c = 0; c < 3; c++) {
+    const double q = nav_dmul_rn(nu, sh[c]) / area;
+    t2 = nav_dadd_rn(t2, nav_dmul_rn(q, q));
+  }
+  return sqrt(t2);
 }
 
 #endif

@@ -245,6 +245,8 @@ nav_err nav_max_abs_diff_cpu(const nav_box *b, const nav_real *x, const nav_real
 /* open.c */
 nav_err nav_face_integral_cpu(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
                               const int *what, double *sums);
+nav_err nav_face_integral_to_cpu(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                                 const int *what, double *const *out);
 nav_err nav_face_sum_cpu(const nav_box *b, const nav_real *x, int c, double *sum);
 
 /* fft.c: the FFT Poisson solver's kernels (FFTW plans only when built with it) */

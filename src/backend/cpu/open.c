@@ -6,6 +6,7 @@
 #include "backend/common/nav_point_open.h"
 #include "backend/cpu/cpu_kernels.h"
 #include "backend/nav_open_kernels.h"
+#include "core/nav_error.h"
 
 /* The face plane of dir: t0, t1 and the range of q (ghost rows included when ghosts != 0). */
 static void nav_open_plane(const nav_box *b, int dir, int ghosts, int *t0, int *t1, int *lo1, int *hi1) {
@@ -52,6 +53,17 @@ nav_err nav_face_integral_cpu(const nav_box *b, int dir, int n, const nav_real *
     }
     nav_cpu_add_partials(part, nt, 1, &sums[k]);
   }
+  return NAV_OK;
+}
+
+nav_err nav_face_integral_to_cpu(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                                 const int *what, double *const *out) {
+  double sums[NAV_FACE_INTEGRALS_MAX];
+  NAV_CHECK(n >= 1 && n <= NAV_FACE_INTEGRALS_MAX, NAV_ERR_INTERNAL, "face_integral_to: %d sums (1 to %d)", n,
+            NAV_FACE_INTEGRALS_MAX);
+  NAV_CALL(nav_face_integral_cpu(b, dir, n, x, side, what, sums));
+  for (int k = 0; k < n; k++)
+    *out[k] = sums[k];
   return NAV_OK;
 }
 

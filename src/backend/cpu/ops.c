@@ -21,6 +21,7 @@ const nav_kernel_ops nav_kernel_ops_cpu = {
     .unpack_face = nav_unpack_face_cpu,
     .copy_faces = nav_copy_faces_cpu,
     .face_integral = nav_face_integral_cpu,
+    .face_integral_to = nav_face_integral_to_cpu,
     .face_sum = nav_face_sum_cpu,
     .momentum_rhs = nav_momentum_rhs_cpu,
     .advance = nav_advance_cpu,

@@ -14,7 +14,8 @@
  *     (or takes the max of) the partials in one block in a fixed order (deterministic) and copies
  *     the scalars to the host with one cudaMemcpy. That copy is the only host synchronisation.
  *     A reduction whose result stays on the device (the divergence's sum for the FFT solve) is
- *     finished by the kernel's last block instead (nav_cuda_last_block): no second launch, no copy.
+ *     finished by the kernel's last block instead (nav_cuda_last_block): no second launch, no copy;
+ *     nav_cuda_last_block_reduce does so with nav_cuda_reduce's bits (face_integral_to).
  *   - Every launch and copy goes to nav_cuda_stream (memory.cu): the main stream, or the side
  *     stream while the halo exchange overlaps interior work.
  *   - Every CUDA API call goes through NAV_CALL_CUDA; every launch is followed by
@@ -373,6 +374,21 @@ template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_re
   }
 }
 
+/* True in the block that counts itself last of the grid on *done (device memory, 0 before the launch; the caller
+ * sets it back to 0), after its thread 0 stored the block's partials; every thread of every block must call it.
+ * The other blocks' partials are visible to the last one. */
+__device__ __forceinline__ bool nav_cuda_block_is_last(unsigned *done) {
+  __shared__ bool last;
+  const size_t nblocks = (size_t)gridDim.x * gridDim.y * gridDim.z;
+  if (nav_cuda_tid() == 0) {
+    __threadfence(); /* this block's partial (stored by thread 0) is visible before it is counted */
+    last = atomicAdd(done, 1u) == (unsigned)(nblocks - 1);
+  }
+  __syncthreads();
+  if (last) __threadfence();
+  return last;
+}
+
 /* The last-block pattern, the reduction finished on the device without a second launch or a host
  * wait: after nav_cuda_block_reduce<NV, IS_MAX>(v, partial) in every block, the block that counts
  * itself last on *done combines all the blocks' partials into out[0..NV-1] (device memory): thread t
@@ -381,16 +397,9 @@ template <int NV, bool IS_MAX> __device__ __forceinline__ void nav_cuda_block_re
  * 0. Every thread of every block must call it, after nav_cuda_block_reduce. */
 template <int NV, bool IS_MAX>
 __device__ __forceinline__ void nav_cuda_last_block(const double *partial, unsigned *done, double *out) {
-  __shared__ bool last;
   const unsigned tid = nav_cuda_tid(), nthreads = blockDim.x * blockDim.y * blockDim.z;
   const size_t nblocks = (size_t)gridDim.x * gridDim.y * gridDim.z;
-  if (tid == 0) {
-    __threadfence(); /* this block's partial (stored by thread 0) is visible before it is counted */
-    last = atomicAdd(done, 1u) == (unsigned)(nblocks - 1);
-  }
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
+  if (!nav_cuda_block_is_last(done)) return;
   double v[NV];
 #pragma unroll
   for (int n = 0; n < NV; n++) v[n] = nav_cuda_combine_strided<IS_MAX>(0, partial + n * nblocks, nblocks, tid, nthreads);
@@ -400,6 +409,46 @@ __device__ __forceinline__ void nav_cuda_last_block(const double *partial, unsig
     for (int n = 0; n < NV; n++) out[n] = v[n];
     *done = 0;
   }
+}
+
+/* The threads of nav_cuda_reduce's finishing block for nblocks partials per value (its order of combination). */
+__host__ __device__ __forceinline__ unsigned nav_cuda_reduce_threads(size_t nblocks) {
+  return nblocks >= 1024 ? 1024u : (unsigned)((nblocks + 31) / 32 * 32);
+}
+
+/* The last-block pattern with the bits of nav_cuda_reduce(nv, IS_MAX, nblocks, ...), the result in device memory:
+ * after nav_cuda_block_reduce in every block, where value n's partials are partial[n nblocks + 0 .. nblocks - 1]
+ * (nblocks: the blocks of one value, e.g. gridDim.x with gridDim.y = nv), the block that counts itself last on
+ * *done (as nav_cuda_last_block) stores value n < nv (<= NV) in *out[n] (device memory). The order is
+ * nav_reduce_finish_kernel's on T = nav_cuda_reduce_threads(nblocks) threads, whatever this block's own count R
+ * (a multiple of 32): thread t plays the threads t, t + R, ... below T, each of their warps held lane for lane by
+ * one warp here, so every warp's tree and the final warp's are the same sums in the same order. Every thread of
+ * every block must call it. */
+template <int NV, bool IS_MAX>
+__device__ __forceinline__ void nav_cuda_last_block_reduce(const double *partial, size_t nblocks, int nv,
+                                                           unsigned *done, double *const *out) {
+  __shared__ double shared[NV][32];
+  if (!nav_cuda_block_is_last(done)) return;
+  const unsigned tid = nav_cuda_tid(), lane = tid & 31u, T = nav_cuda_reduce_threads(nblocks);
+  for (unsigned t = tid; t - lane < T; t += blockDim.x * blockDim.y * blockDim.z) { /* warp-uniform: T % 32 = 0 */
+#pragma unroll
+    for (int n = 0; n < NV; n++) {
+      double w = n < nv ? nav_cuda_combine_strided<IS_MAX>(0, partial + n * nblocks, nblocks, t, T) : 0.0;
+      for (int o = 16; o > 0; o >>= 1)
+        w = nav_cuda_combine(w, __shfl_down_sync(0xffffffffu, w, o), IS_MAX);
+      if (lane == 0) shared[n][t >> 5] = w;
+    }
+  }
+  __syncthreads();
+  if (tid >= 32) return;
+#pragma unroll
+  for (int n = 0; n < NV; n++) {
+    double w = lane < T / 32 ? shared[n][lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1)
+      w = nav_cuda_combine(w, __shfl_down_sync(0xffffffffu, w, o), IS_MAX);
+    if (lane == 0 && n < nv) *out[n] = w;
+  }
+  if (tid == 0) *done = 0;
 }
 
 #endif /* __CUDACC__ */
@@ -442,6 +491,8 @@ nav_err nav_fill_ghost_cuda(const nav_box *b, nav_real *x, int dir, int side, na
 
 nav_err nav_face_integral_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
                                const int *what, double *sums);
+nav_err nav_face_integral_to_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                                  const int *what, double *const *out);
 nav_err nav_face_sum_cuda(const nav_box *b, const nav_real *x, int c, double *sum);
 
 nav_err nav_momentum_rhs_cuda(const nav_box *b, nav_real *const *u, nav_real nu, nav_real *const *rhs);

@@ -61,11 +61,23 @@ struct nav_face_integral_args {
   int side[NAV_FACE_INTEGRALS_MAX], what[NAV_FACE_INTEGRALS_MAX];
 };
 
+/* Where face_integral_to stores its sums (device doubles), beside the arguments: indexed with constants only (the
+ * arguments, indexed by the block's sum, live in local memory). */
+struct nav_face_integral_out {
+  double *out[NAV_FACE_INTEGRALS_MAX];
+};
+
+/* The blocks of face_integral_to's kernel counted by nav_cuda_last_block_reduce (0 between launches). */
+static __device__ unsigned nav_face_integral_done = 0;
+
 /* One thread per interior face point (m = r + n[t0] q), a block reduction per 256 points; block row y = the
  * sum k, whose partials are the k-th run of gridDim.x (nav_cuda_block_reduce's flat block index), as
- * nav_cuda_reduce reads its k-th value. */
+ * nav_cuda_reduce reads its k-th value. TO (face_integral_to): the last block finishes the sums into *o.out[k]
+ * in nav_cuda_reduce's order, so the same bits without the second launch and the copy to the host. */
+template <bool TO>
 __global__ void __launch_bounds__(256)
-    nav_face_integral_kernel(nav_box box, nav_face_integral_args a, int dir, nav_idx count, double *partial) {
+    nav_face_integral_kernel(nav_box box, nav_face_integral_args a, int dir, nav_idx count, double *partial,
+                             nav_face_integral_out o) {
   int t0, t1;
   nav_face_plane(&box, dir, &t0, &t1);
   const nav_idx m = (nav_idx)blockIdx.x * blockDim.x + threadIdx.x;
@@ -76,16 +88,21 @@ __global__ void __launch_bounds__(256)
     v[0] = (double)nav_face_integrand(&box, a.x[k], dir, a.side[k], a.what[k], t0, r, t1, q);
   }
   nav_cuda_block_reduce<1, false>(v, partial);
+  if (TO)
+    nav_cuda_last_block_reduce<NAV_FACE_INTEGRALS_MAX, false>(partial, gridDim.x, (int)gridDim.y,
+                                                              &nav_face_integral_done, o.out);
 }
 
-nav_err nav_face_integral_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
-                               const int *what, double *sums) {
+/* face_integral's launch: the partials of n sums in the shared scratch (nav_cuda_partials), *blocks of each; the
+ * sums finished into o->out by the kernel's last block when o != NULL. */
+static nav_err nav_face_integral_launch(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                                        const int *what, const nav_face_integral_out *o, size_t *blocks) {
   NAV_CHECK(n >= 1 && n <= NAV_FACE_INTEGRALS_MAX, NAV_ERR_INTERNAL, "face_integral: %d sums (1 to %d)", n,
             NAV_FACE_INTEGRALS_MAX);
   int t0, t1;
   nav_face_plane(b, dir, &t0, &t1);
   const nav_idx count = (nav_idx)b->n[t0] * (b->dim == 3 ? b->n[t1] : 1);
-  const size_t blocks = (size_t)((count + 255) / 256);
+  *blocks = (size_t)((count + 255) / 256);
   nav_face_integral_args a = {};
   for (int k = 0; k < n; k++) {
     a.x[k] = x[k];
@@ -93,11 +110,31 @@ nav_err nav_face_integral_cuda(const nav_box *b, int dir, int n, const nav_real 
     a.what[k] = what[k];
   }
   double *partial;
-  NAV_CALL(nav_cuda_partials(n, blocks, &partial));
-  nav_face_integral_kernel<<<dim3((unsigned)blocks, (unsigned)n), 256, 0, nav_cuda_stream>>>(*b, a, dir, count,
-                                                                                             partial);
+  NAV_CALL(nav_cuda_partials(n, *blocks, &partial));
+  const dim3 grid((unsigned)*blocks, (unsigned)n);
+  if (o)
+    nav_face_integral_kernel<true><<<grid, 256, 0, nav_cuda_stream>>>(*b, a, dir, count, partial, *o);
+  else
+    nav_face_integral_kernel<false>
+        <<<grid, 256, 0, nav_cuda_stream>>>(*b, a, dir, count, partial, nav_face_integral_out{});
   NAV_CUDA_LAUNCHED("nav_face_integral_kernel");
+  return NAV_OK;
+}
+
+nav_err nav_face_integral_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                               const int *what, double *sums) {
+  size_t blocks;
+  NAV_CALL(nav_face_integral_launch(b, dir, n, x, side, what, NULL, &blocks));
   return nav_cuda_reduce(n, 0, blocks, sums);
+}
+
+nav_err nav_face_integral_to_cuda(const nav_box *b, int dir, int n, const nav_real *const *x, const int *side,
+                                  const int *what, double *const *out) {
+  nav_face_integral_out o = {};
+  for (int k = 0; k < n && k < NAV_FACE_INTEGRALS_MAX; k++)
+    o.out[k] = out[k];
+  size_t blocks;
+  return nav_face_integral_launch(b, dir, n, x, side, what, &o, &blocks);
 }
 
 /* The component C a template parameter (NAV_CUDA_LAUNCH_DIM_C): with a run-time component the kernel's copy of the box went to local

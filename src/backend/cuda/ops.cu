@@ -57,6 +57,7 @@ extern "C" const nav_kernel_ops nav_kernel_ops_cuda = {
     .unpack_face = nav_unpack_face_cuda,
     .copy_faces = nav_copy_faces_cuda,
     .face_integral = nav_face_integral_cuda,
+    .face_integral_to = nav_face_integral_to_cuda,
     .face_sum = nav_face_sum_cuda,
     .momentum_rhs = nav_momentum_rhs_cuda,
     .advance = nav_advance_cuda,

@@ -44,7 +44,7 @@ __global__ void __launch_bounds__(1024) nav_reduce_finish_kernel(const double *p
 nav_err nav_cuda_reduce(int nv, int is_max, size_t nblocks, double *host) {
   const double *partial = nav_cuda_scratch + NAV_CUDA_RESULTS;
   double *out = nav_cuda_scratch;
-  const unsigned threads = nblocks >= 1024 ? 1024 : (unsigned)((nblocks + 31) / 32 * 32);
+  const unsigned threads = nav_cuda_reduce_threads(nblocks);
   NAV_ASSERT(((nv >= 1 && nv <= 3) || ((nv == 4 || nv == 8) && !is_max)) && nav_cuda_scratch);
   if (is_max) {
     if (nv == 1) nav_reduce_finish_kernel<1, true><<<1, threads, 0, nav_cuda_stream>>>(partial, nblocks, out);

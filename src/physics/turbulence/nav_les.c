@@ -1,7 +1,6 @@
 /* LES eddy-viscosity closures, a model of physics/nav_model.h (see nav_les.h). */
 #include "physics/turbulence/nav_les.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +11,15 @@
 
 typedef struct nav_les {
   const nav_les_kernels *k; /* the model's kernel table for the flow's backend */
-  nav_les_params a;         /* closure, constant, nu, u_tau of each wall face */
+  nav_les_params a;         /* closure, constant, nu, u_tau of each wall face (the host's) */
   nav_real *wd, *wi;        /* the walls of each direction (nav_les_nearest_wall), one allocation; NULL: no damping */
-  int walls;                /* the case has wall faces */
+  double area[3];           /* the area of a face of each direction (0 beyond dim) */
+  /* u_tau on the device (one rank on a backend with the u_tau kernel: no host wait), one allocation of backend
+   * memory: the wall shear integrals (nav_models_wall_shear_to, 18 doubles, zeroed) and u_tau of each wall face
+   * (6 values, read by nut_cells); NULL: u_tau on the host, in a */
+  double *sh;
+  nav_real *u_tau;
+  int walls; /* the case has wall faces */
   double nut_max, dissipation_sgs;
 } nav_les;
 
@@ -62,17 +67,38 @@ static nav_err nav_les_walls(const nav_flow_view *v, nav_les *L) {
   return e;
 }
 
-/* u_tau of every wall face from the mean resolved wall shear nu du_t/dn over it (one reduction). */
+/* u_tau of every wall face from the mean resolved wall shear nu du_t/dn over it (one reduction): on the device
+ * (L->u_tau: one rank, the sums stay in backend memory, no host wait) or on the host (a sum over the ranks); on
+ * one rank both give the same bits. */
 static nav_err nav_les_u_tau(const nav_flow_view *v, nav_les *L) {
+  if (L->u_tau) {
+    NAV_CALL(nav_models_wall_shear_to(v, L->sh));
+    return L->k->u_tau(v->dim, L->sh, L->area, v->cfg->nu, L->u_tau);
+  }
   double sh[6][3];
   NAV_CALL(nav_models_wall_shear(v, sh));
   nav_reduce_sum(v->comm, &sh[0][0], 6 * 3);
-  for (int d = 0; d < 3; d++)
-    for (int s = 0; s < 2; s++) {
-      const int f = 2 * d + s;
-      const double tau = d < v->dim ? nav_models_wall_tau(v, sh[f], v->volume / (v->xf[d][v->n[d]] - v->xf[d][0])) : 0;
-      L->a.u_tau[f] = (nav_real)sqrt(tau); /* sqrt(|tau_w|) */
-    }
+  for (int f = 0; f < 6; f++)
+    L->a.u_tau[f] = nav_les_face_u_tau(v->dim, f, sh[f], v->cfg->nu, L->area[f / 2]);
+  return NAV_OK;
+}
+
+/* The device's u_tau (L->sh, L->u_tau) where it applies: one rank (every wall face of the block, no sum over the
+ * ranks) on a backend with the u_tau kernel. */
+static nav_err nav_les_u_tau_device(const nav_flow_view *v, nav_les *L) {
+  if (v->comm != MPI_COMM_NULL || !L->k->u_tau) return NAV_OK;
+  const size_t bytes = 18 * sizeof(double) + 6 * sizeof(nav_real);
+  void *zero = calloc(1, bytes), *mem = NULL;
+  NAV_CHECK(zero, NAV_ERR_MEMORY, "cannot allocate the wall shear");
+  nav_err e = v->ops->alloc(&mem, bytes);
+  if (!e) e = v->ops->from_host(mem, zero, bytes);
+  free(zero);
+  if (e) {
+    if (mem) v->ops->free(mem);
+    return e;
+  }
+  L->sh = mem;
+  L->u_tau = (nav_real *)(L->sh + 18);
   return NAV_OK;
 }
 
@@ -92,7 +118,10 @@ static nav_err nav_les_create(nav_model *m, nav_flow_view *v) {
   for (int d = 0; d < v->dim; d++)
     for (int s = 0; s < 2; s++) L->walls |= cfg->bc[d][s] == NAV_BC_WALL;
   if (L->a.kind == NAV_LES_SMAGORINSKY && L->walls) {
+    for (int d = 0; d < v->dim; d++)
+      L->area[d] = v->volume / (v->xf[d][v->n[d]] - v->xf[d][0]);
     NAV_CALL(nav_les_walls(v, L));
+    NAV_CALL(nav_les_u_tau_device(v, L));
   }
   return NAV_OK;
 }
@@ -101,6 +130,7 @@ static void nav_les_destroy(nav_model *m, nav_flow_view *v) {
   nav_les *L = m->data;
   if (!L) return;
   if (L->wd) v->ops->free(L->wd); /* wi lies in the same allocation */
+  if (L->sh) v->ops->free(L->sh); /* and u_tau in that of sh */
   free(L);
   m->data = NULL;
 }
@@ -110,7 +140,7 @@ static nav_err nav_les_viscosity(nav_model *m, nav_flow_view *v, nav_viscosity_w
   (void)when;
   nav_les *L = m->data;
   if (L->wd) NAV_CALL(nav_les_u_tau(v, L));
-  return L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, v->nut);
+  return L->k->nut_cells(v->box, v->u, L->wd, L->wi, &L->a, L->u_tau, v->nut);
 }
 
 /* The modelled dissipation of the current u and nu_t (the face viscosities of the last viscosity call): the energy

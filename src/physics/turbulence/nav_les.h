@@ -13,14 +13,16 @@
  *
  * Smagorinsky's damping: y is the distance from the cell centre to the nearest wall face of the box,
  * u_tau = sqrt(|tau_w| / rho) of that wall face with tau_w the mean over the face of nu du_t/dn (the
- * resolved wall shear at the current step, every tangential component; one reduction per step), so
- * y+ = y u_tau / nu. Without walls D = 1.
+ * resolved wall shear at the current step, every tangential component; one reduction per step, left on
+ * the device with u_tau on one rank of the CUDA backend: no host wait), so y+ = y u_tau / nu. Without
+ * walls D = 1.
  *
  * Monitors (monitor.csv): dissipation_sgs, the modelled dissipation beside the resolved one: the energy
  * per unit time and volume that the discrete stress operator removes with nu_t, i.e. <2 nu_t S:S> with
  * the operator's face and edge viscosities and its centre and edge strains (backend/common/
- * nav_point_monitor.h; dissipation + dissipation_sgs = -(1/V) sum u . V(u) dV exactly); nut_max. summary.json "les": the closure, its constant and
- * the last nut_max, dissipation_sgs. Fields: "nut" (output, the channel profile's nu_t/nu). */
+ * nav_point_monitor.h; dissipation + dissipation_sgs = -(1/V) sum u . V(u) dV exactly); nut_max. summary.json "les":
+ * the closure, its constant and the last nut_max, dissipation_sgs. Fields: "nut" (output, the channel profile's
+ * nu_t/nu). */
 #ifndef NAV_LES_H
 #define NAV_LES_H
 
