@@ -70,16 +70,7 @@ static inline void nav_cpu_add_partials(const double *part, int nt, int nv, doub
     int nt_ = 1;                                                                                                       \
     NAV_PRAGMA(omp parallel if (nav_cpu_threaded(BOX)) num_threads(nav_cpu_sum_threads())) {                           \
       double ACC[NV] = {0};                                                                                            \
-      NAV_PRAGMA(omp for collapse(2) schedule(static) CLAUSE)                                                          \
-      for (int k = 0; k < (BOX)->n[2]; k++)                                                                            \
-        for (int j = 0; j < (BOX)->n[1]; j++) {                                                                        \
-          int ijk[3] = {0, j, k};                                                                                      \
-          nav_idx p = nav_cpu_index(BOX, 0, j, k);                                                                     \
-          for (int i = 0; i < (BOX)->n[0]; i++, p++) {                                                                 \
-            ijk[0] = i;                                                                                                \
-            BODY                                                                                                       \
-          }                                                                                                            \
-        }                                                                                                              \
+      NAV_CPU_ROWS(omp for collapse(2) schedule(static) CLAUSE, BOX, BOX, (BOX)->dim, 0, BODY)                         \
       nav_cpu_keep_partials(parts_, &nt_, NV, ACC);                                                                    \
     }                                                                                                                  \
     nav_cpu_add_partials(parts_, nt_, NV, SUM);                                                                        \
